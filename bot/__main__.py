@@ -1,0 +1,29 @@
+"""``python -m bot``: run the bot, or one of its tools.
+
+python -m bot [--config PATH]            run the bot
+python -m bot sync [--guild ID]          publish the slash commands
+python -m bot simulate --games N ...     computer players play complete games
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "simulate":
+        from bot.simulate import main as simulate
+
+        return simulate(args[1:])
+    if args and args[0] == "sync":
+        from bot.runner import sync
+
+        return sync(args[1:])
+    from bot.runner import run
+
+    return run(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,68 @@
+"""The interface between the table and a computer player: a view in, an action out."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol
+
+from bot.game.random_play import random_card
+from bot.game.state import Action, ActionKind, Phase
+from bot.game.view import PlayerView
+
+
+class Player(Protocol):
+    """A computer player. ``decide`` is only called when the view's seat must
+    act (``view.my_turn`` in bidding or play). Returning a ``look`` action is
+    allowed while the seat has not looked at its cards."""
+
+    def decide(self, view: PlayerView) -> Action: ...
+
+
+class RandomPlayer:
+    """Random legal actions: bids 1-13 or Nil, follows suit, never revokes."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def decide(self, view: PlayerView) -> Action:
+        if view.phase is Phase.BIDDING:
+            bids = [b for b in view.legal_bids if b >= 0]
+            return Action(ActionKind.BID, view.seat, self.rng.choice(bids))
+        return Action(ActionKind.PLAY, view.seat, random_card(view.legal_cards, self.rng))
+
+
+PlayerFactory = Callable[[int | None], Player]
+
+_LEVELS: dict[str, PlayerFactory] = {"random": RandomPlayer}
+
+
+def register_level(name: str, factory: PlayerFactory) -> None:
+    _LEVELS[name] = factory
+
+
+def player_levels() -> list[str]:
+    _load_builtin_levels()
+    return list(_LEVELS)
+
+
+def make_player(level: str, seed: int | None = None) -> Player:
+    _load_builtin_levels()
+    try:
+        return _LEVELS[level](seed)
+    except KeyError:
+        raise ValueError(
+            f"unknown computer player level {level!r}: choose one of {', '.join(_LEVELS)}"
+        ) from None
+
+
+def _load_builtin_levels() -> None:
+    """Import the stronger levels lazily: they register themselves on import."""
+    import importlib
+
+    for module in ("bot.ai.heuristic", "bot.ai.search"):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise

@@ -1,0 +1,98 @@
+"""Cards as ints 0-51 and hands as 52-bit masks.
+
+``suit = card // 13`` (0 clubs, 1 diamonds, 2 hearts, 3 spades) and
+``rank = card % 13`` (0 is the two, 12 the ace), so within a suit a higher int
+is a higher card and spades, the trump suit, are the top 13 ints. The one text
+notation is rank then suit: ``AS``, ``TD``, ``9H``, ``2C``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+SUITS = "CDHS"
+RANKS = "23456789TJQKA"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+FULL_SUIT = (1 << 13) - 1
+SUIT_MASKS = tuple(FULL_SUIT << (13 * s) for s in range(4))
+SPADE_MASK = SUIT_MASKS[SPADES]
+NON_SPADE_MASK = SUIT_MASKS[CLUBS] | SUIT_MASKS[DIAMONDS] | SUIT_MASKS[HEARTS]
+DECK_MASK = (1 << 52) - 1
+
+# For each 13-bit suit pattern, the ranks present, lowest first: lets hot loops
+# list or pick the cards of a mask without testing 52 bits.
+RANKS_OF_PATTERN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(r for r in range(13) if pattern >> r & 1) for pattern in range(1 << 13)
+)
+
+
+class CardError(ValueError):
+    """A card name that is not in the rank-then-suit notation."""
+
+
+def suit_of(card: int) -> int:
+    return card // 13
+
+
+def rank_of(card: int) -> int:
+    return card % 13
+
+
+def card_name(card: int) -> str:
+    return RANKS[card % 13] + SUITS[card // 13]
+
+
+def parse_card(text: str) -> int:
+    name = text.strip().upper()
+    if name.startswith("10"):
+        name = "T" + name[2:]
+    if len(name) != 2 or name[0] not in RANKS or name[1] not in SUITS:
+        raise CardError(f"{text!r} is not a card: write rank then suit, like AS, TD, 9H or 2C")
+    return SUITS.index(name[1]) * 13 + RANKS.index(name[0])
+
+
+def parse_cards(text: str) -> list[int]:
+    return [parse_card(part) for part in text.split()]
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a mask in the one card order (clubs 2 up to spades ace)."""
+    cards: list[int] = []
+    for suit in range(4):
+        base = 13 * suit
+        cards.extend(base + r for r in RANKS_OF_PATTERN[(mask >> base) & FULL_SUIT])
+    return cards
+
+
+def lowest_card(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def highest_card(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def hand_text(mask: int) -> str:
+    return " ".join(card_name(c) for c in cards_of(mask))
+
+
+def trick_winner_index(cards: list[int]) -> int:
+    """Index in play order of the card that takes a full trick."""
+    best = cards[0]
+    best_at = 0
+    for i in range(1, len(cards)):
+        card = cards[i]
+        if card // 13 == best // 13:
+            if card > best:
+                best, best_at = card, i
+        elif card >= 39:  # a spade over a non-spade
+            best, best_at = card, i
+    return best_at

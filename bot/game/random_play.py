@@ -1,0 +1,52 @@
+"""Random legal play: the baseline computer player and the simulator's default.
+
+It never revokes (it picks among the cards that follow suit) and never
+challenges; it bids 1-13 or Nil uniformly, Blind Nil never.
+"""
+
+from __future__ import annotations
+
+import random
+
+from bot.game.cards import FULL_SUIT, RANKS_OF_PATTERN
+from bot.game.state import Action, ActionKind, Game, Phase
+
+
+def random_card(mask: int, rng: random.Random) -> int:
+    """A uniformly random card of a non-empty mask."""
+    k = int(rng.random() * mask.bit_count())
+    for base in (0, 13, 26, 39):
+        ranks = RANKS_OF_PATTERN[(mask >> base) & FULL_SUIT]
+        if k < len(ranks):
+            return base + ranks[k]
+        k -= len(ranks)
+    raise ValueError("empty mask")
+
+
+def random_action(game: Game, rng: random.Random) -> Action:
+    seat = game.to_act
+    if game.phase is Phase.BIDDING:
+        bids = [b for b in game.legal_bids(seat) if b >= 0]
+        return Action(ActionKind.BID, seat, bids[int(rng.random() * len(bids))])
+    if game.phase is Phase.PLAYING:
+        return Action(ActionKind.PLAY, seat, random_card(game.legal_play_mask(seat), rng))
+    return Action(ActionKind.NEXT_HAND, game.dealer)
+
+
+def play_random_hand(game: Game, rng: random.Random) -> None:
+    """Bid and play the current hand to its end with random legal actions."""
+    while game.phase is Phase.BIDDING:
+        seat = game.to_act
+        game.bid(seat, int(rng.random() * 14))
+    while game.phase is Phase.PLAYING:
+        seat = game.to_act
+        game.play(seat, random_card(game.legal_play_mask(seat), rng))
+
+
+def play_random_game(game: Game, rng: random.Random, max_hands: int = 1000) -> None:
+    while not game.over:
+        if game.phase is Phase.HAND_OVER:
+            game.next_hand(game.dealer)
+        play_random_hand(game, rng)
+        if game.hand_number >= max_hands:
+            break

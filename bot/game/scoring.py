@@ -1,0 +1,118 @@
+"""Scoring of one hand: a pure function of the rules, bids and tricks taken.
+
+Bids are per seat: 1-13, :data:`NIL` or :data:`BLIND_NIL`. Team 0 is seats 0
+and 2, team 1 seats 1 and 3.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.game.rules import RuleSet, SetPenalty
+
+NIL = 0
+BLIND_NIL = -1
+
+
+def is_nil(bid: int) -> bool:
+    return bid <= 0
+
+
+def bid_text(bid: int) -> str:
+    if bid == NIL:
+        return "nil"
+    if bid == BLIND_NIL:
+        return "blind_nil"
+    return str(bid)
+
+
+@dataclass(frozen=True, slots=True)
+class TeamHandResult:
+    contract: int
+    tricks: int  # tricks counted against the contract
+    made: bool
+    contract_points: int  # bid points or set penalty, plus overtrick points
+    nil_points: int
+    new_bags: int  # bags this hand, before the bag penalty
+    bag_penalty: int  # points lost to the bag limit this hand (0 or negative)
+    points: int  # everything together: the hand's score for the team
+    bags_after: int
+    nils_made: int
+    nils_failed: int
+    boston: bool  # the team took all 13 tricks
+
+
+def score_team(
+    rules: RuleSet,
+    bids: tuple[int, int],
+    tricks: tuple[int, int],
+    bags_before: int,
+) -> TeamHandResult:
+    """Score one team from its two seats' bids and tricks."""
+    contract = 0
+    counted = 0
+    nil_tricks = 0
+    nil_points = 0
+    nils_made = nils_failed = 0
+    for bid, took in zip(bids, tricks, strict=True):
+        if is_nil(bid):
+            value = rules.blind_nil_value if bid == BLIND_NIL else rules.nil_value
+            if took == 0:
+                nil_points += value
+                nils_made += 1
+            else:
+                nil_points -= value
+                nils_failed += 1
+            if rules.failed_nil_tricks_count_for_partner:
+                counted += took
+            else:
+                nil_tricks += took
+        else:
+            contract += bid
+            counted += took
+    if counted >= contract:
+        over = counted - contract
+        contract_points = 10 * contract + over
+        made = True
+    else:
+        over = 0
+        short = contract - counted
+        per = contract if rules.set_penalty is SetPenalty.PER_TRICK_BID else short
+        contract_points = -10 * per
+        made = False
+    # A failed Nil's tricks that do not help the contract are bags: a point
+    # each, like any trick over the contract.
+    new_bags = over + nil_tricks
+    contract_points += nil_tricks
+    bags = bags_before + new_bags
+    bag_penalty = 0
+    while bags >= rules.bag_limit:
+        bags -= rules.bag_limit
+        bag_penalty -= rules.bag_penalty
+    return TeamHandResult(
+        contract=contract,
+        tricks=counted,
+        made=made,
+        contract_points=contract_points,
+        nil_points=nil_points,
+        new_bags=new_bags,
+        bag_penalty=bag_penalty,
+        points=contract_points + nil_points + bag_penalty,
+        bags_after=bags,
+        nils_made=nils_made,
+        nils_failed=nils_failed,
+        boston=sum(tricks) == 13,
+    )
+
+
+def score_hand(
+    rules: RuleSet,
+    bids: list[int],
+    tricks_won: list[int],
+    bags_before: tuple[int, int] | list[int],
+) -> tuple[TeamHandResult, TeamHandResult]:
+    """Score both teams of a finished hand (bids and tricks per seat)."""
+    return (
+        score_team(rules, (bids[0], bids[2]), (tricks_won[0], tricks_won[2]), bags_before[0]),
+        score_team(rules, (bids[1], bids[3]), (tricks_won[1], tricks_won[3]), bags_before[1]),
+    )

@@ -1,0 +1,618 @@
+"""Partnership Spades: one game, from the first deal to the result.
+
+Rules and action space
+----------------------
+Four seats; seats 0 and 2 are team 0, seats 1 and 3 team 1; play moves to the
+next seat number. Each hand is dealt from the game's seed, the deal moving one
+seat on every hand. Phases:
+
+* ``BIDDING``: from the dealer's next seat, each seat bids once: 1-13,
+  :data:`NIL`, or :data:`BLIND_NIL` where the rules allow it and the seat has
+  not looked at its cards (``look`` records that it has).
+* ``PLAYING``: 13 tricks. The dealer's next seat leads the first under the
+  rules' first-lead option; players follow suit; spades trump; nobody leads a
+  spade before spades are broken unless they hold nothing else. Where revokes
+  are allowed an off-suit card is accepted and remembered, and an opponent may
+  ``challenge`` until the next hand starts.
+* ``HAND_OVER``: the hand is scored; ``next_hand`` deals the next one.
+* ``GAME_OVER``: a team reached the target or the losing score, a revoke
+  challenge settled the game, a player resigned, or a timeout was claimed.
+
+The state is the seed plus an append-only list of :class:`Action`; every
+method that changes the state validates first and raises an
+:class:`~bot.game.errors.IllegalAction` subclass without touching anything.
+The engine owns no clock: actions carry the time they were made.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from bot.game import errors
+from bot.game.cards import (
+    NON_SPADE_MASK,
+    SPADES,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    card_name,
+    cards_of,
+    lowest_card,
+    trick_winner_index,
+)
+from bot.game.rules import FirstLead, RevokeRule, RuleSet, TieRule
+from bot.game.scoring import BLIND_NIL, NIL, TeamHandResult, bid_text, score_hand
+
+
+class Phase(StrEnum):
+    BIDDING = "bidding"
+    PLAYING = "playing"
+    HAND_OVER = "hand_over"
+    GAME_OVER = "game_over"
+
+
+class ActionKind(StrEnum):
+    LOOK = "look"
+    BID = "bid"
+    PLAY = "play"
+    CHALLENGE = "challenge"
+    NEXT_HAND = "next_hand"
+    RESIGN = "resign"
+    CLAIM_TIMEOUT = "claim_timeout"
+
+
+class EndReason(StrEnum):
+    TARGET = "target"
+    LOSING_SCORE = "losing_score"
+    REVOKE = "revoke"  # a proven revoke challenge
+    FALSE_CLAIM = "false_claim"  # an unproven revoke challenge
+    RESIGNATION = "resignation"
+    TIMEOUT = "timeout"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One accepted move. ``value`` is the bid, the card or the accused seat."""
+
+    kind: ActionKind
+    seat: int
+    value: int = 0
+    at: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "seat": self.seat, "value": self.value, "at": self.at}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Action:
+        try:
+            kind = ActionKind(data["kind"])
+            seat = int(data["seat"])
+            value = int(data.get("value", 0))
+            at = float(data.get("at", 0.0))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise errors.MalformedAction(f"that action is malformed: {exc}") from None
+        return cls(kind, seat, value, at)
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    leader: int
+    cards: tuple[int, ...]  # in play order from the leader
+    winner: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    winner: int | None  # team 0 or 1; None for a draw
+    reason: EndReason
+    seat: int | None = None  # who resigned, revoked, claimed falsely or ran out of time
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "reason": self.reason.value, "seat": self.seat}
+
+
+@dataclass(slots=True)
+class HandRecord:
+    """A finished hand, in the shape of the simulator's ``--record`` lines."""
+
+    hand: int
+    dealer: int
+    hands: list[list[int]]
+    bids: list[tuple[int, int]]  # (seat, bid) in bidding order
+    tricks: list[Trick]
+    tricks_won: list[int]
+    score_before: list[int]
+    bags_before: list[int]
+    hand_score: list[int]
+    score_after: list[int]
+    bags_after: list[int]
+    results: tuple[TeamHandResult, TeamHandResult]
+    game_over: bool = False
+    winner: int | str | None = None
+
+    def to_json(self, game_id: str, preset: str) -> dict[str, Any]:
+        return {
+            "game": game_id,
+            "hand": self.hand,
+            "preset": preset,
+            "dealer": self.dealer,
+            "hands": [[card_name(c) for c in hand] for hand in self.hands],
+            "bids": [{"seat": s, "bid": bid_json(b)} for s, b in self.bids],
+            "tricks": [
+                {"leader": t.leader, "cards": [card_name(c) for c in t.cards], "winner": t.winner}
+                for t in self.tricks
+            ],
+            "tricks_won": list(self.tricks_won),
+            "score_before": list(self.score_before),
+            "bags_before": list(self.bags_before),
+            "hand_score": list(self.hand_score),
+            "score_after": list(self.score_after),
+            "bags_after": list(self.bags_after),
+            "game_over": self.game_over,
+            "winner": self.winner,
+        }
+
+
+def bid_json(bid: int) -> int | str:
+    return bid if bid > 0 else bid_text(bid)
+
+
+def team_of(seat: int) -> int:
+    return seat & 1
+
+
+def deal(seed: int, hand_number: int, dealer: int) -> list[int]:
+    """The four hands (masks) of one hand of a game: same seed, same deal."""
+    deck = list(range(52))
+    random.Random(seed * 1_000_003 + hand_number).shuffle(deck)
+    hands = [0, 0, 0, 0]
+    for i, card in enumerate(deck):
+        hands[(dealer + 1 + i) & 3] |= 1 << card
+    return hands
+
+
+@dataclass(slots=True)
+class Game:
+    rules: RuleSet
+    seed: int
+    started_at: float = 0.0
+    #: Hands fixed in advance (for tests and puzzles): entry k is the four
+    #: masks of hand k+1; later hands come from the seed.
+    fixed_deals: list[list[int]] = field(default_factory=list)
+
+    actions: list[Action] = field(default_factory=list)
+    phase: Phase = Phase.BIDDING
+    hand_number: int = 0
+    dealer: int = 0
+    dealt: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    hands: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    looked: list[bool] = field(default_factory=lambda: [False] * 4)
+    bids: list[int | None] = field(default_factory=lambda: [None] * 4)
+    bid_order: list[tuple[int, int]] = field(default_factory=list)
+    to_act: int = 0
+    leader: int = 0
+    trick: list[int] = field(default_factory=list)
+    tricks: list[Trick] = field(default_factory=list)
+    tricks_won: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    spades_broken: bool = False
+    revokes: list[tuple[int, int]] = field(default_factory=list)  # (seat, trick index)
+    scores: list[int] = field(default_factory=lambda: [0, 0])
+    bags: list[int] = field(default_factory=lambda: [0, 0])
+    hand_records: list[HandRecord] = field(default_factory=list)
+    waiting_since: float = 0.0
+    result: GameResult | None = None
+
+    # -- creation, replay and JSON -------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        rules: RuleSet,
+        seed: int,
+        started_at: float = 0.0,
+        fixed_deals: list[list[int]] | None = None,
+    ) -> Game:
+        game = cls(rules, seed, started_at, [list(d) for d in fixed_deals or []])
+        if rules.first_dealer == "random":
+            game.dealer = random.Random(seed).randrange(4)
+        else:
+            game.dealer = 0  # the host's seat
+        game.waiting_since = started_at
+        game._deal_hand()
+        return game
+
+    @classmethod
+    def replay(
+        cls,
+        rules: RuleSet,
+        seed: int,
+        actions: list[Action],
+        started_at: float = 0.0,
+        fixed_deals: list[list[int]] | None = None,
+    ) -> Game:
+        game = cls.new(rules, seed, started_at, fixed_deals)
+        for action in actions:
+            game.apply(action)
+        return game
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.model_dump(mode="json"),
+            "seed": self.seed,
+            "started_at": self.started_at,
+            "fixed_deals": [list(d) for d in self.fixed_deals],
+            "actions": [a.to_json() for a in self.actions],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Game:
+        rules = RuleSet.model_validate(data["rules"])
+        actions = [Action.from_json(a) for a in data["actions"]]
+        return cls.replay(
+            rules,
+            int(data["seed"]),
+            actions,
+            float(data.get("started_at", 0.0)),
+            data.get("fixed_deals") or None,
+        )
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything observable about the state, for comparing two games."""
+        return {
+            "phase": self.phase.value,
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "dealt": list(self.dealt),
+            "hands": list(self.hands),
+            "looked": list(self.looked),
+            "bids": list(self.bids),
+            "bid_order": list(self.bid_order),
+            "to_act": self.to_act,
+            "leader": self.leader,
+            "trick": list(self.trick),
+            "tricks": [(t.leader, t.cards, t.winner) for t in self.tricks],
+            "tricks_won": list(self.tricks_won),
+            "spades_broken": self.spades_broken,
+            "revokes": list(self.revokes),
+            "scores": list(self.scores),
+            "bags": list(self.bags),
+            "hands_played": len(self.hand_records),
+            "waiting_since": self.waiting_since,
+            "result": self.result.to_json() if self.result else None,
+            "actions": len(self.actions),
+        }
+
+    # -- queries --------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    def team_score(self, team: int) -> int:
+        return self.scores[team]
+
+    def contract(self, team: int) -> int:
+        total = 0
+        for seat in (team, team + 2):
+            bid = self.bids[seat]
+            if bid is not None and bid > 0:
+                total += bid
+        return total
+
+    def legal_bids(self, seat: int) -> list[int]:
+        """The bids the seat may make now (empty when it is not its turn to bid)."""
+        if self.phase is not Phase.BIDDING or seat != self.to_act:
+            return []
+        bids = [NIL, *range(1, 14)]
+        if self._blind_nil_open(seat):
+            bids.insert(0, BLIND_NIL)
+        return bids
+
+    def legal_play_mask(self, seat: int) -> int:
+        """Cards the seat may play without revoking (all cards a computer player considers)."""
+        if self.phase is not Phase.PLAYING or seat != self.to_act:
+            return 0
+        hand = self.hands[seat]
+        if self.trick:
+            follow = hand & SUIT_MASKS[self.trick[0] // 13]
+            return follow or hand
+        return self._lead_mask(hand)
+
+    def playable_mask(self, seat: int) -> int:
+        """Cards the engine accepts from the seat now: with revokes allowed, off-suit too."""
+        if self.trick and self.rules.revokes is RevokeRule.ALLOWED:
+            if self.phase is not Phase.PLAYING or seat != self.to_act:
+                return 0
+            return self.hands[seat]
+        return self.legal_play_mask(seat)
+
+    def waited_on(self) -> int | None:
+        """The seat the table is waiting on to bid or play, if any."""
+        if self.phase in (Phase.BIDDING, Phase.PLAYING):
+            return self.to_act
+        return None
+
+    def timeout_claimable(self, seat: int, now: float) -> bool:
+        waiting = self.waited_on()
+        return (
+            waiting is not None
+            and team_of(seat) != team_of(waiting)
+            and now - self.waiting_since > self.rules.turn_limit_s
+        )
+
+    # -- actions --------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        kind = action.kind
+        if kind is ActionKind.PLAY:
+            self.play(action.seat, action.value, action.at)
+        elif kind is ActionKind.BID:
+            self.bid(action.seat, action.value, action.at)
+        elif kind is ActionKind.LOOK:
+            self.look(action.seat, action.at)
+        elif kind is ActionKind.NEXT_HAND:
+            self.next_hand(action.seat, action.at)
+        elif kind is ActionKind.CHALLENGE:
+            self.challenge(action.seat, action.value, action.at)
+        elif kind is ActionKind.RESIGN:
+            self.resign(action.seat, action.at)
+        elif kind is ActionKind.CLAIM_TIMEOUT:
+            self.claim_timeout(action.seat, action.at)
+        else:  # pragma: no cover - ActionKind is closed
+            raise errors.MalformedAction(f"unknown action {kind!r}")
+
+    def look(self, seat: int, at: float = 0.0) -> None:
+        self._check_seat(seat)
+        self._check_not_over()
+        if self.looked[seat]:
+            raise errors.AlreadyLooked("you have already looked at this hand")
+        self.looked[seat] = True
+        self.actions.append(Action(ActionKind.LOOK, seat, 0, at))
+
+    def bid(self, seat: int, bid: int, at: float = 0.0) -> None:
+        self._check_seat(seat)
+        if self.phase is not Phase.BIDDING:
+            self._check_not_over()
+            raise errors.WrongPhase("bidding is over for this hand")
+        if seat != self.to_act:
+            raise errors.NotYourTurn(f"it is not your turn to bid: seat {self.to_act} bids next")
+        if bid == BLIND_NIL:
+            if not self._blind_nil_open(seat):
+                raise errors.BlindNilNotAllowed(self._blind_nil_refusal(seat))
+        elif not (bid == NIL or 1 <= bid <= 13):
+            raise errors.BidOutOfRange("bid from 1 to 13 tricks, or Nil")
+        self.bids[seat] = bid
+        self.bid_order.append((seat, bid))
+        self.actions.append(Action(ActionKind.BID, seat, bid, at))
+        self.waiting_since = at
+        if len(self.bid_order) == 4:
+            self.phase = Phase.PLAYING
+            self.to_act = self.leader = (self.dealer + 1) & 3
+        else:
+            self.to_act = (seat + 1) & 3
+
+    def play(self, seat: int, card: int, at: float = 0.0) -> None:
+        if self.phase is not Phase.PLAYING:
+            self._check_seat(seat)
+            self._check_not_over()
+            raise errors.WrongPhase(
+                "bidding is not over yet" if self.phase is Phase.BIDDING else "this hand is over"
+            )
+        if seat != self.to_act:
+            self._check_seat(seat)
+            raise errors.NotYourTurn(f"it is not your turn: seat {self.to_act} plays next")
+        if not 0 <= card < 52:
+            raise errors.MalformedAction(f"{card} is not a card")
+        hand = self.hands[seat]
+        bit = 1 << card
+        if not hand & bit:
+            raise errors.CardNotInHand(f"you do not hold the {card_name(card)}")
+        trick = self.trick
+        revoke = False
+        if trick:
+            led = trick[0] // 13
+            if card // 13 != led and hand & SUIT_MASKS[led]:
+                if self.rules.revokes is RevokeRule.BLOCKED:
+                    raise errors.MustFollowSuit(f"you must follow {SUIT_NAMES[led]}")
+                revoke = True
+        elif not self._lead_mask(hand) & bit:
+            raise self._lead_refusal(hand, card)
+        # Validated: from here on nothing raises.
+        self.hands[seat] = hand & ~bit
+        trick.append(card)
+        if card >= 39:
+            self.spades_broken = True
+        if revoke:
+            self.revokes.append((seat, len(self.tricks)))
+        self.actions.append(Action(ActionKind.PLAY, seat, card, at))
+        self.waiting_since = at
+        if len(trick) < 4:
+            self.to_act = (seat + 1) & 3
+            return
+        winner = (self.leader + trick_winner_index(trick)) & 3
+        self.tricks.append(Trick(self.leader, tuple(trick), winner))
+        self.tricks_won[winner] += 1
+        self.trick = []
+        self.to_act = self.leader = winner
+        if len(self.tricks) == 13:
+            self._finish_hand()
+
+    def next_hand(self, seat: int, at: float = 0.0) -> None:
+        self._check_seat(seat)
+        self._check_not_over()
+        if self.phase is not Phase.HAND_OVER:
+            raise errors.WrongPhase("this hand is not over yet")
+        self.actions.append(Action(ActionKind.NEXT_HAND, seat, 0, at))
+        self.dealer = (self.dealer + 1) & 3
+        self.waiting_since = at
+        self._deal_hand()
+
+    def challenge(self, seat: int, accused: int, at: float = 0.0) -> None:
+        """A revoke challenge by ``seat`` against ``accused``: it ends the game."""
+        self._check_seat(seat)
+        self._check_not_over()
+        if self.rules.revokes is RevokeRule.BLOCKED:
+            raise errors.ChallengeRefused("revokes are blocked at this table: nobody can revoke")
+        if not 0 <= accused < 4:
+            raise errors.ChallengeRefused("you can only challenge a player at this table")
+        if team_of(accused) == team_of(seat):
+            raise errors.ChallengeRefused("you can only challenge an opponent, not your partner")
+        if self.phase is Phase.BIDDING or not (self.tricks or self.trick):
+            raise errors.ChallengeRefused(
+                "no card has been played in this hand yet; a revoke can only be "
+                "called until the next hand starts"
+            )
+        self.actions.append(Action(ActionKind.CHALLENGE, seat, accused, at))
+        if any(revoker == accused for revoker, _ in self.revokes):
+            self._end(GameResult(1 - team_of(accused), EndReason.REVOKE, accused))
+        else:
+            self._end(GameResult(1 - team_of(seat), EndReason.FALSE_CLAIM, seat))
+
+    def resign(self, seat: int, at: float = 0.0) -> None:
+        self._check_seat(seat)
+        self._check_not_over()
+        self.actions.append(Action(ActionKind.RESIGN, seat, 0, at))
+        self._end(GameResult(1 - team_of(seat), EndReason.RESIGNATION, seat))
+
+    def claim_timeout(self, seat: int, at: float = 0.0) -> None:
+        self._check_seat(seat)
+        self._check_not_over()
+        waiting = self.waited_on()
+        if waiting is None:
+            raise errors.ClaimRefused("the table is not waiting on anyone to bid or play")
+        if team_of(seat) == team_of(waiting):
+            raise errors.ClaimRefused("only the other team can claim the win")
+        if at - self.waiting_since <= self.rules.turn_limit_s:
+            left = self.rules.turn_limit_s - (at - self.waiting_since)
+            raise errors.ClaimRefused(
+                f"the turn limit has not passed yet: {format_duration(left)} to go"
+            )
+        self.actions.append(Action(ActionKind.CLAIM_TIMEOUT, seat, 0, at))
+        self._end(GameResult(1 - team_of(waiting), EndReason.TIMEOUT, waiting))
+
+    # -- internals ------------------------------------------------------------
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < 4:
+            raise errors.NotSeated("you are not seated at this table")
+
+    def _check_not_over(self) -> None:
+        if self.phase is Phase.GAME_OVER:
+            raise errors.GameIsOver("the game is over")
+
+    def _lead_mask(self, hand: int) -> int:
+        if not self.tricks:
+            rule = self.rules.first_lead
+            if rule is FirstLead.LOWEST_CLUB:
+                clubs = hand & SUIT_MASKS[0]
+                if clubs:
+                    return clubs & -clubs
+        if self.spades_broken:
+            return hand
+        return hand & NON_SPADE_MASK or hand
+
+    def _lead_refusal(self, hand: int, card: int) -> errors.IllegalAction:
+        if not self.tricks and self.rules.first_lead is FirstLead.LOWEST_CLUB:
+            clubs = hand & SUIT_MASKS[0]
+            if clubs:
+                lowest = card_name(lowest_card(clubs))
+                return errors.FirstLeadRule(f"the first trick opens with your lowest club {lowest}")
+        if card // 13 == SPADES and not self.tricks and self.rules.first_lead is FirstLead.NO_SPADE:
+            return errors.FirstLeadRule("the first trick may not open with a spade")
+        return errors.SpadesNotBroken("spades are not broken: lead another suit")
+
+    def _blind_nil_open(self, seat: int) -> bool:
+        if not self.rules.blind_nil or self.looked[seat]:
+            return False
+        team = team_of(seat)
+        return self.scores[1 - team] - self.scores[team] >= self.rules.blind_nil_min_deficit
+
+    def _blind_nil_refusal(self, seat: int) -> str:
+        if not self.rules.blind_nil:
+            return "Blind Nil is not played at this table"
+        if self.looked[seat]:
+            return "Blind Nil must be bid before you look at your cards"
+        return (
+            f"Blind Nil is allowed only when your team trails by "
+            f"{self.rules.blind_nil_min_deficit} points or more"
+        )
+
+    def _deal_hand(self) -> None:
+        self.hand_number += 1
+        k = self.hand_number - 1
+        if k < len(self.fixed_deals):
+            dealt = list(self.fixed_deals[k])
+        else:
+            dealt = deal(self.seed, self.hand_number, self.dealer)
+        self.dealt = dealt
+        self.hands = list(dealt)
+        self.looked = [False] * 4
+        self.bids = [None] * 4
+        self.bid_order = []
+        self.trick = []
+        self.tricks = []
+        self.tricks_won = [0, 0, 0, 0]
+        self.spades_broken = False
+        self.revokes = []
+        self.phase = Phase.BIDDING
+        self.to_act = self.leader = (self.dealer + 1) & 3
+
+    def _finish_hand(self) -> None:
+        bids = [b if b is not None else 0 for b in self.bids]
+        results = score_hand(self.rules, bids, self.tricks_won, self.bags)
+        before, bags_before = list(self.scores), list(self.bags)
+        for team in (0, 1):
+            self.scores[team] += results[team].points
+            self.bags[team] = results[team].bags_after
+        record = HandRecord(
+            hand=self.hand_number,
+            dealer=self.dealer,
+            hands=[cards_of(m) for m in self.dealt],
+            bids=list(self.bid_order),
+            tricks=list(self.tricks),
+            tricks_won=list(self.tricks_won),
+            score_before=before,
+            bags_before=bags_before,
+            hand_score=[results[0].points, results[1].points],
+            score_after=list(self.scores),
+            bags_after=list(self.bags),
+            results=results,
+        )
+        self.hand_records.append(record)
+        self.phase = Phase.HAND_OVER
+        result = self._score_result()
+        if result is not None:
+            record.game_over = True
+            record.winner = "draw" if result.winner is None else result.winner
+            self._end(result)
+
+    def _score_result(self) -> GameResult | None:
+        s0, s1 = self.scores
+        rules = self.rules
+        reached = s0 >= rules.target or s1 >= rules.target
+        fell = rules.losing_score is not None and min(s0, s1) <= rules.losing_score
+        if not (reached or fell):
+            return None
+        reason = EndReason.TARGET if reached else EndReason.LOSING_SCORE
+        if s0 != s1:
+            return GameResult(0 if s0 > s1 else 1, reason)
+        if rules.tie is TieRule.DRAW:
+            return GameResult(None, reason)
+        return None  # level: another hand
+
+    def _end(self, result: GameResult) -> None:
+        self.result = result
+        self.phase = Phase.GAME_OVER
+
+
+def format_duration(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes = rest // 60
+    if hours:
+        return f"{hours} h {minutes:02d} min"
+    if minutes:
+        return f"{minutes} min"
+    return f"{seconds} s"

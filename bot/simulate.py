@@ -1,0 +1,180 @@
+"""``python -m bot simulate``: computer players play complete games.
+
+Prints one JSON summary on stdout; ``--record FILE`` writes one JSON line per
+finished hand in the hand-record format (the same records players get as a
+game's history).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from bot.ai.base import Player, make_player, player_levels
+from bot.game.rules import PRESETS, preset
+from bot.game.state import Game, Phase
+from bot.game.view import view_of
+
+MAX_HANDS_PER_GAME = 500  # a safety stop for players that never reach a score limit
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    hands: int = 0
+    wins: list[int] = field(default_factory=lambda: [0, 0])  # by side: NS (seats 0, 2), EW
+    draws: int = 0
+    unfinished: int = 0
+    points_diff: list[int] = field(default_factory=list)  # NS minus EW, per hand
+
+
+def play_game(
+    game: Game,
+    players: list[Player],
+    record: TextIO | None = None,
+    game_id: str = "",
+) -> None:
+    """Play ``game`` to its end; ``players`` are per seat."""
+    written = 0
+    while not game.over and game.hand_number <= MAX_HANDS_PER_GAME:
+        if game.phase is Phase.HAND_OVER:
+            game.next_hand(game.dealer)
+            continue
+        seat = game.to_act
+        game.apply(players[seat].decide(view_of(game, seat)))
+        while record is not None and written < len(game.hand_records):
+            hand = game.hand_records[written]
+            record.write(json.dumps(hand.to_json(game_id, game.rules.preset)) + "\n")
+            written += 1
+
+
+def simulate(
+    games: int,
+    rules_name: str,
+    seed: int,
+    ns: str = "random",
+    ew: str = "random",
+    duplicate: bool = False,
+    record: TextIO | None = None,
+) -> dict[str, Any]:
+    rules = preset(rules_name)
+    master = random.Random(seed)
+    tally = Tally()
+    started = time.perf_counter()
+    for index in range(games):
+        game_seed = master.randrange(2**62)
+        # With --duplicate, every deal is played twice, the sides swapping
+        # seats, so each level holds each set of cards once.
+        swaps = (False, True) if duplicate else (False,)
+        for swapped in swaps:
+            levels = (ew, ns) if swapped else (ns, ew)
+            players = [make_player(levels[seat & 1], game_seed + seat) for seat in range(4)]
+            game = Game.new(rules, game_seed)
+            game_id = f"{seed}-{index}{'-swapped' if swapped else ''}"
+            play_game(game, players, record, game_id)
+            _count(tally, game, swapped)
+    seconds = time.perf_counter() - started
+    return _summary(tally, rules_name, ns, ew, duplicate, seconds)
+
+
+def _count(tally: Tally, game: Game, swapped: bool) -> None:
+    tally.games += 1
+    tally.hands += len(game.hand_records)
+    for hand in game.hand_records:
+        diff = hand.hand_score[0] - hand.hand_score[1]
+        tally.points_diff.append(-diff if swapped else diff)
+    if game.result is None:
+        tally.unfinished += 1
+    elif game.result.winner is None:
+        tally.draws += 1
+    else:
+        side = game.result.winner ^ (1 if swapped else 0)
+        tally.wins[side] += 1
+
+
+def _wilson(wins: float, n: int) -> list[float]:
+    """95% Wilson interval of a win rate (draws count as half a win)."""
+    if n == 0:
+        return [0.0, 0.0]
+    z = 1.959964
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return [round(centre - half, 4), round(centre + half, 4)]
+
+
+def _mean_ci(values: list[int]) -> tuple[float, list[float]]:
+    n = len(values)
+    if n == 0:
+        return 0.0, [0.0, 0.0]
+    mean = sum(values) / n
+    if n == 1:
+        return mean, [mean, mean]
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = 1.959964 * math.sqrt(var / n)
+    return mean, [round(mean - half, 3), round(mean + half, 3)]
+
+
+def _summary(
+    tally: Tally, rules_name: str, ns: str, ew: str, duplicate: bool, seconds: float
+) -> dict[str, Any]:
+    finished = tally.games - tally.unfinished
+    margin, margin_ci = _mean_ci(tally.points_diff)
+    return {
+        "games": tally.games,
+        "hands": tally.hands,
+        "preset": rules_name,
+        "ns": ns,
+        "ew": ew,
+        "duplicate": duplicate,
+        "wins": list(tally.wins),  # [team 0 (seats 0, 2), team 1 (seats 1, 3)]
+        "draws": tally.draws,
+        "unfinished": tally.unfinished,
+        "mean_hands_per_game": round(tally.hands / tally.games, 3) if tally.games else 0.0,
+        "ns_win_rate": round((tally.wins[0] + tally.draws / 2) / finished, 4) if finished else 0.0,
+        "ns_win_rate_ci95": _wilson(tally.wins[0] + tally.draws / 2, finished),
+        "ew_win_rate": round((tally.wins[1] + tally.draws / 2) / finished, 4) if finished else 0.0,
+        "ew_win_rate_ci95": _wilson(tally.wins[1] + tally.draws / 2, finished),
+        "ns_margin_per_hand": round(margin, 3),
+        "ns_margin_per_hand_ci95": margin_ci,
+        "seconds": round(seconds, 3),
+    }
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot simulate", description="Computer players play complete games."
+    )
+    parser.add_argument("--games", type=int, required=True, help="number of games (deals)")
+    parser.add_argument("--rules", default="standard", choices=sorted(PRESETS))
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--record", help="write one JSON line per hand to this file")
+    parser.add_argument("--ns", default="random", help="level of seats 0 and 2")
+    parser.add_argument("--ew", default="random", help="level of seats 1 and 3")
+    parser.add_argument(
+        "--duplicate", action="store_true", help="play every deal twice with the sides swapped"
+    )
+    args = parser.parse_args(argv)
+    levels = player_levels()
+    for level in (args.ns, args.ew):
+        if level not in levels:
+            parser.error(f"unknown level {level!r}: choose one of {', '.join(levels)}")
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    out: TextIO | None = None
+    try:
+        if args.record:
+            out = open(args.record, "w", encoding="utf-8")  # noqa: SIM115
+        summary = simulate(args.games, args.rules, args.seed, args.ns, args.ew, args.duplicate, out)
+    finally:
+        if out is not None:
+            out.close()
+    json.dump(summary, sys.stdout)
+    sys.stdout.write("\n")
+    return 0

@@ -1,0 +1,338 @@
+"""One scheduler for the whole bot: durable deadlines, fired by a single task.
+
+Deadlines are rows in the store, keyed by ``(table_id, kind)``: arming a key
+again replaces its deadline, cancelling it removes the row. One asyncio task
+sleeps until the earliest deadline is due (a heap ordered by due time), fires
+everything that is due, and sleeps again; arming a nearer deadline wakes it
+early. There is no per-table task and no polling.
+
+Exactly once, across restarts: :meth:`Scheduler.start` loads every stored row
+and fires the ones that fell due while the bot was down at once. A fired
+deadline's row is deleted when its handler returns, unless the handler armed
+the same key again (then the new row has already replaced it). A crash while a
+handler runs leaves the row, so the deadline fires again after the restart:
+handlers make that harmless by checking the table version carried in
+``data`` (an action that was already committed moved the version on) and by
+recording their progress before any side effect they must not repeat.
+
+The clock is injectable (:class:`Clock`) so tests run days of table time in
+milliseconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import itertools
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+log = logging.getLogger(__name__)
+
+DeadlineKey = tuple[int, str]
+
+# With nothing scheduled the loop still wakes now and then; this keeps the
+# sleep a plain timer (which simulated clocks can fast-forward) rather than an
+# unbounded wait, and costs one wake-up a day.
+IDLE_NAP_S = 24 * 3600.0
+
+
+class Clock(Protocol):
+    """Where the scheduler reads the time and waits. ``now`` is epoch seconds,
+    the same time base as the table service's ``now``."""
+
+    def now(self) -> float: ...
+
+    async def sleep(self, seconds: float) -> None: ...
+
+
+class SystemClock:
+    """The wall clock, waiting with ``asyncio.sleep``. ``now`` is injectable so
+    the Discord layer can pass a time source a simulated Discord controls."""
+
+    def __init__(self, now: Callable[[], float] = time.time) -> None:
+        self._now = now
+
+    def now(self) -> float:
+        return self._now()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(max(0.0, seconds))
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """Something that must happen to a table at ``due_at`` (epoch seconds).
+    ``data`` is JSON-compatible: it is stored with the row."""
+
+    table_id: int
+    kind: str
+    due_at: float
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> DeadlineKey:
+        return (self.table_id, self.kind)
+
+
+class DeadlineStore(Protocol):
+    """The part of the store the scheduler persists deadlines in."""
+
+    async def put_deadline(
+        self, table_id: int, kind: str, due_at: float, data: Mapping[str, Any]
+    ) -> None: ...
+
+    async def delete_deadline(self, table_id: int, kind: str) -> None: ...
+
+    async def load_deadlines(self) -> Iterable[Deadline]: ...
+
+
+class MemoryDeadlineStore:
+    """Deadlines kept in a dict: for tools and tests that have no database.
+    It outlives a :class:`Scheduler`, so a restart can be played with it."""
+
+    def __init__(self) -> None:
+        self.rows: dict[DeadlineKey, Deadline] = {}
+
+    async def put_deadline(
+        self, table_id: int, kind: str, due_at: float, data: Mapping[str, Any]
+    ) -> None:
+        self.rows[(table_id, kind)] = Deadline(table_id, kind, due_at, dict(data))
+
+    async def delete_deadline(self, table_id: int, kind: str) -> None:
+        self.rows.pop((table_id, kind), None)
+
+    async def load_deadlines(self) -> list[Deadline]:
+        return list(self.rows.values())
+
+
+Handler = Callable[[Deadline], Awaitable[None]]
+
+
+class Scheduler:
+    """Arms, cancels and fires deadlines. Handlers are registered per kind
+    with :meth:`on` before :meth:`start`."""
+
+    def __init__(
+        self,
+        store: DeadlineStore,
+        clock: Clock | None = None,
+        *,
+        retry_after_s: float = 60.0,
+        max_attempts: int = 3,
+    ) -> None:
+        self.store = store
+        self.clock: Clock = clock or SystemClock()
+        self.retry_after_s = retry_after_s
+        self.max_attempts = max_attempts
+        self._handlers: dict[str, Handler] = {}
+        self._pending: dict[DeadlineKey, Deadline] = {}
+        # Entries are (due_at, sequence, deadline); an entry whose deadline is
+        # no longer the pending one for its key is stale and skipped (lazy
+        # deletion keeps cancel and re-arm O(1)).
+        self._heap: list[tuple[float, int, Deadline]] = []
+        self._sequence = itertools.count()
+        self._loop_task: asyncio.Task[None] | None = None
+        self._nap: asyncio.Task[None] | None = None
+        self._sleeping = False  # the firing task waits on _nap and nobody woke it
+        self._nap_until = float("inf")
+        self._firing: set[asyncio.Task[None]] = set()
+        self._idle = asyncio.Event()
+        self.fired_count = 0
+
+    # -- set-up ---------------------------------------------------------------
+
+    def on(self, kind: str, handler: Handler) -> None:
+        if kind in self._handlers:
+            raise ValueError(f"a handler for {kind!r} deadlines is already registered")
+        self._handlers[kind] = handler
+
+    async def start(self) -> None:
+        """Load every stored deadline and start the firing task. Deadlines that
+        fell due while the bot was down fire at once."""
+        if self._loop_task is not None:
+            raise RuntimeError("the scheduler is already running")
+        loaded = list(await self.store.load_deadlines())
+        for deadline in loaded:
+            self._pending[deadline.key] = deadline
+        self._heap.extend((d.due_at, next(self._sequence), d) for d in self._pending.values())
+        heapq.heapify(self._heap)
+        log.info("scheduler started with %d pending deadlines", len(self._pending))
+        self._loop_task = asyncio.create_task(self._run(), name="deadline-scheduler")
+        self._loop_task.add_done_callback(_log_loop_end)
+
+    async def stop(self, grace_s: float = 5.0) -> None:
+        """Stop the firing task; handlers already running get ``grace_s`` to
+        finish before they are cancelled (their rows stay and fire again at the
+        next start)."""
+        task, self._loop_task = self._loop_task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._firing:
+            _, late = await asyncio.wait(set(self._firing), timeout=grace_s)
+            for firing in late:
+                firing.cancel()
+            if late:
+                await asyncio.wait(late)
+
+    @property
+    def running(self) -> bool:
+        return self._loop_task is not None and not self._loop_task.done()
+
+    # -- arming ---------------------------------------------------------------
+
+    async def arm(self, deadline: Deadline) -> None:
+        """Store ``deadline``, replacing any pending one with the same key."""
+        await self.store.put_deadline(
+            deadline.table_id, deadline.kind, deadline.due_at, deadline.data
+        )
+        self._track(deadline)
+
+    async def cancel(self, table_id: int, kind: str) -> bool:
+        """Drop the pending deadline of that key; True if there was one."""
+        had = self._pending.pop((table_id, kind), None) is not None
+        # Before start() the stored rows are not loaded yet: delete blindly.
+        if had or self._loop_task is None:
+            await self.store.delete_deadline(table_id, kind)
+        if had:
+            self._compact_if_sparse()
+        return had
+
+    async def cancel_table(self, table_id: int) -> None:
+        """Drop every pending deadline of a table (it ended or was closed)."""
+        for key in [key for key in self._pending if key[0] == table_id]:
+            await self.cancel(*key)
+
+    def pending(self, table_id: int, kind: str) -> Deadline | None:
+        return self._pending.get((table_id, kind))
+
+    def pending_for(self, table_id: int) -> list[Deadline]:
+        return [d for key, d in self._pending.items() if key[0] == table_id]
+
+    def __len__(self) -> int:
+        return len(self._pending)
+
+    async def wait_idle(self) -> None:
+        """Wait until no handler is running and the firing task sleeps with
+        nothing due: lets tests and benchmarks step a simulated clock."""
+        while True:
+            await self._idle.wait()
+            # A nap that just ended takes a few loop turns to reach the firing
+            # task (nap future, nap task, firing task): let them run before
+            # trusting the flag.
+            for _ in range(4):
+                await asyncio.sleep(0)
+            if self._idle.is_set():
+                return
+
+    def _track(self, deadline: Deadline) -> None:
+        self._pending[deadline.key] = deadline
+        heapq.heappush(self._heap, (deadline.due_at, next(self._sequence), deadline))
+        if self._sleeping and deadline.due_at < self._nap_until and self._nap is not None:
+            # Wake the firing task: it sleeps for a later moment than this one.
+            self._sleeping = False
+            self._idle.clear()
+            self._nap.cancel()
+
+    def _compact_if_sparse(self) -> None:
+        if len(self._heap) > 64 and len(self._heap) > 4 * len(self._pending):
+            self._heap = [
+                entry for entry in self._heap if self._pending.get(entry[2].key) is entry[2]
+            ]
+            heapq.heapify(self._heap)
+
+    # -- firing ---------------------------------------------------------------
+
+    async def _run(self) -> None:
+        while True:
+            self._fire_due()
+            self._nap_until = self._heap[0][0] if self._heap else float("inf")
+            delay = min(self._nap_until - self.clock.now(), IDLE_NAP_S)
+            self._nap = asyncio.create_task(self.clock.sleep(delay), name="deadline-nap")
+            self._sleeping = True
+            self._set_idle_if_quiet()
+            try:
+                await self._nap
+            except asyncio.CancelledError:
+                # A cancelled nap is a wake-up; a cancelled loop is a stop.
+                current = asyncio.current_task()
+                if current is not None and current.cancelling():
+                    raise
+            finally:
+                self._nap = None
+                self._sleeping = False
+                self._idle.clear()
+
+    def _fire_due(self) -> None:
+        now = self.clock.now()
+        heap = self._heap
+        while heap and heap[0][0] <= now:
+            _, _, deadline = heapq.heappop(heap)
+            if self._pending.get(deadline.key) is not deadline:
+                continue  # cancelled or re-armed since it was pushed
+            del self._pending[deadline.key]
+            task = asyncio.create_task(self._fire(deadline), name=f"deadline-{deadline.kind}")
+            self._firing.add(task)
+            task.add_done_callback(self._fired)
+
+    async def _fire(self, deadline: Deadline) -> None:
+        handler = self._handlers.get(deadline.kind)
+        try:
+            if handler is None:
+                log.error(
+                    "no handler for %s deadline of table %s", deadline.kind, deadline.table_id
+                )
+            else:
+                await handler(deadline)
+            self.fired_count += 1
+        except Exception:
+            log.exception("%s deadline of table %s failed", deadline.kind, deadline.table_id)
+            if await self._retry(deadline):
+                return
+        if deadline.key not in self._pending:
+            await self.store.delete_deadline(deadline.table_id, deadline.kind)
+
+    async def _retry(self, deadline: Deadline) -> bool:
+        """Arm a failed deadline again later, unless the handler re-armed its
+        key or it has failed too often. True if it will be tried again."""
+        if deadline.key in self._pending:
+            return True
+        attempt = int(deadline.data.get("attempt", 1))
+        if attempt >= self.max_attempts:
+            log.error(
+                "giving up the %s deadline of table %s after %d attempts",
+                deadline.kind,
+                deadline.table_id,
+                attempt,
+            )
+            return False
+        retry = Deadline(
+            deadline.table_id,
+            deadline.kind,
+            self.clock.now() + self.retry_after_s * attempt,
+            {**deadline.data, "attempt": attempt + 1},
+        )
+        await self.arm(retry)
+        return True
+
+    def _fired(self, task: asyncio.Task[None]) -> None:
+        self._firing.discard(task)
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            # _fire logs handler errors itself; this catches store failures.
+            log.error("recording a fired deadline failed", exc_info=exc)
+        self._set_idle_if_quiet()
+
+    def _set_idle_if_quiet(self) -> None:
+        if self._sleeping and not self._firing:
+            self._idle.set()
+
+
+def _log_loop_end(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        log.critical("the deadline scheduler stopped", exc_info=exc)

@@ -1,0 +1,174 @@
+"""Settings of the bot: one TOML file, one typed class per section.
+
+Precedence, highest first: values passed in code (tests), the ``DISCORD_TOKEN``
+environment variable for the token, ``SPADES_<SECTION>__<KEY>`` environment
+variables (handy in containers), the TOML file, the defaults below.
+``config.example.toml`` documents every key with its default.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+DEFAULT_CONFIG = Path("config.toml")
+TOKEN_VARIABLE = "DISCORD_TOKEN"
+
+
+class ConfigError(Exception):
+    """A setting the bot cannot start with; the message says what to fix."""
+
+
+class Section(BaseModel):
+    # A misspelt key is an error, not a silently ignored line.
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class DiscordSettings(Section):
+    token: SecretStr | None = None
+
+
+class DatabaseSettings(Section):
+    path: Path = Path("spades.db")
+
+
+class TableSettings(Section):
+    computer_delay_s: float = Field(2.0, ge=0, le=60)
+    computer_level: str = "random"
+    turn_ping: bool = True
+    # Waiting a little before the turn mention keeps a fast table quiet: the
+    # mention is only sent if the player has not acted by then.
+    turn_ping_delay_s: float = Field(10.0, ge=0, le=3600)
+
+    @field_validator("computer_level")
+    @classmethod
+    def _known_level(cls, level: str) -> str:
+        from bot.ai.base import player_levels
+
+        levels = player_levels()
+        if level not in levels:
+            raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(levels)}")
+        return level
+
+
+class LoggingSettings(Section):
+    level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
+
+class HealthSettings(Section):
+    heartbeat_every_s: float = Field(30.0, gt=0)
+    # ``python -m bot health`` fails once the heartbeat is older than this.
+    stale_after_s: float = Field(120.0, gt=0)
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        extra="forbid",
+        frozen=True,
+        env_prefix="SPADES_",
+        env_nested_delimiter="__",
+    )
+
+    discord: DiscordSettings = DiscordSettings()
+    database: DatabaseSettings = DatabaseSettings()
+    tables: TableSettings = TableSettings()
+    logging: LoggingSettings = LoggingSettings()
+    health: HealthSettings = HealthSettings()
+
+    @property
+    def heartbeat_path(self) -> Path:
+        return self.database.path.with_name(self.database.path.name + ".heartbeat")
+
+    def token(self) -> str:
+        secret = self.discord.token
+        value = secret.get_secret_value().strip() if secret is not None else ""
+        if not value:
+            raise ConfigError(
+                f"no Discord bot token: set the {TOKEN_VARIABLE} environment variable "
+                "or token in the [discord] section of the config file"
+            )
+        return value
+
+
+class _TokenFromEnvironment(PydanticBaseSettingsSource):
+    """``DISCORD_TOKEN``: the conventional name, outside the ``SPADES_`` prefix."""
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # unused: __call__ returns the whole mapping
+
+    def __call__(self) -> dict[str, Any]:
+        token = os.environ.get(TOKEN_VARIABLE)
+        return {"discord": {"token": token}} if token else {}
+
+
+def load_settings(path: Path | None = None, **overrides: Any) -> Settings:
+    """Read the settings; ``path=None`` means ``config.toml`` if it exists.
+
+    Raises ConfigError with one line saying what to fix.
+    """
+    explicit = path is not None
+    file = path if path is not None else DEFAULT_CONFIG
+    if explicit and not file.is_file():
+        raise ConfigError(f"config file {file} not found")
+    toml_file = file if file.is_file() else None
+    if toml_file is not None:
+        _check_toml_syntax(toml_file)
+
+    class _FileSettings(Settings):
+        @classmethod
+        def settings_customise_sources(
+            cls,
+            settings_cls: type[BaseSettings],
+            init_settings: PydanticBaseSettingsSource,
+            env_settings: PydanticBaseSettingsSource,
+            dotenv_settings: PydanticBaseSettingsSource,
+            file_secret_settings: PydanticBaseSettingsSource,
+        ) -> tuple[PydanticBaseSettingsSource, ...]:
+            sources: list[PydanticBaseSettingsSource] = [
+                init_settings,
+                _TokenFromEnvironment(settings_cls),
+                env_settings,
+            ]
+            if toml_file is not None:
+                sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml_file))
+            return tuple(sources)
+
+    try:
+        loaded = _FileSettings(**overrides)
+    except ValidationError as exc:
+        raise ConfigError(f"{file}: {_first_problem(exc)}") from None
+    return loaded
+
+
+def _check_toml_syntax(file: Path) -> None:
+    try:
+        with file.open("rb") as handle:
+            tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{file} is not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read {file}: {exc.strerror}") from None
+
+
+def _first_problem(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    where = ".".join(str(part) for part in error["loc"]) or "settings"
+    if error["type"] == "extra_forbidden":
+        return f"unknown setting {where}"
+    message = error["msg"].removeprefix("Value error, ")
+    bad = error.get("input")
+    if isinstance(bad, str | int | float | bool) and error["type"] != "value_error":
+        message += f" (got {bad!r})"
+    more = exc.error_count() - 1
+    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+    return f"{where}: {message}{tail}"

@@ -1,0 +1,161 @@
+"""Deck designs: how one user's own cards look. They change the look only.
+
+Each design gives a card button its label, emoji and colour, and writes a set
+of cards as message text. Cards are shown by suit (spades, hearts, clubs,
+diamonds, so the colours alternate) and from high to low within a suit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.game.cards import cards_of
+
+SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
+RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+# Spades first, then alternating colours.
+DISPLAY_SUIT_ORDER = (3, 2, 0, 1)
+
+
+class Style(StrEnum):
+    """Button colours, named like Discord's (mapped to discord.ButtonStyle in cogs)."""
+
+    BLURPLE = "primary"
+    GREY = "secondary"
+    GREEN = "success"
+    RED = "danger"
+
+
+class DeckName(StrEnum):
+    CLASSIC = "classic"
+    FOUR_COLOUR = "four-colour"
+    LARGE_PRINT = "large-print"
+
+
+DEFAULT_DECK = DeckName.CLASSIC
+
+
+def card_text(card: int) -> str:
+    """The one public spelling of a played card: ``A♠``, ``10♥``."""
+    return RANK_TEXT[card % 13] + SUIT_SYMBOLS[card // 13]
+
+
+def display_order(cards: Iterable[int]) -> list[int]:
+    """Cards by display suit order, high to low within a suit."""
+    rank_of_suit = {suit: i for i, suit in enumerate(DISPLAY_SUIT_ORDER)}
+    return sorted(cards, key=lambda c: (rank_of_suit[c // 13], -(c % 13)))
+
+
+def by_suit(mask: int) -> list[list[int]]:
+    """The non-empty suits of a hand, each high to low, in display order."""
+    cards = cards_of(mask)
+    suits = [[c for c in display_order(cards) if c // 13 == suit] for suit in DISPLAY_SUIT_ORDER]
+    return [suit for suit in suits if suit]
+
+
+@dataclass(frozen=True, slots=True)
+class CardFace:
+    label: str
+    emoji: str | None
+    style: Style
+
+
+class Deck:
+    name: DeckName
+    title: str
+    description: str
+
+    def face(self, card: int) -> CardFace:
+        raise NotImplementedError
+
+    def hand_text(self, mask: int) -> str:
+        """The cards of a mask as message text, one suit per line."""
+        if not mask:
+            return "(no cards)"
+        return "\n".join(self.suit_line(suit) for suit in by_suit(mask))
+
+    def emphasise(self, text: str) -> str:
+        """The finished message text; large print turns it into headings."""
+        return text
+
+    def suit_line(self, cards: list[int]) -> str:
+        ranks = " ".join(RANK_TEXT[c % 13] for c in cards)
+        return f"{SUIT_SYMBOLS[cards[0] // 13]}  {ranks}"
+
+
+class ClassicDeck(Deck):
+    name = DeckName.CLASSIC
+    title = "Classic"
+    description = "Red hearts and diamonds, grey clubs and spades."
+
+    def face(self, card: int) -> CardFace:
+        red = card // 13 in (1, 2)
+        return CardFace(card_text(card), None, Style.RED if red else Style.GREY)
+
+
+class FourColourDeck(Deck):
+    name = DeckName.FOUR_COLOUR
+    title = "Four colours"
+    description = "Every suit its own colour: spades grey, hearts red, clubs green, diamonds blue."
+
+    STYLES = (Style.GREEN, Style.BLURPLE, Style.RED, Style.GREY)
+    MARKS = ("🟩", "🟦", "🟥", "⬛")
+
+    def face(self, card: int) -> CardFace:
+        return CardFace(card_text(card), None, self.STYLES[card // 13])
+
+    def suit_line(self, cards: list[int]) -> str:
+        return f"{self.MARKS[cards[0] // 13]} {super().suit_line(cards)}"
+
+
+class LargePrintDeck(Deck):
+    name = DeckName.LARGE_PRINT
+    title = "Large print"
+    description = "Ranks drawn as big emoji and the hand written in headings."
+
+    # Keycap digits and boxed letters are drawn larger than button text.
+    RANK_EMOJI = (
+        "2️⃣",
+        "3️⃣",
+        "4️⃣",
+        "5️⃣",
+        "6️⃣",
+        "7️⃣",
+        "8️⃣",
+        "9️⃣",
+        "🔟",
+        "🇯",
+        "🇶",
+        "🇰",
+        "🇦",
+    )
+
+    def face(self, card: int) -> CardFace:
+        red = card // 13 in (1, 2)
+        return CardFace(
+            SUIT_SYMBOLS[card // 13], self.RANK_EMOJI[card % 13], Style.RED if red else Style.GREY
+        )
+
+    def suit_line(self, cards: list[int]) -> str:
+        return f"## {super().suit_line(cards)}"
+
+    def emphasise(self, text: str) -> str:
+        return "\n".join(
+            line if line.startswith(("#", ">")) or not line else f"### {line}"
+            for line in text.splitlines()
+        )
+
+
+DECKS: dict[DeckName, Deck] = {
+    deck.name: deck for deck in (ClassicDeck(), FourColourDeck(), LargePrintDeck())
+}
+
+
+def deck(name: str | None) -> Deck:
+    """The design called ``name``; unknown or missing names get the default."""
+    try:
+        return DECKS[DeckName(name or DEFAULT_DECK)]
+    except ValueError:
+        return DECKS[DEFAULT_DECK]

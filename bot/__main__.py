@@ -2,6 +2,7 @@
 
 python -m bot [--config PATH]            run the bot
 python -m bot sync [--guild ID]          publish the slash commands
+python -m bot health                     exit 0 if the running bot is alive (HEALTHCHECK)
 python -m bot simulate --games N ...     computer players play complete games
 """
 
@@ -20,6 +21,10 @@ def main(argv: list[str] | None = None) -> int:
         from bot.runner import sync
 
         return sync(args[1:])
+    if args and args[0] == "health":
+        from bot.runner import health
+
+        return health(args[1:])
     from bot.runner import run
 
     return run(args)

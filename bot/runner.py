@@ -1,0 +1,145 @@
+"""The command-line entry points: run the bot, publish its commands, check its health.
+
+Every way of failing to start ends with one line on stderr naming what to fix
+and exit status 2; none of them prints a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import NoReturn
+
+from bot.config import ConfigError, Settings, load_settings
+
+PROG = "python -m bot"
+EXIT_BAD_SETUP = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a bad argument as one line and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        _fail(f"{message} (see {self.prog} --help)")
+
+
+def _fail(message: str) -> NoReturn:
+    print(f"spades-bot: {message}", file=sys.stderr)
+    raise SystemExit(EXIT_BAD_SETUP)
+
+
+def _config_parser(command: str, description: str) -> _Parser:
+    parser = _Parser(prog=f"{PROG} {command}".strip(), description=description)
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="the settings file (default: config.toml if it exists)",
+    )
+    return parser
+
+
+def _settings(path: Path | None) -> Settings:
+    try:
+        return load_settings(path)
+    except ConfigError as exc:
+        _fail(str(exc))
+
+
+def _token(settings: Settings) -> str:
+    try:
+        return settings.token()
+    except ConfigError as exc:
+        _fail(str(exc))
+
+
+def configure_logging(settings: Settings) -> None:
+    import discord.utils
+
+    discord.utils.setup_logging(level=getattr(logging, settings.logging.level), root=True)
+
+
+def run(argv: list[str]) -> int:
+    """Start the bot and keep it connected until interrupted."""
+    args = _config_parser("", "Run the Spades bot.").parse_args(argv)
+    settings = _settings(args.config)
+    token = _token(settings)
+    configure_logging(settings)
+
+    import discord
+
+    from bot.discord_app import SpadesBot, StartupError
+
+    async def main() -> None:
+        async with SpadesBot(settings) as bot:
+            await bot.start(token)
+
+    try:
+        asyncio.run(main())
+    except discord.LoginFailure:
+        _fail("Discord refused the token: copy it again from the Bot page of your application")
+    except StartupError as exc:
+        _fail(str(exc))
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def sync(argv: list[str]) -> int:
+    """Publish the slash commands, globally or to one server (seen at once)."""
+    parser = _config_parser("sync", "Publish the bot's slash commands to Discord.")
+    parser.add_argument(
+        "--guild",
+        type=int,
+        default=None,
+        metavar="ID",
+        help="publish to this server only (shows at once; good while testing)",
+    )
+    args = parser.parse_args(argv)
+    settings = _settings(args.config)
+    token = _token(settings)
+    configure_logging(settings)
+
+    import discord
+
+    from bot.discord_app import SpadesBot
+
+    async def main() -> list[str]:
+        async with SpadesBot(settings, commands_only=True) as bot:
+            await bot.login(token)
+            return await bot.sync_commands(args.guild)
+
+    try:
+        names = asyncio.run(main())
+    except discord.LoginFailure:
+        _fail("Discord refused the token: copy it again from the Bot page of your application")
+    except discord.HTTPException as exc:
+        _fail(f"Discord refused the commands: {exc.status} {exc.text or exc}")
+    where = f"server {args.guild}" if args.guild else "every server (global)"
+    print(f"Published {len(names)} commands to {where}: {', '.join(sorted(names))}")
+    return 0
+
+
+def health(argv: list[str]) -> int:
+    """Exit 0 while the running bot keeps its heartbeat file fresh, else 1."""
+    args = _config_parser("health", "Check that the running bot is alive.").parse_args(argv)
+    settings = _settings(args.config)
+    beat = settings.heartbeat_path
+    if not settings.database.path.exists():
+        print(f"unhealthy: no database at {settings.database.path}")
+        return 1
+    try:
+        age = time.time() - beat.stat().st_mtime
+    except FileNotFoundError:
+        print(f"unhealthy: no heartbeat file at {beat} (not connected yet?)")
+        return 1
+    if age > settings.health.stale_after_s:
+        print(f"unhealthy: last heartbeat {age:.0f} s ago")
+        return 1
+    print(f"healthy: last heartbeat {age:.0f} s ago")
+    return 0

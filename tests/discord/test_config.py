@@ -1,0 +1,146 @@
+"""Settings: the file, the environment, and one clear line for every mistake."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from bot.config import ConfigError, load_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    for name in [n for n in __import__("os").environ if n.startswith("SPADES_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)  # no stray config.toml
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "bot.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_example_config_is_complete_and_matches_the_defaults() -> None:
+    example = load_settings(ROOT / "config.example.toml")
+    defaults = load_settings()
+    assert example.model_dump() == defaults.model_dump()
+    text = (ROOT / "config.example.toml").read_text(encoding="utf-8")
+    for section, model in defaults:
+        assert f"[{section}]" in text
+        for key in type(model).model_fields:
+            assert f"{key} =" in text, f"{section}.{key} is not documented"
+
+
+def test_file_values_are_read(tmp_path: Path) -> None:
+    path = write(tmp_path, '[tables]\ncomputer_delay_s = 0.5\n[database]\npath = "x/s.db"\n')
+    settings = load_settings(path)
+    assert settings.tables.computer_delay_s == 0.5
+    assert settings.database.path == Path("x/s.db")
+    assert settings.heartbeat_path == Path("x/s.db.heartbeat")
+
+
+def test_token_comes_from_the_environment_before_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path, '[discord]\ntoken = "from-file"\n')
+    assert load_settings(path).token() == "from-file"
+    monkeypatch.setenv("DISCORD_TOKEN", "from-env")
+    assert load_settings(path).token() == "from-env"
+
+
+def test_prefixed_environment_variables_override_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path, '[database]\npath = "file.db"\n')
+    monkeypatch.setenv("SPADES_DATABASE__PATH", "/data/spades.db")
+    assert load_settings(path).database.path == Path("/data/spades.db")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[tables]\ncomputer_delay_s = -1\n", "tables.computer_delay_s: Input should be greater"),
+        ("[tables]\ncomputer_delay = 1\n", "unknown setting tables.computer_delay"),
+        ("[tabels]\n", "unknown setting tabels"),
+        ("[tables\n", "is not valid TOML"),
+        ('[tables]\ncomputer_level = "genius"\n', "unknown computer level 'genius'"),
+        ('[logging]\nlevel = "LOUD"\n', "logging.level: Input should be"),
+    ],
+)
+def test_bad_settings_are_one_clear_line(tmp_path: Path, text: str, expected: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_settings(write(tmp_path, text))
+    message = str(caught.value)
+    assert expected in message and "\n" not in message
+
+
+def test_missing_token_is_reported(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN"):
+        load_settings(write(tmp_path, "")).token()
+
+
+def test_run_without_token_exits_2_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main([])
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "DISCORD_TOKEN" in err and "Traceback" not in err
+
+
+def test_sync_with_a_bad_setting_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, "[tables]\nturn_ping = 3\n")
+    with pytest.raises(SystemExit) as caught:
+        main(["sync", "--config", str(path), "--guild", "12"])
+    assert caught.value.code == 2
+    assert "tables.turn_ping" in capsys.readouterr().err
+
+
+def test_missing_explicit_config_file(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["--config", "nowhere.toml"])
+    assert caught.value.code == 2
+    assert capsys.readouterr().err.strip() == "spades-bot: config file nowhere.toml not found"
+
+
+def test_bad_argument_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["sync", "--guild", "abc"])
+    assert caught.value.code == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_health_reports_a_missing_and_a_fresh_heartbeat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, f'[database]\npath = "{tmp_path / "s.db"}"\n')
+    assert main(["health", "--config", str(path)]) == 1
+    (tmp_path / "s.db").write_bytes(b"")
+    assert main(["health", "--config", str(path)]) == 1
+    (tmp_path / "s.db.heartbeat").write_text("1")
+    assert main(["health", "--config", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("healthy")
+
+
+def test_the_real_command_never_prints_a_traceback(tmp_path: Path) -> None:
+    bad = write(tmp_path, "[tables]\ncomputer_delay_s = 'soon'\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "--config", str(bad)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": "x"},
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("spades-bot: ") and done.stderr.count("\n") == 1
+    assert "Traceback" not in done.stderr

@@ -1,0 +1,62 @@
+"""The heuristic computer player: text 002's sensible game, and a bit more.
+
+It bids from its own cards (:mod:`bot.ai.bidding`), plays by the rules of
+:mod:`bot.ai.policy` with what its view lets it infer about the other hands
+(:mod:`bot.ai.knowledge`), and decides in well under a millisecond.
+Deterministic: the same view always gives the same action.
+"""
+
+from __future__ import annotations
+
+from bot.ai.base import register_level
+from bot.ai.bidding import blind_nil_wanted, choose_bid
+from bot.ai.knowledge import knowledge_of
+from bot.ai.plan import plan_of
+from bot.ai.policy import choose_card
+from bot.game.scoring import BLIND_NIL
+from bot.game.state import Action, ActionKind, Phase
+from bot.game.view import PlayerView
+
+
+class HeuristicPlayer:
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed  # unused: the heuristic player has no randomness
+
+    def decide(self, view: PlayerView) -> Action:
+        if view.phase is Phase.BIDDING:
+            return self._bid(view)
+        return Action(ActionKind.PLAY, view.seat, play_card(view))
+
+    def _bid(self, view: PlayerView) -> Action:
+        if not view.hand:
+            # A Blind Nil table withholds the cards until the seat looks.
+            if BLIND_NIL in view.legal_bids and blind_nil_wanted(
+                view.rules, view.seat, view.scores, view.bids
+            ):
+                return Action(ActionKind.BID, view.seat, BLIND_NIL)
+            return Action(ActionKind.LOOK, view.seat)
+        legal = [b for b in view.legal_bids if b != BLIND_NIL]
+        return Action(
+            ActionKind.BID,
+            view.seat,
+            choose_bid(view.hand, view.rules, view.seat, view.bids, legal),
+        )
+
+
+def play_card(view: PlayerView) -> int:
+    """The heuristic card for the seat of ``view`` (its turn to play)."""
+    knowledge = knowledge_of(view)
+    plan = plan_of(view.rules, view.bids, view.bags)
+    return choose_card(
+        plan,
+        view.seat,
+        view.legal_cards,
+        view.trick,
+        view.leader,
+        knowledge.possible(),
+        view.tricks_won,
+        13 - len(view.tricks),
+    )
+
+
+register_level("heuristic", HeuristicPlayer)

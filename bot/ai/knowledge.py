@@ -1,0 +1,85 @@
+"""What one seat can infer about the other hands from its view alone.
+
+Everything here is derived from a :class:`~bot.game.view.PlayerView`: the
+seat's own cards and the public record of the hand. The inferences are the
+ones a careful player makes:
+
+* a seat that did not follow the suit led is out of that suit;
+* a seat that led a spade before spades were broken held nothing but spades;
+* under the lowest-club first lead, the club led was the leader's lowest, and
+  a non-club lead means the leader had no clubs.
+
+A human at a table that allows revokes can break the first rule; code that
+samples deals from these constraints must cope with them being impossible.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.game.cards import CLUBS, DECK_MASK, NON_SPADE_MASK, SPADES, SUIT_MASKS
+from bot.game.rules import FirstLead
+from bot.game.view import PlayerView
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    seat: int
+    hand: int  # the seat's own unplayed cards
+    unseen: int  # cards held by the other seats, as far as this seat can tell
+    forbidden: tuple[int, int, int, int]  # per seat: cards it is known not to hold
+    counts: tuple[int, int, int, int]  # per seat: cards still in hand
+    played_by: tuple[int, int, int, int]  # per seat: cards played this hand
+
+    def possible(self) -> tuple[int, int, int, int]:
+        """Per seat, the cards it may hold: its own hand for this seat."""
+        return tuple(  # type: ignore[return-value]
+            self.hand if s == self.seat else self.unseen & ~self.forbidden[s] for s in range(4)
+        )
+
+    def void_suits(self, seat: int) -> list[int]:
+        """Suits ``seat`` is known to be out of (only suits with unseen cards)."""
+        held = self.unseen & ~self.forbidden[seat]
+        return [s for s in range(4) if self.unseen & SUIT_MASKS[s] and not held & SUIT_MASKS[s]]
+
+
+def knowledge_of(view: PlayerView) -> Knowledge:
+    forbidden = [0, 0, 0, 0]
+    played_by = [0, 0, 0, 0]
+    broken = False
+    lowest_club_rule = view.rules.first_lead is FirstLead.LOWEST_CLUB
+    tricks = [(t.leader, t.cards) for t in view.tricks]
+    if view.trick:
+        tricks.append((view.leader, view.trick))
+    for index, (leader, cards) in enumerate(tricks):
+        lead = cards[0]
+        led = lead // 13
+        if led == SPADES and not broken:
+            forbidden[leader] |= NON_SPADE_MASK
+        if index == 0 and lowest_club_rule:
+            if led == CLUBS:
+                forbidden[leader] |= SUIT_MASKS[CLUBS] & ((1 << lead) - 1)
+            else:
+                forbidden[leader] |= SUIT_MASKS[CLUBS]
+        for position, card in enumerate(cards):
+            seat = (leader + position) & 3
+            played_by[seat] |= 1 << card
+            if card // 13 != led:
+                forbidden[seat] |= SUIT_MASKS[led]
+            if card >= 39:
+                broken = True
+    played = played_by[0] | played_by[1] | played_by[2] | played_by[3]
+    hand = view.hand
+    # Cards the seat has not seen; when its hand is withheld (before looking
+    # at a Blind Nil table) its own cards are unseen too.
+    unseen = DECK_MASK & ~played & ~hand
+    counts = tuple(13 - played_by[s].bit_count() for s in range(4))
+    forbidden[view.seat] = DECK_MASK & ~hand if hand else 0
+    return Knowledge(
+        seat=view.seat,
+        hand=hand,
+        unseen=unseen,
+        forbidden=(forbidden[0], forbidden[1], forbidden[2], forbidden[3]),
+        counts=(counts[0], counts[1], counts[2], counts[3]),
+        played_by=(played_by[0], played_by[1], played_by[2], played_by[3]),
+    )

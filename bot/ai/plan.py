@@ -1,0 +1,79 @@
+"""The stakes of a hand once the bids are in: contracts, Nils, sets and bags.
+
+A :class:`HandPlan` is built once per decision (or once per simulated hand)
+and read by the card-play policy in its hot loop, so it holds plain tuples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.game.rules import RuleSet, SetPenalty
+
+
+@dataclass(frozen=True, slots=True)
+class HandPlan:
+    nil: tuple[bool, bool, bool, bool]  # per seat: bid Nil or Blind Nil
+    contract: tuple[int, int]  # per team: sum of its numeric bids
+    nil_tricks_count: bool  # a failed Nil's tricks count toward the partner's bid
+    set_swing: tuple[int, int]  # per team: points that team loses by being set by one trick
+    bags_before: tuple[int, int]
+    bag_limit: int
+    bag_penalty: int
+
+    def counted(self, team: int, won: Sequence[int]) -> int:
+        """Tricks of ``team`` that count toward its contract."""
+        total = 0
+        for seat in (team, team + 2):
+            if self.nil_tricks_count or not self.nil[seat]:
+                total += won[seat]
+        return total
+
+    def need(self, team: int, won: Sequence[int]) -> int:
+        """Tricks ``team`` still needs to make its contract (0 when made)."""
+        short = self.contract[team] - self.counted(team, won)
+        return short if short > 0 else 0
+
+    def bags_so_far(self, team: int, won: Sequence[int]) -> int:
+        """Bags ``team`` has taken this hand so far."""
+        over = self.counted(team, won) - self.contract[team]
+        bags = over if over > 0 else 0
+        if not self.nil_tricks_count:
+            for seat in (team, team + 2):
+                if self.nil[seat]:
+                    bags += won[seat]
+        return bags
+
+    def bag_cost(self, team: int, won: Sequence[int], extra: int) -> int:
+        """Points ``team`` loses by taking ``extra`` more tricks it does not
+        need: the bag penalty if they reach the limit, less a point each."""
+        bags = self.bags_before[team] + self.bags_so_far(team, won)
+        crossings = (bags + extra) // self.bag_limit - bags // self.bag_limit
+        return crossings * self.bag_penalty - extra
+
+
+def plan_of(rules: RuleSet, bids: Sequence[int | None], bags: Sequence[int]) -> HandPlan:
+    """The plan of a hand; seats that have not bid yet count as bidding 0 tricks
+    (not Nil)."""
+    nil = tuple(b is not None and b <= 0 for b in bids)
+    contract = [0, 0]
+    for seat, bid in enumerate(bids):
+        if bid is not None and bid > 0:
+            contract[seat & 1] += bid
+    swing = []
+    for team in (0, 1):
+        c = contract[team]
+        if rules.set_penalty is SetPenalty.PER_TRICK_BID:
+            swing.append(20 * c)
+        else:
+            swing.append(10 * c + 10)
+    return HandPlan(
+        nil=(nil[0], nil[1], nil[2], nil[3]),
+        contract=(contract[0], contract[1]),
+        nil_tricks_count=rules.failed_nil_tricks_count_for_partner,
+        set_swing=(swing[0], swing[1]),
+        bags_before=(bags[0], bags[1]),
+        bag_limit=rules.bag_limit,
+        bag_penalty=rules.bag_penalty,
+    )

@@ -20,11 +20,24 @@ SPADE_MASK = SUIT_MASKS[SPADES]
 NON_SPADE_MASK = SUIT_MASKS[CLUBS] | SUIT_MASKS[DIAMONDS] | SUIT_MASKS[HEARTS]
 DECK_MASK = (1 << 52) - 1
 
-# For each 13-bit suit pattern, the ranks present, lowest first: lets hot loops
-# list or pick the cards of a mask without testing 52 bits.
-RANKS_OF_PATTERN: tuple[tuple[int, ...], ...] = tuple(
-    tuple(r for r in range(13) if pattern >> r & 1) for pattern in range(1 << 13)
+
+def _cards_by_pattern(base: int) -> tuple[tuple[int, ...], ...]:
+    """Entry ``p`` holds the cards ``base + r`` for each bit ``r`` set in ``p``, lowest first."""
+    table: list[tuple[int, ...]] = [()]
+    for rank in range(13):
+        card = (base + rank,)
+        table += [cards + card for cards in table]
+    return tuple(table)
+
+
+# For each suit and each 13-bit pattern of that suit, its cards lowest first:
+# hot loops list or pick the cards of a mask with four table look-ups instead
+# of testing 52 bits.
+CARDS_OF_PATTERN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    _cards_by_pattern(13 * suit) for suit in range(4)
 )
+#: The ranks of each 13-bit pattern (the clubs table: a club's card is its rank).
+RANKS_OF_PATTERN = CARDS_OF_PATTERN[CLUBS]
 
 
 class CardError(ValueError):
@@ -65,11 +78,18 @@ def mask_of(cards: Iterable[int]) -> int:
 
 def cards_of(mask: int) -> list[int]:
     """The cards of a mask in the one card order (clubs 2 up to spades ace)."""
-    cards: list[int] = []
-    for suit in range(4):
-        base = 13 * suit
-        cards.extend(base + r for r in RANKS_OF_PATTERN[(mask >> base) & FULL_SUIT])
-    return cards
+    return list(cards_tuple(mask))
+
+
+def cards_tuple(mask: int) -> tuple[int, ...]:
+    """:func:`cards_of` as a tuple, the fastest way to list or pick the cards of a mask."""
+    clubs, diamonds, hearts, spades = CARDS_OF_PATTERN
+    return (
+        clubs[mask & FULL_SUIT]
+        + diamonds[(mask >> 13) & FULL_SUIT]
+        + hearts[(mask >> 26) & FULL_SUIT]
+        + spades[(mask >> 39) & FULL_SUIT]
+    )
 
 
 def lowest_card(mask: int) -> int:
@@ -84,15 +104,20 @@ def hand_text(mask: int) -> str:
     return " ".join(card_name(c) for c in cards_of(mask))
 
 
-def trick_winner_index(cards: list[int]) -> int:
+def beats(card: int, best: int, led: int) -> bool:
+    """Whether ``card`` takes the trick from ``best`` (the card winning so far) when
+    ``led`` is the suit led. Spades are the top 13 ints, so a higher int wins
+    exactly when it is a spade or of the suit led."""
+    return card > best and (card >= 39 or card // 13 == led)
+
+
+def trick_winner_index(cards: list[int] | tuple[int, ...]) -> int:
     """Index in play order of the card that takes a full trick."""
     best = cards[0]
+    led = best // 13
     best_at = 0
     for i in range(1, len(cards)):
         card = cards[i]
-        if card // 13 == best // 13:
-            if card > best:
-                best, best_at = card, i
-        elif card >= 39:  # a spade over a non-spade
+        if card > best and (card >= 39 or card // 13 == led):
             best, best_at = card, i
     return best_at

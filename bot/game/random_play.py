@@ -8,19 +8,16 @@ from __future__ import annotations
 
 import random
 
-from bot.game.cards import FULL_SUIT, RANKS_OF_PATTERN
+from bot.game.cards import cards_tuple
 from bot.game.state import Action, ActionKind, Game, Phase
 
 
 def random_card(mask: int, rng: random.Random) -> int:
     """A uniformly random card of a non-empty mask."""
-    k = int(rng.random() * mask.bit_count())
-    for base in (0, 13, 26, 39):
-        ranks = RANKS_OF_PATTERN[(mask >> base) & FULL_SUIT]
-        if k < len(ranks):
-            return base + ranks[k]
-        k -= len(ranks)
-    raise ValueError("empty mask")
+    cards = cards_tuple(mask)
+    if not cards:
+        raise ValueError("empty mask")
+    return cards[int(rng.random() * len(cards))]
 
 
 def random_action(game: Game, rng: random.Random) -> Action:

@@ -6,7 +6,7 @@ and 2, team 1 seats 1 and 3.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.game.rules import RuleSet, SetPenalty
 
@@ -26,12 +26,13 @@ def bid_text(bid: int) -> str:
     return str(bid)
 
 
-@dataclass(frozen=True, slots=True)
-class TeamHandResult:
+class TeamHandResult(NamedTuple):
+    """One team's result of one hand (a named tuple: built twice per hand, cheaply)."""
+
     contract: int
     tricks: int  # tricks counted against the contract
     made: bool
-    contract_points: int  # bid points or set penalty, plus overtrick points
+    contract_points: int  # bid points or set penalty, plus overtrick and failed-Nil bag points
     nil_points: int
     new_bags: int  # bags this hand, before the bag penalty
     bag_penalty: int  # points lost to the bag limit this hand (0 or negative)
@@ -54,30 +55,29 @@ def score_team(
     nil_tricks = 0
     nil_points = 0
     nils_made = nils_failed = 0
-    for bid, took in zip(bids, tricks, strict=True):
-        if is_nil(bid):
-            value = rules.blind_nil_value if bid == BLIND_NIL else rules.nil_value
-            if took == 0:
-                nil_points += value
-                nils_made += 1
-            else:
-                nil_points -= value
-                nils_failed += 1
-            if rules.failed_nil_tricks_count_for_partner:
-                counted += took
-            else:
-                nil_tricks += took
-        else:
+    for bid, took in ((bids[0], tricks[0]), (bids[1], tricks[1])):
+        if bid > 0:
             contract += bid
             counted += took
+            continue
+        value = rules.blind_nil_value if bid == BLIND_NIL else rules.nil_value
+        if took == 0:
+            nil_points += value
+            nils_made += 1
+        else:
+            nil_points -= value
+            nils_failed += 1
+        if rules.failed_nil_tricks_count_for_partner:
+            counted += took
+        else:
+            nil_tricks += took
     if counted >= contract:
         over = counted - contract
         contract_points = 10 * contract + over
         made = True
     else:
         over = 0
-        short = contract - counted
-        per = contract if rules.set_penalty is SetPenalty.PER_TRICK_BID else short
+        per = contract if rules.set_penalty is SetPenalty.PER_TRICK_BID else contract - counted
         contract_points = -10 * per
         made = False
     # A failed Nil's tricks that do not help the contract are bags: a point
@@ -86,22 +86,23 @@ def score_team(
     contract_points += nil_tricks
     bags = bags_before + new_bags
     bag_penalty = 0
-    while bags >= rules.bag_limit:
-        bags -= rules.bag_limit
-        bag_penalty -= rules.bag_penalty
+    if bags >= rules.bag_limit:
+        cycles = bags // rules.bag_limit
+        bags -= cycles * rules.bag_limit
+        bag_penalty = -cycles * rules.bag_penalty
     return TeamHandResult(
-        contract=contract,
-        tricks=counted,
-        made=made,
-        contract_points=contract_points,
-        nil_points=nil_points,
-        new_bags=new_bags,
-        bag_penalty=bag_penalty,
-        points=contract_points + nil_points + bag_penalty,
-        bags_after=bags,
-        nils_made=nils_made,
-        nils_failed=nils_failed,
-        boston=sum(tricks) == 13,
+        contract,
+        counted,
+        made,
+        contract_points,
+        nil_points,
+        new_bags,
+        bag_penalty,
+        contract_points + nil_points + bag_penalty,
+        bags,
+        nils_made,
+        nils_failed,
+        tricks[0] + tricks[1] == 13,
     )
 
 

@@ -26,10 +26,11 @@ The engine owns no clock: actions carry the time they were made.
 
 from __future__ import annotations
 
-import random
+import hashlib
+import struct
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.game import errors
 from bot.game.cards import (
@@ -42,7 +43,7 @@ from bot.game.cards import (
     lowest_card,
     trick_winner_index,
 )
-from bot.game.rules import FirstLead, RevokeRule, RuleSet, TieRule
+from bot.game.rules import FirstDealer, FirstLead, RevokeRule, RuleSet, TieRule
 from bot.game.scoring import BLIND_NIL, NIL, TeamHandResult, bid_text, score_hand
 
 
@@ -72,9 +73,12 @@ class EndReason(StrEnum):
     TIMEOUT = "timeout"
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One accepted move. ``value`` is the bid, the card or the accused seat."""
+class Action(NamedTuple):
+    """One accepted move. ``value`` is the bid, the card or the accused seat.
+
+    A named tuple rather than a dataclass: the engine records one per card
+    played, and a tuple is several times cheaper to build.
+    """
 
     kind: ActionKind
     seat: int
@@ -91,16 +95,23 @@ class Action:
             seat = int(data["seat"])
             value = int(data.get("value", 0))
             at = float(data.get("at", 0.0))
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise errors.MalformedAction(f"that action is malformed: {exc}") from None
         return cls(kind, seat, value, at)
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
     leader: int
     cards: tuple[int, ...]  # in play order from the leader
     winner: int
+
+
+# Bound once: the hot paths build tuples and compare phases without attribute look-ups.
+_new_tuple = tuple.__new__
+_PLAY = ActionKind.PLAY
+_BID = ActionKind.BID
+_PLAYING = Phase.PLAYING
+_BIDDING = Phase.BIDDING
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,14 +174,36 @@ def team_of(seat: int) -> int:
     return seat & 1
 
 
+_DEAL_KEYS = struct.Struct("<52Q")
+_BITS = tuple(1 << card for card in range(52))
+
+
+def seeded_bytes(seed: int, label: str, size: int) -> bytes:
+    """``size`` bytes determined by the game's seed and ``label`` alone (the
+    same on every machine and Python version)."""
+    return hashlib.shake_128(f"spades:{seed}:{label}".encode()).digest(size)
+
+
 def deal(seed: int, hand_number: int, dealer: int) -> list[int]:
-    """The four hands (masks) of one hand of a game: same seed, same deal."""
-    deck = list(range(52))
-    random.Random(seed * 1_000_003 + hand_number).shuffle(deck)
+    """The four hands (masks) of one hand of a game: same seed, same deal.
+
+    The deck is shuffled by sorting the cards on 64-bit keys derived from the
+    seed and the hand number (equal keys, about one deal in 10**16, would keep
+    card order), then dealt one card at a time from the dealer's next seat.
+    """
+    keys = _DEAL_KEYS.unpack(seeded_bytes(seed, f"hand {hand_number}", 8 * 52))
+    order = sorted(range(52), key=keys.__getitem__)
+    bit = _BITS.__getitem__
     hands = [0, 0, 0, 0]
-    for i, card in enumerate(deck):
-        hands[(dealer + 1 + i) & 3] |= 1 << card
+    for k in range(4):
+        hands[(dealer + 1 + k) & 3] = sum(map(bit, order[k::4]))
     return hands
+
+
+def first_dealer(rules: RuleSet, seed: int) -> int:
+    if rules.first_dealer is FirstDealer.RANDOM:
+        return seeded_bytes(seed, "first dealer", 1)[0] & 3
+    return 0  # the host's seat
 
 
 @dataclass(slots=True)
@@ -215,10 +248,7 @@ class Game:
         fixed_deals: list[list[int]] | None = None,
     ) -> Game:
         game = cls(rules, seed, started_at, [list(d) for d in fixed_deals or []])
-        if rules.first_dealer == "random":
-            game.dealer = random.Random(seed).randrange(4)
-        else:
-            game.dealer = 0  # the host's seat
+        game.dealer = first_dealer(rules, seed)
         game.waiting_since = started_at
         game._deal_hand()
         return game
@@ -312,7 +342,7 @@ class Game:
 
     def legal_play_mask(self, seat: int) -> int:
         """Cards the seat may play without revoking (all cards a computer player considers)."""
-        if self.phase is not Phase.PLAYING or seat != self.to_act:
+        if self.phase is not _PLAYING or seat != self.to_act:
             return 0
         hand = self.hands[seat]
         if self.trick:
@@ -381,11 +411,11 @@ class Game:
         if bid == BLIND_NIL:
             if not self._blind_nil_open(seat):
                 raise errors.BlindNilNotAllowed(self._blind_nil_refusal(seat))
-        elif not (bid == NIL or 1 <= bid <= 13):
+        elif not isinstance(bid, int) or not NIL <= bid <= 13:
             raise errors.BidOutOfRange("bid from 1 to 13 tricks, or Nil")
         self.bids[seat] = bid
         self.bid_order.append((seat, bid))
-        self.actions.append(Action(ActionKind.BID, seat, bid, at))
+        self.actions.append(_new_tuple(Action, (_BID, seat, bid, at)))
         self.waiting_since = at
         if len(self.bid_order) == 4:
             self.phase = Phase.PLAYING
@@ -394,50 +424,63 @@ class Game:
             self.to_act = (seat + 1) & 3
 
     def play(self, seat: int, card: int, at: float = 0.0) -> None:
-        if self.phase is not Phase.PLAYING:
-            self._check_seat(seat)
-            self._check_not_over()
-            raise errors.WrongPhase(
-                "bidding is not over yet" if self.phase is Phase.BIDDING else "this hand is over"
-            )
-        if seat != self.to_act:
-            self._check_seat(seat)
-            raise errors.NotYourTurn(f"it is not your turn: seat {self.to_act} plays next")
-        if not 0 <= card < 52:
-            raise errors.MalformedAction(f"{card} is not a card")
-        hand = self.hands[seat]
-        bit = 1 << card
-        if not hand & bit:
-            raise errors.CardNotInHand(f"you do not hold the {card_name(card)}")
+        # The hot path of the engine (simulations and benchmarks): validation
+        # and the update are written out inline, every refusal is built in
+        # ``_play_refusal``.
+        hands = self.hands
+        if (
+            self.phase is not _PLAYING
+            or seat != self.to_act
+            or not 0 <= card < 52
+            or not hands[seat] >> card & 1
+        ):
+            raise self._play_refusal(seat, card)
+        hand = hands[seat]
         trick = self.trick
-        revoke = False
         if trick:
             led = trick[0] // 13
             if card // 13 != led and hand & SUIT_MASKS[led]:
                 if self.rules.revokes is RevokeRule.BLOCKED:
                     raise errors.MustFollowSuit(f"you must follow {SUIT_NAMES[led]}")
-                revoke = True
-        elif not self._lead_mask(hand) & bit:
+                self.revokes.append((seat, len(self.tricks)))
+        elif (
+            # Only an unbroken spade or the lowest-club first lead can be refused.
+            (card >= 39 and not self.spades_broken)
+            or (not self.tricks and self.rules.first_lead is FirstLead.LOWEST_CLUB)
+        ) and not self._lead_mask(hand) >> card & 1:
             raise self._lead_refusal(hand, card)
         # Validated: from here on nothing raises.
-        self.hands[seat] = hand & ~bit
+        hands[seat] = hand ^ (1 << card)
         trick.append(card)
         if card >= 39:
             self.spades_broken = True
-        if revoke:
-            self.revokes.append((seat, len(self.tricks)))
-        self.actions.append(Action(ActionKind.PLAY, seat, card, at))
+        self.actions.append(_new_tuple(Action, (_PLAY, seat, card, at)))
         self.waiting_since = at
         if len(trick) < 4:
             self.to_act = (seat + 1) & 3
             return
-        winner = (self.leader + trick_winner_index(trick)) & 3
-        self.tricks.append(Trick(self.leader, tuple(trick), winner))
+        leader = self.leader
+        winner = (leader + trick_winner_index(trick)) & 3
+        self.tricks.append(_new_tuple(Trick, (leader, tuple(trick), winner)))
         self.tricks_won[winner] += 1
         self.trick = []
         self.to_act = self.leader = winner
         if len(self.tricks) == 13:
             self._finish_hand()
+
+    def _play_refusal(self, seat: int, card: int) -> errors.IllegalAction:
+        if self.phase is not Phase.PLAYING:
+            self._check_seat(seat)
+            self._check_not_over()
+            return errors.WrongPhase(
+                "bidding is not over yet" if self.phase is Phase.BIDDING else "this hand is over"
+            )
+        if seat != self.to_act:
+            self._check_seat(seat)
+            return errors.NotYourTurn(f"it is not your turn: seat {self.to_act} plays next")
+        if not isinstance(card, int) or not 0 <= card < 52:
+            return errors.MalformedAction(f"{card!r} is not a card")
+        return errors.CardNotInHand(f"you do not hold the {card_name(card)}")
 
     def next_hand(self, seat: int, at: float = 0.0) -> None:
         self._check_seat(seat)

@@ -1,0 +1,1 @@
+"""Ratings, statistics, leaderboard pages, game history and the score picture."""

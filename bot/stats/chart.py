@@ -1,0 +1,226 @@
+"""The picture of a game: each team's score after every hand, drawn with Pillow.
+
+:func:`plot_scores` lays the chart out (where every point goes, which hands
+are marked) without drawing anything, so the layout can be checked; then
+:func:`render_png` draws it. One filled dot per team per hand sits on the
+team's line; a red ring marks a hand where the team was set, a purple square
+a hand where it lost points to the bag limit.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.stats.records import RecordedHand
+
+WIDTH = 800
+HEIGHT = 450
+LEFT, RIGHT, TOP, BOTTOM = 64, 24, 64, 44
+DOT_RADIUS = 5
+MARK_RADIUS = 10
+
+BACKGROUND = (255, 255, 255)
+GRID = (226, 230, 236)
+AXIS = (90, 96, 110)
+TEXT = (34, 38, 48)
+TEAM_COLOURS = ((37, 99, 235), (234, 88, 12))
+SET_COLOUR = (220, 38, 38)
+BAG_COLOUR = (124, 58, 237)
+TARGET_COLOUR = (22, 163, 74)
+
+_NICE_STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000)
+
+
+@dataclass(frozen=True, slots=True)
+class ChartPoint:
+    hand: int
+    score: int
+    x: int
+    y: int
+    set: bool
+    bag_penalty: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreChart:
+    width: int
+    height: int
+    team_names: tuple[str, str]
+    points: tuple[tuple[ChartPoint, ...], tuple[ChartPoint, ...]]  # per team, one per hand
+    y_ticks: tuple[tuple[int, int], ...]  # (score, y)
+    x_ticks: tuple[tuple[int, int], ...]  # (hand, x)
+    origin: tuple[tuple[int, int], tuple[int, int]]  # where each team's line starts
+    target_y: int | None
+    losing_y: int | None
+    target: int
+    losing_score: int | None
+
+
+def _step(span: int) -> int:
+    for step in _NICE_STEPS:
+        if span / step <= 8:
+            return step
+    return _NICE_STEPS[-1] * math.ceil(span / (_NICE_STEPS[-1] * 8))
+
+
+def plot_scores(
+    hands: Sequence[RecordedHand],
+    team_names: tuple[str, str],
+    target: int,
+    losing_score: int | None,
+    width: int = WIDTH,
+    height: int = HEIGHT,
+) -> ScoreChart:
+    """Where everything goes on the chart of a game's hands."""
+    scores = [s for hand in hands for s in hand.score_after]
+    low = min([0, *scores])
+    high = max([target, *scores])
+    if losing_score is not None and low - losing_score <= (high - low) // 4:
+        low = min(low, losing_score)  # show the losing line once a team is near it
+    step = _step(max(high - low, 1))
+    low = math.floor(low / step) * step
+    high = math.ceil(high / step) * step
+    if high == low:
+        high = low + step
+    plot_w = width - LEFT - RIGHT
+    plot_h = height - TOP - BOTTOM
+    count = max(len(hands), 1)
+
+    def x_of(hand: int) -> int:
+        return LEFT + round(plot_w * hand / count)
+
+    def y_of(score: int) -> int:
+        return TOP + round(plot_h * (high - score) / (high - low))
+
+    points = tuple(
+        tuple(
+            ChartPoint(
+                hand=hand.number,
+                score=hand.score_after[team],
+                x=x_of(index),
+                y=y_of(hand.score_after[team]),
+                set=hand.set[team],
+                bag_penalty=hand.bag_penalty[team],
+            )
+            for index, hand in enumerate(hands, start=1)
+        )
+        for team in (0, 1)
+    )
+    hand_step = max(1, math.ceil(count / 12))
+    x_ticks = tuple((h, x_of(h)) for h in range(0, count + 1, hand_step))
+    y_ticks = tuple((s, y_of(s)) for s in range(low, high + 1, step))
+    inside = range(low, high + 1)
+    return ScoreChart(
+        width=width,
+        height=height,
+        team_names=team_names,
+        points=(points[0], points[1]),
+        y_ticks=y_ticks,
+        x_ticks=x_ticks,
+        origin=((x_of(0), y_of(0)), (x_of(0), y_of(0))),
+        target_y=y_of(target) if target in inside else None,
+        losing_y=None if losing_score is None or losing_score not in inside else y_of(losing_score),
+        target=target,
+        losing_score=losing_score,
+    )
+
+
+@lru_cache(maxsize=4)
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+def _dashed(draw: ImageDraw.ImageDraw, y: int, x0: int, x1: int, colour: tuple[int, ...]) -> None:
+    for x in range(x0, x1, 12):
+        draw.line([(x, y), (min(x + 6, x1), y)], fill=colour, width=2)
+
+
+def render_png(chart: ScoreChart) -> bytes:
+    """Draw the chart and return it as PNG bytes."""
+    image = Image.new("RGB", (chart.width, chart.height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    small = _font(13)
+    right = chart.width - RIGHT
+    bottom = chart.height - BOTTOM
+    for score, y in chart.y_ticks:
+        draw.line([(LEFT, y), (right, y)], fill=GRID, width=1)
+        draw.text((LEFT - 8, y), str(score), fill=TEXT, font=small, anchor="rm")
+    for hand, x in chart.x_ticks:
+        draw.line([(x, bottom), (x, bottom + 4)], fill=AXIS, width=1)
+        draw.text((x, bottom + 8), str(hand), fill=TEXT, font=small, anchor="mt")
+    draw.text(((LEFT + right) // 2, chart.height - 4), "hand", fill=AXIS, font=small, anchor="mb")
+    draw.line([(LEFT, TOP), (LEFT, bottom)], fill=AXIS, width=1)
+    draw.line([(LEFT, bottom), (right, bottom)], fill=AXIS, width=1)
+    if chart.target_y is not None:
+        _dashed(draw, chart.target_y, LEFT, right, TARGET_COLOUR)
+        draw.text(
+            (LEFT + 6, chart.target_y - 3),
+            f"target {chart.target}",
+            fill=TARGET_COLOUR,
+            font=small,
+            anchor="lb",
+        )
+    if chart.losing_y is not None:
+        _dashed(draw, chart.losing_y, LEFT, right, SET_COLOUR)
+        draw.text(
+            (LEFT + 6, chart.losing_y - 3),
+            f"loses at {chart.losing_score}",
+            fill=SET_COLOUR,
+            font=small,
+            anchor="lb",
+        )
+    for team in (0, 1):
+        line = [chart.origin[team], *((p.x, p.y) for p in chart.points[team])]
+        if len(line) > 1:
+            draw.line(line, fill=TEAM_COLOURS[team], width=3, joint="curve")
+    for team in (0, 1):
+        for p in chart.points[team]:
+            if p.set:
+                box = (p.x - MARK_RADIUS, p.y - MARK_RADIUS, p.x + MARK_RADIUS, p.y + MARK_RADIUS)
+                draw.ellipse(box, outline=SET_COLOUR, width=3)
+            if p.bag_penalty:
+                r = MARK_RADIUS + 3
+                draw.rectangle((p.x - r, p.y - r, p.x + r, p.y + r), outline=BAG_COLOUR, width=3)
+    for team in (0, 1):
+        for p in chart.points[team]:
+            box = (p.x - DOT_RADIUS, p.y - DOT_RADIUS, p.x + DOT_RADIUS, p.y + DOT_RADIUS)
+            draw.ellipse(box, fill=TEAM_COLOURS[team])
+    _legend(draw, chart)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def _legend(draw: ImageDraw.ImageDraw, chart: ScoreChart) -> None:
+    font = _font(15)
+    small = _font(13)
+    x = LEFT
+    for team in (0, 1):
+        last = chart.points[team][-1].score if chart.points[team] else 0
+        label = f"{chart.team_names[team]}: {last}"
+        draw.ellipse((x, 14, x + 12, 26), fill=TEAM_COLOURS[team])
+        draw.text((x + 18, 20), label, fill=TEXT, font=font, anchor="lm")
+        x += 18 + int(draw.textlength(label, font=font)) + 24
+    y = 44
+    x = LEFT
+    draw.ellipse((x, y - 6, x + 12, y + 6), outline=SET_COLOUR, width=2)
+    draw.text((x + 18, y), "set", fill=TEXT, font=small, anchor="lm")
+    x += 60
+    draw.rectangle((x, y - 6, x + 12, y + 6), outline=BAG_COLOUR, width=2)
+    draw.text((x + 18, y), "bag penalty", fill=TEXT, font=small, anchor="lm")
+
+
+def score_chart_png(
+    hands: Sequence[RecordedHand],
+    team_names: tuple[str, str],
+    target: int,
+    losing_score: int | None,
+) -> bytes:
+    """The PNG picture of a finished (or running) game."""
+    return render_png(plot_scores(hands, team_names, target, losing_score))

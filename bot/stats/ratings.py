@@ -1,0 +1,69 @@
+"""Skill ratings: openskill's Plackett-Luce model, partners rated as one team.
+
+Each server keeps its own ratings. A game moves the ratings of its four
+players together: the two partners of the winning team gain, the losers lose,
+and a draw pulls the two teams towards each other. Players are shown one
+whole number, ``1000 + 40 * (mu - 3 * sigma)``: a newcomer starts at 1000
+(openskill's ordinal 0), and the number rises as the player wins and as the
+model grows surer of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from openskill.models import PlackettLuce
+
+from bot.stats.records import FinishedGame
+
+START_MU = 25.0
+START_SIGMA = 25.0 / 3
+DISPLAY_BASE = 1000
+DISPLAY_SCALE = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    mu: float = START_MU
+    sigma: float = START_SIGMA
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    @property
+    def display(self) -> int:
+        return display_rating(self.mu, self.sigma)
+
+
+def display_rating(mu: float, sigma: float) -> int:
+    return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
+
+
+@lru_cache(maxsize=1)
+def _model() -> PlackettLuce:
+    return PlackettLuce(mu=START_MU, sigma=START_SIGMA)
+
+
+def rate_teams(
+    team0: tuple[Skill, Skill], team1: tuple[Skill, Skill], winner: int | None
+) -> tuple[tuple[Skill, Skill], tuple[Skill, Skill]]:
+    """New skills after a game won by team ``winner`` (None: a draw)."""
+    model = _model()
+    teams = [[model.create_rating([s.mu, s.sigma]) for s in team] for team in (team0, team1)]
+    if winner is None:
+        ranks = [1.0, 1.0]
+    elif winner in (0, 1):
+        ranks = [1.0, 2.0] if winner == 0 else [2.0, 1.0]
+    else:
+        raise ValueError(f"winner must be 0, 1 or None, not {winner!r}")
+    rated = model.rate(teams, ranks=ranks)
+    new = [tuple(Skill(r.mu, r.sigma) for r in team) for team in rated]
+    return (new[0][0], new[0][1]), (new[1][0], new[1][1])
+
+
+def is_rated(game: FinishedGame, rate_computer_games: bool) -> bool:
+    """Whether a game moves ratings: games with computer players only where
+    the server chose to rate them."""
+    return rate_computer_games or not game.has_computer

@@ -1,0 +1,212 @@
+"""A finished game as the statistics see it, read from the recorded hand records.
+
+Hand records are the JSON objects of the simulator's ``--record`` lines
+(:meth:`bot.game.state.HandRecord.to_json`). They are re-read here into small
+typed objects, and each hand is scored again with the game's rules so that
+sets, bags and Nils come from the engine's own scoring rather than a second
+copy of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.game.rules import RuleSet
+from bot.game.scoring import BLIND_NIL, NIL, TeamHandResult, score_hand
+from bot.game.state import ActionKind, EndReason, Game
+
+
+class BadRecord(ValueError):
+    """A recorded hand or game that cannot be read."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPlayer:
+    """Who sat in one seat: a Discord user, or a computer player of some level."""
+
+    user_id: int | None = None
+    computer_level: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.user_id is None) == (self.computer_level is None):
+            raise BadRecord("a seat holds either a user or a computer player")
+
+    @property
+    def is_human(self) -> bool:
+        return self.user_id is not None
+
+
+def human(user_id: int) -> SeatPlayer:
+    return SeatPlayer(user_id=user_id)
+
+
+def computer(level: str) -> SeatPlayer:
+    return SeatPlayer(computer_level=level)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedHand:
+    """One hand of a recorded game, as far as the statistics need it."""
+
+    number: int
+    bids: tuple[int, int, int, int]  # per seat; NIL or BLIND_NIL for the Nils
+    tricks_won: tuple[int, int, int, int]
+    bags_before: tuple[int, int]
+    hand_score: tuple[int, int]
+    score_after: tuple[int, int]
+    bags_after: tuple[int, int]
+    results: tuple[TeamHandResult, TeamHandResult]  # the engine's scoring of this hand
+
+    @property
+    def bag_penalty(self) -> tuple[bool, bool]:
+        """Whether each team lost points to the bag limit in this hand."""
+        return (self.results[0].bag_penalty < 0, self.results[1].bag_penalty < 0)
+
+    @property
+    def set(self) -> tuple[bool, bool]:
+        """Whether each team was set (failed its contract) in this hand."""
+        return (_was_set(self.results[0]), _was_set(self.results[1]))
+
+
+def _was_set(result: TeamHandResult) -> bool:
+    return result.contract > 0 and not result.made
+
+
+_BID_WORDS = {"nil": NIL, "blind_nil": BLIND_NIL}
+
+
+def _bid_value(raw: object) -> int:
+    if isinstance(raw, str):
+        if raw in _BID_WORDS:
+            return _BID_WORDS[raw]
+        raise BadRecord(f"unknown bid {raw!r}")
+    if isinstance(raw, int) and not isinstance(raw, bool) and 1 <= raw <= 13:
+        return raw
+    raise BadRecord(f"unknown bid {raw!r}")
+
+
+def _pair(raw: object, name: str) -> tuple[int, int]:
+    values = _ints(raw, name, 2)
+    return (values[0], values[1])
+
+
+def _quad(raw: object, name: str) -> tuple[int, int, int, int]:
+    values = _ints(raw, name, 4)
+    return (values[0], values[1], values[2], values[3])
+
+
+def _ints(raw: object, name: str, length: int) -> list[int]:
+    if not isinstance(raw, list) or len(raw) != length:
+        raise BadRecord(f"{name} should list {length} numbers")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in raw):
+        raise BadRecord(f"{name} should list {length} numbers")
+    return list(raw)
+
+
+def read_hand(rules: RuleSet, record: Mapping[str, Any]) -> RecordedHand:
+    """Read one hand-record JSON object and score it again with ``rules``."""
+    try:
+        bids: list[int | None] = [None] * 4
+        for entry in record["bids"]:
+            seat = int(entry["seat"])
+            if not 0 <= seat < 4 or bids[seat] is not None:
+                raise BadRecord(f"hand {record.get('hand')}: bad bidding seat {seat}")
+            bids[seat] = _bid_value(entry["bid"])
+        if any(b is None for b in bids):
+            raise BadRecord(f"hand {record.get('hand')}: a seat has no bid")
+        seat_bids = (bids[0] or 0, bids[1] or 0, bids[2] or 0, bids[3] or 0)
+        tricks_won = _quad(record["tricks_won"], "tricks_won")
+        bags_before = _pair(record["bags_before"], "bags_before")
+        hand = RecordedHand(
+            number=int(record["hand"]),
+            bids=seat_bids,
+            tricks_won=tricks_won,
+            bags_before=bags_before,
+            hand_score=_pair(record["hand_score"], "hand_score"),
+            score_after=_pair(record["score_after"], "score_after"),
+            bags_after=_pair(record["bags_after"], "bags_after"),
+            results=score_hand(rules, list(seat_bids), list(tricks_won), bags_before),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, BadRecord):
+            raise
+        raise BadRecord(f"a hand record is malformed: {exc!r}") from None
+    scored = (hand.results[0].points, hand.results[1].points)
+    if scored != hand.hand_score:
+        raise BadRecord(
+            f"hand {hand.number}: recorded score {list(hand.hand_score)} "
+            f"differs from the rules' {list(scored)}"
+        )
+    return hand
+
+
+def read_hands(rules: RuleSet, records: Iterable[Mapping[str, Any]]) -> list[RecordedHand]:
+    hands = [read_hand(rules, r) for r in records]
+    for index, hand in enumerate(hands, start=1):
+        if hand.number != index:
+            raise BadRecord(f"hand {hand.number} is recorded in place {index}")
+    return hands
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """Everything the statistics keep of one finished game.
+
+    ``winner`` is team 0 (seats 0 and 2), team 1, or None for a draw;
+    ``reason`` and ``reason_seat`` say how it ended (see
+    :class:`~bot.game.state.EndReason`); ``hand_records`` are JSON objects in
+    the ``--record`` format.
+    """
+
+    guild_id: int
+    game_id: int
+    finished_at: float
+    rules: RuleSet
+    seats: tuple[SeatPlayer, SeatPlayer, SeatPlayer, SeatPlayer]
+    winner: int | None
+    reason: EndReason
+    reason_seat: int | None
+    final_scores: tuple[int, int]
+    hand_records: tuple[Mapping[str, Any], ...]
+    challenger_seat: int | None = None  # who called the revoke, for REVOKE and FALSE_CLAIM
+
+    @property
+    def has_computer(self) -> bool:
+        return any(not seat.is_human for seat in self.seats)
+
+    def hands(self) -> list[RecordedHand]:
+        return read_hands(self.rules, self.hand_records)
+
+    @classmethod
+    def from_game(
+        cls,
+        game: Game,
+        *,
+        guild_id: int,
+        game_id: int,
+        seats: Sequence[SeatPlayer],
+        finished_at: float,
+    ) -> FinishedGame:
+        """The record of a game the engine has finished."""
+        if game.result is None:
+            raise BadRecord("the game is not over")
+        if len(seats) != 4:
+            raise BadRecord("a game has four seats")
+        records = tuple(h.to_json(str(game_id), game.rules.preset) for h in game.hand_records)
+        last = game.actions[-1] if game.actions else None
+        challenger = last.seat if last and last.kind is ActionKind.CHALLENGE else None
+        return cls(
+            guild_id=guild_id,
+            game_id=game_id,
+            finished_at=finished_at,
+            rules=game.rules,
+            seats=(seats[0], seats[1], seats[2], seats[3]),
+            winner=game.result.winner,
+            reason=game.result.reason,
+            reason_seat=game.result.seat,
+            final_scores=(game.scores[0], game.scores[1]),
+            hand_records=records,
+            challenger_seat=challenger,
+        )

@@ -1,0 +1,102 @@
+-- Leaderboard, ratings and statistics, kept up to date when a game ends so
+-- that every query reads a few rows by primary key or index.
+
+-- One row per player per server: the rating and the running statistics.
+CREATE TABLE stats_players (
+    guild_id INTEGER NOT NULL,
+    user_id INTEGER NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    rating INTEGER NOT NULL,
+    rated_games INTEGER NOT NULL DEFAULT 0,
+    games INTEGER NOT NULL DEFAULT 0,
+    wins INTEGER NOT NULL DEFAULT 0,
+    losses INTEGER NOT NULL DEFAULT 0,
+    draws INTEGER NOT NULL DEFAULT 0,
+    hands INTEGER NOT NULL DEFAULT 0,
+    points INTEGER NOT NULL DEFAULT 0,
+    nils_bid INTEGER NOT NULL DEFAULT 0,
+    nils_made INTEGER NOT NULL DEFAULT 0,
+    blind_nils_bid INTEGER NOT NULL DEFAULT 0,
+    blind_nils_made INTEGER NOT NULL DEFAULT 0,
+    sets INTEGER NOT NULL DEFAULT 0,
+    bags INTEGER NOT NULL DEFAULT 0,
+    revokes_proven INTEGER NOT NULL DEFAULT 0,
+    revokes_caught INTEGER NOT NULL DEFAULT 0,
+    false_claims INTEGER NOT NULL DEFAULT 0,
+    last_played_at REAL NOT NULL DEFAULT 0,
+    PRIMARY KEY (guild_id, user_id)
+) WITHOUT ROWID;
+
+-- The two leaderboard orders, each an index walk from the top.
+CREATE INDEX stats_players_by_rating
+    ON stats_players (guild_id, rating DESC, wins DESC, user_id)
+    WHERE rated_games > 0;
+CREATE INDEX stats_players_by_wins
+    ON stats_players (guild_id, wins DESC, rating DESC, user_id)
+    WHERE games > 0;
+
+-- How each player fares with each partner (both directions are stored).
+CREATE TABLE stats_partners (
+    guild_id INTEGER NOT NULL,
+    user_id INTEGER NOT NULL,
+    partner_id INTEGER NOT NULL,
+    games INTEGER NOT NULL DEFAULT 0,
+    wins INTEGER NOT NULL DEFAULT 0,
+    draws INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (guild_id, user_id, partner_id)
+) WITHOUT ROWID;
+
+-- Ratings of the computer levels, used only on servers that rate games
+-- with computer players.
+CREATE TABLE stats_computer_ratings (
+    guild_id INTEGER NOT NULL,
+    level TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    rated_games INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (guild_id, level)
+) WITHOUT ROWID;
+
+-- The server's choice whether games with computer players are rated.
+CREATE TABLE stats_guild_settings (
+    guild_id INTEGER PRIMARY KEY,
+    rate_computer_games INTEGER NOT NULL DEFAULT 0
+);
+
+-- Each finished game once: its summary and its hand records. A game counted
+-- here is never counted again.
+CREATE TABLE stats_games (
+    game_id INTEGER PRIMARY KEY,
+    guild_id INTEGER NOT NULL,
+    finished_at REAL NOT NULL,
+    rules TEXT NOT NULL,
+    winner INTEGER,
+    reason TEXT NOT NULL,
+    reason_seat INTEGER,
+    challenger_seat INTEGER,
+    score0 INTEGER NOT NULL,
+    score1 INTEGER NOT NULL,
+    hands INTEGER NOT NULL,
+    rated INTEGER NOT NULL,
+    hand_records TEXT NOT NULL,
+    game_json TEXT
+);
+
+-- Who sat where, with the rating before and after (NULL when unrated).
+CREATE TABLE stats_game_seats (
+    game_id INTEGER NOT NULL REFERENCES stats_games (game_id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    guild_id INTEGER NOT NULL,
+    user_id INTEGER,
+    computer_level TEXT,
+    finished_at REAL NOT NULL,
+    rating_before INTEGER,
+    rating_after INTEGER,
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+
+-- A player's recent games, newest first.
+CREATE INDEX stats_game_seats_by_player
+    ON stats_game_seats (guild_id, user_id, finished_at DESC)
+    WHERE user_id IS NOT NULL;

@@ -1,0 +1,13 @@
+"""Tables: the lifecycle of a Spades table over the store. No Discord here.
+
+``TableService`` (in :mod:`bot.tables.service`) is the one entry point; it
+hands out immutable :class:`Table` snapshots and raises
+:class:`~bot.tables.errors.TableError` subclasses or the engine's
+``IllegalAction`` for refused actions.
+"""
+
+from bot.tables.errors import TableError
+from bot.tables.model import Seat, Table, TableOptions, TableStatus
+from bot.tables.service import EVENTS, TableService
+
+__all__ = ["EVENTS", "Seat", "Table", "TableError", "TableOptions", "TableService", "TableStatus"]

@@ -1,0 +1,112 @@
+"""Refused table actions. Each message is a short answer for the person who
+clicked; ``code`` is a stable name for the Discord layer and for tests.
+
+Rules refusals (not your turn, must follow suit, ...) are the engine's
+:class:`bot.game.errors.IllegalAction` and pass through the service unchanged;
+they carry ``.message`` and ``.code`` the same way.
+"""
+
+from __future__ import annotations
+
+
+class TableError(Exception):
+    """A refused table action. Nothing was written."""
+
+    code = "table_error"
+    default_message = "that cannot be done at this table"
+
+    def __init__(self, message: str | None = None) -> None:
+        self.message = message or self.default_message
+        super().__init__(self.message)
+
+
+class UnknownTable(TableError):
+    code = "unknown_table"
+    default_message = "there is no such table"
+
+
+class NotSeated(TableError):
+    code = "not_seated"
+    default_message = "you are not seated at this table"
+
+
+class Spectator(NotSeated):
+    """A spectator tried to act. A subclass of :class:`NotSeated`."""
+
+    code = "spectator"
+    default_message = "you are watching this table"
+
+
+class HostOnly(TableError):
+    code = "host_only"
+    default_message = "only the host can do that"
+
+
+class WrongPhase(TableError):
+    code = "wrong_phase"
+    default_message = "that cannot be done at this point of the game"
+
+
+class NotStarted(WrongPhase):
+    code = "not_started"
+    default_message = "the game has not started yet"
+
+
+class AlreadyStarted(WrongPhase):
+    code = "already_started"
+    default_message = "the game has already started"
+
+
+class TableClosed(WrongPhase):
+    code = "table_closed"
+    default_message = "this table is closed"
+
+
+class NotOver(WrongPhase):
+    code = "not_over"
+    default_message = "the game is not over yet"
+
+
+class TableFull(TableError):
+    code = "table_full"
+    default_message = "every seat is already taken"
+
+
+class NotEnoughPlayers(TableError):
+    code = "not_enough_players"
+    default_message = "four players must be seated"
+
+
+class AlreadyJoined(TableError):
+    code = "already_joined"
+    default_message = "you are already at this table"
+
+
+class HostCannotLeave(TableError):
+    code = "host_cannot_leave"
+    default_message = "the host cannot leave: cancel the table instead"
+
+
+class BadPartner(TableError):
+    code = "bad_partner"
+    default_message = "pick one of the three other seated players as your partner"
+
+
+class ChannelBusy(TableError):
+    code = "channel_busy"
+    default_message = "a table is already open in this channel"
+
+
+class StaleAction(TableError):
+    code = "stale"
+    default_message = "this was made on an outdated view of the table"
+
+
+class NotABot(TableError):
+    code = "not_a_bot"
+    default_message = "that seat is not played by the computer"
+
+
+class Malformed(TableError):
+    code = "malformed"
+    default_message = "that request is malformed"

@@ -1,0 +1,167 @@
+"""What the table service hands out: immutable snapshots of a table.
+
+A :class:`Table` is taken right after a change is committed and never changes
+afterwards; its ``game`` is the engine state at that version, which the
+service never mutates again (every action works on a copy). Readers must not
+mutate it either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cached_property
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from bot.game.rules import PRESETS, RuleSet, preset
+from bot.game.state import Game, GameResult
+
+#: The targets a host can choose from (rules text 000).
+TARGETS = (500, 250)
+DEFAULT_TURN_LIMIT_S = 48 * 3600
+MAX_TURN_LIMIT_S = 30 * 24 * 3600
+
+
+class TableStatus(StrEnum):
+    LOBBY = "lobby"  # seats are being taken; nothing is dealt yet
+    PLAYING = "playing"
+    FINISHED = "finished"  # the game is over; a rematch starts the next one
+    CANCELLED = "cancelled"  # the host closed the table before it started
+
+    @property
+    def is_open(self) -> bool:
+        """An open table holds its channel and is resumed after a restart."""
+        return self in (TableStatus.LOBBY, TableStatus.PLAYING)
+
+
+class TableOptions(BaseModel):
+    """The host's choices when opening a table."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    target: int = 500
+    revokes: Literal["allowed", "blocked"] = "allowed"
+    preset: str = "standard"
+    turn_limit_s: int = Field(DEFAULT_TURN_LIMIT_S, gt=0, le=MAX_TURN_LIMIT_S)
+
+    @field_validator("target")
+    @classmethod
+    def _known_target(cls, target: int) -> int:
+        if target not in TARGETS:
+            raise ValueError(f"the game goes to {' or '.join(map(str, TARGETS))} points")
+        return target
+
+    @field_validator("preset")
+    @classmethod
+    def _known_preset(cls, name: str) -> str:
+        if name not in PRESETS:
+            raise ValueError(f"unknown rules preset {name!r}: choose one of {', '.join(PRESETS)}")
+        return name
+
+    def rules(self) -> RuleSet:
+        """The engine's rules for these choices."""
+        return preset(self.preset).with_options(
+            target=self.target, revokes=self.revokes, turn_limit_s=self.turn_limit_s
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat holds a Discord user, a computer player of some level, or nobody."""
+
+    user_id: int | None = None
+    bot_level: str | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and self.bot_level is None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_level is not None
+
+    @property
+    def is_human(self) -> bool:
+        return self.user_id is not None
+
+
+EMPTY_SEAT = Seat()
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table at one version.
+
+    ``seats`` are in engine seat order: seat 0 is the host, seat 2 the host's
+    partner, seats 1 and 3 the other team (before the start, the partner is
+    whoever sits at seat 2: choosing a partner moves players). ``game`` is
+    None until the first start; after a game ends it stays, over, until a
+    rematch replaces it.
+    """
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    message_id: int | None
+    host_id: int
+    options: TableOptions
+    status: TableStatus
+    version: int
+    seats: tuple[Seat, Seat, Seat, Seat]
+    spectators: tuple[int, ...]
+    game: Game | None
+    game_number: int  # 0 before the first start; a rematch adds one
+    game_id: int | None  # the stored id of the current game (hand records, leaderboard)
+    created_at: float
+    updated_at: float
+
+    @cached_property
+    def rules(self) -> RuleSet:
+        return self.options.rules()
+
+    @property
+    def result(self) -> GameResult | None:
+        return self.game.result if self.game is not None else None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status.is_open
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The user's seat number, or None if they are not seated."""
+        for number, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return number
+        return None
+
+    def is_seated(self, user_id: int) -> bool:
+        return self.seat_of(user_id) is not None
+
+    def is_spectator(self, user_id: int) -> bool:
+        return user_id in self.spectators
+
+    def is_host(self, user_id: int) -> bool:
+        return user_id == self.host_id
+
+    @property
+    def seated_count(self) -> int:
+        return sum(1 for seat in self.seats if not seat.is_empty)
+
+    @property
+    def empty_seats(self) -> tuple[int, ...]:
+        return tuple(n for n, seat in enumerate(self.seats) if seat.is_empty)
+
+    @property
+    def bot_seats(self) -> tuple[int, ...]:
+        return tuple(n for n, seat in enumerate(self.seats) if seat.is_bot)
+
+    def waiting_on_bot(self) -> int | None:
+        """The computer seat the game waits on to bid or play, if any."""
+        if self.status is not TableStatus.PLAYING or self.game is None:
+            return None
+        seat = self.game.waited_on()
+        if seat is not None and self.seats[seat].is_bot:
+            return seat
+        return None

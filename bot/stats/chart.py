@@ -24,6 +24,7 @@ HEIGHT = 450
 LEFT, RIGHT, TOP, BOTTOM = 64, 24, 64, 44
 DOT_RADIUS = 5
 MARK_RADIUS = 10
+MAX_NAME = 32  # characters of a team's name in the legend
 
 BACKGROUND = (255, 255, 255)
 GRID = (226, 230, 236)
@@ -60,6 +61,7 @@ class ScoreChart:
     losing_y: int | None
     target: int
     losing_score: int | None
+    winner: int | None = None  # the team that won, once the game is over
 
 
 def _step(span: int) -> int:
@@ -74,6 +76,7 @@ def plot_scores(
     team_names: tuple[str, str],
     target: int,
     losing_score: int | None,
+    winner: int | None = None,
     width: int = WIDTH,
     height: int = HEIGHT,
 ) -> ScoreChart:
@@ -128,6 +131,7 @@ def plot_scores(
         losing_y=None if losing_score is None or losing_score not in inside else y_of(losing_score),
         target=target,
         losing_score=losing_score,
+        winner=winner,
     )
 
 
@@ -203,7 +207,9 @@ def _legend(draw: ImageDraw.ImageDraw, chart: ScoreChart) -> None:
     x = LEFT
     for team in (0, 1):
         last = chart.points[team][-1].score if chart.points[team] else 0
-        label = f"{chart.team_names[team]}: {last}"
+        label = f"{chart.team_names[team][:MAX_NAME]}: {last}"
+        if chart.winner == team:
+            label += " (won)"
         draw.ellipse((x, 14, x + 12, 26), fill=TEAM_COLOURS[team])
         draw.text((x + 18, 20), label, fill=TEXT, font=font, anchor="lm")
         x += 18 + int(draw.textlength(label, font=font)) + 24
@@ -221,6 +227,7 @@ def score_chart_png(
     team_names: tuple[str, str],
     target: int,
     losing_score: int | None,
+    winner: int | None = None,
 ) -> bytes:
     """The PNG picture of a finished (or running) game."""
-    return render_png(plot_scores(hands, team_names, target, losing_score))
+    return render_png(plot_scores(hands, team_names, target, losing_score, winner))

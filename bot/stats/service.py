@@ -237,4 +237,5 @@ def _partner_results(game: FinishedGame) -> list[tuple[int, int, int, int]]:
 
 def chart_png(game: FinishedGame, team_names: tuple[str, str]) -> bytes:
     """The end-of-game picture of a recorded game."""
-    return score_chart_png(game.hands(), team_names, game.rules.target, game.rules.losing_score)
+    rules = game.rules
+    return score_chart_png(game.hands(), team_names, rules.target, rules.losing_score, game.winner)

@@ -16,9 +16,11 @@ def seats_of(*user_ids: int) -> tuple[SeatPlayer, ...]:
     return tuple(human(u) for u in user_ids)
 
 
-def play_out(game: Game, seed: int, stop_after_actions: int | None = None) -> Game:
-    """Random legal play until the game ends (or after some actions)."""
-    players = [make_player("random", seed * 4 + seat) for seat in range(4)]
+def play_out(
+    game: Game, seed: int, stop_after_actions: int | None = None, level: str = "random"
+) -> Game:
+    """Computer play (random by default) until the game ends (or after some actions)."""
+    players = [make_player(level, seed * 4 + seat) for seat in range(4)]
     at = game.started_at
     while not game.over and (stop_after_actions is None or len(game.actions) < stop_after_actions):
         at += 30.0

@@ -1,22 +1,24 @@
 """SQL of the leaderboard, ratings and statistics (tables ``stats_*``).
 
-Aggregates are brought up to date in the same transaction that records a
-finished game, so the leaderboard and stats queries read a handful of rows
-through an index whatever the number of games. The store knows no rules:
-the caller passes the tallies and new ratings computed in :mod:`bot.stats`.
+The finished games themselves (rules, seats, result, hand records, action
+log) are the main store's (:mod:`db.store`); this module reads them and keeps
+aggregates beside them. A finished game is folded into the aggregates in one
+transaction, so the leaderboard and stats queries read a handful of rows
+through an index whatever the number of games. No rules here: the caller
+passes the tallies and new ratings computed in :mod:`bot.stats`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import aiosqlite
 
 from bot.stats.leaderboard import LeaderboardPage, LeaderboardRow, SortKey, page_span
+from db.store import Store
 
 TALLY_COLUMNS = (
     "games",
@@ -45,22 +47,32 @@ class SkillRow:
 
 
 @dataclass(frozen=True, slots=True)
-class GameRow:
-    """One finished game as recorded in ``stats_games``."""
+class StoredGame:
+    """A finished game as the main store keeps it."""
 
     game_id: int
-    guild_id: int
-    finished_at: float
+    table_id: int
+    game_no: int
+    guild_id: int | None
     rules: dict[str, Any]
+    seed: int
+    started_at: float
+    finished_at: float
     winner: int | None
     reason: str
     reason_seat: int | None
-    challenger_seat: int | None
     scores: tuple[int, int]
-    rated: bool
     hand_records: list[dict[str, Any]]
-    game_json: dict[str, Any] | None
     seats: tuple[tuple[int | None, str | None], ...]  # (user_id, computer_level) per seat
+    challenger_seat: int | None  # as counted; None if not counted or no challenge
+    counted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    kind: str
+    payload: dict[str, Any]
+    at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +86,24 @@ class SeatWrite:
     new_skill: tuple[float, float, int] | None  # (mu, sigma, display rating) when rated
     rating_before: int | None
     start_skill: tuple[float, float, int]  # a newcomer's skill, stored if unrated
+
+
+@dataclass(frozen=True, slots=True)
+class GameWrite:
+    """Everything counting one finished game writes."""
+
+    game_id: int
+    guild_id: int
+    finished_at: float
+    rated: bool
+    challenger_seat: int | None
+    seats: tuple[SeatWrite, ...]
+    partner_results: tuple[tuple[int, int, int, int], ...]  # (user, partner, won, drew)
+    computer_skills: Mapping[str, tuple[float, float]]  # level -> new (mu, sigma)
+
+
+class _AlreadyCounted(Exception):
+    """Raised inside the transaction to roll it back: the game was counted before."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +137,9 @@ class HistoryRow:
     rating_after: int | None
 
 
+#: Log kinds that begin a game at a table (the table service's start and rematch).
+GAME_STARTS = frozenset({"start", "rematch"})
+
 _ORDER = {
     SortKey.RATING: ("rated_games > 0", "rating DESC, wins DESC, user_id"),
     SortKey.WINS: ("games > 0", "wins DESC, rating DESC, user_id"),
@@ -114,14 +147,12 @@ _ORDER = {
 
 
 class StatsStore:
-    """The ``stats_*`` tables, on an open aiosqlite connection whose schema
-    migrations have been applied."""
+    """The ``stats_*`` tables, sharing the main store's connection; writes go
+    through :meth:`Store.transaction` so they never interleave with others."""
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self.db = connection
-        # One write at a time on this connection: a game's writes are one
-        # transaction and must not interleave with another game's.
-        self._write_lock = asyncio.Lock()
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.db = store.connection
 
     # -- settings ---------------------------------------------------------------
 
@@ -134,14 +165,13 @@ class StatsStore:
         return bool(row[0]) if row else False
 
     async def set_rate_computer_games(self, guild_id: int, rate: bool) -> None:
-        async with self._write_lock:
-            await self.db.execute(
+        async with self.store.transaction() as db:
+            await db.execute(
                 "INSERT INTO stats_guild_settings (guild_id, rate_computer_games) VALUES (?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE "
                 "SET rate_computer_games = excluded.rate_computer_games",
                 (guild_id, int(rate)),
             )
-            await self.db.commit()
 
     # -- reading skills before a game is rated ----------------------------------
 
@@ -177,90 +207,29 @@ class StatsStore:
 
     # -- recording a game -------------------------------------------------------
 
-    async def write_game(
-        self,
-        *,
-        game_id: int,
-        guild_id: int,
-        finished_at: float,
-        rules: Mapping[str, Any],
-        winner: int | None,
-        reason: str,
-        reason_seat: int | None,
-        challenger_seat: int | None,
-        scores: tuple[int, int],
-        rated: bool,
-        hand_records: Sequence[Mapping[str, Any]],
-        game_json: Mapping[str, Any] | None,
-        seats: Sequence[SeatWrite],
-        partner_results: Sequence[tuple[int, int, int, int]],  # (user, partner, win, draw)
-        computer_skills: Mapping[str, tuple[float, float]],
-    ) -> bool:
-        """Record one game and fold it into the aggregates, all or nothing.
+    async def write_game(self, game: GameWrite) -> bool:
+        """Count one finished game in the aggregates, all or nothing.
 
-        Returns False (and writes nothing) if the game was recorded before.
+        Returns False (and writes nothing) if the game was counted before.
         """
-        async with self._write_lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                written = await self._write_game(
-                    game_id, guild_id, finished_at, rules, winner, reason, reason_seat,
-                    challenger_seat, scores, rated, hand_records, game_json, seats,
-                    partner_results, computer_skills,
-                )  # fmt: skip
-            except BaseException:
-                await self.db.rollback()
-                raise
-            if written:
-                await self.db.commit()
-            else:
-                await self.db.rollback()
-            return written
+        try:
+            async with self.store.transaction() as db:
+                await self._write_game(db, game)
+        except _AlreadyCounted:
+            return False
+        return True
 
-    async def _write_game(
-        self,
-        game_id: int,
-        guild_id: int,
-        finished_at: float,
-        rules: Mapping[str, Any],
-        winner: int | None,
-        reason: str,
-        reason_seat: int | None,
-        challenger_seat: int | None,
-        scores: tuple[int, int],
-        rated: bool,
-        hand_records: Sequence[Mapping[str, Any]],
-        game_json: Mapping[str, Any] | None,
-        seats: Sequence[SeatWrite],
-        partner_results: Sequence[tuple[int, int, int, int]],
-        computer_skills: Mapping[str, tuple[float, float]],
-    ) -> bool:
-        db = self.db
+    async def _write_game(self, db: aiosqlite.Connection, game: GameWrite) -> None:
         cursor = await db.execute(
-            "INSERT OR IGNORE INTO stats_games (game_id, guild_id, finished_at, rules, winner, "
-            "reason, reason_seat, challenger_seat, score0, score1, hands, rated, hand_records, "
-            "game_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                game_id,
-                guild_id,
-                finished_at,
-                json.dumps(rules),
-                winner,
-                reason,
-                reason_seat,
-                challenger_seat,
-                scores[0],
-                scores[1],
-                len(hand_records),
-                int(rated),
-                json.dumps(list(hand_records), separators=(",", ":")),
-                json.dumps(game_json, separators=(",", ":")) if game_json is not None else None,
-            ),
+            "INSERT OR IGNORE INTO stats_games (game_id, guild_id, finished_at, rated, "
+            "challenger_seat) VALUES (?, ?, ?, ?, ?)",
+            (game.game_id, game.guild_id, game.finished_at, int(game.rated), game.challenger_seat),
         )
         if cursor.rowcount == 0:
-            return False
+            raise _AlreadyCounted
+        guild_id, game_id, finished_at = game.guild_id, game.game_id, game.finished_at
         player_sql = _PLAYER_UPSERT
-        for seat in seats:
+        for seat in game.seats:
             rating_after = seat.new_skill[2] if seat.new_skill else None
             await db.execute(
                 "INSERT INTO stats_game_seats (game_id, seat, guild_id, user_id, computer_level, "
@@ -292,7 +261,7 @@ class StatsStore:
                     **{c: seat.tally[c] for c in TALLY_COLUMNS},
                 },
             )
-        for user_id, partner_id, win, draw in partner_results:
+        for user_id, partner_id, win, draw in game.partner_results:
             await db.execute(
                 "INSERT INTO stats_partners (guild_id, user_id, partner_id, games, wins, draws) "
                 "VALUES (?, ?, ?, 1, ?, ?) ON CONFLICT (guild_id, user_id, partner_id) DO UPDATE "
@@ -300,14 +269,13 @@ class StatsStore:
                 "draws = draws + excluded.draws",
                 (guild_id, user_id, partner_id, win, draw),
             )
-        for level, (mu, sigma) in computer_skills.items():
+        for level, (mu, sigma) in game.computer_skills.items():
             await db.execute(
                 "INSERT INTO stats_computer_ratings (guild_id, level, mu, sigma, rated_games) "
                 "VALUES (?, ?, ?, ?, 1) ON CONFLICT (guild_id, level) DO UPDATE SET "
                 "mu = excluded.mu, sigma = excluded.sigma, rated_games = rated_games + 1",
                 (guild_id, level, mu, sigma),
             )
-        return True
 
     # -- queries ----------------------------------------------------------------
 
@@ -371,9 +339,9 @@ class StatsStore:
     async def history(self, guild_id: int, user_id: int, limit: int) -> list[HistoryRow]:
         async with self.db.execute(
             "SELECT s.game_id, s.finished_at, s.seat, g.winner, g.reason, g.score0, g.score1, "
-            "g.hands, p.user_id, p.computer_level, s.rating_before, s.rating_after "
+            "g.hands_played, p.user_id, p.computer_level, s.rating_before, s.rating_after "
             "FROM stats_game_seats AS s "
-            "JOIN stats_games AS g ON g.game_id = s.game_id "
+            "JOIN games AS g ON g.id = s.game_id "
             "JOIN stats_game_seats AS p ON p.game_id = s.game_id AND p.seat = (s.seat + 2) % 4 "
             "WHERE s.guild_id = ? AND s.user_id = ? "
             "ORDER BY s.finished_at DESC, s.game_id DESC LIMIT ?",
@@ -396,36 +364,73 @@ class StatsStore:
                 async for r in cursor
             ]
 
-    async def game(self, game_id: int) -> GameRow | None:
+    async def stored_game(self, game_id: int) -> StoredGame | None:
+        """A finished game from the main store, None if unknown or not over."""
         async with self.db.execute(
-            "SELECT game_id, guild_id, finished_at, rules, winner, reason, reason_seat, "
-            "challenger_seat, score0, score1, rated, hand_records, game_json "
-            "FROM stats_games WHERE game_id = ?",
+            "SELECT g.id, g.table_id, g.game_no, g.guild_id, g.options, g.seed, g.started_at, "
+            "g.ended_at, g.winner, g.reason, g.reason_seat, g.score0, g.score1, g.hands, "
+            "s.game_id, s.challenger_seat "
+            "FROM games AS g LEFT JOIN stats_games AS s ON s.game_id = g.id "
+            "WHERE g.id = ? AND g.ended_at IS NOT NULL",
             (game_id,),
         ) as cursor:
             row = await cursor.fetchone()
         if row is None:
             return None
         async with self.db.execute(
-            "SELECT user_id, computer_level FROM stats_game_seats WHERE game_id = ? ORDER BY seat",
+            "SELECT user_id, bot_level FROM game_seats WHERE game_id = ? ORDER BY seat",
             (game_id,),
         ) as cursor:
             seats = tuple((r[0], r[1]) for r in await cursor.fetchall())
-        return GameRow(
+        return StoredGame(
             game_id=row[0],
-            guild_id=row[1],
-            finished_at=row[2],
-            rules=json.loads(row[3]),
-            winner=row[4],
-            reason=row[5],
-            reason_seat=row[6],
-            challenger_seat=row[7],
-            scores=(row[8], row[9]),
-            rated=bool(row[10]),
-            hand_records=json.loads(row[11]),
-            game_json=json.loads(row[12]) if row[12] is not None else None,
+            table_id=row[1],
+            game_no=row[2],
+            guild_id=row[3],
+            rules=json.loads(row[4]),
+            seed=row[5],
+            started_at=row[6],
+            finished_at=row[7],
+            winner=row[8],
+            reason=row[9],
+            reason_seat=row[10],
+            scores=(row[11], row[12]),
+            hand_records=json.loads(row[13]) if row[13] else [],
             seats=seats,
+            challenger_seat=row[15],
+            counted=row[14] is not None,
         )
+
+    async def game_actions(self, table_id: int, game_no: int) -> list[LoggedAction]:
+        """The logged actions of one game of a table: those after the start
+        (or rematch) that began it, up to the next one."""
+        async with self.db.execute(
+            "SELECT kind, payload, at FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        actions: list[LoggedAction] = []
+        inside = False
+        for kind, payload_text, at in rows:
+            payload = json.loads(payload_text)
+            if kind in GAME_STARTS:
+                if inside:
+                    break
+                inside = payload.get("game_no") == game_no
+                continue
+            if inside:
+                actions.append(LoggedAction(kind, payload, at))
+        return actions
+
+    async def uncounted_game_ids(self) -> list[int]:
+        """Finished games on a server not yet counted in the aggregates
+        (a crash between the game's end and its counting), oldest first."""
+        async with self.db.execute(
+            "SELECT g.id FROM games AS g WHERE g.ended_at IS NOT NULL "
+            "AND g.guild_id IS NOT NULL "
+            "AND NOT EXISTS (SELECT 1 FROM stats_games AS s WHERE s.game_id = g.id) "
+            "ORDER BY g.ended_at, g.id"
+        ) as cursor:
+            return [row[0] for row in await cursor.fetchall()]
 
     async def guild_game_ids(self, guild_id: int) -> list[int]:
         async with self.db.execute(

@@ -1,26 +1,34 @@
-"""The statistics service: records finished games and answers the queries.
+"""The statistics service: counts finished games and answers the queries.
 
 No Discord here: the cog calls these methods and renders what they return.
-The table service (or whoever sees a game end) calls :meth:`record_game`
-once per finished game; calling it again for the same game changes nothing.
+:meth:`StatsService.on_table_event` subscribes to the table service and
+counts each game when it ends; :meth:`StatsService.catch_up` (at start-up)
+counts any finished game a crash left uncounted. Counting a game twice
+changes nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import logging
 from dataclasses import dataclass
 from typing import Any
 
 from bot.game.rules import RuleSet
-from bot.game.state import EndReason
+from bot.game.state import Action, ActionKind, EndReason
 from bot.stats.chart import score_chart_png
 from bot.stats.history import export_bytes
 from bot.stats.leaderboard import PAGE_SIZE, LeaderboardPage, SortKey
 from bot.stats.ratings import Skill, is_rated, rate_teams
-from bot.stats.records import FinishedGame, SeatPlayer
+from bot.stats.records import BadRecord, FinishedGame, SeatPlayer
 from bot.stats.summary import GameSummary, PartnerRecord, PlayerStats
 from bot.stats.tally import Tally, game_tallies
-from db.stats_store import SeatWrite, StatsStore
+from bot.tables.model import Table, TableStatus
+from db.stats_store import GameWrite, SeatWrite, StatsStore
+
+log = logging.getLogger(__name__)
+
+#: Log kinds of the engine's actions (one of them ends a game).
+ENGINE_KINDS = frozenset(kind.value for kind in ActionKind)
 
 BEST_PARTNERS = 3
 HISTORY_LENGTH = 10
@@ -47,13 +55,10 @@ class StatsService:
 
     # -- at the end of a game ---------------------------------------------------
 
-    async def record_game(
-        self, game: FinishedGame, game_json: Mapping[str, Any] | None = None
-    ) -> RecordOutcome | None:
+    async def record_game(self, game: FinishedGame) -> RecordOutcome | None:
         """Fold a finished game into ratings and statistics.
 
-        ``game_json`` (``Game.to_json()``) lets the exported history replay the
-        whole game. Returns None if the game was already recorded.
+        Returns None if the game was counted before.
         """
         store = self.store
         if await store.is_recorded(game.game_id):
@@ -98,21 +103,16 @@ class StatsService:
                 # is as good as either for a level's rough strength.
                 computer_skills[player.computer_level] = (new.mu, new.sigma)
         written = await store.write_game(
-            game_id=game.game_id,
-            guild_id=game.guild_id,
-            finished_at=game.finished_at,
-            rules=game.rules.model_dump(mode="json"),
-            winner=game.winner,
-            reason=game.reason.value,
-            reason_seat=game.reason_seat,
-            challenger_seat=game.challenger_seat,
-            scores=game.final_scores,
-            rated=rated,
-            hand_records=game.hand_records,
-            game_json=game_json,
-            seats=seats,
-            partner_results=_partner_results(game),
-            computer_skills=computer_skills,
+            GameWrite(
+                game_id=game.game_id,
+                guild_id=game.guild_id,
+                finished_at=game.finished_at,
+                rated=rated,
+                challenger_seat=game.challenger_seat,
+                seats=tuple(seats),
+                partner_results=_partner_results(game),
+                computer_skills=computer_skills,
+            )
         )
         if not written:
             return None
@@ -178,27 +178,45 @@ class StatsService:
             for r in await self.store.history(guild_id, user_id, limit)
         ]
 
-    async def finished_game(
-        self, game_id: int
-    ) -> tuple[FinishedGame, Mapping[str, Any] | None] | None:
-        row = await self.store.game(game_id)
-        if row is None:
+    async def finished_game(self, game_id: int) -> tuple[FinishedGame, dict[str, Any]] | None:
+        """A finished game from the store, with its ``Game.to_json()`` form
+        (seed and actions); None if there is no such finished game on a server."""
+        stored = await self.store.stored_game(game_id)
+        if stored is None or stored.guild_id is None:
             return None
-        seats = tuple(SeatPlayer(user_id=u, computer_level=c) for u, c in row.seats)
+        logged = await self.store.game_actions(stored.table_id, stored.game_no)
+        actions = [
+            Action(ActionKind(a.kind), int(a.payload["seat"]), int(a.payload.get("value", 0)), a.at)
+            for a in logged
+            if a.kind in ENGINE_KINDS
+        ]
+        game_json = {
+            "rules": stored.rules,
+            "seed": stored.seed,
+            "started_at": stored.started_at,
+            "fixed_deals": [],
+            "actions": [a.to_json() for a in actions],
+        }
+        challenger = stored.challenger_seat
+        if not stored.counted and actions and actions[-1].kind is ActionKind.CHALLENGE:
+            challenger = actions[-1].seat
+        seats = tuple(SeatPlayer(user_id=u, computer_level=c) for u, c in stored.seats)
+        if len(seats) != 4:
+            raise BadRecord(f"game {game_id} has {len(seats)} seats")
         game = FinishedGame(
-            guild_id=row.guild_id,
-            game_id=row.game_id,
-            finished_at=row.finished_at,
-            rules=RuleSet.model_validate(row.rules),
+            guild_id=stored.guild_id,
+            game_id=stored.game_id,
+            finished_at=stored.finished_at,
+            rules=RuleSet.model_validate(stored.rules),
             seats=(seats[0], seats[1], seats[2], seats[3]),
-            winner=row.winner,
-            reason=EndReason(row.reason),
-            reason_seat=row.reason_seat,
-            final_scores=row.scores,
-            hand_records=tuple(row.hand_records),
-            challenger_seat=row.challenger_seat,
+            winner=stored.winner,
+            reason=EndReason(stored.reason),
+            reason_seat=stored.reason_seat,
+            final_scores=stored.scores,
+            hand_records=tuple(stored.hand_records),
+            challenger_seat=challenger,
         )
-        return game, row.game_json
+        return game, game_json
 
     async def export_history(self, guild_id: int, game_id: int) -> bytes | None:
         """The JSON history of a game played on this server, or None."""
@@ -207,13 +225,28 @@ class StatsService:
             return None
         return export_bytes(*found)
 
+    async def catch_up(self) -> int:
+        """Count every finished game left uncounted (the bot stopped between a
+        game's end and its counting); returns how many were counted."""
+        counted = 0
+        for game_id in await self.store.uncounted_game_ids():
+            found = await self.finished_game(game_id)
+            if found is None:  # pragma: no cover - listed as finished a moment ago
+                continue
+            try:
+                if await self.record_game(found[0]) is not None:
+                    counted += 1
+            except BadRecord:
+                log.exception("finished game %d cannot be counted", game_id)
+        return counted
+
     async def recount(self, guild_id: int) -> dict[int, Tally]:
-        """Every player's statistics counted afresh from the recorded games
+        """Every player's statistics counted afresh from the stored games
         (the aggregates must always equal this)."""
         totals: dict[int, Tally] = {}
         for game_id in await self.store.guild_game_ids(guild_id):
             found = await self.finished_game(game_id)
-            if found is None:  # pragma: no cover - listed a moment ago
+            if found is None:  # pragma: no cover - the store lost a counted game
                 continue
             game = found[0]
             for seat, tally in enumerate(game_tallies(game)):
@@ -222,9 +255,39 @@ class StatsService:
                     totals.setdefault(user_id, Tally()).add(tally)
         return totals
 
+    # -- the table service's subscriber -----------------------------------------
 
-def _partner_results(game: FinishedGame) -> list[tuple[int, int, int, int]]:
-    results = []
+    async def on_table_event(self, table: Table, event: str) -> None:
+        """Subscribe with ``table_service.subscribe(stats.on_table_event)``:
+        counts the game when the action that ended it is committed."""
+        record = finished_from_table(table)
+        if record is not None and event in ENGINE_KINDS:
+            await self.record_game(record)
+
+
+def finished_from_table(table: Table) -> FinishedGame | None:
+    """The record of the table's game if it has just finished on a server."""
+    game = table.game
+    if (
+        game is None
+        or not game.over
+        or table.status is not TableStatus.FINISHED
+        or table.guild_id is None
+        or table.game_id is None
+    ):
+        return None
+    seats = tuple(SeatPlayer(user_id=s.user_id, computer_level=s.bot_level) for s in table.seats)
+    return FinishedGame.from_game(
+        game,
+        guild_id=table.guild_id,
+        game_id=table.game_id,
+        seats=seats,
+        finished_at=game.actions[-1].at if game.actions else table.updated_at,
+    )
+
+
+def _partner_results(game: FinishedGame) -> tuple[tuple[int, int, int, int], ...]:
+    results: list[tuple[int, int, int, int]] = []
     for team in (0, 1):
         a, b = game.seats[team].user_id, game.seats[team + 2].user_id
         if a is None or b is None or a == b:
@@ -232,7 +295,7 @@ def _partner_results(game: FinishedGame) -> list[tuple[int, int, int, int]]:
         win = int(game.winner == team)
         draw = int(game.winner is None)
         results += [(a, b, win, draw), (b, a, win, draw)]
-    return results
+    return tuple(results)
 
 
 def chart_png(game: FinishedGame, team_names: tuple[str, str]) -> bytes:

@@ -64,28 +64,21 @@ CREATE TABLE stats_guild_settings (
     rate_computer_games INTEGER NOT NULL DEFAULT 0
 );
 
--- Each finished game once: its summary and its hand records. A game counted
--- here is never counted again.
+-- Each finished game of ``games`` once it is counted in the aggregates above:
+-- a game listed here is never counted again.
 CREATE TABLE stats_games (
-    game_id INTEGER PRIMARY KEY,
+    game_id INTEGER PRIMARY KEY REFERENCES games (id),
     guild_id INTEGER NOT NULL,
     finished_at REAL NOT NULL,
-    rules TEXT NOT NULL,
-    winner INTEGER,
-    reason TEXT NOT NULL,
-    reason_seat INTEGER,
-    challenger_seat INTEGER,
-    score0 INTEGER NOT NULL,
-    score1 INTEGER NOT NULL,
-    hands INTEGER NOT NULL,
     rated INTEGER NOT NULL,
-    hand_records TEXT NOT NULL,
-    game_json TEXT
+    challenger_seat INTEGER  -- who called the revoke, when a challenge ended the game
 );
 
--- Who sat where, with the rating before and after (NULL when unrated).
+-- Who sat where, with the rating before and after (NULL when unrated); it
+-- also lists a player's games on a server newest first without reading
+-- every game they ever played.
 CREATE TABLE stats_game_seats (
-    game_id INTEGER NOT NULL REFERENCES stats_games (game_id) ON DELETE CASCADE,
+    game_id INTEGER NOT NULL REFERENCES stats_games (game_id),
     seat INTEGER NOT NULL,
     guild_id INTEGER NOT NULL,
     user_id INTEGER,
@@ -96,7 +89,9 @@ CREATE TABLE stats_game_seats (
     PRIMARY KEY (game_id, seat)
 ) WITHOUT ROWID;
 
--- A player's recent games, newest first.
 CREATE INDEX stats_game_seats_by_player
     ON stats_game_seats (guild_id, user_id, finished_at DESC)
     WHERE user_id IS NOT NULL;
+
+-- A server's counted games in order, to count them again from scratch.
+CREATE INDEX stats_games_by_guild ON stats_games (guild_id, finished_at);

@@ -3,20 +3,33 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
 from bot.stats.service import StatsService
+from bot.tables.service import TableService
 from db.stats_store import StatsStore
+from db.store import Store
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "db" / "migrations"
+from .games import Clock, Tables
 
 
 @pytest.fixture
-async def stats(tmp_path: Path) -> AsyncIterator[StatsService]:
-    async with aiosqlite.connect(tmp_path / "stats.db") as db:
-        await db.execute("PRAGMA foreign_keys = ON")
-        for script in sorted(MIGRATIONS.glob("01[0-4]_*.sql")):
-            await db.executescript(script.read_text())
-        await db.commit()
-        yield StatsService(StatsStore(db))
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    store = await Store.open(tmp_path / "spades.db", synchronous="OFF")
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+def stats(store: Store) -> StatsService:
+    return StatsService(StatsStore(store))
+
+
+@pytest.fixture
+async def tables(store: Store, stats: StatsService) -> Tables:
+    clock = Clock()
+    holder: list[Tables] = []
+    service = await TableService.open(store, now=clock, seed_source=lambda: holder[0].next_seed())
+    stop = service.subscribe(stats.on_table_event)
+    holder.append(Tables(service, stats, clock, stop_counting=stop))
+    return holder[0]

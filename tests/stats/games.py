@@ -1,15 +1,27 @@
-"""Finished games for the statistics tests, played by random computer players."""
+"""Finished games for the statistics tests.
+
+:class:`Tables` plays games through the real table service and store (the
+stats service subscribed as in the bot), so every game the tests count was
+stored and counted the way a real one is. :func:`play_out` plays a bare
+engine game for the tests that need no database.
+"""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from bot.ai.base import make_player
+from bot.ai.base import Player, make_player
 from bot.game.rules import RuleSet, preset
-from bot.game.state import Game, Phase
+from bot.game.state import Action, ActionKind, Game, Phase
 from bot.game.view import view_of
 from bot.stats.records import FinishedGame, SeatPlayer, human
+from bot.stats.service import StatsService
+from bot.tables.model import Table, TableStatus
+from bot.tables.service import TableService
+
+START_TIME = 1_800_000_000.0
 
 
 def seats_of(*user_ids: int) -> tuple[SeatPlayer, ...]:
@@ -29,33 +41,8 @@ def play_out(
             continue
         seat = game.to_act
         action = players[seat].decide(view_of(game, seat))
-        game.apply(type(action)(action.kind, action.seat, action.value, at))
+        game.apply(Action(action.kind, action.seat, action.value, at))
     return game
-
-
-def revoking_game(seed: int, rules: RuleSet | None = None) -> tuple[Game, int]:
-    """A game stopped just after a seat revoked; returns it and the revoker."""
-    rng = random.Random(seed)
-    game = Game.new(rules or preset("standard"), seed)
-    players = [make_player("random", seed * 4 + seat) for seat in range(4)]
-    at = 0.0
-    while True:
-        at += 30.0
-        if game.over:
-            game = Game.new(game.rules, rng.randrange(2**40))
-            continue
-        if game.phase is Phase.HAND_OVER:
-            game.next_hand(game.dealer, at)
-            continue
-        seat = game.to_act
-        if game.phase is Phase.PLAYING and game.trick:
-            off_suit = game.playable_mask(seat) & ~game.legal_play_mask(seat)
-            if off_suit:
-                card = (off_suit & -off_suit).bit_length() - 1
-                game.play(seat, card, at)
-                return game, seat
-        action = players[seat].decide(view_of(game, seat))
-        game.apply(type(action)(action.kind, action.seat, action.value, at))
 
 
 def finish(
@@ -65,21 +52,173 @@ def finish(
     guild_id: int = 1,
     finished_at: float | None = None,
 ) -> FinishedGame:
+    """The record of a bare engine game (no database)."""
     return FinishedGame.from_game(
         game,
         guild_id=guild_id,
         game_id=game_id,
         seats=seats,
-        finished_at=finished_at if finished_at is not None else 1_000_000.0 + game_id,
+        finished_at=finished_at if finished_at is not None else START_TIME + game_id,
     )
 
 
-def random_game(
-    seed: int,
-    game_id: int,
-    seats: Sequence[SeatPlayer],
-    guild_id: int = 1,
-    rules: RuleSet | None = None,
-) -> tuple[FinishedGame, Game]:
-    game = play_out(Game.new(rules or preset("standard"), seed), seed)
-    return finish(game, game_id, seats, guild_id), game
+class Clock:
+    def __init__(self) -> None:
+        self.t = START_TIME
+
+    def __call__(self) -> float:
+        self.t += 30.0
+        return self.t
+
+
+#: A scenario looks at the game before each move and may take it over:
+#: it returns (kind, seat, value) for a person's move, or None.
+Scenario = Callable[[Game], tuple[ActionKind, int, int] | None]
+
+
+def revoke_then_challenge(game: Game) -> tuple[ActionKind, int, int] | None:
+    """Revoke at the first chance, then have the next opponent call it."""
+    if game.revokes:
+        revoker = game.revokes[0][0]
+        return ActionKind.CHALLENGE, (revoker + 1) & 3, revoker
+    if game.phase is Phase.PLAYING and game.trick:
+        seat = game.to_act
+        off_suit = game.playable_mask(seat) & ~game.legal_play_mask(seat)
+        if off_suit:
+            return ActionKind.PLAY, seat, (off_suit & -off_suit).bit_length() - 1
+    return None
+
+
+def false_claim_after(actions: int) -> Scenario:
+    def scenario(game: Game) -> tuple[ActionKind, int, int] | None:
+        if len(game.actions) >= actions and game.phase is Phase.PLAYING and not game.revokes:
+            seat = game.to_act
+            return ActionKind.CHALLENGE, seat, (seat + 1) & 3
+        return None
+
+    return scenario
+
+
+def resign_after(actions: int, seat: int) -> Scenario:
+    def scenario(game: Game) -> tuple[ActionKind, int, int] | None:
+        if len(game.actions) >= actions:
+            return ActionKind.RESIGN, seat, 0
+        return None
+
+    return scenario
+
+
+@dataclass
+class Tables:
+    """Plays whole games at tables of the real table service."""
+
+    service: TableService
+    stats: StatsService
+    clock: Clock
+    channel: int = 5000
+    game_seed: int = 0  # the seed of the next game dealt (the service's seed source)
+    stop_counting: Callable[[], None] = lambda: None  # unsubscribes the stats service
+
+    def next_seed(self) -> int:
+        return self.game_seed
+
+    async def play(
+        self,
+        guild_id: int | None,
+        users: Sequence[int],
+        *,
+        computers: int = 0,
+        rules: str = "standard",
+        target: int = 500,
+        level: str = "random",
+        seed: int = 0,
+        scenario: Scenario | None = None,
+        timeout_after: int | None = None,
+    ) -> Table:
+        """Seat ``users`` (the first hosts) and ``computers`` computer players,
+        deal the game of ``seed`` and play it to the end, the players deciding
+        as :func:`play_out` with that seed does; returns the finished table."""
+        assert len(users) + computers == 4
+        self.game_seed = seed
+        self.channel += 1
+        service = self.service
+        table = await service.create(guild_id, self.channel, users[0], preset=rules, target=target)
+        for user in users[1:]:
+            table = await service.join(table.id, user, table.version)
+        if computers:
+            table = await service.add_bots(table.id, users[0], table.version, level="random")
+        table = await service.start(table.id, users[0], table.version)
+        return await self.play_on(table, seed, level, scenario, timeout_after)
+
+    async def play_on(
+        self,
+        table: Table,
+        seed: int,
+        level: str = "random",
+        scenario: Scenario | None = None,
+        timeout_after: int | None = None,
+    ) -> Table:
+        """Play the table's game to its end."""
+        players = [make_player(level, seed * 4 + seat) for seat in range(4)]
+        while table.status is TableStatus.PLAYING:
+            table = await self._move(table, players, scenario, timeout_after)
+        return table
+
+    async def _move(
+        self,
+        table: Table,
+        players: list[Player],
+        scenario: Scenario | None,
+        timeout_after: int | None,
+    ) -> Table:
+        service = self.service
+        game = table.game
+        assert game is not None
+        if timeout_after is not None and len(game.actions) >= timeout_after:
+            waiting = game.waited_on()
+            assert waiting is not None
+            claimant = next(s for s in range(4) if s & 1 != waiting & 1 and table.seats[s].is_human)
+            self.clock.t += game.rules.turn_limit_s + 60
+            user = table.seats[claimant].user_id
+            assert user is not None
+            return await service.claim_timeout(table.id, user, table.version)
+        planned = scenario(game) if scenario else None
+        if planned is not None and table.seats[planned[1]].is_human:
+            kind, seat, value = planned
+            user = table.seats[seat].user_id
+            assert user is not None
+            if kind is ActionKind.CHALLENGE:
+                return await service.challenge(
+                    table.id, user, None, table.version, accused_seat=value
+                )
+            if kind is ActionKind.RESIGN:
+                return await service.resign(table.id, user, table.version)
+            return await service.play(table.id, user, value, table.version)
+        if game.phase is Phase.HAND_OVER:
+            seat = next(s for s in range(4) if table.seats[s].is_human)
+            user = table.seats[seat].user_id
+            assert user is not None
+            return await service.next_hand(table.id, user, table.version)
+        seat = game.to_act
+        action = players[seat].decide(view_of(game, seat))
+        if table.seats[seat].is_bot:
+            return await service.bot_act(table.id, seat, table.version, action)
+        user = table.seats[seat].user_id
+        assert user is not None
+        if action.kind is ActionKind.LOOK:
+            return await service.look(table.id, user, table.version)
+        if action.kind is ActionKind.BID:
+            return await service.bid(table.id, user, action.value, table.version)
+        return await service.play(table.id, user, action.value, table.version)
+
+
+def seat_players(table: Table) -> tuple[SeatPlayer, ...]:
+    return tuple(SeatPlayer(user_id=s.user_id, computer_level=s.bot_level) for s in table.seats)
+
+
+def random_people(rng: random.Random, pool: Sequence[int]) -> list[int]:
+    return rng.sample(list(pool), 4)
+
+
+def rules_of(name: str) -> RuleSet:
+    return preset(name)

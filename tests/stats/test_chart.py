@@ -63,12 +63,11 @@ def _pixel(image: Image.Image, x: int, y: int) -> tuple[int, int, int]:
 
 
 def test_the_png_is_valid_and_shows_every_point() -> None:
-    game, hands = long_game()
+    _, hands = long_game()
     chart = plot_scores(hands, ("alice & carol", "bob & dave"), 500, -200)
     data = render_png(chart)
     assert data.startswith(PNG_SIGNATURE)
-    image = Image.open(io.BytesIO(data))
-    image.verify()  # a well-formed PNG
+    Image.open(io.BytesIO(data)).verify()  # a well-formed PNG
     image = Image.open(io.BytesIO(data)).convert("RGB")
     assert image.size == (chart.width, chart.height)
 

@@ -2,8 +2,6 @@ from __future__ import annotations
 
 import random
 
-from bot.game.rules import preset
-from bot.game.state import Game
 from bot.stats.leaderboard import (
     LeaderboardPage,
     LeaderboardRow,
@@ -13,10 +11,9 @@ from bot.stats.leaderboard import (
     page_text,
     row_line,
 )
-from bot.stats.records import computer, human
 from bot.stats.service import StatsService
 
-from .games import finish, play_out
+from .games import Tables
 
 
 def test_page_spans() -> None:
@@ -54,20 +51,21 @@ def test_empty_boards_explain_themselves() -> None:
         assert not page.has_previous and not page.has_next
 
 
-async def _season(stats: StatsService, players: int = 23, games: int = 40) -> None:
+async def _season(tables: Tables, players: int = 23, games: int = 40) -> None:
     rng = random.Random(3)
     people = list(range(500, 500 + players))
     for game_id in range(1, games + 1):
-        game = play_out(Game.new(preset("standard"), game_id), game_id)
         table = rng.sample(people, 4)
-        seats = tuple(human(u) for u in table)
-        if game_id % 10 == 0:  # unrated: a computer player sat in
-            seats = (seats[0], computer("random"), seats[2], seats[3])
-        await stats.record_game(finish(game, game_id, seats))
+        if game_id % 10 == 0:  # unrated: computer players sat in
+            await tables.play(1, table[:2], computers=2, seed=game_id)
+        else:
+            await tables.play(1, table, seed=game_id)
 
 
-async def test_pages_by_rating_cover_every_rated_player_once(stats: StatsService) -> None:
-    await _season(stats)
+async def test_pages_by_rating_cover_every_rated_player_once(
+    tables: Tables, stats: StatsService
+) -> None:
+    await _season(tables)
     first = await stats.leaderboard(1, SortKey.RATING, 0)
     assert first.total >= 20 and first.span.pages == -(-first.total // 10)
     rows: list[LeaderboardRow] = []
@@ -89,9 +87,9 @@ async def test_pages_by_rating_cover_every_rated_player_once(stats: StatsService
     assert stale.span.page == first.span.pages - 1 and stale.rows
 
 
-async def test_pages_by_wins(stats: StatsService) -> None:
-    await _season(stats)
-    rows = []
+async def test_pages_by_wins(tables: Tables, stats: StatsService) -> None:
+    await _season(tables)
+    rows: list[LeaderboardRow] = []
     page = 0
     while True:
         got = await stats.leaderboard(1, SortKey.WINS, page)
@@ -110,10 +108,10 @@ async def test_pages_by_wins(stats: StatsService) -> None:
     assert text.count("\n") == 9 and "wins" in text
 
 
-async def test_only_computer_games_leave_the_rating_board_empty(stats: StatsService) -> None:
-    game = play_out(Game.new(preset("standard"), 1), 1)
-    seats = (human(1), computer("random"), human(2), computer("random"))
-    await stats.record_game(finish(game, 1, seats))
+async def test_only_computer_games_leave_the_rating_board_empty(
+    tables: Tables, stats: StatsService
+) -> None:
+    await tables.play(1, [1, 2], computers=2, seed=1)
     by_rating = await stats.leaderboard(1, SortKey.RATING, 0)
     by_wins = await stats.leaderboard(1, SortKey.WINS, 0)
     assert by_rating.total == 0 and by_wins.total == 2

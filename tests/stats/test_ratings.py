@@ -6,10 +6,9 @@ from bot.game.rules import preset
 from bot.game.state import Game
 from bot.stats.leaderboard import SortKey
 from bot.stats.ratings import Skill, rate_teams
-from bot.stats.records import computer, human
-from bot.stats.service import StatsService
+from bot.stats.service import StatsService, finished_from_table
 
-from .games import finish, play_out, random_game, seats_of
+from .games import Tables, play_out, resign_after
 
 
 def test_winners_gain_and_losers_lose() -> None:
@@ -53,85 +52,109 @@ def test_unknown_winner_is_refused() -> None:
         rate_teams((Skill(), Skill()), (Skill(), Skill()), winner=2)
 
 
-def _decided(seed_from: int, want_winner: int | None = None) -> tuple[int, Game]:
-    for seed in range(seed_from, seed_from + 200):
-        game = play_out(Game.new(preset("standard"), seed), seed)
-        if game.result is not None and want_winner in (None, game.result.winner):
-            return seed, game
-    raise AssertionError("no such game in 200 seeds")
-
-
-async def test_a_recorded_win_moves_all_four_ratings(stats: StatsService) -> None:
-    _, game = _decided(1, want_winner=0)
-    outcome = await stats.record_game(finish(game, 1, seats_of(10, 11, 12, 13)))
-    assert outcome is not None and outcome.rated
-    change = {c.user_id: c.after - c.before for c in outcome.changes}
-    assert change[10] > 0 and change[12] > 0 and change[11] < 0 and change[13] < 0
-    for user, winner in ((10, True), (11, False)):
+async def test_a_recorded_win_moves_all_four_ratings(tables: Tables, stats: StatsService) -> None:
+    table = await tables.play(1, [10, 11, 12, 13], scenario=resign_after(0, seat=1))
+    assert table.result is not None and table.result.winner == 0
+    seat_of = {s.user_id: n for n, s in enumerate(table.seats) if s.user_id is not None}
+    assert sorted(seat_of) == [10, 11, 12, 13]
+    for user, seat in seat_of.items():
         s = await stats.player_stats(1, user)
-        assert s is not None and s.rated_games == 1
-        assert (s.rating > 1000) is winner
+        assert s is not None and s.rated_games == 1 and s.tally.games == 1
+        assert (s.rating > 1000) is (seat % 2 == 0), (user, seat, s.rating)
+    history = await stats.recent_games(1, 10)
+    host = await stats.player_stats(1, 10)
+    assert host is not None
+    assert (history[0].rating_before, history[0].rating_after) == (1000, host.rating)
 
 
-async def test_games_with_computer_players_leave_ratings_alone(stats: StatsService) -> None:
-    _, first = _decided(1, want_winner=0)
-    await stats.record_game(finish(first, 1, seats_of(10, 11, 12, 13)))
+async def test_repeated_wins_keep_raising_the_winners(tables: Tables, stats: StatsService) -> None:
+    ratings = []
+    for _ in range(3):
+        await tables.play(1, [10, 11, 12, 13], scenario=resign_after(0, seat=1))
+        s = await stats.player_stats(1, 10)
+        assert s is not None
+        ratings.append(s.rating)
+    assert ratings == sorted(ratings) and len(set(ratings)) == 3
+    loser = await stats.player_stats(1, 11)
+    assert loser is not None and loser.rating < 1000 and loser.tally.losses == 3
+
+
+async def test_games_with_computer_players_leave_ratings_alone(
+    tables: Tables, stats: StatsService
+) -> None:
+    await tables.play(1, [10, 11, 12, 13], scenario=resign_after(0, seat=1))
     before = {u: await stats.player_stats(1, u) for u in (10, 11)}
-    seats = (human(10), computer("random"), human(11), computer("random"))
-    _, second = _decided(50)
-    outcome = await stats.record_game(finish(second, 2, seats))
-    assert outcome is not None and not outcome.rated and outcome.changes == ()
+    table = await tables.play(1, [10, 11], computers=2, seed=3)
+    assert [s.is_bot for s in table.seats] == [False, False, True, True]
     for user in (10, 11):
         after = await stats.player_stats(1, user)
         old = before[user]
         assert after is not None and old is not None
-        assert after.rating == old.rating and after.rated_games == old.rated_games
+        assert after.rating == old.rating and after.rated_games == old.rated_games == 1
         assert after.tally.games == old.tally.games + 1  # still counted in the statistics
     history = await stats.recent_games(1, 10)
-    assert history[0].game_id == 2 and history[0].rating_before is None
+    assert history[0].game_id == table.game_id
+    assert history[0].rating_before is None and history[0].partner_level == "random"
 
 
-async def test_a_server_may_rate_games_with_computer_players(stats: StatsService) -> None:
+async def test_a_server_may_rate_games_with_computer_players(
+    tables: Tables, stats: StatsService
+) -> None:
     await stats.set_rate_computer_games(1, True)
     assert await stats.rate_computer_games(1) and not await stats.rate_computer_games(2)
-    _, game = _decided(1, want_winner=0)
-    seats = (human(10), computer("random"), human(11), computer("random"))
-    outcome = await stats.record_game(finish(game, 1, seats))
-    assert outcome is not None and outcome.rated
-    assert {c.user_id for c in outcome.changes} == {10, 11}
-    assert all(c.after > c.before for c in outcome.changes)
+    # Seats 0 and 1 are people, 2 and 3 computers: the host's team wins.
+    await tables.play(1, [10, 11], computers=2, scenario=resign_after(0, seat=1))
+    won, lost = await stats.player_stats(1, 10), await stats.player_stats(1, 11)
+    assert won is not None and won.rated_games == 1 and won.rating > 1000
+    assert lost is not None and lost.rated_games == 1 and lost.rating < 1000
     # The same kind of game on another server stays unrated there.
-    other = await stats.record_game(finish(game, 2, seats, guild_id=2))
-    assert other is not None and not other.rated
+    await tables.play(2, [10, 11], computers=2, scenario=resign_after(0, seat=1))
+    other = await stats.player_stats(2, 10)
+    assert other is not None and other.rated_games == 0 and other.tally.wins == 1
 
 
-async def test_a_recorded_draw_between_newcomers_keeps_them_level(stats: StatsService) -> None:
+def _drawn_seed() -> int:
     rules = preset("low-club")  # equal totals at the end are a draw
-    for seed in range(2000):
+    for seed in range(3000):
         game = play_out(Game.new(rules, seed), seed)
         if game.result is not None and game.result.winner is None:
-            break
-    else:
-        raise AssertionError("no drawn game found")
-    outcome = await stats.record_game(finish(game, 1, seats_of(10, 11, 12, 13)))
-    assert outcome is not None and outcome.rated
-    assert len({c.after for c in outcome.changes}) == 1  # all four equal
-    s = await stats.player_stats(1, 10)
+            return seed
+    raise AssertionError("no drawn game found")
+
+
+async def test_a_recorded_draw_between_newcomers_keeps_them_level(
+    tables: Tables, stats: StatsService
+) -> None:
+    table = await tables.play(1, [10, 11, 12, 13], rules="low-club", seed=_drawn_seed())
+    assert table.result is not None and table.result.winner is None
+    found = [await stats.player_stats(1, u) for u in (10, 11, 12, 13)]
+    assert len({s.rating for s in found if s}) == 1  # all four equal
+    s = found[0]
     assert s is not None and s.tally.draws == 1 and s.tally.wins == s.tally.losses == 0
     assert (await stats.recent_games(1, 10))[0].outcome == "Draw"
 
 
-async def test_recording_a_game_twice_counts_it_once(stats: StatsService) -> None:
-    record, _ = random_game(3, 1, seats_of(10, 11, 12, 13))
-    assert await stats.record_game(record) is not None
+async def test_recording_a_game_twice_counts_it_once(tables: Tables, stats: StatsService) -> None:
+    table = await tables.play(1, [10, 11, 12, 13], seed=3)
     first = await stats.player_stats(1, 10)
+    record = finished_from_table(table)
+    assert record is not None and first is not None and first.tally.games == 1
     assert await stats.record_game(record) is None
+    await stats.on_table_event(table, "play")
+    assert await stats.catch_up() == 0
     assert await stats.player_stats(1, 10) == first
 
 
-async def test_ratings_are_per_server(stats: StatsService) -> None:
-    _, game = _decided(1, want_winner=0)
-    await stats.record_game(finish(game, 1, seats_of(10, 11, 12, 13), guild_id=1))
+async def test_ratings_are_per_server(tables: Tables, stats: StatsService) -> None:
+    await tables.play(1, [10, 11, 12, 13], scenario=resign_after(0, seat=1))
     assert await stats.player_stats(2, 10) is None
     page = await stats.leaderboard(2, SortKey.RATING)
-    assert page.total == 0
+    assert page.total == 0 and page.rows == ()
+
+
+async def test_games_outside_a_server_are_not_counted(tables: Tables, stats: StatsService) -> None:
+    table = await tables.play(None, [10, 11, 12, 13], scenario=resign_after(0, seat=1))
+    assert table.game_id is not None
+    assert finished_from_table(table) is None
+    assert await stats.catch_up() == 0
+    assert await stats.finished_game(table.game_id) is None

@@ -4,17 +4,27 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from bot.game.rules import preset
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.game.state import EndReason, Game
-from bot.stats.records import BadRecord, SeatPlayer, computer, human
-from bot.stats.service import StatsService
+from bot.stats.records import BadRecord, SeatPlayer, human
+from bot.stats.service import StatsService, finished_from_table
 from bot.stats.tally import Tally, seat_tally
+from bot.tables.model import Table
+from db.store import Store
 
-from .games import finish, play_out, revoking_game
+from .games import (
+    Tables,
+    false_claim_after,
+    finish,
+    play_out,
+    resign_after,
+    revoke_then_challenge,
+)
 
 PLAYERS = [101, 102, 103, 104, 105, 106]
 
@@ -52,46 +62,41 @@ def oracle(game: Game, seat: int) -> Tally:
     return t
 
 
-def varied_games() -> list[tuple[Game, tuple[SeatPlayer, ...]]]:
-    """Games of every ending, among six players, some with a computer player."""
+async def play_varied_games(tables: Tables) -> list[Table]:
+    """Games of every ending, among six players, some with computer players."""
     rng = random.Random(7)
-    games: list[tuple[Game, tuple[SeatPlayer, ...]]] = []
+    played = []
     for index in range(24):
-        rules = preset(["standard", "low-club", "blind-nil", "cardgames"][index % 4])
-        game = Game.new(rules, 1000 + index)
+        rules = ["standard", "low-club", "blind-nil", "cardgames"][index % 4]
         kind = index % 6
-        if kind == 0:  # a proven revoke
-            game, revoker = revoking_game(1000 + index, rules)
-            accuser = (revoker + 1) & 3
-            game.challenge(accuser, revoker, 1e5)
-        elif kind == 1:  # a false claim
-            play_out(game, index, stop_after_actions=10)
-            game.challenge(game.to_act, (game.to_act + 1) & 3, 1e5)
-        elif kind == 2:  # a resignation in the middle of a hand
-            play_out(game, index, stop_after_actions=25)
-            game.resign(rng.randrange(4), 1e5)
-        elif kind == 3:  # a timeout claim
-            play_out(game, index, stop_after_actions=7)
-            game.claim_timeout((game.to_act + 1) & 3, 1e9)
-        else:
-            play_out(game, index)
-        assert game.over
         people = rng.sample(PLAYERS, 4)
-        seats = tuple(human(u) for u in people)
+        options: dict[str, Any] = {}
+        if kind == 0:
+            options["scenario"] = revoke_then_challenge
+        elif kind == 1:
+            options["scenario"] = false_claim_after(10)
+        elif kind == 2:
+            options["scenario"] = resign_after(25, seat=rng.randrange(2))
+        elif kind == 3:
+            options["timeout_after"] = 7
         if index % 5 == 4:
-            seats = (seats[0], computer("random"), seats[2], seats[3])
-        games.append((game, seats))
-    return games
+            people, options["computers"] = people[:2], 2
+        table = await tables.play(1, people, rules=rules, seed=1000 + index, **options)
+        assert table.game is not None and table.game.over
+        played.append(table)
+    return played
 
 
-async def test_stored_statistics_match_the_recorded_games(stats: StatsService) -> None:
+async def test_stored_statistics_match_the_recorded_games(
+    tables: Tables, stats: StatsService
+) -> None:
     expected: dict[int, Tally] = {}
     reasons = set()
-    for game_id, (game, seats) in enumerate(varied_games(), start=1):
-        assert game.result is not None
+    for table in await play_varied_games(tables):
+        game = table.game
+        assert game is not None and game.result is not None
         reasons.add(game.result.reason)
-        await stats.record_game(finish(game, game_id, seats), game.to_json())
-        for seat, player in enumerate(seats):
+        for seat, player in enumerate(table.seats):
             if player.user_id is not None:
                 expected.setdefault(player.user_id, Tally()).add(oracle(game, seat))
     assert {
@@ -108,24 +113,42 @@ async def test_stored_statistics_match_the_recorded_games(stats: StatsService) -
     assert stored == expected
     assert await stats.recount(1) == expected
     assert sum(t.revokes_proven for t in stored.values()) >= 1
+    assert sum(t.revokes_caught for t in stored.values()) >= 1
     assert sum(t.false_claims for t in stored.values()) >= 1
     assert sum(t.nils_bid for t in stored.values()) >= 1
 
 
-async def test_best_partners_are_counted_both_ways(stats: StatsService) -> None:
-    for game_id, (game, seats) in enumerate(varied_games(), start=1):
-        await stats.record_game(finish(game, game_id, seats))
+async def test_games_left_uncounted_by_a_crash_are_counted_at_start(
+    tables: Tables, stats: StatsService, store: Store
+) -> None:
+    tables.stop_counting()  # as if the bot stopped before counting each game
+    played = await play_varied_games(tables)
+    assert await stats.player_stats(1, PLAYERS[0]) is None
+    assert await stats.catch_up() == len(played)
+    expected: dict[int, Tally] = {}
+    for table in played:
+        assert table.game is not None
+        for seat, player in enumerate(table.seats):
+            if player.user_id is not None:
+                expected.setdefault(player.user_id, Tally()).add(oracle(table.game, seat))
+    for user in PLAYERS:
+        found = await stats.player_stats(1, user)
+        assert found is not None and found.tally == expected[user]
+    assert await stats.catch_up() == 0
+
+
+async def test_best_partners_are_counted_both_ways(tables: Tables, stats: StatsService) -> None:
     together: dict[tuple[int, int], list[int]] = {}
-    for game, seats in varied_games():
-        assert game.result is not None
+    for table in await play_varied_games(tables):
+        assert table.result is not None
         for team in (0, 1):
-            a, b = seats[team].user_id, seats[team + 2].user_id
+            a, b = table.seats[team].user_id, table.seats[team + 2].user_id
             if a is None or b is None:
                 continue
             for pair in ((a, b), (b, a)):
                 entry = together.setdefault(pair, [0, 0])
                 entry[0] += 1
-                entry[1] += game.result.winner == team
+                entry[1] += table.result.winner == team
     for user in PLAYERS:
         found = await stats.player_stats(1, user)
         assert found is not None
@@ -166,13 +189,14 @@ def test_a_tampered_hand_record_is_refused() -> None:
         replace(record, hand_records=(broken,)).hands()
 
 
-async def test_a_bad_record_writes_nothing(stats: StatsService) -> None:
-    game = play_out(Game.new(preset("standard"), 9), 9)
-    record = finish(game, 1, tuple(human(u) for u in (1, 2, 3, 4)))
+async def test_a_bad_record_writes_nothing(tables: Tables, stats: StatsService) -> None:
+    tables.stop_counting()
+    table = await tables.play(1, [1, 2, 3, 4], seed=9)
+    record = finished_from_table(table)
+    assert record is not None
     broken = dict(record.hand_records[0], tricks_won=[1, 2])
-    bad = replace(record, hand_records=(broken,))
     with pytest.raises(BadRecord):
-        await stats.record_game(bad)
+        await stats.record_game(replace(record, hand_records=(broken,)))
     assert await stats.player_stats(1, 1) is None
     assert await stats.record_game(record) is not None
 

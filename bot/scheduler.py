@@ -141,6 +141,7 @@ class Scheduler:
         self._sleeping = False  # the firing task waits on _nap and nobody woke it
         self._nap_until = float("inf")
         self._firing: set[asyncio.Task[None]] = set()
+        self._consumed: set[int] = set()  # ids of fired deadlines already recorded
         self._idle = asyncio.Event()
         self.fired_count = 0
 
@@ -208,6 +209,16 @@ class Scheduler:
         """Drop every pending deadline of a table (it ended or was closed)."""
         for key in [key for key in self._pending if key[0] == table_id]:
             await self.cancel(*key)
+
+    async def consume(self, deadline: Deadline) -> None:
+        """Called by a handler: record now that this fired deadline is done, so
+        the side effect that follows is not repeated after a crash (at most
+        once), instead of when the handler returns (at least once)."""
+        if id(deadline) in self._consumed:
+            return
+        self._consumed.add(id(deadline))
+        if deadline.key not in self._pending:
+            await self.store.delete_deadline(deadline.table_id, deadline.kind)
 
     def pending(self, table_id: int, kind: str) -> Deadline | None:
         return self._pending.get((table_id, kind))
@@ -295,7 +306,10 @@ class Scheduler:
             log.exception("%s deadline of table %s failed", deadline.kind, deadline.table_id)
             if await self._retry(deadline):
                 return
-        if deadline.key not in self._pending:
+        finally:
+            consumed = id(deadline) in self._consumed
+            self._consumed.discard(id(deadline))
+        if not consumed and deadline.key not in self._pending:
             await self.store.delete_deadline(deadline.table_id, deadline.kind)
 
     async def _retry(self, deadline: Deadline) -> bool:

@@ -2,11 +2,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 
 import pytest
 
 from bot.scheduler import Deadline, MemoryDeadlineStore, Scheduler
+from bot.turns import ClockSettings
 from tests.clock.fake_clock import FakeClock
+from tests.clock.world import World
 
 
 class Recorder:
@@ -56,3 +59,16 @@ async def harness() -> AsyncIterator[Harness]:
     yield h
     if h.scheduler is not None:
         await h.scheduler.stop()
+
+
+@pytest.fixture
+def clock_settings() -> ClockSettings:
+    return ClockSettings(computer_delay_s=2.0)
+
+
+@pytest.fixture
+async def world(tmp_path: Path, clock_settings: ClockSettings) -> AsyncIterator[World]:
+    w = World(tmp_path / "spades.db", clock_settings)
+    await w.start()
+    yield w
+    await w.stop()

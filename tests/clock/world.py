@@ -1,0 +1,119 @@
+"""A turn clock over the real store and table service, on a fake clock."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.scheduler import Scheduler
+from bot.tables.model import Table
+from bot.tables.service import TableService
+from bot.turns import ClockSettings, TurnClock
+from db.store import Store
+from tests.clock.fake_clock import FakeClock
+
+HOST = 1000
+GUESTS = (1001, 1002, 1003)
+HOUR = 3600.0
+
+
+@dataclass
+class Note:
+    what: str
+    table_id: int
+    at: float
+    seat: int | None = None
+    left_s: float | None = None
+
+
+@dataclass
+class RecordingNotifier:
+    clock: FakeClock
+    notes: list[Note] = field(default_factory=list)
+
+    async def remind(self, table: Table, seat: int, left_s: float) -> None:
+        self.notes.append(Note("remind", table.id, self.clock.now(), seat, left_s))
+
+    async def claim_open(self, table: Table) -> None:
+        self.notes.append(Note("claim_open", table.id, self.clock.now()))
+
+    async def stood_in(self, table: Table, seat: int) -> None:
+        self.notes.append(Note("stood_in", table.id, self.clock.now(), seat))
+
+    async def lobby_closed(self, table: Table) -> None:
+        self.notes.append(Note("lobby_closed", table.id, self.clock.now()))
+
+    def of(self, what: str) -> list[Note]:
+        return [n for n in self.notes if n.what == what]
+
+
+class World:
+    """Store, service, scheduler and turn clock; :meth:`restart` rebuilds all
+    but the database file and the clock, as a process restart would."""
+
+    def __init__(self, path: Path, settings: ClockSettings) -> None:
+        self.path = path
+        self.settings = settings
+        self.clock = FakeClock(settle=self.settle)
+        self.notifier = RecordingNotifier(self.clock)
+        self.seeds = itertools.count(11)
+        self.store: Store | None = None
+        self.service: TableService | None = None
+        self.turns: TurnClock | None = None
+
+    @property
+    def svc(self) -> TableService:
+        assert self.service is not None
+        return self.service
+
+    @property
+    def clk(self) -> TurnClock:
+        assert self.turns is not None
+        return self.turns
+
+    async def settle(self) -> None:
+        turns = self.turns
+        if turns is not None and turns.scheduler.running:
+            await asyncio.wait_for(turns.scheduler.wait_idle(), timeout=10)
+
+    async def start(self) -> None:
+        # Durability across power cuts is not under test here; speed is welcome.
+        self.store = await Store.open(self.path, synchronous="OFF")
+        self.service = await TableService.open(
+            self.store, now=self.clock.now, seed_source=lambda: next(self.seeds)
+        )
+        scheduler = Scheduler(self.store, self.clock)
+        self.turns = TurnClock(self.service, scheduler, self.notifier, self.settings)
+        await self.turns.start()
+        await self.settle()
+
+    async def stop(self) -> None:
+        if self.turns is not None:
+            await self.turns.stop()
+            self.turns = None
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
+
+    async def restart(self, down_for_s: float = 0.0) -> None:
+        await self.stop()
+        self.clock.t += down_for_s
+        await self.start()
+
+    async def table_of_four(self, **options: object) -> Table:
+        channel = 500 + len(await self.svc.unfinished()) + 10_000 * next(self.seeds)
+        table = await self.svc.create(1, channel, HOST, **options)  # type: ignore[arg-type]
+        for guest in GUESTS:
+            table = await self.svc.join(table.id, guest, table.version)
+        return await self.svc.start(table.id, HOST, table.version)
+
+    async def table_with_computers(self, level: str = "random", **options: object) -> Table:
+        channel = 700 + 10_000 * next(self.seeds)
+        table = await self.svc.create(1, channel, HOST, **options)  # type: ignore[arg-type]
+        table = await self.svc.add_bots(table.id, HOST, table.version, level)
+        return await self.svc.start(table.id, HOST, table.version)
+
+    async def current(self, table_id: int) -> Table:
+        return await self.svc.get(table_id)

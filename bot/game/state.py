@@ -34,14 +34,16 @@ from typing import Any, NamedTuple
 
 from bot.game import errors
 from bot.game.cards import (
+    CARDS_OF_PATTERN,
+    FULL_SUIT,
     NON_SPADE_MASK,
     SPADES,
     SUIT_MASKS,
     SUIT_NAMES,
     card_name,
     cards_of,
+    cards_tuple,
     lowest_card,
-    trick_winner_index,
 )
 from bot.game.rules import FirstDealer, FirstLead, RevokeRule, RuleSet, TieRule
 from bot.game.scoring import BLIND_NIL, NIL, TeamHandResult, bid_text, score_hand
@@ -112,6 +114,7 @@ _PLAY = ActionKind.PLAY
 _BID = ActionKind.BID
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
+_BID_RANGE = (NIL, *range(1, 14))
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +218,10 @@ class Game:
     #: masks of hand k+1; later hands come from the seed.
     fixed_deals: list[list[int]] = field(default_factory=list)
 
-    actions: list[Action] = field(default_factory=list)
+    #: The accepted actions as plain tuples, the cheapest record to append
+    #: per card; :attr:`actions` turns them into :class:`Action` on reading.
+    _log: list[tuple[ActionKind, int, int, float]] = field(default_factory=list, repr=False)
+    _actions: list[Action] = field(default_factory=list, repr=False)
     phase: Phase = Phase.BIDDING
     hand_number: int = 0
     dealer: int = 0
@@ -311,10 +317,20 @@ class Game:
             "hands_played": len(self.hand_records),
             "waiting_since": self.waiting_since,
             "result": self.result.to_json() if self.result else None,
-            "actions": len(self.actions),
+            "actions": len(self._log),
         }
 
     # -- queries --------------------------------------------------------------
+
+    @property
+    def actions(self) -> list[Action]:
+        """Every accepted action, oldest first: the game's append-only history.
+        Read it; never change the list."""
+        actions = self._actions
+        done = len(actions)
+        if done < len(self._log):
+            actions.extend(map(Action._make, self._log[done:]))
+        return actions
 
     @property
     def over(self) -> bool:
@@ -333,12 +349,11 @@ class Game:
 
     def legal_bids(self, seat: int) -> list[int]:
         """The bids the seat may make now (empty when it is not its turn to bid)."""
-        if self.phase is not Phase.BIDDING or seat != self.to_act:
+        if self.phase is not _BIDDING or seat != self.to_act:
             return []
-        bids = [NIL, *range(1, 14)]
-        if self._blind_nil_open(seat):
-            bids.insert(0, BLIND_NIL)
-        return bids
+        if self.rules.blind_nil and self._blind_nil_open(seat):
+            return [BLIND_NIL, *_BID_RANGE]
+        return list(_BID_RANGE)
 
     def legal_play_mask(self, seat: int) -> int:
         """Cards the seat may play without revoking (all cards a computer player considers)."""
@@ -349,6 +364,18 @@ class Game:
             follow = hand & SUIT_MASKS[self.trick[0] // 13]
             return follow or hand
         return self._lead_mask(hand)
+
+    def legal_cards(self, seat: int) -> tuple[int, ...]:
+        """:meth:`legal_play_mask` as its cards in the one card order (the
+        cheapest way to list or pick a legal card)."""
+        if self.phase is not _PLAYING or seat != self.to_act:
+            return ()
+        hand = self.hands[seat]
+        trick = self.trick
+        if trick:
+            suit = trick[0] // 13
+            return CARDS_OF_PATTERN[suit][hand >> 13 * suit & FULL_SUIT] or cards_tuple(hand)
+        return cards_tuple(self._lead_mask(hand))
 
     def playable_mask(self, seat: int) -> int:
         """Cards the engine accepts from the seat now: with revokes allowed, off-suit too."""
@@ -399,7 +426,7 @@ class Game:
         if self.looked[seat]:
             raise errors.AlreadyLooked("you have already looked at this hand")
         self.looked[seat] = True
-        self.actions.append(Action(ActionKind.LOOK, seat, 0, at))
+        self._log.append((ActionKind.LOOK, seat, 0, at))
 
     def bid(self, seat: int, bid: int, at: float = 0.0) -> None:
         self._check_seat(seat)
@@ -415,7 +442,7 @@ class Game:
             raise errors.BidOutOfRange("bid from 1 to 13 tricks, or Nil")
         self.bids[seat] = bid
         self.bid_order.append((seat, bid))
-        self.actions.append(_new_tuple(Action, (_BID, seat, bid, at)))
+        self._log.append((_BID, seat, bid, at))
         self.waiting_since = at
         if len(self.bid_order) == 4:
             self.phase = Phase.PLAYING
@@ -427,15 +454,12 @@ class Game:
         # The hot path of the engine (simulations and benchmarks): validation
         # and the update are written out inline, every refusal is built in
         # ``_play_refusal``.
-        hands = self.hands
-        if (
-            self.phase is not _PLAYING
-            or seat != self.to_act
-            or not 0 <= card < 52
-            or not hands[seat] >> card & 1
-        ):
+        if self.phase is not _PLAYING or seat != self.to_act:
             raise self._play_refusal(seat, card)
+        hands = self.hands
         hand = hands[seat]
+        if not 0 <= card < 52 or not hand >> card & 1:
+            raise self._play_refusal(seat, card)
         trick = self.trick
         if trick:
             led = trick[0] // 13
@@ -454,18 +478,30 @@ class Game:
         trick.append(card)
         if card >= 39:
             self.spades_broken = True
-        self.actions.append(_new_tuple(Action, (_PLAY, seat, card, at)))
+        self._log.append((_PLAY, seat, card, at))
         self.waiting_since = at
         if len(trick) < 4:
             self.to_act = (seat + 1) & 3
             return
+        # The trick is full. A higher card takes it only if it is a spade or of
+        # the suit led (spades are the top 13 ints).
+        best, c1, c2, c3 = trick
+        led = best // 13
+        best_at = 0
+        if c1 > best and (c1 >= 39 or c1 // 13 == led):
+            best, best_at = c1, 1
+        if c2 > best and (c2 >= 39 or c2 // 13 == led):
+            best, best_at = c2, 2
+        if c3 > best and (c3 >= 39 or c3 // 13 == led):
+            best_at = 3
         leader = self.leader
-        winner = (leader + trick_winner_index(trick)) & 3
-        self.tricks.append(_new_tuple(Trick, (leader, tuple(trick), winner)))
+        winner = (leader + best_at) & 3
+        tricks = self.tricks
+        tricks.append(_new_tuple(Trick, (leader, tuple(trick), winner)))
         self.tricks_won[winner] += 1
         self.trick = []
         self.to_act = self.leader = winner
-        if len(self.tricks) == 13:
+        if len(tricks) == 13:
             self._finish_hand()
 
     def _play_refusal(self, seat: int, card: int) -> errors.IllegalAction:
@@ -487,7 +523,7 @@ class Game:
         self._check_not_over()
         if self.phase is not Phase.HAND_OVER:
             raise errors.WrongPhase("this hand is not over yet")
-        self.actions.append(Action(ActionKind.NEXT_HAND, seat, 0, at))
+        self._log.append((ActionKind.NEXT_HAND, seat, 0, at))
         self.dealer = (self.dealer + 1) & 3
         self.waiting_since = at
         self._deal_hand()
@@ -507,7 +543,7 @@ class Game:
                 "no card has been played in this hand yet; a revoke can only be "
                 "called until the next hand starts"
             )
-        self.actions.append(Action(ActionKind.CHALLENGE, seat, accused, at))
+        self._log.append((ActionKind.CHALLENGE, seat, accused, at))
         if any(revoker == accused for revoker, _ in self.revokes):
             self._end(GameResult(1 - team_of(accused), EndReason.REVOKE, accused))
         else:
@@ -516,7 +552,7 @@ class Game:
     def resign(self, seat: int, at: float = 0.0) -> None:
         self._check_seat(seat)
         self._check_not_over()
-        self.actions.append(Action(ActionKind.RESIGN, seat, 0, at))
+        self._log.append((ActionKind.RESIGN, seat, 0, at))
         self._end(GameResult(1 - team_of(seat), EndReason.RESIGNATION, seat))
 
     def claim_timeout(self, seat: int, at: float = 0.0) -> None:
@@ -532,7 +568,7 @@ class Game:
             raise errors.ClaimRefused(
                 f"the turn limit has not passed yet: {format_duration(left)} to go"
             )
-        self.actions.append(Action(ActionKind.CLAIM_TIMEOUT, seat, 0, at))
+        self._log.append((ActionKind.CLAIM_TIMEOUT, seat, 0, at))
         self._end(GameResult(1 - team_of(waiting), EndReason.TIMEOUT, waiting))
 
     # -- internals ------------------------------------------------------------

@@ -11,7 +11,7 @@ passes the tallies and new ratings computed in :mod:`bot.stats`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,13 +37,6 @@ TALLY_COLUMNS = (
     "revokes_caught",
     "false_claims",
 )
-
-
-@dataclass(frozen=True, slots=True)
-class SkillRow:
-    mu: float
-    sigma: float
-    rated_games: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +93,6 @@ class GameWrite:
     seats: tuple[SeatWrite, ...]
     partner_results: tuple[tuple[int, int, int, int], ...]  # (user, partner, won, drew)
     computer_skills: Mapping[str, tuple[float, float]]  # level -> new (mu, sigma)
-
-
-class _AlreadyCounted(Exception):
-    """Raised inside the transaction to roll it back: the game was counted before."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,109 +162,134 @@ class StatsStore:
                 (guild_id, int(rate)),
             )
 
-    # -- reading skills before a game is rated ----------------------------------
+    # -- what counting a batch of games starts from ------------------------------
 
-    async def player_skills(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, SkillRow]:
-        ids = list(user_ids)
-        if not ids:
-            return {}
-        marks = ",".join("?" * len(ids))
-        async with self.db.execute(
-            f"SELECT user_id, mu, sigma, rated_games FROM stats_players "
-            f"WHERE guild_id = ? AND user_id IN ({marks})",
-            (guild_id, *ids),
-        ) as cursor:
-            return {row[0]: SkillRow(row[1], row[2], row[3]) async for row in cursor}
+    async def counted_ids(self, game_ids: Sequence[int]) -> set[int]:
+        """Those of ``game_ids`` already counted."""
+        found: set[int] = set()
+        for chunk in _chunks(list(game_ids)):
+            marks = ",".join("?" * len(chunk))
+            async with self.db.execute(
+                f"SELECT game_id FROM stats_games WHERE game_id IN ({marks})", chunk
+            ) as cursor:
+                found.update(row[0] for row in await cursor.fetchall())
+        return found
 
-    async def computer_skills(self, guild_id: int, levels: Iterable[str]) -> dict[str, SkillRow]:
-        names = list(levels)
-        if not names:
-            return {}
-        marks = ",".join("?" * len(names))
-        async with self.db.execute(
-            f"SELECT level, mu, sigma, rated_games FROM stats_computer_ratings "
-            f"WHERE guild_id = ? AND level IN ({marks})",
-            (guild_id, *names),
-        ) as cursor:
-            return {row[0]: SkillRow(row[1], row[2], row[3]) async for row in cursor}
+    async def rate_settings(self, guild_ids: Iterable[int]) -> dict[int, bool]:
+        """Whether each server rates games with computer players (default no)."""
+        ids = sorted(set(guild_ids))
+        settings = dict.fromkeys(ids, False)
+        for chunk in _chunks(ids):
+            marks = ",".join("?" * len(chunk))
+            async with self.db.execute(
+                "SELECT guild_id, rate_computer_games FROM stats_guild_settings "
+                f"WHERE guild_id IN ({marks})",
+                chunk,
+            ) as cursor:
+                settings.update((row[0], bool(row[1])) for row in await cursor.fetchall())
+        return settings
 
-    async def is_recorded(self, game_id: int) -> bool:
-        async with self.db.execute(
-            "SELECT 1 FROM stats_games WHERE game_id = ?", (game_id,)
-        ) as cursor:
-            return await cursor.fetchone() is not None
+    async def skills(
+        self, keys: Iterable[tuple[int, int | str]]
+    ) -> dict[tuple[int, int | str], tuple[float, float]]:
+        """The stored (mu, sigma) of players, keyed (guild, user id), and of
+        computer levels, keyed (guild, level); unknown keys are left out."""
+        wanted = sorted(set(keys), key=repr)
+        people = [k for k in wanted if isinstance(k[1], int)]
+        levels = [k for k in wanted if isinstance(k[1], str)]
+        found: dict[tuple[int, int | str], tuple[float, float]] = {}
+        for table, column, group in (
+            ("stats_players", "user_id", people),
+            ("stats_computer_ratings", "level", levels),
+        ):
+            for chunk in _chunks(group, 400):
+                pairs = ",".join(["(?, ?)"] * len(chunk))
+                args = [v for key in chunk for v in key]
+                async with self.db.execute(
+                    f"WITH wanted (g, k) AS (VALUES {pairs}) "
+                    f"SELECT s.guild_id, s.{column}, s.mu, s.sigma FROM wanted "
+                    f"JOIN {table} AS s ON s.guild_id = wanted.g AND s.{column} = wanted.k",
+                    args,
+                ) as cursor:
+                    for row in await cursor.fetchall():
+                        found[(row[0], row[1])] = (row[2], row[3])
+        return found
 
-    # -- recording a game -------------------------------------------------------
+    # -- counting games ---------------------------------------------------------
 
-    async def write_game(self, game: GameWrite) -> bool:
-        """Count one finished game in the aggregates, all or nothing.
+    async def write_games(self, games: Sequence[GameWrite]) -> None:
+        """Count finished games in the aggregates, in order, all or nothing.
+        A game counted before makes the whole batch fail (IntegrityError):
+        the caller leaves out the games :meth:`counted_ids` lists."""
+        if not games:
+            return
+        async with self.store.transaction() as db:
+            await self._write_games(db, games)
 
-        Returns False (and writes nothing) if the game was counted before.
-        """
-        try:
-            async with self.store.transaction() as db:
-                await self._write_game(db, game)
-        except _AlreadyCounted:
-            return False
-        return True
-
-    async def _write_game(self, db: aiosqlite.Connection, game: GameWrite) -> None:
-        cursor = await db.execute(
-            "INSERT OR IGNORE INTO stats_games (game_id, guild_id, finished_at, rated, "
-            "challenger_seat) VALUES (?, ?, ?, ?, ?)",
-            (game.game_id, game.guild_id, game.finished_at, int(game.rated), game.challenger_seat),
+    async def _write_games(self, db: aiosqlite.Connection, games: Sequence[GameWrite]) -> None:
+        # One executemany per table for the whole batch: each call is a trip
+        # to the database thread, and those trips are most of the cost.
+        await db.executemany(
+            "INSERT INTO stats_games (game_id, guild_id, finished_at, rated, challenger_seat) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [
+                (g.game_id, g.guild_id, g.finished_at, int(g.rated), g.challenger_seat)
+                for g in games
+            ],
         )
-        if cursor.rowcount == 0:
-            raise _AlreadyCounted
-        guild_id, game_id, finished_at = game.guild_id, game.game_id, game.finished_at
-        player_sql = _PLAYER_UPSERT
-        for seat in game.seats:
-            rating_after = seat.new_skill[2] if seat.new_skill else None
-            await db.execute(
-                "INSERT INTO stats_game_seats (game_id, seat, guild_id, user_id, computer_level, "
-                "finished_at, rating_before, rating_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        await db.executemany(
+            "INSERT INTO stats_game_seats (game_id, seat, guild_id, user_id, computer_level, "
+            "finished_at, rating_before, rating_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
                 (
-                    game_id,
+                    g.game_id,
                     seat.seat,
-                    guild_id,
+                    g.guild_id,
                     seat.user_id,
                     seat.computer_level,
-                    finished_at,
+                    g.finished_at,
                     seat.rating_before,
-                    rating_after,
-                ),
-            )
-            if seat.user_id is None:
-                continue
-            mu, sigma, rating = seat.new_skill or seat.start_skill
-            await db.execute(
-                player_sql,
-                {
-                    "guild_id": guild_id,
-                    "user_id": seat.user_id,
-                    "mu": mu,
-                    "sigma": sigma,
-                    "rating": rating,
-                    "rated": int(seat.new_skill is not None),
-                    "at": finished_at,
-                    **{c: seat.tally[c] for c in TALLY_COLUMNS},
-                },
-            )
-        for user_id, partner_id, win, draw in game.partner_results:
-            await db.execute(
-                "INSERT INTO stats_partners (guild_id, user_id, partner_id, games, wins, draws) "
-                "VALUES (?, ?, ?, 1, ?, ?) ON CONFLICT (guild_id, user_id, partner_id) DO UPDATE "
-                "SET games = games + 1, wins = wins + excluded.wins, "
-                "draws = draws + excluded.draws",
-                (guild_id, user_id, partner_id, win, draw),
-            )
-        for level, (mu, sigma) in game.computer_skills.items():
-            await db.execute(
-                "INSERT INTO stats_computer_ratings (guild_id, level, mu, sigma, rated_games) "
-                "VALUES (?, ?, ?, ?, 1) ON CONFLICT (guild_id, level) DO UPDATE SET "
-                "mu = excluded.mu, sigma = excluded.sigma, rated_games = rated_games + 1",
-                (guild_id, level, mu, sigma),
-            )
+                    seat.new_skill[2] if seat.new_skill else None,
+                )
+                for g in games
+                for seat in g.seats
+            ],
+        )
+        players = []
+        for g in games:
+            for seat in g.seats:
+                if seat.user_id is None:
+                    continue
+                mu, sigma, rating = seat.new_skill or seat.start_skill
+                players.append(
+                    {
+                        "guild_id": g.guild_id,
+                        "user_id": seat.user_id,
+                        "mu": mu,
+                        "sigma": sigma,
+                        "rating": rating,
+                        "rated": int(seat.new_skill is not None),
+                        "at": g.finished_at,
+                        **{c: seat.tally[c] for c in TALLY_COLUMNS},
+                    }
+                )
+        await db.executemany(_PLAYER_UPSERT, players)
+        await db.executemany(
+            "INSERT INTO stats_partners (guild_id, user_id, partner_id, games, wins, draws) "
+            "VALUES (?, ?, ?, 1, ?, ?) ON CONFLICT (guild_id, user_id, partner_id) DO UPDATE "
+            "SET games = games + 1, wins = wins + excluded.wins, draws = draws + excluded.draws",
+            [(g.guild_id, *result) for g in games for result in g.partner_results],
+        )
+        await db.executemany(
+            "INSERT INTO stats_computer_ratings (guild_id, level, mu, sigma, rated_games) "
+            "VALUES (?, ?, ?, ?, 1) ON CONFLICT (guild_id, level) DO UPDATE SET "
+            "mu = excluded.mu, sigma = excluded.sigma, rated_games = rated_games + 1",
+            [
+                (g.guild_id, level, mu, sigma)
+                for g in games
+                for level, (mu, sigma) in g.computer_skills.items()
+            ],
+        )
 
     # -- queries ----------------------------------------------------------------
 
@@ -366,40 +380,53 @@ class StatsStore:
 
     async def stored_game(self, game_id: int) -> StoredGame | None:
         """A finished game from the main store, None if unknown or not over."""
-        async with self.db.execute(
-            "SELECT g.id, g.table_id, g.game_no, g.guild_id, g.options, g.seed, g.started_at, "
-            "g.ended_at, g.winner, g.reason, g.reason_seat, g.score0, g.score1, g.hands, "
-            "s.game_id, s.challenger_seat "
-            "FROM games AS g LEFT JOIN stats_games AS s ON s.game_id = g.id "
-            "WHERE g.id = ? AND g.ended_at IS NOT NULL",
-            (game_id,),
-        ) as cursor:
-            row = await cursor.fetchone()
-        if row is None:
-            return None
-        async with self.db.execute(
-            "SELECT user_id, bot_level FROM game_seats WHERE game_id = ? ORDER BY seat",
-            (game_id,),
-        ) as cursor:
-            seats = tuple((r[0], r[1]) for r in await cursor.fetchall())
-        return StoredGame(
-            game_id=row[0],
-            table_id=row[1],
-            game_no=row[2],
-            guild_id=row[3],
-            rules=json.loads(row[4]),
-            seed=row[5],
-            started_at=row[6],
-            finished_at=row[7],
-            winner=row[8],
-            reason=row[9],
-            reason_seat=row[10],
-            scores=(row[11], row[12]),
-            hand_records=json.loads(row[13]) if row[13] else [],
-            seats=seats,
-            challenger_seat=row[15],
-            counted=row[14] is not None,
-        )
+        found = await self.stored_games([game_id])
+        return found[0] if found else None
+
+    async def stored_games(self, game_ids: Sequence[int]) -> list[StoredGame]:
+        """The finished ones of ``game_ids`` from the main store, in that order."""
+        rows: dict[int, Any] = {}
+        seats: dict[int, list[tuple[int | None, str | None]]] = {}
+        for chunk in _chunks(list(game_ids)):
+            marks = ",".join("?" * len(chunk))
+            async with self.db.execute(
+                "SELECT g.id, g.table_id, g.game_no, g.guild_id, g.options, g.seed, "
+                "g.started_at, g.ended_at, g.winner, g.reason, g.reason_seat, g.score0, g.score1, "
+                "g.hands, s.game_id, s.challenger_seat "
+                "FROM games AS g LEFT JOIN stats_games AS s ON s.game_id = g.id "
+                f"WHERE g.id IN ({marks}) AND g.ended_at IS NOT NULL",
+                chunk,
+            ) as cursor:
+                rows.update((r[0], r) for r in await cursor.fetchall())
+            async with self.db.execute(
+                f"SELECT game_id, user_id, bot_level FROM game_seats WHERE game_id IN ({marks}) "
+                "ORDER BY game_id, seat",
+                chunk,
+            ) as cursor:
+                for game_id, user_id, level in await cursor.fetchall():
+                    seats.setdefault(game_id, []).append((user_id, level))
+        return [
+            StoredGame(
+                game_id=row[0],
+                table_id=row[1],
+                game_no=row[2],
+                guild_id=row[3],
+                rules=json.loads(row[4]),
+                seed=row[5],
+                started_at=row[6],
+                finished_at=row[7],
+                winner=row[8],
+                reason=row[9],
+                reason_seat=row[10],
+                scores=(row[11], row[12]),
+                hand_records=json.loads(row[13]) if row[13] else [],
+                seats=tuple(seats.get(row[0], ())),
+                challenger_seat=row[15],
+                counted=row[14] is not None,
+            )
+            for game_id in game_ids
+            if (row := rows.get(game_id)) is not None
+        ]
 
     async def game_actions(self, table_id: int, game_no: int) -> list[LoggedAction]:
         """The logged actions of one game of a table: those after the start
@@ -438,6 +465,11 @@ class StatsStore:
             (guild_id,),
         ) as cursor:
             return [row[0] async for row in cursor]
+
+
+def _chunks(values: list[Any], size: int = 500) -> list[list[Any]]:
+    """Pieces small enough for SQLite's limit on bound parameters."""
+    return [values[i : i + size] for i in range(0, len(values), size)]
 
 
 def _player_upsert() -> str:

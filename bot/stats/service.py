@@ -9,21 +9,23 @@ changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from bot.game.rules import RuleSet
 from bot.game.state import Action, ActionKind, EndReason
 from bot.stats.chart import score_chart_png
+from bot.stats.counting import RatingChange, RecordOutcome, plan_counting, skill_key
 from bot.stats.history import export_bytes
 from bot.stats.leaderboard import PAGE_SIZE, LeaderboardPage, SortKey
-from bot.stats.ratings import Skill, is_rated, rate_teams
+from bot.stats.ratings import Skill
 from bot.stats.records import BadRecord, FinishedGame, SeatPlayer
 from bot.stats.summary import GameSummary, PartnerRecord, PlayerStats
 from bot.stats.tally import Tally, game_tallies
 from bot.tables.model import Table, TableStatus
-from db.stats_store import GameWrite, SeatWrite, StatsStore
+from db.stats_store import StatsStore, StoredGame
 
 log = logging.getLogger(__name__)
 
@@ -32,96 +34,57 @@ ENGINE_KINDS = frozenset(kind.value for kind in ActionKind)
 
 BEST_PARTNERS = 3
 HISTORY_LENGTH = 10
-NEWCOMER = Skill()
 
-
-@dataclass(frozen=True, slots=True)
-class RatingChange:
-    user_id: int
-    before: int
-    after: int
-
-
-@dataclass(frozen=True, slots=True)
-class RecordOutcome:
-    rated: bool
-    changes: tuple[RatingChange, ...]  # humans only; empty for an unrated game
+__all__ = ["RatingChange", "RecordOutcome", "StatsService", "chart_png", "finished_from_table"]
 
 
 class StatsService:
     def __init__(self, store: StatsStore, page_size: int = PAGE_SIZE) -> None:
         self.store = store
         self.page_size = page_size
+        # Ratings are read, moved and written back: one batch at a time, so
+        # two games ending together with a player in common both count.
+        self._counting = asyncio.Lock()
 
     # -- at the end of a game ---------------------------------------------------
 
     async def record_game(self, game: FinishedGame) -> RecordOutcome | None:
         """Fold a finished game into ratings and statistics.
 
-        Returns None if the game was counted before.
+        Returns None if the game was counted before; raises BadRecord (and
+        writes nothing) if its hand records cannot be read.
         """
-        store = self.store
-        if await store.is_recorded(game.game_id):
-            return None
-        tallies = game_tallies(game)  # reads the hand records: fails before any write
-        rated = is_rated(game, await store.rate_computer_games(game.guild_id))
-        humans = [s.user_id for s in game.seats if s.user_id is not None]
-        levels = [s.computer_level for s in game.seats if s.computer_level is not None]
-        player_rows = await store.player_skills(game.guild_id, humans)
-        computer_rows = await store.computer_skills(game.guild_id, levels)
+        return (await self.record_games([game]))[0]
 
-        def skill_of(seat: SeatPlayer) -> Skill:
-            row = (
-                player_rows.get(seat.user_id)
-                if seat.user_id is not None
-                else computer_rows.get(seat.computer_level or "")
+    async def record_games(
+        self, games: Sequence[FinishedGame], *, skip_bad: bool = False
+    ) -> list[RecordOutcome | None]:
+        """Count games in the order given (the order they ended), in one
+        transaction. A game counted before gives None; so does, with
+        ``skip_bad``, a game whose records cannot be read (it is logged)."""
+        async with self._counting:
+            store = self.store
+            counted = await store.counted_ids([g.game_id for g in games])
+            fresh: list[FinishedGame] = []
+            seen: set[int] = set()
+            for game in games:
+                if game.game_id not in counted and game.game_id not in seen:
+                    seen.add(game.game_id)
+                    fresh.append(game)
+            settings = await store.rate_settings(g.guild_id for g in fresh)
+            stored = await store.skills(
+                skill_key(g.guild_id, seat) for g in fresh for seat in g.seats
             )
-            return Skill(row.mu, row.sigma) if row else Skill()
-
-        before = [skill_of(s) for s in game.seats]
-        after: list[Skill | None] = [None] * 4
-        if rated:
-            team0, team1 = rate_teams((before[0], before[2]), (before[1], before[3]), game.winner)
-            after = [team0[0], team1[0], team0[1], team1[1]]
-        seats = []
-        computer_skills: dict[str, tuple[float, float]] = {}
-        for index, player in enumerate(game.seats):
-            new = after[index]
-            seats.append(
-                SeatWrite(
-                    seat=index,
-                    user_id=player.user_id,
-                    computer_level=player.computer_level,
-                    tally=tallies[index].as_dict(),
-                    new_skill=(new.mu, new.sigma, new.display) if new else None,
-                    rating_before=before[index].display if new else None,
-                    start_skill=(NEWCOMER.mu, NEWCOMER.sigma, NEWCOMER.display),
-                )
+            skills = {key: Skill(mu, sigma) for key, (mu, sigma) in stored.items()}
+            writes, outcomes = plan_counting(
+                fresh, settings, skills, _log_bad_record if skip_bad else None
             )
-            if new is not None and player.computer_level is not None:
-                # Two seats of the same level: the second update wins, which
-                # is as good as either for a level's rough strength.
-                computer_skills[player.computer_level] = (new.mu, new.sigma)
-        written = await store.write_game(
-            GameWrite(
-                game_id=game.game_id,
-                guild_id=game.guild_id,
-                finished_at=game.finished_at,
-                rated=rated,
-                challenger_seat=game.challenger_seat,
-                seats=tuple(seats),
-                partner_results=_partner_results(game),
-                computer_skills=computer_skills,
-            )
-        )
-        if not written:
-            return None
-        changes = tuple(
-            RatingChange(player.user_id, before[i].display, new.display)
-            for i, (player, new) in enumerate(zip(game.seats, after, strict=True))
-            if player.user_id is not None and new is not None
-        )
-        return RecordOutcome(rated=rated, changes=changes)
+            await store.write_games(writes)
+        by_id = {g.game_id: o for g, o in zip(fresh, outcomes, strict=True)}
+        results: list[RecordOutcome | None] = []
+        for game in games:
+            results.append(by_id.pop(game.game_id, None))
+        return results
 
     async def set_rate_computer_games(self, guild_id: int, rate: bool) -> None:
         await self.store.set_rate_computer_games(guild_id, rate)
@@ -184,12 +147,8 @@ class StatsService:
         stored = await self.store.stored_game(game_id)
         if stored is None or stored.guild_id is None:
             return None
-        logged = await self.store.game_actions(stored.table_id, stored.game_no)
-        actions = [
-            Action(ActionKind(a.kind), int(a.payload["seat"]), int(a.payload.get("value", 0)), a.at)
-            for a in logged
-            if a.kind in ENGINE_KINDS
-        ]
+        actions = await self._engine_actions(stored)
+        game = await self._finished_from_stored(stored, actions=actions)
         game_json = {
             "rules": stored.rules,
             "seed": stored.seed,
@@ -197,26 +156,49 @@ class StatsService:
             "fixed_deals": [],
             "actions": [a.to_json() for a in actions],
         }
+        return game, game_json
+
+    async def _engine_actions(self, stored: StoredGame) -> list[Action]:
+        logged = await self.store.game_actions(stored.table_id, stored.game_no)
+        return [
+            Action(ActionKind(a.kind), int(a.payload["seat"]), int(a.payload.get("value", 0)), a.at)
+            for a in logged
+            if a.kind in ENGINE_KINDS
+        ]
+
+    async def _finished_from_stored(
+        self,
+        stored: StoredGame,
+        *,
+        actions: list[Action] | None = None,
+        need_actions: bool = True,
+    ) -> FinishedGame:
+        if stored.guild_id is None:
+            raise BadRecord(f"game {stored.game_id} was not played on a server")
         challenger = stored.challenger_seat
-        if not stored.counted and actions and actions[-1].kind is ActionKind.CHALLENGE:
-            challenger = actions[-1].seat
+        reason = EndReason(stored.reason)
+        if not stored.counted and reason in (EndReason.REVOKE, EndReason.FALSE_CLAIM):
+            # Who called the revoke is only in the action log.
+            if actions is None:
+                actions = await self._engine_actions(stored)
+            if actions and actions[-1].kind is ActionKind.CHALLENGE:
+                challenger = actions[-1].seat
         seats = tuple(SeatPlayer(user_id=u, computer_level=c) for u, c in stored.seats)
         if len(seats) != 4:
-            raise BadRecord(f"game {game_id} has {len(seats)} seats")
-        game = FinishedGame(
+            raise BadRecord(f"game {stored.game_id} has {len(seats)} seats")
+        return FinishedGame(
             guild_id=stored.guild_id,
             game_id=stored.game_id,
             finished_at=stored.finished_at,
             rules=RuleSet.model_validate(stored.rules),
             seats=(seats[0], seats[1], seats[2], seats[3]),
             winner=stored.winner,
-            reason=EndReason(stored.reason),
+            reason=reason,
             reason_seat=stored.reason_seat,
             final_scores=stored.scores,
             hand_records=tuple(stored.hand_records),
             challenger_seat=challenger,
         )
-        return game, game_json
 
     async def export_history(self, guild_id: int, game_id: int) -> bytes | None:
         """The JSON history of a game played on this server, or None."""
@@ -225,19 +207,20 @@ class StatsService:
             return None
         return export_bytes(*found)
 
-    async def catch_up(self) -> int:
+    async def catch_up(self, batch: int = 500) -> int:
         """Count every finished game left uncounted (the bot stopped between a
-        game's end and its counting); returns how many were counted."""
+        game's end and its counting), oldest first; returns how many."""
+        ids = await self.store.uncounted_game_ids()
         counted = 0
-        for game_id in await self.store.uncounted_game_ids():
-            found = await self.finished_game(game_id)
-            if found is None:  # pragma: no cover - listed as finished a moment ago
-                continue
-            try:
-                if await self.record_game(found[0]) is not None:
-                    counted += 1
-            except BadRecord:
-                log.exception("finished game %d cannot be counted", game_id)
+        for start in range(0, len(ids), batch):
+            games = []
+            for stored in await self.store.stored_games(ids[start : start + batch]):
+                try:
+                    games.append(await self._finished_from_stored(stored, need_actions=False))
+                except (BadRecord, ValueError) as exc:
+                    log.error("finished game %d cannot be counted: %s", stored.game_id, exc)
+            outcomes = await self.record_games(games, skip_bad=True)
+            counted += sum(o is not None for o in outcomes)
         return counted
 
     async def recount(self, guild_id: int) -> dict[int, Tally]:
@@ -286,16 +269,8 @@ def finished_from_table(table: Table) -> FinishedGame | None:
     )
 
 
-def _partner_results(game: FinishedGame) -> tuple[tuple[int, int, int, int], ...]:
-    results: list[tuple[int, int, int, int]] = []
-    for team in (0, 1):
-        a, b = game.seats[team].user_id, game.seats[team + 2].user_id
-        if a is None or b is None or a == b:
-            continue
-        win = int(game.winner == team)
-        draw = int(game.winner is None)
-        results += [(a, b, win, draw), (b, a, win, draw)]
-    return tuple(results)
+def _log_bad_record(game: FinishedGame, exc: Exception) -> None:
+    log.error("finished game %d cannot be counted: %s", game.game_id, exc)
 
 
 def chart_png(game: FinishedGame, team_names: tuple[str, str]) -> bytes:

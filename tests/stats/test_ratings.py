@@ -4,6 +4,7 @@ import pytest
 
 from bot.game.rules import preset
 from bot.game.state import Game
+from bot.stats.counting import SkillKey, plan_counting
 from bot.stats.leaderboard import SortKey
 from bot.stats.ratings import Skill, rate_teams
 from bot.stats.service import StatsService, finished_from_table
@@ -158,3 +159,26 @@ async def test_games_outside_a_server_are_not_counted(tables: Tables, stats: Sta
     assert finished_from_table(table) is None
     assert await stats.catch_up() == 0
     assert await stats.finished_game(table.game_id) is None
+
+
+async def test_counting_in_one_batch_gives_the_ratings_of_counting_one_by_one(
+    tables: Tables, stats: StatsService
+) -> None:
+    people = [10, 11, 12, 13, 14]
+    tables_played = []
+    for seed in range(6):
+        four = people[seed % 5 :] + people[: seed % 5]
+        tables_played.append(await tables.play(1, four[:4], seed=seed))
+    games = []
+    for table in tables_played:
+        assert table.game_id is not None
+        found = await stats.finished_game(table.game_id)
+        assert found is not None
+        games.append(found[0])
+    skills: dict[SkillKey, Skill] = {}
+    writes, outcomes = plan_counting(games, {1: False}, skills)
+    assert len(writes) == 6 and all(o is not None and o.rated for o in outcomes)
+    for user in people:
+        stored = await stats.player_stats(1, user)
+        assert stored is not None
+        assert stored.rating == skills[(1, user)].display

@@ -1,0 +1,133 @@
+"""What counting finished games writes: tallies, new ratings, partnerships.
+
+Pure: given the games in the order they ended and the skills they start
+from, :func:`plan_counting` works out every row to write, moving the skills
+game by game so that a player's second game in a batch starts from the
+rating the first one left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
+from dataclasses import dataclass
+
+from bot.stats.ratings import Skill, is_rated, rate_teams
+from bot.stats.records import FinishedGame, SeatPlayer
+from bot.stats.tally import Tally, game_tallies
+from db.stats_store import GameWrite, SeatWrite
+
+NEWCOMER = Skill()
+
+#: A player's skill is kept per server: (guild, user id) or (guild, level).
+SkillKey = tuple[int, int | str]
+
+
+def skill_key(guild_id: int, seat: SeatPlayer) -> SkillKey:
+    if seat.user_id is not None:
+        return (guild_id, seat.user_id)
+    assert seat.computer_level is not None
+    return (guild_id, seat.computer_level)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    user_id: int
+    before: int
+    after: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecordOutcome:
+    rated: bool
+    changes: tuple[RatingChange, ...]  # people only; empty for an unrated game
+
+
+def plan_game(
+    game: FinishedGame,
+    tallies: Sequence[Tally],
+    rated: bool,
+    skills: MutableMapping[SkillKey, Skill],
+) -> tuple[GameWrite, RecordOutcome]:
+    """The rows one game writes; ``skills`` moves on to after the game."""
+    keys = [skill_key(game.guild_id, s) for s in game.seats]
+    before = [skills.get(k, NEWCOMER) for k in keys]
+    after: list[Skill | None] = [None] * 4
+    if rated:
+        team0, team1 = rate_teams((before[0], before[2]), (before[1], before[3]), game.winner)
+        after = [team0[0], team1[0], team0[1], team1[1]]
+    seats = []
+    computer_skills: dict[str, tuple[float, float]] = {}
+    for index, player in enumerate(game.seats):
+        new = after[index]
+        if new is not None:
+            skills[keys[index]] = new
+        seats.append(
+            SeatWrite(
+                seat=index,
+                user_id=player.user_id,
+                computer_level=player.computer_level,
+                tally=tallies[index].as_dict(),
+                new_skill=(new.mu, new.sigma, new.display) if new else None,
+                rating_before=before[index].display if new else None,
+                start_skill=(NEWCOMER.mu, NEWCOMER.sigma, NEWCOMER.display),
+            )
+        )
+        if new is not None and player.computer_level is not None:
+            # Two seats of the same level: the second update wins, which is
+            # as good as either for a level's rough strength.
+            computer_skills[player.computer_level] = (new.mu, new.sigma)
+    write = GameWrite(
+        game_id=game.game_id,
+        guild_id=game.guild_id,
+        finished_at=game.finished_at,
+        rated=rated,
+        challenger_seat=game.challenger_seat,
+        seats=tuple(seats),
+        partner_results=partner_results(game),
+        computer_skills=computer_skills,
+    )
+    changes = tuple(
+        RatingChange(player.user_id, before[i].display, new.display)
+        for i, (player, new) in enumerate(zip(game.seats, after, strict=True))
+        if player.user_id is not None and new is not None
+    )
+    return write, RecordOutcome(rated=rated, changes=changes)
+
+
+def plan_counting(
+    games: Sequence[FinishedGame],
+    rate_computer_games: Mapping[int, bool],
+    skills: MutableMapping[SkillKey, Skill],
+    on_bad_record: Callable[[FinishedGame, Exception], None] | None = None,
+) -> tuple[list[GameWrite], list[RecordOutcome | None]]:
+    """Rows for every game, in order. A game whose hand records cannot be
+    read raises, or with ``on_bad_record`` is reported and skipped (None)."""
+    writes: list[GameWrite] = []
+    outcomes: list[RecordOutcome | None] = []
+    for game in games:
+        try:
+            tallies = game_tallies(game)
+        except ValueError as exc:
+            if on_bad_record is None:
+                raise
+            on_bad_record(game, exc)
+            outcomes.append(None)
+            continue
+        rated = is_rated(game, rate_computer_games.get(game.guild_id, False))
+        write, outcome = plan_game(game, tallies, rated, skills)
+        writes.append(write)
+        outcomes.append(outcome)
+    return writes, outcomes
+
+
+def partner_results(game: FinishedGame) -> tuple[tuple[int, int, int, int], ...]:
+    """(user, partner, won, drew) both ways for each team of two people."""
+    results: list[tuple[int, int, int, int]] = []
+    for team in (0, 1):
+        a, b = game.seats[team].user_id, game.seats[team + 2].user_id
+        if a is None or b is None or a == b:
+            continue
+        win = int(game.winner == team)
+        draw = int(game.winner is None)
+        results += [(a, b, win, draw), (b, a, win, draw)]
+    return tuple(results)

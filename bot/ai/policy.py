@@ -375,7 +375,7 @@ def _cover_card(
         for suit in SIDE_SUITS:
             cards = side & SUIT_MASKS[suit]
             if cards and not possible[partner] & SUIT_MASKS[suit]:
-                return highest(cards)
+                return lowest(cards)  # the partner discards whatever is led
         return _highest_rank_card(side or legal)
     best, best_seat = trick_winner(trick, leader)
     led = trick[0] // 13
@@ -428,11 +428,13 @@ def _break_card(
         if not duck:
             return None
         return lowest(duck) if want else _highest_rank_card(duck)
-    if best_seat == nil_seat ^ 2:
-        return None  # its partner already covers this trick
+    if best // 13 != trick[0] // 13 or not nil_held & led_mask & ABOVE[best]:
+        return None  # the Nil can already play under the winning card
     follow = legal & led_mask
     if follow:
-        return lowest(follow)
+        # Keep the winning card as low as possible for the Nil to face.
+        under = follow & BELOW[best]
+        return _highest_rank_card(under) if under else lowest(follow)
     side = legal & NON_SPADE_MASK
     if not side:
         return None

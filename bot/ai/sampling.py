@@ -1,0 +1,114 @@
+"""Dealing the unseen cards to the other seats, consistently with the view.
+
+A sampled deal gives every other seat as many cards as it still holds, never
+a card it is known not to hold (:class:`~bot.ai.knowledge.Knowledge`), and
+is weighted by the bids: a seat that bid 5 more likely holds a hand worth
+about 5 tricks, a Nil bidder a hand of low cards. The weighting is done by
+rejection: a deal is kept with a probability that falls as its hands stray
+from their bids.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from bot.ai.bidding import estimate_tricks, nil_danger
+from bot.ai.knowledge import Knowledge
+from bot.game.scoring import BLIND_NIL
+
+BID_SPREAD = 1.6  # how far (in tricks) a hand's worth may stray from its bid
+NIL_STRICTNESS = 1.2
+ATTEMPTS_PER_SAMPLE = 12
+
+
+def deal_unseen(
+    rng: random.Random,
+    unseen: int,
+    seats: Sequence[int],
+    counts: Sequence[int],
+    allowed: Sequence[int],
+    tries: int = 20,
+) -> list[int] | None:
+    """Deal the cards of ``unseen`` to ``seats`` (``counts[s]`` cards each,
+    only cards in ``allowed[s]``); None when no deal was found."""
+    cards = []
+    mask = unseen
+    while mask:
+        low = mask & -mask
+        cards.append(low.bit_length() - 1)
+        mask ^= low
+    for _ in range(tries):
+        rng.shuffle(cards)
+        # The most constrained cards first, so a seat's few possible cards go
+        # to it before other cards fill it up.
+        order = sorted(cards, key=lambda c: sum(1 for s in seats if allowed[s] >> c & 1))
+        room = {s: counts[s] for s in seats}
+        hands = [0, 0, 0, 0]
+        for card in order:
+            options = [s for s in seats if room[s] and allowed[s] >> card & 1]
+            if not options:
+                break
+            total = sum(room[s] for s in options)
+            pick = rng.random() * total
+            for seat in options:
+                pick -= room[seat]
+                if pick < 0:
+                    break
+            hands[seat] |= 1 << card
+            room[seat] -= 1
+        else:
+            return hands
+    return None
+
+
+def bid_likelihood(hand: int, bid: int | None) -> float:
+    """How well a whole hand of 13 cards fits the bid made with it (0-1]."""
+    if bid is None or bid == BLIND_NIL:
+        return 1.0
+    if bid <= 0:
+        return math.exp(-NIL_STRICTNESS * nil_danger(hand))
+    gap = estimate_tricks(hand) - bid
+    return math.exp(-gap * gap / (2 * BID_SPREAD * BID_SPREAD))
+
+
+class DealSampler:
+    """Samples the other seats' hands for one decision."""
+
+    def __init__(self, knowledge: Knowledge, bids: Sequence[int | None]) -> None:
+        self.knowledge = knowledge
+        self.bids = list(bids)
+        seat = knowledge.seat
+        # When the seat's own cards are withheld (Blind Nil), they are dealt too.
+        hidden_own = not knowledge.hand
+        self.seats = [s for s in range(4) if s != seat or hidden_own]
+        self.allowed = [knowledge.unseen & ~knowledge.forbidden[s] for s in range(4)]
+        self.relaxed = [knowledge.unseen] * 4
+        self.weighted = [s for s in self.seats if bids[s] is not None]
+
+    def sample(self, rng: random.Random) -> list[int]:
+        """Four hands: the seat's own and a dealing of the rest."""
+        k = self.knowledge
+        best: list[int] | None = None
+        best_weight = -1.0
+        for _ in range(ATTEMPTS_PER_SAMPLE):
+            hands = deal_unseen(rng, k.unseen, self.seats, k.counts, self.allowed)
+            if hands is None:
+                # The inferred voids cannot all hold (a revoke at a table that
+                # allows them): forget them.
+                self.allowed = self.relaxed
+                hands = deal_unseen(rng, k.unseen, self.seats, k.counts, self.allowed)
+                if hands is None:  # pragma: no cover - the counts always fit
+                    raise RuntimeError("no deal fits the unseen cards")
+            if k.hand:
+                hands[k.seat] = k.hand
+            weight = 1.0
+            for s in self.weighted:
+                weight *= bid_likelihood(hands[s] | k.played_by[s], self.bids[s])
+            if rng.random() < weight:
+                return hands
+            if weight > best_weight:
+                best, best_weight = hands, weight
+        assert best is not None
+        return best

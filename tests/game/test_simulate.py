@@ -1,0 +1,119 @@
+"""The simulator command, run in-process: its summary and its hand records."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.game.cards import parse_card
+from bot.game.rules import PRESETS
+from bot.simulate import main
+
+RECORD_FIELDS = {
+    "game",
+    "hand",
+    "preset",
+    "dealer",
+    "hands",
+    "bids",
+    "tricks",
+    "tricks_won",
+    "score_before",
+    "bags_before",
+    "hand_score",
+    "score_after",
+    "bags_after",
+    "game_over",
+    "winner",
+}
+SUMMARY_KEYS = {"games", "hands", "wins", "draws", "mean_hands_per_game", "seconds"}
+
+
+def check_record(line: dict[str, object], preset_name: str) -> None:
+    assert set(line) == RECORD_FIELDS
+    assert line["preset"] == preset_name
+    assert isinstance(line["game"], str)
+    assert isinstance(line["hand"], int) and line["hand"] >= 1
+    assert line["dealer"] in range(4)
+    hands = line["hands"]
+    assert isinstance(hands, list) and len(hands) == 4
+    dealt = [parse_card(c) for hand in hands for c in hand]
+    assert all(len(hand) == 13 for hand in hands)
+    assert sorted(dealt) == list(range(52))
+    bids = line["bids"]
+    assert isinstance(bids, list)
+    assert [b["seat"] for b in bids] == [(line["dealer"] + 1 + k) % 4 for k in range(4)]  # type: ignore[operator]
+    assert all(b["bid"] in ("nil", "blind_nil") or 1 <= b["bid"] <= 13 for b in bids)
+    tricks = line["tricks"]
+    assert isinstance(tricks, list) and len(tricks) == 13
+    played = []
+    for trick in tricks:
+        assert set(trick) == {"leader", "cards", "winner"}
+        assert len(trick["cards"]) == 4
+        played += [parse_card(c) for c in trick["cards"]]
+    assert sorted(played) == list(range(52))
+    tricks_won = line["tricks_won"]
+    assert isinstance(tricks_won, list) and sum(tricks_won) == 13
+    assert tricks_won == [sum(t["winner"] == s for t in tricks) for s in range(4)]
+    for team in (0, 1):
+        before = line["score_before"][team]  # type: ignore[index]
+        assert line["score_after"][team] == before + line["hand_score"][team]  # type: ignore[index]
+        assert 0 <= line["bags_after"][team] <= 9  # type: ignore[index]
+    assert isinstance(line["game_over"], bool)
+    assert line["winner"] in (0, 1, "draw", None)
+    assert (line["winner"] is None) != line["game_over"]
+
+
+@pytest.mark.parametrize("preset_name", sorted(PRESETS))
+def test_simulate_prints_a_summary_and_records_every_hand(
+    preset_name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "hands.jsonl"
+    argv = ["--games", "5", "--rules", preset_name, "--seed", "3", "--record", str(record)]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert set(summary) >= SUMMARY_KEYS
+    assert summary["games"] == 5
+    assert sum(summary["wins"]) + summary["draws"] == 5
+    lines = [json.loads(text) for text in record.read_text().splitlines()]
+    assert len(lines) == summary["hands"]
+    assert summary["mean_hands_per_game"] == pytest.approx(len(lines) / 5, abs=1e-3)
+    for line in lines:
+        check_record(line, preset_name)
+    games: dict[str, list[dict[str, object]]] = {}
+    for line in lines:
+        games.setdefault(line["game"], []).append(line)
+    assert len(games) == 5
+    for hands in games.values():
+        assert [h["hand"] for h in hands] == list(range(1, len(hands) + 1))
+        assert hands[-1]["game_over"] and not any(h["game_over"] for h in hands[:-1])
+        for earlier, later in itertools.pairwise(hands):
+            assert later["score_before"] == earlier["score_after"]
+            assert later["bags_before"] == earlier["bags_after"]
+            assert later["dealer"] == (earlier["dealer"] + 1) % 4  # type: ignore[operator]
+        assert hands[0]["score_before"] == [0, 0]
+
+
+def test_the_same_seed_plays_the_same_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    main(["--games", "3", "--seed", "9", "--record", str(first)])
+    main(["--games", "3", "--seed", "9", "--record", str(second)])
+    capsys.readouterr()
+    assert first.read_text() == second.read_text()
+
+
+def test_simulate_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (
+        ["--games", "0"],
+        ["--games", "2", "--rules", "nope"],
+        ["--games", "1", "--ns", "x"],
+    ):
+        with pytest.raises(SystemExit) as stopped:
+            main(argv)
+        assert stopped.value.code == 2
+    assert "usage" in capsys.readouterr().err

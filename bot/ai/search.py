@@ -30,12 +30,12 @@ from bot.ai.bidding import choose_bid, nil_danger, numeric_bid
 from bot.ai.heuristic import play_card
 from bot.ai.knowledge import knowledge_of
 from bot.ai.plan import plan_of
-from bot.ai.rollout import Deal, play_out
+from bot.ai.rollout import roll_out
 from bot.ai.sampling import DealSampler
 from bot.ai.solver import Solver, distinct_moves
 from bot.ai.utility import HandValuer
 from bot.game.cards import mask_of
-from bot.game.rules import FirstLead
+from bot.game.playout import Position
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.game.state import Action, ActionKind, Phase
 from bot.game.view import PlayerView
@@ -142,28 +142,18 @@ class SearchPlayer:
             return valuer.value(bids, won)
 
         sampler = DealSampler(knowledge, view.bids)
-        lowest_club = view.rules.first_lead is FirstLead.LOWEST_CLUB
         exact = 13 - len(view.tricks) <= self.exact_tricks
         per_sample: list[list[float]] = []
         while self._more(len(per_sample), deadline):
-            hands = sampler.sample(rng)
-            deal = Deal(
-                hands,
-                list(view.trick),
-                view.leader,
-                list(view.tricks_won),
-                view.spades_broken,
-                len(view.tricks),
-                lowest_club,
-            )
+            position = Position.from_view(view, sampler.sample(rng))
             if exact:
-                values = Solver(view.team, value_of).values_of_moves(deal, moves)
+                values = Solver(view.team, value_of).values_of_moves(position, moves)
             else:
                 values = []
                 for card in moves:
-                    child = deal.copy()
+                    child = position.copy()
                     child.play(card)
-                    values.append(value_of(play_out(child, plan)))
+                    values.append(value_of(roll_out(child, plan)))
             per_sample.append(values)
         self.last_values = per_sample
         return self._best(moves, per_sample, preferred)
@@ -220,7 +210,6 @@ class SearchPlayer:
         valuer = HandValuer(rules, view.team, view.scores, view.bags)
         later = [(seat + i) & 3 for i in (1, 2, 3) if view.bids[(seat + i) & 3] is None]
         leader = (view.dealer + 1) & 3
-        lowest_club = rules.first_lead is FirstLead.LOWEST_CLUB
         per_sample: list[list[float]] = []
         while self._more(len(per_sample), deadline):
             hands = sampler.sample(rng)
@@ -231,8 +220,8 @@ class SearchPlayer:
                 for other in later:
                     bids[other] = choose_bid(hands[other], rules, other, bids, AFTER_LOOK_BIDS)
                 plan = plan_of(rules, bids, view.bags)
-                deal = Deal(list(hands), [], leader, [0, 0, 0, 0], False, 0, lowest_club)
-                won = play_out(deal, plan)
+                start = Position(list(hands), [], leader, False, [0, 0, 0, 0], rules.first_lead)
+                won = roll_out(start, plan)
                 values.append(valuer.value([b if b is not None else 0 for b in bids], won))
             per_sample.append(values)
         self.last_values = per_sample

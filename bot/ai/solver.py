@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.ai.rollout import Deal
+from bot.game.playout import Position
 
 Valuer = Callable[[Sequence[int]], float]
 
@@ -51,25 +51,25 @@ class Solver:
         self.table: dict[tuple[int, ...], tuple[int, float]] = {}
         self.nodes = 0
 
-    def values_of_moves(self, deal: Deal, moves: Sequence[int]) -> list[float]:
+    def values_of_moves(self, position: Position, moves: Sequence[int]) -> list[float]:
         """The exact value of playing each of ``moves`` now."""
         values = []
         for card in moves:
-            child = deal.copy()
+            child = position.copy()
             child.play(card)
             values.append(self._search(child, 0.0, 1.0))
         return values
 
-    def value(self, deal: Deal) -> float:
-        return self._search(deal.copy(), 0.0, 1.0)
+    def value(self, position: Position) -> float:
+        return self._search(position.copy(), 0.0, 1.0)
 
-    def _search(self, deal: Deal, alpha: float, beta: float) -> float:
+    def _search(self, position: Position, alpha: float, beta: float) -> float:
         self.nodes += 1
-        if deal.done == 13:
-            return self.valuer(deal.won)
+        if not position.tricks_left:
+            return self.valuer(position.tricks_won)
         key: tuple[int, ...] | None = None
-        if not deal.trick:
-            key = (*deal.hands, deal.leader, *deal.won, deal.broken)
+        if not position.trick:
+            key = (*position.hands, position.leader, *position.tricks_won, position.spades_broken)
             stored = self.table.get(key)
             if stored is not None:
                 kind, stored_value = stored
@@ -79,28 +79,20 @@ class Solver:
                     return stored_value
                 if kind == UPPER and stored_value <= alpha:
                     return stored_value
-        seat = deal.to_play
-        hands = deal.hands
+        seat = position.to_act
+        hands = position.hands
         live = 0
         for other in range(4):
             if other != seat:
                 live |= hands[other]
-        for card in deal.trick:
+        for card in position.trick:
             live |= 1 << card
-        moves = distinct_moves(deal.legal(seat), live)
+        moves = distinct_moves(position.legal_mask(), live)
         maximizing = (seat & 1) == self.team
         alpha0, beta0 = alpha, beta
         best = -1.0 if maximizing else 2.0
         for card in reversed(moves):
-            child = Deal(
-                list(hands),
-                list(deal.trick),
-                deal.leader,
-                list(deal.won),
-                deal.broken,
-                deal.done,
-                deal.lowest_club_first,
-            )
+            child = position.copy()
             child.play(card)
             score = self._search(child, alpha, beta)
             if maximizing:

@@ -9,11 +9,12 @@ from functools import partial
 from bot.ai.bidding import estimate_tricks, nil_danger
 from bot.ai.knowledge import Knowledge, knowledge_of
 from bot.ai.plan import plan_of
-from bot.ai.rollout import Deal, play_out
+from bot.ai.rollout import roll_out
 from bot.ai.sampling import DealSampler, deal_unseen
 from bot.ai.solver import Solver, distinct_moves
 from bot.ai.utility import HandValuer, position_value
 from bot.game.cards import DECK_MASK, SUIT_MASKS, mask_of, parse_card, parse_cards
+from bot.game.playout import Position
 from bot.game.rules import preset
 from bot.game.scoring import NIL
 from bot.game.view import view_of
@@ -117,15 +118,15 @@ def test_distinct_moves_keep_one_card_of_each_run() -> None:
     assert distinct_moves(legal, live) == [parse_card("2H"), parse_card("5H"), parse_card("KH")]
 
 
-def plain_minimax(deal: Deal, team: int, value: Callable[[Sequence[int]], float]) -> float:
-    if deal.done == 13:
-        return value(deal.won)
-    seat = deal.to_play
+def plain_minimax(position: Position, team: int, value: Callable[[Sequence[int]], float]) -> float:
+    if not position.tricks_left:
+        return value(position.tricks_won)
+    seat = position.to_act
     results = []
-    legal = deal.legal(seat)
+    legal = position.legal_mask()
     for card in range(52):
         if legal >> card & 1:
-            child = deal.copy()
+            child = position.copy()
             child.play(card)
             results.append(plain_minimax(child, team, value))
     return max(results) if seat & 1 == team else min(results)
@@ -144,21 +145,21 @@ def test_solver_agrees_with_plain_minimax() -> None:
 
         value = partial(valuer.value, bids)
 
-        deal = Deal(hands, [], trial % 4, list(won), True, 10, False)
-        moves = distinct_moves(deal.legal(deal.to_play), hands[0] | hands[1] | hands[2] | hands[3])
-        solved = Solver(team, value).values_of_moves(deal, moves)
+        position = Position(hands, [], trial % 4, True, list(won))
+        moves = distinct_moves(position.legal_mask(), hands[0] | hands[1] | hands[2] | hands[3])
+        solved = Solver(team, value).values_of_moves(position, moves)
         for card, got in zip(moves, solved, strict=True):
-            child = deal.copy()
+            child = position.copy()
             child.play(card)
             assert abs(got - plain_minimax(child, team, value)) < 1e-12
 
 
 def test_rollout_plays_a_whole_legal_hand() -> None:
     game = position({}, bids=[3, 3, 3, 3])
-    deal = Deal(list(game.hands), [], game.leader, [0, 0, 0, 0], False, 0, False)
-    won = play_out(deal, plan_of(STANDARD, game.bids, game.bags))
+    start = Position.from_game(game)
+    won = roll_out(start, plan_of(STANDARD, game.bids, game.bags))
     assert sum(won) == 13
-    assert deal.hands == [0, 0, 0, 0]
+    assert start.hands == game.hands  # left unchanged
 
 
 def test_position_value_knows_the_end_of_the_game() -> None:

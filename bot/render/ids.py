@@ -33,6 +33,8 @@ class Act(StrEnum):
     PLAY = "play"  # arg: the card, like QH
     NEXT_HAND = "next"
     REMATCH = "rematch"  # arg: same | swap
+    RESIGN = "resign"  # the confirmation button of /spades resign
+    CLAIM = "claim"  # claim the game once the turn limit has passed
 
 
 @dataclass(frozen=True, slots=True)

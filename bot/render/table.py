@@ -1,0 +1,314 @@
+"""The public table message: everything everyone may see, and its buttons.
+
+Drawn from a table snapshot. Only public facts appear: seats, bids, tricks
+taken, cards already played, scores. No unplayed card is read here (the
+``hands`` of the game are never touched), so nothing private can leak.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from bot.game.scoring import TeamHandResult
+from bot.game.state import EndReason, Game, HandRecord, Phase, team_of
+from bot.render.decks import Style
+from bot.render.hand import bid_text, trick_line, tricks_over_bid
+from bot.render.ids import Act, ComponentId
+from bot.render.spec import (
+    ButtonSpec,
+    EmbedSpec,
+    Field,
+    MessageSpec,
+    Row,
+    SelectOption,
+    SelectSpec,
+)
+from bot.tables.model import Table, TableStatus
+
+SEAT_NAMES = ("South", "West", "North", "East")
+TEAM_NAMES = ("South & North", "West & East")
+GREEN, BLUE, GOLD, GREY = 0x3BA55C, 0x5865F2, 0xF1C40F, 0x747F8D
+
+#: Seat labels for text: a mention for people, a plain label for computers.
+NameOf = Callable[[int], str]
+
+
+def seat_label(table: Table, seat: int) -> str:
+    """How the seat is named in public text: ``<@id>`` or ``Computer``."""
+    occupant = table.seats[seat]
+    if occupant.user_id is not None:
+        return f"<@{occupant.user_id}>"
+    if occupant.bot_level is not None:
+        return "🤖 Computer"
+    return "(empty)"
+
+
+def seat_labels(table: Table) -> list[str]:
+    return [seat_label(table, s) for s in range(4)]
+
+
+def hours_text(seconds: int) -> str:
+    if seconds % 86400 == 0 and seconds >= 86400 * 2:
+        return f"{seconds // 86400} days"
+    if seconds % 3600 == 0:
+        return f"{seconds // 3600} h"
+    return f"{seconds // 60} min"
+
+
+def options_line(table: Table) -> str:
+    o = table.options
+    revokes = "revokes allowed" if o.revokes == "allowed" else "revokes blocked"
+    return (
+        f"Host <@{table.host_id}> · game to {o.target} · {revokes} · "
+        f"{o.preset} rules · turn limit {hours_text(o.turn_limit_s)}"
+    )
+
+
+def table_message(
+    table: Table, *, now: float, partner_names: Sequence[str] | None = None
+) -> MessageSpec:
+    """The whole public message. ``partner_names`` are plain-text names of
+    the four seats for the host's partner menu (menus cannot show mentions);
+    ``now`` decides whether a timeout can be claimed."""
+    game = table.game
+    title = f"Spades · table {table.id}"
+    if table.game_number > 1:
+        title += f" · game {table.game_number}"
+    fields: list[Field] = []
+    description = [options_line(table)]
+    colour = GREY
+    if table.status is TableStatus.LOBBY:
+        colour = BLUE
+        description.append(_lobby_line(table))
+        fields.append(Field("Seats", _lobby_seats(table)))
+    elif table.status is TableStatus.CANCELLED:
+        description.append("The host closed this table.")
+        fields.append(Field("Seats", _lobby_seats(table)))
+    elif game is not None:
+        colour = GOLD if table.status is TableStatus.FINISHED else GREEN
+        fields.extend(_game_fields(table, game, now))
+    if table.spectators:
+        watching = ", ".join(f"<@{u}>" for u in table.spectators)
+        fields.append(Field("Watching", watching))
+    embed = EmbedSpec(
+        title=title,
+        description="\n".join(description),
+        fields=tuple(fields),
+        footer=_footer(table, game),
+        colour=colour,
+    )
+    return MessageSpec(embed=embed, rows=tuple(_rows(table, game, now, partner_names)))
+
+
+def _lobby_line(table: Table) -> str:
+    seated = table.seated_count
+    if seated < 4:
+        return (
+            f"**{seated} of 4 seated.** Press Join to take a seat; later arrivals watch. "
+            "The host can fill empty seats with computer players."
+        )
+    return "**All four seated.** The host picks a partner, then starts the game."
+
+
+def _lobby_seats(table: Table) -> str:
+    lines = []
+    for seat in range(4):
+        host = " (host)" if seat == 0 else ""
+        lines.append(f"**{SEAT_NAMES[seat]}** {seat_label(table, seat)}{host}")
+    lines.append("South & North play against West & East.")
+    return "\n".join(lines)
+
+
+def _game_fields(table: Table, game: Game, now: float) -> list[Field]:
+    fields = [_team_field(table, game, team) for team in (0, 1)]
+    if game.phase is Phase.BIDDING or game.phase is Phase.PLAYING:
+        fields.append(_play_field(table, game, now))
+    record = game.hand_records[-1] if game.hand_records else None
+    hand_done = game.phase is Phase.HAND_OVER or (
+        game.phase is Phase.GAME_OVER and record is not None and record.hand == game.hand_number
+    )
+    if hand_done and record is not None:
+        fields.append(Field(f"Hand {record.hand} result", hand_summary(table, record)))
+    if game.phase is Phase.HAND_OVER and table.rules.revokes == "allowed":
+        fields.append(
+            Field(
+                "Next hand",
+                "Anyone seated presses **Next hand** to deal. Until then, "
+                "`/revoke player:@name` calls a revoke on an opponent.",
+            )
+        )
+    if game.result is not None:
+        fields.append(Field("Result", result_text(table, game)))
+    return fields
+
+
+def _team_field(table: Table, game: Game, team: int) -> Field:
+    header = (
+        f"{TEAM_NAMES[team]} · {game.scores[team]} points · "
+        f"{game.bags[team]} bag{'s' if game.bags[team] != 1 else ''}"
+    )
+    lines = []
+    showing_hand = game.phase is Phase.BIDDING or game.phase is Phase.PLAYING
+    for seat in (team, team + 2):
+        parts = [f"**{SEAT_NAMES[seat]}** {seat_label(table, seat)}"]
+        if showing_hand:
+            bid = game.bids[seat]
+            parts.append(f"bid {bid_text(bid)}")
+            if game.phase is Phase.PLAYING:
+                parts.append(f"tricks {tricks_over_bid(game.tricks_won[seat], bid)}")
+        if seat == game.dealer and showing_hand:
+            parts.append("dealer")
+        lines.append(" · ".join(parts))
+    if game.phase is Phase.PLAYING:
+        taken = game.tricks_won[team] + game.tricks_won[team + 2]
+        lines.append(f"Team: {taken}/{game.contract(team)}")
+    return Field(header, "\n".join(lines))
+
+
+def _play_field(table: Table, game: Game, now: float) -> Field:
+    labels = seat_labels(table)
+    to_act = game.waited_on()
+    lines = []
+    if game.phase is Phase.BIDDING:
+        name = f"Hand {game.hand_number} · bidding"
+        verb = "bid"
+    else:
+        name = f"Hand {game.hand_number} · trick {len(game.tricks) + 1} of 13"
+        verb = "play"
+        lines.append(trick_line(game.leader, game.trick, labels))
+        if game.tricks:
+            last = game.tricks[-1]
+            lines.append(
+                f"Last trick: {trick_line(last.leader, last.cards, labels)} → {labels[last.winner]}"
+            )
+        lines.append("Spades are broken." if game.spades_broken else "Spades are not broken yet.")
+    if to_act is not None:
+        since = int(game.waiting_since)
+        lines.append(f"**Turn:** {labels[to_act]} to {verb} (waiting since <t:{since}:R>)")
+        if _claimable(table, game, now):
+            lines.append(
+                f"The turn limit has passed: {TEAM_NAMES[1 - team_of(to_act)]} may claim the game."
+            )
+    return Field(name, "\n".join(lines))
+
+
+def hand_summary(table: Table, record: HandRecord) -> str:
+    """Bids, tricks, points, bags, Nils and Bostons of a finished hand."""
+    labels = seat_labels(table)
+    bids = dict(record.bids)
+    lines = []
+    for team in (0, 1):
+        result: TeamHandResult = record.results[team]
+        seats = (team, team + 2)
+        who = ", ".join(
+            f"{labels[s]} bid {bid_text(bids.get(s))} took {record.tricks_won[s]}" for s in seats
+        )
+        made = "made" if result.made else "set"
+        parts = [f"contract {result.contract}: {made}"]
+        if result.nils_made:
+            parts.append(f"Nil made ×{result.nils_made}")
+        if result.nils_failed:
+            parts.append(f"Nil failed ×{result.nils_failed}")
+        if result.new_bags:
+            parts.append(f"+{result.new_bags} bag{'s' if result.new_bags != 1 else ''}")
+        if result.bag_penalty:
+            parts.append(f"bag penalty {result.bag_penalty}")
+        if result.boston:
+            parts.append("Boston! (all 13 tricks)")
+        sign = "+" if result.points >= 0 else ""
+        lines.append(
+            f"**{TEAM_NAMES[team]}** {sign}{result.points} → {record.score_after[team]} "
+            f"({result.bags_after} bags) · {' · '.join(parts)}\n{who}"
+        )
+    return "\n".join(lines)
+
+
+def result_text(table: Table, game: Game) -> str:
+    result = game.result
+    assert result is not None
+    labels = seat_labels(table)
+    score = f"{game.scores[0]} to {game.scores[1]}"
+    if result.winner is None:
+        return f"**Draw** at {score}."
+    winner = f"**{TEAM_NAMES[result.winner]} win** ({score})"
+    who = labels[result.seat] if result.seat is not None else "a player"
+    reasons = {
+        EndReason.TARGET: f"reached {table.rules.target}",
+        EndReason.LOSING_SCORE: f"the other team fell to {table.rules.losing_score}",
+        EndReason.REVOKE: f"revoke proven against {who}",
+        EndReason.FALSE_CLAIM: f"{who} called a revoke that did not happen",
+        EndReason.RESIGNATION: f"{who} resigned",
+        EndReason.TIMEOUT: f"{who} let the turn limit pass",
+    }
+    return f"{winner}: {reasons[result.reason]}."
+
+
+def _footer(table: Table, game: Game | None) -> str:
+    if table.status is TableStatus.LOBBY:
+        return "Play moves South → West → North → East."
+    if table.status is TableStatus.FINISHED:
+        return "Rematch keeps the teams or swaps the host's partner."
+    if game is not None and table.status is TableStatus.PLAYING:
+        return "Your cards: press My hand or use /spades hand. Only you see them."
+    return ""
+
+
+def _claimable(table: Table, game: Game, now: float) -> bool:
+    to_act = game.waited_on()
+    return to_act is not None and now - game.waiting_since > table.rules.turn_limit_s
+
+
+def _rows(
+    table: Table, game: Game | None, now: float, partner_names: Sequence[str] | None
+) -> list[Row]:
+    def button(
+        act: Act,
+        label: str,
+        style: Style = Style.GREY,
+        arg: str | None = None,
+        disabled: bool = False,
+    ) -> ButtonSpec:
+        custom_id = str(ComponentId(act, table.id, table.version, arg))
+        return ButtonSpec(custom_id, label, style, None, disabled)
+
+    status = table.status
+    if status is TableStatus.LOBBY:
+        full = table.seated_count == 4
+        rows: list[Row] = [
+            (
+                button(Act.JOIN, "Join", Style.GREEN),
+                button(Act.LEAVE, "Leave"),
+                button(Act.COMPUTERS, "Add computer players", disabled=full),
+                button(Act.START, "Start", Style.BLURPLE, disabled=not full),
+            )
+        ]
+        if full:
+            names = partner_names or [SEAT_NAMES[s] for s in range(4)]
+            rows.append(
+                SelectSpec(
+                    str(ComponentId(Act.PARTNER, table.id, table.version)),
+                    "Host: choose your partner",
+                    tuple(
+                        SelectOption(str(s), f"{names[s]} ({SEAT_NAMES[s]})"[:100])
+                        for s in (1, 2, 3)
+                    ),
+                )
+            )
+        return rows
+    if status is TableStatus.PLAYING and game is not None:
+        row = [button(Act.HAND, "My hand", Style.BLURPLE)]
+        if game.phase is Phase.HAND_OVER:
+            row.append(button(Act.NEXT_HAND, "Next hand", Style.GREEN))
+        else:
+            row.append(button(Act.JOIN, "Watch"))
+        if _claimable(table, game, now):
+            row.append(button(Act.CLAIM, "Claim the game (turn limit passed)", Style.RED))
+        return [tuple(row)]
+    if status is TableStatus.FINISHED:
+        return [
+            (
+                button(Act.REMATCH, "Rematch: same teams", Style.GREEN, "same"),
+                button(Act.REMATCH, "Rematch: swap teams", Style.BLURPLE, "swap"),
+            )
+        ]
+    return []

@@ -1,0 +1,102 @@
+"""Buttons and menus: specs to discord.py objects, and clicks back to the bot.
+
+Every component the bot sends is a :class:`SpadesComponent`, a persistent
+DynamicItem whose custom_id (see bot.render.ids) holds the whole request, so
+a click on any message, however old and after any restart, reaches
+:meth:`SpadesBot.on_component` with the same information.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ui import DynamicItem, Item
+
+from bot.render.decks import Style
+from bot.render.ids import TEMPLATE
+from bot.render.spec import ButtonSpec, EmbedSpec, MessageSpec, SelectSpec
+
+if TYPE_CHECKING:
+    from bot.discord_app import SpadesBot
+
+BUTTON_STYLES = {
+    Style.BLURPLE: discord.ButtonStyle.primary,
+    Style.GREY: discord.ButtonStyle.secondary,
+    Style.GREEN: discord.ButtonStyle.success,
+    Style.RED: discord.ButtonStyle.danger,
+}
+
+
+class SpadesComponent(DynamicItem[Item[Any]], template=TEMPLATE):
+    """Any ``spades:...`` button or menu. Parsing and validation of the rest
+    happen in the callback, never in ``from_custom_id``: an exception there is
+    swallowed by discord.py and the click would go unanswered."""
+
+    def __init__(self, item: Item[Any], rest: str) -> None:
+        super().__init__(item)
+        self.rest = rest
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Item[Any], match: re.Match[str], /
+    ) -> SpadesComponent:
+        return cls(item, match["rest"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: SpadesBot = interaction.client
+        values = list(getattr(self.item, "values", ()))
+        await bot.on_component(interaction, self.rest, values)
+
+
+def _button(spec: ButtonSpec, row: int) -> SpadesComponent:
+    button: discord.ui.Button[Any] = discord.ui.Button(
+        custom_id=spec.custom_id,
+        label=spec.label,
+        style=BUTTON_STYLES[spec.style],
+        emoji=spec.emoji,
+        disabled=spec.disabled,
+        row=row,
+    )
+    return SpadesComponent(button, spec.custom_id.split(":", 1)[1])
+
+
+def _select(spec: SelectSpec, row: int) -> SpadesComponent:
+    select: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id=spec.custom_id,
+        placeholder=spec.placeholder,
+        options=[discord.SelectOption(label=o.label, value=o.value) for o in spec.options],
+        row=row,
+    )
+    return SpadesComponent(select, spec.custom_id.split(":", 1)[1])
+
+
+def to_view(spec: MessageSpec) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for index, row in enumerate(spec.rows):
+        if isinstance(row, SelectSpec):
+            view.add_item(_select(row, index))
+        else:
+            for button in row:
+                view.add_item(_button(button, index))
+    return view
+
+
+def to_embed(spec: EmbedSpec) -> discord.Embed:
+    embed = discord.Embed(title=spec.title, description=spec.description or None)
+    embed.colour = discord.Colour(spec.colour)
+    for field in spec.fields:
+        embed.add_field(name=field.name, value=field.value, inline=field.inline)
+    if spec.footer:
+        embed.set_footer(text=spec.footer)
+    return embed
+
+
+def message_fields(spec: MessageSpec) -> dict[str, Any]:
+    """Keyword arguments for send/edit: content, embed and view (emptied when absent)."""
+    return {
+        "content": spec.content or None,
+        "embed": to_embed(spec.embed) if spec.embed is not None else None,
+        "view": to_view(spec),
+    }

@@ -1,0 +1,105 @@
+"""One error path: refusals become short private answers, surprises get logged.
+
+Slash commands reach :func:`on_tree_error` through ``CommandTree.on_error``;
+buttons and menus call :func:`report` from their single dispatcher (a
+DynamicItem's own exceptions are swallowed by discord.py, so they must be
+answered before they get there). Only unexpected errors are logged with a
+traceback; a refusal is normal use and is logged at DEBUG.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.game.errors import IllegalAction
+from bot.tables.errors import TableError
+
+log = logging.getLogger(__name__)
+
+SORRY = "Something went wrong on my side; nothing was changed by it. Please try again."
+
+#: Wording for the Discord layer where the service's own message is too terse
+#: for a click. Everything else uses the error's message.
+_BY_CODE = {
+    "stale": "The table has moved on since that was drawn. Look again and retry.",
+    "spectator": "You are watching this table; only seated players can do that.",
+    "not_seated": "You are not seated at this table.",
+    "unknown_table": "That table does not exist any more.",
+    "malformed": "That button is not valid.",
+}
+
+
+class Refusal(Exception):
+    """A refusal decided in the Discord layer (no table here, bad button...)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def explain(error: BaseException) -> str | None:
+    """The answer for a refusal, or None for an unexpected error."""
+    if isinstance(error, Refusal):
+        return error.message
+    if isinstance(error, TableError | IllegalAction):
+        text = _BY_CODE.get(error.code) or error.message
+        return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+    return None
+
+
+def unwrap(error: BaseException) -> BaseException:
+    while isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    return error
+
+
+async def say(interaction: discord.Interaction[Any], text: str) -> None:
+    """A private answer, whether or not the interaction was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    error = unwrap(error)
+    text = explain(error)
+    if text is None:
+        log.error(
+            "unexpected error in %s by user %s",
+            _what(interaction),
+            interaction.user.id,
+            exc_info=error,
+        )
+        text = SORRY
+    else:
+        log.debug("refused %s for user %s: %s", _what(interaction), interaction.user.id, text)
+    try:
+        await say(interaction, text)
+    except discord.HTTPException as exc:
+        # The interaction may have expired; there is nobody left to tell.
+        log.warning("could not answer %s: %s", _what(interaction), exc)
+
+
+async def on_tree_error(
+    interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+) -> None:
+    if isinstance(error, app_commands.CheckFailure) and not isinstance(
+        error, app_commands.CommandInvokeError
+    ):
+        await report(interaction, Refusal(str(error) or "You cannot use that command here."))
+        return
+    await report(interaction, error)
+
+
+def _what(interaction: discord.Interaction[Any]) -> str:
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    data: dict[str, Any] = dict(interaction.data or {})
+    # Without the argument: a card button's argument is a card still in a hand.
+    custom_id = str(data.get("custom_id", "?"))
+    return "component " + ":".join(custom_id.split(":")[:4])

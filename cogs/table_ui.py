@@ -1,0 +1,242 @@
+"""What each button and menu does: parse, call the service, answer.
+
+Buttons on the public table message are acknowledged at once and answered
+privately if refused; the table message itself is redrawn by the presenter.
+Buttons on a private hand message redraw that same message: with the new
+hand after an accepted bid or card, or with the current hand and a note
+when the click was refused (an outdated hand is never applied to a newer
+state: the service checks the version in the button).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.game.errors import IllegalAction
+from bot.game.view import view_of
+from bot.render.decks import deck
+from bot.render.hand import hand_message
+from bot.render.ids import Act, BadComponentId, ComponentId, parse
+from bot.render.spec import MessageSpec
+from bot.render.table import SEAT_NAMES, seat_labels
+from bot.tables import errors as table_errors
+from bot.tables.errors import StaleAction, TableError
+from bot.tables.model import Table
+from cogs.components import message_fields
+from cogs.errors import Refusal, explain, report, say
+
+if TYPE_CHECKING:
+    from bot.discord_app import SpadesBot
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[discord.Interaction[Any], ComponentId, list[str]], Awaitable[None]]
+#: Actions whose intent does not depend on what the table looked like:
+#: they are retried against the current version when the click was outdated.
+RETRIES_FOR_CURRENT = 3
+HAND_ACTS = frozenset({Act.LOOK, Act.BID, Act.PLAY})
+
+
+class TableUI:
+    def __init__(self, bot: SpadesBot) -> None:
+        self.bot = bot
+        self._handlers: dict[Act, Handler] = {
+            Act.JOIN: self._join,
+            Act.LEAVE: self._leave,
+            Act.PARTNER: self._partner,
+            Act.COMPUTERS: self._computers,
+            Act.START: self._start,
+            Act.HAND: self._hand,
+            Act.LOOK: self._hand_action,
+            Act.BID: self._hand_action,
+            Act.PLAY: self._hand_action,
+            Act.NEXT_HAND: self._next_hand,
+            Act.REMATCH: self._rematch,
+            Act.RESIGN: self._resign,
+            Act.CLAIM: self._claim,
+        }
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
+    async def on_component(
+        self, interaction: discord.Interaction[Any], rest: str, values: list[str]
+    ) -> None:
+        self.bot.presenter.remember_name(interaction.user)
+        try:
+            try:
+                cid = parse(rest)
+            except BadComponentId:
+                raise Refusal("That button is not valid.") from None
+            await self._handlers[cid.action](interaction, cid, values)
+        except Exception as exc:
+            await report(interaction, exc)
+
+    # -- hands -----------------------------------------------------------------------
+
+    async def hand_spec(self, table: Table, user_id: int, note: str | None = None) -> MessageSpec:
+        """The private hand message of ``user_id`` at ``table``."""
+        seat = table.seat_of(user_id)
+        if seat is None:
+            if table.is_spectator(user_id):
+                raise table_errors.Spectator(
+                    "you are watching this table: only players have a hand"
+                )
+            raise table_errors.NotSeated()
+        if table.game is None:
+            raise table_errors.NotStarted()
+        view = view_of(table.game, seat)
+        design = deck(await self.bot.store.get_deck(user_id))
+        return hand_message(
+            view,
+            table_id=table.id,
+            version=table.version,
+            names=seat_labels(table),
+            deck=design,
+            note=note,
+        )
+
+    async def send_hand(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """A fresh private hand message (never an edit of an old one)."""
+        spec = await self.hand_spec(table, interaction.user.id)
+        await interaction.response.send_message(
+            **message_fields(spec), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    async def _hand(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+    ) -> None:
+        await self.send_hand(interaction, await self.service.get(cid.table))
+
+    async def _hand_action(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+    ) -> None:
+        user = interaction.user.id
+        await interaction.response.defer()
+        try:
+            if cid.action is Act.LOOK:
+                table = await self.service.look(cid.table, user, cid.version)
+            elif cid.action is Act.BID:
+                table = await self.service.bid(cid.table, user, _int_arg(cid), cid.version)
+            else:
+                table = await self.service.play(cid.table, user, cid.arg or "", cid.version)
+            spec = await self.hand_spec(table, user)
+        except StaleAction:
+            table = await self.service.get(cid.table)
+            note = "That hand was out of date, so nothing was played. Here is your hand now."
+            spec = await self.hand_spec(table, user, note)
+        except IllegalAction as exc:
+            table = await self.service.get(cid.table)
+            spec = await self.hand_spec(table, user, explain(exc))
+        await interaction.edit_original_response(
+            **message_fields(spec), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    # -- the table message -----------------------------------------------------------
+
+    async def _join(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+    ) -> None:
+        await interaction.response.defer()
+        user = interaction.user.id
+        table = await self._on_current(
+            cid.table, lambda t: self.service.join(t.id, user, t.version)
+        )
+        seat = table.seat_of(user)
+        if seat is not None:
+            await say(interaction, f"You sit {SEAT_NAMES[seat]} at table {table.id}.")
+        else:
+            await say(
+                interaction,
+                f"You are watching table {table.id}: the seats are taken or the game has begun.",
+            )
+
+    async def _leave(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+    ) -> None:
+        await interaction.response.defer()
+        user = interaction.user.id
+        await self._on_current(cid.table, lambda t: self.service.leave(t.id, user, t.version))
+        await say(interaction, f"You left table {cid.table}.")
+
+    async def _on_current(self, table_id: int, act: Callable[[Table], Awaitable[Table]]) -> Table:
+        """Run ``act`` against the current version, again if another action
+        slipped in between (the intent does not depend on the version)."""
+        for attempt in range(RETRIES_FOR_CURRENT):
+            table = await self.service.get(table_id)
+            try:
+                return await act(table)
+            except StaleAction:
+                if attempt == RETRIES_FOR_CURRENT - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _partner(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+    ) -> None:
+        await interaction.response.defer()
+        if len(values) != 1 or values[0] not in ("1", "2", "3"):
+            raise Refusal("Pick one of the three other players.")
+        seat = int(values[0])
+        await self.service.choose_partner(
+            cid.table, interaction.user.id, None, cid.version, partner_seat=seat
+        )
+
+    async def _computers(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+    ) -> None:
+        await interaction.response.defer()
+        level = self.bot.settings.tables.computer_level
+        await self.service.add_bots(cid.table, interaction.user.id, cid.version, level)
+
+    async def _start(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+    ) -> None:
+        await interaction.response.defer()
+        await self.service.start(cid.table, interaction.user.id, cid.version)
+
+    async def _next_hand(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+    ) -> None:
+        await interaction.response.defer()
+        await self.service.next_hand(cid.table, interaction.user.id, cid.version)
+
+    async def _rematch(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+    ) -> None:
+        await interaction.response.defer()
+        if cid.arg not in ("same", "swap"):
+            raise Refusal("That button is not valid.")
+        await self.service.rematch(
+            cid.table, interaction.user.id, cid.version, swap_teams=cid.arg == "swap"
+        )
+
+    async def _resign(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+    ) -> None:
+        await interaction.response.defer()
+        await self.service.resign(cid.table, interaction.user.id, cid.version)
+        await interaction.edit_original_response(
+            content="You resigned: your team loses this game.", view=None
+        )
+
+    async def _claim(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+    ) -> None:
+        await interaction.response.defer()
+        await self.service.claim_timeout(cid.table, interaction.user.id, cid.version)
+
+
+def _int_arg(cid: ComponentId) -> int:
+    try:
+        return int(cid.arg or "")
+    except ValueError:
+        raise table_errors.Malformed() from None
+
+
+__all__ = ["TableError", "TableUI"]

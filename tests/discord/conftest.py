@@ -1,0 +1,88 @@
+"""SimCord harness: the real bot, a simulated Discord, and helpers to play.
+
+Every test gets a fresh database in ``tmp_path``; ``restart`` builds a new
+bot on the same database and settings, the way a real restart would.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+from pathlib import Path
+
+import aiosqlite
+import pytest
+import simcord
+
+import db.store
+from bot.config import DatabaseSettings, Settings, TableSettings
+from bot.discord_app import SpadesBot
+from tests.discord.harness import World
+
+
+async def _connect_closing_cursors(path: str | Path, *, synchronous: str = "NORMAL") -> Any:
+    """db.store.connect, with the cursors of its row-returning PRAGMAs closed.
+
+    SimCord keeps finished futures (and so their sqlite3 cursors) alive a
+    little longer than plain asyncio; an unclosed ``PRAGMA journal_mode``
+    cursor then keeps a statement open and the first COMMIT fails. Remove this
+    once db.store.connect closes those cursors itself.
+    """
+    connection = await aiosqlite.connect(str(path), isolation_level=None)
+    for pragma in (
+        "journal_mode = WAL",
+        f"synchronous = {synchronous.upper()}",
+        "foreign_keys = ON",
+        f"busy_timeout = {db.store.BUSY_TIMEOUT_MS:d}",
+    ):
+        async with connection.execute(f"PRAGMA {pragma}"):
+            pass
+    return connection
+
+
+@pytest.fixture(autouse=True)
+def _store_cursor_shim(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(db.store, "connect", _connect_closing_cursors)
+
+
+def fast_settings(db: Path, **tables: object) -> Settings:
+    """Computer players and turn mentions without delay, so games run at once."""
+    table_settings = {"computer_delay_s": 0.0, "turn_ping_delay_s": 0.0, **tables}
+    return Settings(
+        database=DatabaseSettings(path=db), tables=TableSettings.model_validate(table_settings)
+    )
+
+
+def seeds(start: int = 1) -> Callable[[], int]:
+    counter = itertools.count(start)
+    return lambda: next(counter)
+
+
+@pytest.fixture
+def table_settings() -> dict[str, object]:
+    """Override in a test module to change the [tables] settings."""
+    return {}
+
+
+@pytest.fixture
+def settings(tmp_path: Path, table_settings: dict[str, object]) -> Settings:
+    return fast_settings(tmp_path / "spades.db", **table_settings)
+
+
+@pytest.fixture
+def make_bot(settings: Settings) -> Callable[[], SpadesBot]:
+    seed_source = seeds()
+    return lambda: SpadesBot(settings, seed_source=seed_source)
+
+
+@pytest.fixture
+def simcord_bot(make_bot: Callable[[], SpadesBot]) -> SpadesBot:
+    return make_bot()
+
+
+@pytest.fixture
+async def world(simcord_env: simcord.Env, make_bot: Callable[[], SpadesBot]) -> World:
+    world = World(simcord_env, make_bot)
+    await world.sync()
+    return world

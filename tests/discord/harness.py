@@ -1,0 +1,210 @@
+"""Helpers for driving the bot through SimCord the way people would: by clicking.
+
+The tests read the table service to know whose turn it is (what a player
+would read on the table message), but every action goes through a slash
+command, a button or a menu.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import simcord
+from simcord import MemberActor
+
+from bot.discord_app import SpadesBot
+from bot.game.state import Phase
+from bot.tables.model import Table, TableStatus
+
+TABLE_TITLE = "Spades · table"
+
+Message = discord.Message | simcord.ResponseMessage
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    custom_id: str
+    disabled: bool
+    style: int
+    emoji: str | None
+
+
+def components_of(message: Message) -> list[dict[str, Any]]:
+    if isinstance(message, simcord.ResponseMessage):
+        return message.components
+    return [row.to_dict() for row in message.components]
+
+
+def buttons_of(message: Message) -> list[Button]:
+    found = []
+    for row in components_of(message):
+        for item in row.get("components", []):
+            if item.get("type") == 2:
+                emoji = item.get("emoji") or {}
+                found.append(
+                    Button(
+                        item.get("label") or "",
+                        item["custom_id"],
+                        bool(item.get("disabled")),
+                        int(item["style"]),
+                        emoji.get("name"),
+                    )
+                )
+    return found
+
+
+def labels_of(message: Message) -> list[str]:
+    return [b.label for b in buttons_of(message)]
+
+
+def embed_text(message: Message) -> str:
+    parts = []
+    for embed in message.embeds:
+        parts += [embed.title or "", embed.description or "", embed.footer.text or ""]
+        for field in embed.fields:
+            parts += [field.name or "", field.value or ""]
+    return "\n".join(parts)
+
+
+class World:
+    """One server with one channel, some users, and the bot."""
+
+    def __init__(self, env: simcord.Env, make_bot: Callable[[], SpadesBot]) -> None:
+        self.env = env
+        self.make_bot = make_bot
+        self.guild = env.create_guild("Card Club")
+        self.channel = self.guild.create_text_channel("spades")
+        self.users: dict[str, MemberActor] = {}
+
+    @property
+    def bot(self) -> SpadesBot:
+        bot = self.env.bot
+        assert isinstance(bot, SpadesBot)
+        return bot
+
+    async def sync(self) -> None:
+        await self.bot.sync_commands()
+
+    async def restart(self) -> None:
+        await self.env.restart_bot(self.make_bot())
+        await self.sync()
+
+    def user(self, name: str) -> MemberActor:
+        if name not in self.users:
+            self.users[name] = self.guild.add_member(self.env.create_user(name))
+        return self.users[name]
+
+    def by_id(self, user_id: int) -> MemberActor:
+        return next(u for u in self.users.values() if u.id == user_id)
+
+    # -- the table -----------------------------------------------------------------
+
+    async def table(self, table_id: int | None = None) -> Table:
+        if table_id is None:
+            found = await self.bot.service.in_channel(self.channel.id)
+            assert found is not None, "no open table in the channel"
+            return found
+        return await self.bot.service.get(table_id)
+
+    def table_message(self, channel: simcord.ChannelHandle | None = None) -> discord.Message:
+        """The newest table message in the channel (public)."""
+        messages = [
+            m
+            for m in (channel or self.channel).history()
+            if m.embeds and (m.embeds[0].title or "").startswith(TABLE_TITLE)
+        ]
+        assert messages, "no table message in the channel"
+        return messages[-1]
+
+    async def new_table(self, host: MemberActor, **options: Any) -> Table:
+        result = await host.slash(self.channel, "spades new", **options)
+        assert result.ephemeral, result
+        return await self.table()
+
+    async def seat_four(self, host: MemberActor, *others: MemberActor, **options: Any) -> Table:
+        """Open a table and seat ``others`` by clicking Join (they sit in order)."""
+        await self.new_table(host, **options)
+        for user in others:
+            await self.click(user, "Join")
+        return await self.table()
+
+    async def click(
+        self, user: MemberActor, label: str, message: Message | None = None
+    ) -> simcord.InteractionResult:
+        message = message if message is not None else self.table_message()
+        return await user.click(message, label=label)
+
+    async def my_hand(self, user: MemberActor) -> simcord.ResponseMessage:
+        result = await self.click(user, "My hand")
+        assert result.ephemeral and result.response is not None, result
+        return result.response
+
+    # -- playing by clicking -------------------------------------------------------
+
+    async def act(
+        self,
+        table: Table,
+        bid: Callable[[Table, int], str] | None = None,
+        card: Callable[[list[Button]], Button] | None = None,
+    ) -> simcord.InteractionResult:
+        """The player the table waits on opens their hand and clicks a bid or a card."""
+        game = table.game
+        assert game is not None
+        seat = game.waited_on()
+        assert seat is not None
+        user_id = table.seats[seat].user_id
+        assert user_id is not None, "the table waits on a computer player"
+        user = self.by_id(user_id)
+        hand = await self.my_hand(user)
+        enabled = [b for b in buttons_of(hand) if not b.disabled]
+        if game.phase is Phase.BIDDING:
+            label = bid(table, seat) if bid else "3"
+            if label == "Show my cards":
+                return await user.click(hand, label=label)
+            return await user.click(hand, label=label)
+        chosen = card(enabled) if card else enabled[0]
+        return await user.click(hand, custom_id=chosen.custom_id)
+
+    async def play_until(
+        self,
+        done: Callable[[Table], bool],
+        *,
+        bid: Callable[[Table, int], str] | None = None,
+        card: Callable[[list[Button]], Button] | None = None,
+        next_hand: bool = True,
+        limit: int = 5000,
+    ) -> Table:
+        """Click through the game until ``done(table)``; Next hand is pressed by
+        the first seated person."""
+        for _ in range(limit):
+            table = await self.table_any()
+            if done(table):
+                return table
+            game = table.game
+            assert game is not None and table.status is TableStatus.PLAYING, table.status
+            if game.phase is Phase.HAND_OVER:
+                assert next_hand, "the hand is over"
+                first = next(s.user_id for s in table.seats if s.user_id is not None)
+                await self.click(self.by_id(first), "Next hand")
+                continue
+            await self.act(table, bid, card)
+        raise AssertionError("the game did not finish")
+
+    async def table_any(self) -> Table:
+        """The channel's table, open or just finished."""
+        found = await self.bot.service.in_channel(self.channel.id)
+        if found is not None:
+            return found
+        return await self.bot.service.get(self._last_table_id())
+
+    def _last_table_id(self) -> int:
+        title = self.table_message().embeds[0].title or ""
+        return int(title.removeprefix(TABLE_TITLE).split("·")[0])
+
+
+def finished(table: Table) -> bool:
+    return table.status is TableStatus.FINISHED

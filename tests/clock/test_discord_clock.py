@@ -1,0 +1,116 @@
+"""The turn clock inside the real bot, on SimCord's virtual clock: mentions at
+the reminder points, the claim announcement, ``/spades claim`` and a restart."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from pathlib import Path
+
+import discord
+import pytest
+import simcord
+
+from bot.config import DatabaseSettings, HealthSettings, Settings, TableSettings
+from bot.discord_app import SpadesBot
+from bot.game.errors import ClaimRefused
+from cogs.clock import ClockCog
+from tests.discord.harness import World
+
+HOUR = 3600
+
+pytestmark = pytest.mark.simcord(settle_timeout=0.5)
+
+
+class ClockedBot(SpadesBot):
+    """The bot with the turn clock's cog added once the service is open."""
+
+    async def setup_hook(self) -> None:
+        await super().setup_hook()
+        if not self.commands_only:
+            await self.add_cog(ClockCog(self))
+
+
+@pytest.fixture
+def make_bot(tmp_path: Path) -> Callable[[], SpadesBot]:
+    settings = Settings(
+        database=DatabaseSettings(path=tmp_path / "spades.db"),
+        tables=TableSettings(computer_delay_s=0.0, turn_ping=False),
+        # A heartbeat every 30 virtual seconds would make days of time slow to pass.
+        health=HealthSettings(heartbeat_every_s=30 * 24 * HOUR, stale_after_s=60 * 24 * HOUR),
+    )
+    seeds = itertools.count(1)
+    return lambda: ClockedBot(settings, seed_source=lambda: next(seeds))
+
+
+@pytest.fixture
+def simcord_bot(make_bot: Callable[[], SpadesBot]) -> SpadesBot:
+    return make_bot()
+
+
+@pytest.fixture
+async def world(simcord_env: simcord.Env, make_bot: Callable[[], SpadesBot]) -> World:
+    world = World(simcord_env, make_bot)
+    await world.sync()
+    return world
+
+
+def clock_messages(world: World) -> list[discord.Message]:
+    return [m for m in world.channel.history() if not m.embeds and "table" in m.content]
+
+
+async def started_table(world: World) -> tuple[list[simcord.MemberActor], int]:
+    users = [world.user(n) for n in ("alice", "bob", "carol", "dave")]
+    await world.seat_four(users[0], *users[1:], turn_limit=48)
+    await world.click(users[0], "Start")
+    table = await world.table()
+    assert table.game is not None
+    late = table.game.waited_on()
+    assert late is not None
+    return users, late
+
+
+async def test_reminders_claim_announcement_and_claim(world: World) -> None:
+    users, late = await started_table(world)
+    late_user, partner = users[late], users[(late + 2) & 3]
+    opponent = users[(late + 1) & 3]
+    await world.env.advance_time(24 * HOUR - 1)
+    assert clock_messages(world) == []
+    await world.env.advance_time(1)
+    [reminder] = clock_messages(world)
+    assert reminder.content.startswith(f"{late_user.mention}, table ")
+    assert "24 h" in reminder.content or "24 hours" in reminder.content
+    assert [u.id for u in reminder.mentions] == [late_user.id]
+
+    early = await opponent.slash(world.channel, "spades claim")
+    assert early.ephemeral and early.response is not None
+    assert "has not passed yet" in early.response.content
+    simcord.assert_error(world.env, ClaimRefused, contains="has not passed yet")
+
+    await world.env.advance_time(24 * HOUR + 1)
+    announcement = clock_messages(world)[-1]
+    assert late_user.mention in announcement.content
+    assert opponent.mention in announcement.content and "/spades claim" in announcement.content
+
+    refused = await partner.slash(world.channel, "spades claim")
+    assert refused.ephemeral and refused.response is not None
+    assert "other team" in refused.response.content
+    simcord.assert_error(world.env, ClaimRefused, contains="other team")
+    claimed = await opponent.slash(world.channel, "spades claim")
+    assert not claimed.ephemeral and claimed.response is not None
+    assert "claimed the win" in claimed.response.content
+    table = await world.table_any()
+    assert table.status.value == "finished"
+    assert table.result is not None and table.result.reason.value == "timeout"
+
+
+async def test_restart_between_arming_and_firing(world: World) -> None:
+    users, late = await started_table(world)
+    await world.env.advance_time(12 * HOUR)
+    # SimCord detaches the old client without closing it: close its database
+    # connection as the end of the process would, or the new one cannot open.
+    await world.bot.store.close()
+    await world.restart()
+    await world.env.advance_time(12 * HOUR)
+    [reminder] = clock_messages(world)
+    assert reminder.content.startswith(f"{users[late].mention}, table ")

@@ -13,6 +13,10 @@ from bot.game.rules import RuleSet
 from bot.game.scoring import BLIND_NIL, NIL
 
 ACE, KING, QUEEN, JACK = 12, 11, 10, 9
+ROUNDING = 0.1  # a trick count of n + 0.9 or more bids n + 1: bids lean low
+NIL_DANGER_LIMIT = 0.9  # the most danger a Nil worth 100 accepts
+LOW_NIL_DANGER_LIMIT = 0.5  # ... and a Nil worth less
+NIL_MAX_TRICKS = 2.5  # hands counting this many tricks never bid Nil
 
 
 def _ranks(hand: int, suit: int) -> int:
@@ -104,17 +108,17 @@ def wants_nil(hand: int, rules: RuleSet, partner_bid: int | None) -> bool:
     """Whether to bid Nil: low cards, no high spades, partner not Nil."""
     if partner_bid is not None and partner_bid <= 0:
         return False
-    limit = 0.9 if rules.nil_value >= 100 else 0.5
+    limit = NIL_DANGER_LIMIT if rules.nil_value >= 100 else LOW_NIL_DANGER_LIMIT
     if partner_bid is not None and partner_bid >= 4:
         limit += 0.2  # a strong partner covers well
-    return nil_danger(hand) <= limit and estimate_tricks(hand) < 2.5
+    return nil_danger(hand) <= limit and estimate_tricks(hand) < NIL_MAX_TRICKS
 
 
 def numeric_bid(hand: int, bids: Sequence[int | None], seat: int) -> int:
     """A bid of 1-13 from the hand's trick count, shaded to the table: the
     last bidder of a side trims when the four bids would overrun 13."""
     estimate = estimate_tricks(hand)
-    bid = int(estimate + 0.4)
+    bid = int(estimate + ROUNDING)
     others = sum(b for s, b in enumerate(bids) if s != seat and b is not None and b > 0)
     made = sum(1 for s, b in enumerate(bids) if s != seat and b is not None)
     if made == 3 and others + bid > 13 and bid > 1:

@@ -43,6 +43,11 @@ from bot.game.view import PlayerView
 DEFAULT_TIME_BUDGET = 0.12  # seconds per decision
 EXACT_TRICKS = 3  # solve exactly once this many tricks (or fewer) are left
 MIN_SAMPLES = 2
+# Stop sampling early once the choice is settled: checked every few samples
+# from a first batch on.
+SETTLE_AFTER = 16
+SETTLE_EVERY = 4
+SETTLED = 4.0
 # How clearly (in standard errors of the paired difference over the samples)
 # an option must beat the heuristic's choice to replace it, and by at least
 # how much (in chance of winning the game).
@@ -92,10 +97,15 @@ class SearchPlayer:
         )
         return hash(public) & 0xFFFFFFFFFFFF
 
-    def _more(self, samples: int, deadline: float) -> bool:
+    def _more(self, values: Sequence[Sequence[float]], deadline: float) -> bool:
+        """Whether to draw another sample: until the deadline or the sample
+        limit, unless the samples so far already settle the choice."""
+        samples = len(values)
         if samples < MIN_SAMPLES:
             return True
         if self.max_samples is not None and samples >= self.max_samples:
+            return False
+        if samples >= SETTLE_AFTER and samples % SETTLE_EVERY == 0 and _settled(values):
             return False
         return time.perf_counter() < deadline
 
@@ -144,7 +154,7 @@ class SearchPlayer:
         sampler = DealSampler(knowledge, view.bids)
         exact = 13 - len(view.tricks) <= self.exact_tricks
         per_sample: list[list[float]] = []
-        while self._more(len(per_sample), deadline):
+        while self._more(per_sample, deadline):
             position = Position.from_view(view, sampler.sample(rng))
             if exact:
                 values = Solver(view.team, value_of).values_of_moves(position, moves)
@@ -211,7 +221,7 @@ class SearchPlayer:
         later = [(seat + i) & 3 for i in (1, 2, 3) if view.bids[(seat + i) & 3] is None]
         leader = (view.dealer + 1) & 3
         per_sample: list[list[float]] = []
-        while self._more(len(per_sample), deadline):
+        while self._more(per_sample, deadline):
             hands = sampler.sample(rng)
             values = []
             for bid in options_for(hands):
@@ -226,6 +236,26 @@ class SearchPlayer:
             per_sample.append(values)
         self.last_values = per_sample
         return per_sample
+
+
+def _settled(values: Sequence[Sequence[float]]) -> bool:
+    """Whether the best option so far beats every other by a wide margin
+    (:data:`SETTLED` standard errors) or ties it in every sample."""
+    n = len(values)
+    options = len(values[0])
+    totals = [sum(sample[i] for sample in values) for i in range(options)]
+    best = max(range(options), key=lambda i: totals[i])
+    for other in range(options):
+        if other == best:
+            continue
+        diffs = [sample[best] - sample[other] for sample in values]
+        if not any(diffs):
+            continue
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean <= SETTLED * math.sqrt(var / n):
+            return False
+    return True
 
 
 def _representative(card: int, moves: Sequence[int], live: int) -> int:

@@ -1,12 +1,17 @@
 """Turn clock speed: loading 10,000 pending deadlines at start, and how late
 deadlines fire on the real clock.
 
-    python -m benchmarks.clock [--tables 10000] [--spread 2.0] [--db PATH]
+    python -m benchmarks.clock [--tables 10000] [--lead 0.5] [--db PATH]
 
-1. Load: 10,000 tables each with a pending deadline are stored; the time is
-   that of ``Scheduler.start()`` (reading every row and building the heap).
-2. Firing: the same 10,000 deadlines, due over ``--spread`` seconds from now,
-   fire on the wall clock; the delay is the handler's start minus the due time.
+Both phases use the bot's SQLite store (a fresh file unless ``--db``), with
+one lobby table row per deadline (deadlines belong to tables).
+
+1. Load: every table has a pending deadline; the time is that of
+   ``Scheduler.start()``: reading every row and building the heap.
+2. Firing: with the scheduler running, each table's deadline is armed due
+   ``--lead`` seconds (plus up to 0.2 s) after it is armed, so arming writes
+   and firing (with its row deletion) overlap as they do in a busy bot. The
+   delay is the handler's start minus the due time, on the wall clock.
 
 The last line is one JSON object:
 ``{"load_10000_s": ..., "fire_delay_p50_ms": ..., "fire_delay_p99_ms": ...}``.
@@ -17,92 +22,96 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
-from bot.scheduler import Deadline, DeadlineStore, MemoryDeadlineStore, Scheduler, SystemClock
+from bot.scheduler import Deadline, Scheduler, SystemClock
+from db.store import LogEntry, SeatRow, Store
 
 KIND = "turn"
 
 
-async def open_store(path: Path | None) -> tuple[DeadlineStore, str]:
-    """The bot's SQLite store if it is there, else the in-memory one."""
-    try:
-        from db.store import Store
-    except ImportError:
-        return MemoryDeadlineStore(), "memory"
-    if path is None:
-        path = Path(tempfile.mkdtemp(prefix="clock-bench-")) / "bench.db"
-    store = await Store.open(path)
-    return store, f"sqlite {path}"
+async def create_tables(store: Store, count: int) -> list[int]:
+    ids = []
+    for n in range(count):
+        ids.append(
+            await store.create_table(
+                guild_id=1,
+                channel_id=10_000 + n,
+                host_id=1,
+                options={},
+                seats=[SeatRow(0, 1), SeatRow(1), SeatRow(2), SeatRow(3)],
+                entry=LogEntry("create", 1, {}, time.time()),
+            )
+        )
+    return ids
 
 
-async def seed(store: DeadlineStore, tables: int, first_due: float, spread: float) -> None:
-    for table in range(tables):
-        due = first_due + spread * table / tables
-        await store.put_deadline(table, KIND, due, {"version": 1, "seat": table & 3})
-
-
-async def measure_load(store: DeadlineStore, tables: int) -> float:
-    await seed(store, tables, time.time() + 3600, 600)
+async def measure_load(store: Store, tables: list[int]) -> float:
+    later = time.time() + 3600
+    for n, table in enumerate(tables):
+        await store.put_deadline(table, KIND, later + n, {"version": 1, "seat": n & 3})
     scheduler = Scheduler(store)
     scheduler.on(KIND, _ignore)
     started = time.perf_counter()
     await scheduler.start()
     elapsed = time.perf_counter() - started
-    assert len(scheduler) == tables, f"loaded {len(scheduler)} of {tables} deadlines"
+    assert len(scheduler) == len(tables), f"loaded {len(scheduler)} of {len(tables)} deadlines"
     await scheduler.stop()
+    for table in tables:
+        await store.delete_deadline(table, KIND)
     return elapsed
 
 
-async def measure_firing(store: DeadlineStore, tables: int, spread: float) -> list[float]:
+async def measure_firing(store: Store, tables: list[int], lead: float) -> list[float]:
     delays: list[float] = []
     done = asyncio.Event()
 
     async def record(deadline: Deadline) -> None:
         delays.append(time.time() - deadline.due_at)
-        if len(delays) == tables:
+        if len(delays) == len(tables):
             done.set()
 
     scheduler = Scheduler(store, SystemClock())
     scheduler.on(KIND, record)
     await scheduler.start()
-    # Arm through the scheduler, as the turn clock does, starting a little
-    # ahead so arming does not eat into the first due times.
-    first_due = time.time() + 0.5 + tables * 0.0002
-    for table in range(tables):
-        due = first_due + spread * table / tables
-        await scheduler.arm(Deadline(table, KIND, due, {"version": 2, "seat": table & 3}))
-    await asyncio.wait_for(done.wait(), timeout=60 + spread)
+    rng = random.Random(1)
+    for n, table in enumerate(tables):
+        due = time.time() + lead + rng.uniform(0, 0.2)
+        await scheduler.arm(Deadline(table, KIND, due, {"version": 2, "seat": n & 3}))
+    await asyncio.wait_for(done.wait(), timeout=120)
     await scheduler.stop()
+    remaining = await store.load_deadlines()
+    assert not remaining, f"{len(remaining)} fired deadlines were left in the store"
     return delays
 
 
 async def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=10_000)
-    parser.add_argument("--spread", type=float, default=2.0, help="seconds the deadlines span")
+    parser.add_argument("--lead", type=float, default=0.5, help="seconds from arming to due")
     parser.add_argument("--db", type=Path, default=None)
     args = parser.parse_args(argv)
 
-    store, where = await open_store(args.db)
-    print(f"store: {where}")
-    load_s = await measure_load(store, args.tables)
-    print(f"start-up load of {args.tables} pending deadlines: {load_s:.3f} s")
-    for table in range(args.tables):
-        await store.delete_deadline(table, KIND)
-    delays_ms = sorted(d * 1000 for d in await measure_firing(store, args.tables, args.spread))
+    path = args.db or Path(tempfile.mkdtemp(prefix="clock-bench-")) / "bench.db"
+    store = await Store.open(path)
+    print(f"store: {path}")
+    try:
+        tables = await create_tables(store, args.tables)
+        load_s = await measure_load(store, tables)
+        print(f"start-up load of {len(tables)} pending deadlines: {load_s:.3f} s")
+        delays_ms = sorted(d * 1000 for d in await measure_firing(store, tables, args.lead))
+    finally:
+        await store.close()
     p50 = statistics.median(delays_ms)
     p99 = delays_ms[min(len(delays_ms) - 1, int(len(delays_ms) * 0.99))]
     print(
-        f"firing delay over {len(delays_ms)} deadlines in {args.spread:g} s: "
+        f"firing delay over {len(delays_ms)} deadlines: "
         f"p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {delays_ms[-1]:.2f} ms"
     )
-    close = getattr(store, "close", None)
-    if close is not None:
-        await close()
     print(
         json.dumps(
             {

@@ -18,7 +18,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.game.state import Phase, format_duration
+from bot.render import ids
 from bot.scheduler import Scheduler, SystemClock
+from bot.tables.errors import TableError
 from bot.tables.model import Table
 from bot.turns import ClockSettings, TurnClock
 from cogs.errors import Refusal
@@ -29,6 +31,9 @@ if TYPE_CHECKING:
     from bot.discord_app import SpadesBot
 
 log = logging.getLogger(__name__)
+
+#: Clicks by which a person shows they are back at their table.
+BACK_AT_THE_TABLE = frozenset({ids.Act.HAND, ids.Act.LOOK, ids.Act.BID, ids.Act.PLAY})
 
 
 def clock_settings_from(settings: Settings) -> ClockSettings:
@@ -142,6 +147,11 @@ class ClockCog(commands.Cog):
         group = self.bot.tree.get_command("spades")
         if isinstance(group, app_commands.Group) and group.get_command("claim") is None:
             group.add_command(self.command)
+        # The turn clock moves the computer players from now on, through the
+        # scheduler (restart-proof): the interim driver steps aside.
+        interim = getattr(self.bot, "computers", None)
+        if interim is not None:
+            interim.stop()
         await self.turn_clock.start()
 
     async def cog_unload(self) -> None:
@@ -149,6 +159,36 @@ class ClockCog(commands.Cog):
         group = self.bot.tree.get_command("spades")
         if isinstance(group, app_commands.Group):
             group.remove_command("claim")
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A person opening their hand (or acting from it) is back: a seat the
+        computer plays for them while they were late is theirs again."""
+        user = interaction.user.id
+        try:
+            for table_id in await self._tables_opened_by(interaction):
+                await self.turn_clock.take_back(table_id, user)
+        except TableError:
+            pass  # a forged or outdated table id: the click's own answer says so
+
+    async def _tables_opened_by(self, interaction: discord.Interaction[Any]) -> list[int]:
+        data: dict[str, Any] = dict(interaction.data or {})
+        if interaction.type is discord.InteractionType.component:
+            custom_id = str(data.get("custom_id", ""))
+            prefix = f"{ids.PREFIX}:"
+            if not custom_id.startswith(prefix):
+                return []
+            try:
+                cid = ids.parse(custom_id.removeprefix(prefix))
+            except ids.BadComponentId:
+                return []
+            return [cid.table] if cid.action in BACK_AT_THE_TABLE else []
+        if interaction.type is discord.InteractionType.application_command:
+            options = data.get("options") or [{}]
+            if data.get("name") == "spades" and options[0].get("name") == "hand":
+                tables = await self.bot.service.tables_of_user(interaction.user.id)
+                return [t.id for t in tables]
+        return []
 
     async def claim(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._table_of(interaction)

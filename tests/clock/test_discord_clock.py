@@ -14,6 +14,8 @@ import simcord
 from bot.config import DatabaseSettings, HealthSettings, Settings, TableSettings
 from bot.discord_app import SpadesBot
 from bot.game.errors import ClaimRefused
+from bot.game.state import Phase
+from bot.turns import TurnClock
 from cogs.clock import ClockCog
 from tests.discord.harness import World
 
@@ -114,3 +116,39 @@ async def test_restart_between_arming_and_firing(world: World) -> None:
     await world.env.advance_time(12 * HOUR)
     [reminder] = clock_messages(world)
     assert reminder.content.startswith(f"{users[late].mention}, table ")
+
+
+def turn_clock(world: World) -> TurnClock:
+    cog = world.bot.get_cog("ClockCog")
+    assert isinstance(cog, ClockCog)
+    return cog.turn_clock
+
+
+async def test_computer_players_move_through_the_turn_clock(world: World) -> None:
+    alice = world.user("alice")
+    await world.new_table(alice)
+    await world.click(alice, "Add computer players")
+    await world.click(alice, "Start")
+    await world.env.advance_time(1)
+    table = await world.table()
+    assert table.game is not None and table.game.waited_on() == 0
+    assert [a.seat for a in table.game.actions] == [1, 2, 3]
+    # They were moved by the scheduler's deadlines (the interim driver stepped aside).
+    assert turn_clock(world).scheduler.fired_count == 3
+    table = await world.play_until(lambda t: t.game is not None and t.game.phase is Phase.HAND_OVER)
+    assert table.game is not None and len(table.game.hand_records) == 1
+    assert turn_clock(world).scheduler.pending_for(table.id) == []
+
+
+async def test_a_computer_stands_in_until_the_late_player_opens_their_hand(world: World) -> None:
+    users, late = await started_table(world)
+    table = await world.table()
+    await turn_clock(world).set_stand_in(table.id, True)
+    await world.env.advance_time(48 * HOUR + 1)
+    stood = clock_messages(world)[-1]
+    assert stood.content.startswith(f"{users[late].mention} is past the turn limit")
+    table = await world.table()
+    assert table.game is not None and [a.seat for a in table.game.actions] == [late]
+    assert turn_clock(world).away_seats(table.id) == {late}
+    await world.my_hand(users[late])
+    assert turn_clock(world).away_seats(table.id) == frozenset()

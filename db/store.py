@@ -214,13 +214,15 @@ def split_statements(script: str) -> list[str]:
     ``executescript`` would commit, and migrations must share one transaction."""
     statements: list[str] = []
     current = ""
-    for piece in script.split(";"):
+    pieces = script.split(";")
+    for piece in pieces[:-1]:  # each of these ended at a semicolon
         current += piece + ";"
         if sqlite3.complete_statement(current):
             if _has_sql(current):
                 statements.append(current.strip())
             current = ""
-    if _has_sql(current.rstrip(";")):
+    current += pieces[-1]
+    if _has_sql(current):
         raise StoreError(f"incomplete SQL statement at the end of a migration: {current[:60]!r}")
     return statements
 
@@ -284,21 +286,20 @@ class Store:
 
     async def _migrate(self, migrations: list[Migration], upto: int | None) -> None:
         known = max((m.number for m in migrations), default=0)
+        target = known if upto is None else min(known, upto)
+        current = await self.schema_version()
+        if current > known:
+            raise self._too_new(current, known)
+        if current >= target:
+            return  # the usual start: nothing to do, no write transaction
         async with self.write_lock:
             await self.connection.execute("BEGIN IMMEDIATE")
             try:
-                # Read inside the transaction: another process may have migrated.
+                # Read again inside the transaction: another process may have migrated.
                 current = await self.schema_version()
                 if current > known:
-                    raise SchemaTooNew(
-                        f"the database {self.path} is at schema version {current}, newer than "
-                        f"this bot knows ({known}): run a newer version of the bot"
-                    )
-                pending = [
-                    m
-                    for m in migrations
-                    if m.number > current and (upto is None or m.number <= upto)
-                ]
+                    raise self._too_new(current, known)
+                pending = [m for m in migrations if current < m.number <= target]
                 for migration in pending:
                     script = migration.path.read_text(encoding="utf-8")
                     for statement in split_statements(script):
@@ -315,6 +316,12 @@ class Store:
                 await self.connection.rollback()
                 raise
             await self.connection.commit()
+
+    def _too_new(self, current: int, known: int) -> SchemaTooNew:
+        return SchemaTooNew(
+            f"the database {self.path} is at schema version {current}, newer than this bot "
+            f"knows ({known}): run a newer version of the bot"
+        )
 
     # -- transactions ----------------------------------------------------------
 
@@ -719,10 +726,13 @@ async def connect(path: str | Path, *, synchronous: str = "NORMAL") -> aiosqlite
     # isolation_level=None: the store issues BEGIN/COMMIT itself.
     connection = await aiosqlite.connect(str(path), isolation_level=None)
     try:
-        await connection.execute("PRAGMA journal_mode = WAL")
-        await connection.execute(f"PRAGMA synchronous = {synchronous.upper()}")
-        await connection.execute("PRAGMA foreign_keys = ON")
-        await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+        # busy_timeout first: switching to WAL may wait on another connection.
+        await connection.executescript(
+            f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d};"
+            " PRAGMA journal_mode = WAL;"
+            f" PRAGMA synchronous = {synchronous.upper()};"
+            " PRAGMA foreign_keys = ON;"
+        )
     except BaseException:
         await connection.close()
         raise

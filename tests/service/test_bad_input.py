@@ -1,0 +1,363 @@
+"""Every kind of bad input is refused with a specific error and leaves the
+database byte-for-byte as it was (compared through a full dump)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from bot.game import errors as rules
+from bot.game.state import Action, ActionKind, Phase
+from bot.tables import errors
+from bot.tables.model import Table
+from bot.tables.service import TableService
+from tests.service.conftest import dump
+from tests.service.driver import GUESTS, HOST, Chooser, seated_table
+
+OUTSIDER = 9999
+WATCHER = 8888
+
+Attempt = Callable[[TableService, Table], Awaitable[object]]
+
+
+async def refused(
+    service: TableService, db_path: Path, table: Table, attempt: Attempt, error: type[Exception]
+) -> Exception:
+    before = dump(db_path)
+    before_table = await service.get(table.id)
+    with pytest.raises(error) as caught:
+        await attempt(service, table)
+    assert dump(db_path) == before
+    assert await service.get(table.id) == before_table
+    message = getattr(caught.value, "message", "")
+    assert isinstance(message, str) and message
+    assert isinstance(getattr(caught.value, "code", None), str)
+    return caught.value
+
+
+@pytest.fixture
+async def lobby(service: TableService) -> Table:
+    table = await service.create(1, 500, HOST)
+    table = await service.join(table.id, GUESTS[0], table.version)
+    return table
+
+
+@pytest.fixture
+async def full_lobby(service: TableService) -> Table:
+    table = await seated_table(service)
+    return await service.join(table.id, WATCHER, table.version)
+
+
+@pytest.fixture
+async def playing(full_lobby: Table, service: TableService) -> Table:
+    return await service.start(full_lobby.id, HOST, full_lobby.version)
+
+
+LOBBY_CASES: list[tuple[str, Attempt, type[Exception]]] = [
+    ("unknown table", lambda s, t: s.join(424242, 5, 1), errors.UnknownTable),
+    ("table id not a number", lambda s, t: s.join("1", 5, 1), errors.UnknownTable),  # type: ignore[arg-type]
+    ("stale version", lambda s, t: s.join(t.id, 5, t.version - 1), errors.StaleAction),
+    ("future version", lambda s, t: s.join(t.id, 5, t.version + 1), errors.StaleAction),
+    ("version not a number", lambda s, t: s.join(t.id, 5, "2"), errors.Malformed),  # type: ignore[arg-type]
+    ("negative user id", lambda s, t: s.join(t.id, -5, t.version), errors.Malformed),
+    ("user id a bool", lambda s, t: s.join(t.id, True, t.version), errors.Malformed),
+    ("join twice", lambda s, t: s.join(t.id, GUESTS[0], t.version), errors.AlreadyJoined),
+    ("host leaves", lambda s, t: s.leave(t.id, HOST, t.version), errors.HostCannotLeave),
+    ("outsider leaves", lambda s, t: s.leave(t.id, OUTSIDER, t.version), errors.NotSeated),
+    ("guest starts", lambda s, t: s.start(t.id, GUESTS[0], t.version), errors.HostOnly),
+    ("outsider starts", lambda s, t: s.start(t.id, OUTSIDER, t.version), errors.NotSeated),
+    ("start with two seated", lambda s, t: s.start(t.id, HOST, t.version), errors.NotEnoughPlayers),
+    ("guest cancels", lambda s, t: s.cancel(t.id, GUESTS[0], t.version), errors.HostOnly),
+    (
+        "guest adds bots",
+        lambda s, t: s.add_bots(t.id, GUESTS[0], t.version, "random"),
+        errors.HostOnly,
+    ),
+    (
+        "unknown bot level",
+        lambda s, t: s.add_bots(t.id, HOST, t.version, "oracle"),
+        errors.Malformed,
+    ),
+    (
+        "partner before four seated",
+        lambda s, t: s.choose_partner(t.id, HOST, GUESTS[0], t.version),
+        errors.NotEnoughPlayers,
+    ),
+    ("bid in the lobby", lambda s, t: s.bid(t.id, HOST, 3, t.version), errors.NotStarted),
+    ("play in the lobby", lambda s, t: s.play(t.id, HOST, 5, t.version), errors.NotStarted),
+    ("resign in the lobby", lambda s, t: s.resign(t.id, HOST, t.version), errors.NotStarted),
+    ("rematch in the lobby", lambda s, t: s.rematch(t.id, HOST, t.version), errors.NotOver),
+    ("create in a busy channel", lambda s, t: s.create(1, 500, 77), errors.ChannelBusy),
+    ("target not offered", lambda s, t: s.create(1, 600, 77, target=300), errors.Malformed),
+    ("unknown revoke rule", lambda s, t: s.create(1, 600, 77, revokes="maybe"), errors.Malformed),
+    ("unknown preset", lambda s, t: s.create(1, 600, 77, preset="hearts"), errors.Malformed),
+    ("turn limit zero", lambda s, t: s.create(1, 600, 77, turn_limit_s=0), errors.Malformed),
+    ("channel id text", lambda s, t: s.create(1, "600", 77), errors.Malformed),  # type: ignore[arg-type]
+    ("message id negative", lambda s, t: s.set_message(t.id, -1), errors.Malformed),
+]
+
+
+@pytest.mark.parametrize(("name", "attempt", "error"), LOBBY_CASES, ids=[c[0] for c in LOBBY_CASES])
+async def test_lobby_refusals_change_nothing(
+    service: TableService,
+    db_path: Path,
+    lobby: Table,
+    name: str,
+    attempt: Attempt,
+    error: type[Exception],
+) -> None:
+    await refused(service, db_path, lobby, attempt, error)
+
+
+FULL_LOBBY_CASES: list[tuple[str, Attempt, type[Exception]]] = [
+    (
+        "bots with no empty seat",
+        lambda s, t: s.add_bots(t.id, HOST, t.version, "random"),
+        errors.TableFull,
+    ),
+    (
+        "partner is the host",
+        lambda s, t: s.choose_partner(t.id, HOST, HOST, t.version),
+        errors.BadPartner,
+    ),
+    (
+        "partner not seated",
+        lambda s, t: s.choose_partner(t.id, HOST, WATCHER, t.version),
+        errors.BadPartner,
+    ),
+    (
+        "partner seat out of range",
+        lambda s, t: s.choose_partner(t.id, HOST, None, t.version, partner_seat=4),
+        errors.BadPartner,
+    ),
+    (
+        "guest picks a partner",
+        lambda s, t: s.choose_partner(t.id, GUESTS[0], GUESTS[1], t.version),
+        errors.HostOnly,
+    ),
+    ("spectator starts", lambda s, t: s.start(t.id, WATCHER, t.version), errors.HostOnly),
+    ("stale start", lambda s, t: s.start(t.id, HOST, t.version - 1), errors.StaleAction),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "attempt", "error"), FULL_LOBBY_CASES, ids=[c[0] for c in FULL_LOBBY_CASES]
+)
+async def test_full_lobby_refusals_change_nothing(
+    service: TableService,
+    db_path: Path,
+    full_lobby: Table,
+    name: str,
+    attempt: Attempt,
+    error: type[Exception],
+) -> None:
+    await refused(service, db_path, full_lobby, attempt, error)
+
+
+def _bidder(t: Table, after: int = 0) -> int:
+    """The user the game waits on (``after`` = 1: the next one round the table)."""
+    assert t.game is not None
+    seat = t.game.waited_on()
+    assert seat is not None
+    user = t.seats[(seat + after) & 3].user_id
+    assert user is not None
+    return user
+
+
+def _first_bidder(t: Table) -> int:
+    return _bidder(t)
+
+
+def _not_first_bidder(t: Table) -> int:
+    return _bidder(t, 1)
+
+
+PLAYING_CASES: list[tuple[str, Attempt, type[Exception]]] = [
+    ("spectator bids", lambda s, t: s.bid(t.id, WATCHER, 3, t.version), errors.Spectator),
+    ("outsider bids", lambda s, t: s.bid(t.id, OUTSIDER, 3, t.version), errors.NotSeated),
+    ("outsider resigns", lambda s, t: s.resign(t.id, OUTSIDER, t.version), errors.NotSeated),
+    (
+        "bid out of turn",
+        lambda s, t: s.bid(t.id, _not_first_bidder(t), 3, t.version),
+        rules.NotYourTurn,
+    ),
+    ("bid 14", lambda s, t: s.bid(t.id, _first_bidder(t), 14, t.version), rules.BidOutOfRange),
+    ("bid as text", lambda s, t: s.bid(t.id, _first_bidder(t), "3", t.version), errors.Malformed),  # type: ignore[arg-type]
+    (
+        "blind nil not played",
+        lambda s, t: s.bid(t.id, _first_bidder(t), -1, t.version),
+        rules.BlindNilNotAllowed,
+    ),
+    (
+        "play while bidding",
+        lambda s, t: s.play(t.id, _first_bidder(t), 3, t.version),
+        rules.WrongPhase,
+    ),
+    ("card 52", lambda s, t: s.play(t.id, _first_bidder(t), 52, t.version), errors.Malformed),
+    (
+        "card name nonsense",
+        lambda s, t: s.play(t.id, _first_bidder(t), "ZZ", t.version),
+        errors.Malformed,
+    ),
+    ("card a float", lambda s, t: s.play(t.id, _first_bidder(t), 3.0, t.version), errors.Malformed),  # type: ignore[arg-type]
+    ("stale bid", lambda s, t: s.bid(t.id, _first_bidder(t), 3, t.version - 1), errors.StaleAction),
+    (
+        "join twice while playing",
+        lambda s, t: s.join(t.id, WATCHER, t.version),
+        errors.AlreadyJoined,
+    ),
+    (
+        "seated player leaves",
+        lambda s, t: s.leave(t.id, GUESTS[0], t.version),
+        errors.AlreadyStarted,
+    ),
+    ("start again", lambda s, t: s.start(t.id, HOST, t.version), errors.AlreadyStarted),
+    ("cancel a started table", lambda s, t: s.cancel(t.id, HOST, t.version), errors.AlreadyStarted),
+    (
+        "add bots after start",
+        lambda s, t: s.add_bots(t.id, HOST, t.version, "random"),
+        errors.AlreadyStarted,
+    ),
+    ("rematch before the end", lambda s, t: s.rematch(t.id, HOST, t.version), errors.NotOver),
+    ("next hand while bidding", lambda s, t: s.next_hand(t.id, HOST, t.version), rules.WrongPhase),
+    (
+        "early timeout claim",
+        lambda s, t: s.claim_timeout(t.id, HOST, t.version),
+        rules.ClaimRefused,
+    ),
+    (
+        "challenge before any card",
+        lambda s, t: s.challenge(t.id, HOST, GUESTS[0], t.version),
+        rules.ChallengeRefused,
+    ),
+    (
+        "challenge a stranger",
+        lambda s, t: s.challenge(t.id, HOST, OUTSIDER, t.version),
+        rules.ChallengeRefused,
+    ),
+    ("challenge nobody", lambda s, t: s.challenge(t.id, HOST, None, t.version), errors.Malformed),
+    (
+        "bot acts for a human seat",
+        lambda s, t: s.bot_act(t.id, 1, t.version, Action(ActionKind.BID, 1, 3)),
+        errors.NotABot,
+    ),
+    (
+        "bot seat 7",
+        lambda s, t: s.bot_act(t.id, 7, t.version, Action(ActionKind.BID, 7, 3)),
+        errors.Malformed,
+    ),
+    (
+        "bot acts for another seat",
+        lambda s, t: s.bot_act(t.id, 1, t.version, Action(ActionKind.BID, 2, 3)),
+        errors.Malformed,
+    ),
+    (
+        "bot action not an Action",
+        lambda s, t: s.bot_act(t.id, 1, t.version, {"kind": "bid"}),  # type: ignore[arg-type]
+        errors.Malformed,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "attempt", "error"), PLAYING_CASES, ids=[c[0] for c in PLAYING_CASES]
+)
+async def test_playing_refusals_change_nothing(
+    service: TableService,
+    db_path: Path,
+    playing: Table,
+    name: str,
+    attempt: Attempt,
+    error: type[Exception],
+) -> None:
+    await refused(service, db_path, playing, attempt, error)
+
+
+async def test_rules_refusals_in_play_change_nothing(service: TableService, db_path: Path) -> None:
+    """Card not held, revoke at a blocked table, computer challenge, and a
+    repeated click (the same version twice)."""
+    table = await seated_table(service, humans=3, revokes="blocked")
+    table = await service.start(table.id, HOST, table.version)
+    chooser = Chooser(2)
+    while table.game is not None and table.game.phase is Phase.BIDDING:
+        table = await chooser.step(service, table)
+    # Steer to a trick where a human must follow suit and holds another suit.
+    for _ in range(200):
+        game = table.game
+        assert game is not None
+        seat = game.waited_on()
+        if seat is not None and table.seats[seat].is_human and game.trick:
+            led = game.trick[0] // 13
+            hand = game.hands[seat]
+            follow = hand & (0x1FFF << (13 * led))
+            other = hand & ~follow
+            if follow and other:
+                break
+        table = await chooser.step(service, table)
+    else:  # pragma: no cover - the seeded game always gets there
+        pytest.fail("no revoke opportunity")
+    user = table.seats[seat].user_id
+    assert user is not None
+    off_suit = (other & -other).bit_length() - 1
+    await refused(
+        service,
+        db_path,
+        table,
+        lambda s, t: s.play(t.id, user, off_suit, t.version),
+        rules.MustFollowSuit,
+    )
+    missing = next(c for c in range(52) if not hand >> c & 1)
+    await refused(
+        service,
+        db_path,
+        table,
+        lambda s, t: s.play(t.id, user, missing, t.version),
+        rules.CardNotInHand,
+    )
+    bot = table.bot_seats[0]
+    await refused(
+        service,
+        db_path,
+        table,
+        lambda s, t: s.bot_act(t.id, bot, t.version, Action(ActionKind.CHALLENGE, bot, 0)),
+        errors.Malformed,
+    )
+    legal = (follow & -follow).bit_length() - 1
+    played = await service.play(table.id, user, legal, table.version)
+    await refused(
+        service,
+        db_path,
+        played,
+        lambda s, t: s.play(t.id, user, legal, table.version),
+        errors.StaleAction,
+    )
+
+
+async def test_refusals_at_closed_tables(service: TableService, db_path: Path) -> None:
+    cancelled = await service.create(1, 500, HOST)
+    cancelled = await service.cancel(cancelled.id, HOST, cancelled.version)
+    closed_cases: list[tuple[Attempt, type[Exception]]] = [
+        (lambda s, t: s.join(t.id, 5, t.version), errors.TableClosed),
+        (lambda s, t: s.start(t.id, HOST, t.version), errors.TableClosed),
+        (lambda s, t: s.cancel(t.id, HOST, t.version), errors.TableClosed),
+        (lambda s, t: s.rematch(t.id, HOST, t.version), errors.TableClosed),
+    ]
+    for attempt, error in closed_cases:
+        await refused(service, db_path, cancelled, attempt, error)
+    finished = await seated_table(service, channel=501)
+    finished = await service.start(finished.id, HOST, finished.version)
+    finished = await service.resign(finished.id, HOST, finished.version)
+    finished_cases: list[tuple[Attempt, type[Exception]]] = [
+        (lambda s, t: s.join(t.id, 5, t.version), errors.TableClosed),
+        (lambda s, t: s.resign(t.id, HOST, t.version), rules.GameIsOver),
+        (lambda s, t: s.bid(t.id, GUESTS[0], 3, t.version), rules.GameIsOver),
+        (lambda s, t: s.leave(t.id, GUESTS[0], t.version), errors.TableClosed),
+        (
+            lambda s, t: s.rematch(t.id, HOST, t.version, swap_teams="yes"),  # type: ignore[arg-type]
+            errors.Malformed,
+        ),
+    ]
+    for attempt, error in finished_cases:
+        await refused(service, db_path, finished, attempt, error)

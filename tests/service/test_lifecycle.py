@@ -1,0 +1,262 @@
+"""The table lifecycle of rules text 000 through the service: lobby, teams,
+computer players, the game, its result rows and the rematch."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.game.state import ActionKind, EndReason, Phase
+from bot.tables import errors
+from bot.tables.model import Table, TableStatus
+from bot.tables.service import TableService
+from db.store import Store
+from tests.service.driver import GUESTS, HOST, Chooser, FakeClock, play_to_end, seated_table
+
+
+async def test_create_puts_the_host_in_seat_zero(service: TableService) -> None:
+    table = await service.create(1, 500, HOST, target=250, revokes="blocked", turn_limit_s=3600)
+    assert table.status is TableStatus.LOBBY
+    assert table.version == 1
+    assert table.seat_of(HOST) == 0
+    assert table.empty_seats == (1, 2, 3)
+    assert table.rules.target == 250
+    assert table.rules.revokes == "blocked"
+    assert table.rules.turn_limit_s == 3600
+    assert table.game is None and table.game_number == 0
+    assert await service.in_channel(500) == table
+
+
+async def test_first_three_sit_and_later_ones_watch(service: TableService) -> None:
+    table = await service.create(1, 500, HOST)
+    for guest in GUESTS:
+        table = await service.join(table.id, guest, table.version)
+    assert [s.user_id for s in table.seats] == [HOST, *GUESTS]
+    table = await service.join(table.id, 2000, table.version)
+    assert table.spectators == (2000,)
+    assert table.seat_of(2000) is None
+    table = await service.leave(table.id, GUESTS[1], table.version)
+    assert table.seats[2].is_empty
+    # A freed seat goes to the next player who joins, not to a spectator.
+    table = await service.join(table.id, 2001, table.version)
+    assert table.seat_of(2001) == 2
+    table = await service.leave(table.id, 2000, table.version)
+    assert table.spectators == ()
+
+
+async def test_joining_after_the_start_makes_a_spectator(service: TableService) -> None:
+    table = await seated_table(service)
+    table = await service.start(table.id, HOST, table.version)
+    table = await service.join(table.id, 3000, table.version)
+    assert table.spectators == (3000,)
+    with pytest.raises(errors.Spectator, match="you are watching this table"):
+        await service.resign(table.id, 3000, table.version)
+
+
+async def test_the_chosen_partner_sits_across_from_the_host(service: TableService) -> None:
+    table = await seated_table(service)
+    table = await service.choose_partner(table.id, HOST, GUESTS[2], table.version)
+    assert [s.user_id for s in table.seats] == [HOST, GUESTS[0], GUESTS[2], GUESTS[1]]
+    table = await service.start(table.id, HOST, table.version)
+    # Engine seats: the host's team is seats 0 and 2.
+    assert table.seat_of(GUESTS[2]) == 2
+
+
+async def test_a_computer_player_can_be_the_partner(service: TableService) -> None:
+    table = await seated_table(service, humans=2)
+    table = await service.choose_partner(table.id, HOST, None, table.version, partner_seat=3)
+    assert table.seats[2].is_bot and table.seats[1].user_id == GUESTS[0]
+
+
+async def test_bots_fill_every_empty_seat(service: TableService) -> None:
+    table = await service.create(1, 500, HOST)
+    table = await service.add_bots(table.id, HOST, table.version, "random")
+    assert table.bot_seats == (1, 2, 3)
+    assert all(seat.bot_level == "random" for seat in table.seats[1:])
+    table = await service.join(table.id, 4000, table.version)
+    assert table.spectators == (4000,)
+
+
+async def test_a_whole_game_with_bots_writes_its_results(
+    service: TableService, store: Store
+) -> None:
+    table = await seated_table(service, humans=2)
+    table = await service.start(table.id, HOST, table.version)
+    assert table.status is TableStatus.PLAYING and table.game_number == 1
+    table = await play_to_end(service, table, Chooser(3))
+    assert table.status is TableStatus.FINISHED
+    assert table.result is not None
+    assert await service.in_channel(500) is None  # a finished table frees the channel
+    [result] = await store.game_results(table.id)
+    game = table.game
+    assert game is not None
+    assert result["game_id"] == table.game_id
+    assert result["scores"] == game.scores
+    assert result["reason"] == table.result.reason.value
+    assert result["hands_played"] == len(game.hand_records) == len(result["hands"])
+    assert result["hands"][0]["game"] == str(table.game_id)
+    for seat in result["seats"]:
+        team = seat["seat"] & 1
+        expected = "won" if table.result.winner == team else "lost"
+        if table.result.winner is None:
+            expected = "draw"
+        assert seat["outcome"] == expected
+        assert seat["points"] == game.scores[team]
+        assert (seat["user_id"], seat["bot_level"]) == (
+            table.seats[seat["seat"]].user_id,
+            table.seats[seat["seat"]].bot_level,
+        )
+
+
+async def test_rematch_with_swapped_teams(service: TableService) -> None:
+    table = await seated_table(service)
+    table = await service.start(table.id, HOST, table.version)
+    first_seed = table.game.seed if table.game else None
+    table = await service.resign(table.id, GUESTS[0], table.version)
+    assert table.status is TableStatus.FINISHED
+    assert table.result is not None and table.result.reason is EndReason.RESIGNATION
+    table = await service.rematch(table.id, GUESTS[2], table.version, swap_teams=True)
+    assert table.status is TableStatus.PLAYING and table.game_number == 2
+    assert [s.user_id for s in table.seats] == [HOST, GUESTS[1], GUESTS[0], GUESTS[2]]
+    assert table.game is not None and table.game.seed != first_seed
+    assert table.game.phase is Phase.BIDDING and not table.game.actions
+    table = await service.resign(table.id, HOST, table.version)
+    table = await service.rematch(table.id, HOST, table.version, swap_teams=False)
+    assert [s.user_id for s in table.seats] == [HOST, GUESTS[1], GUESTS[0], GUESTS[2]]
+    assert table.game_number == 3
+
+
+async def test_rematch_waits_for_a_free_channel(service: TableService) -> None:
+    table = await seated_table(service)
+    table = await service.start(table.id, HOST, table.version)
+    table = await service.resign(table.id, HOST, table.version)
+    other = await service.create(1, 500, 7777)
+    with pytest.raises(errors.ChannelBusy, match="a table is already open in this channel"):
+        await service.rematch(table.id, HOST, table.version)
+    await service.cancel(other.id, 7777, other.version)
+    table = await service.rematch(table.id, HOST, table.version)
+    assert table.status is TableStatus.PLAYING
+
+
+async def test_cancel_frees_the_channel(service: TableService) -> None:
+    table = await service.create(1, 500, HOST)
+    table = await service.cancel(table.id, HOST, table.version)
+    assert table.status is TableStatus.CANCELLED
+    again = await service.create(1, 500, HOST)
+    assert again.id != table.id
+
+
+async def test_a_user_sits_at_tables_in_several_channels(service: TableService) -> None:
+    first = await service.create(1, 500, HOST)
+    second = await service.create(1, 501, 55)
+    second = await service.join(second.id, HOST, second.version)
+    mine = await service.tables_of_user(HOST)
+    assert sorted(t.id for t in mine) == [first.id, second.id]
+    assert {t.id for t in await service.unfinished()} == {first.id, second.id}
+
+
+async def test_timeout_claim_uses_the_injected_clock(
+    service: TableService, clock: FakeClock
+) -> None:
+    table = await seated_table(service, turn_limit_s=3600)
+    table = await service.start(table.id, HOST, table.version)
+    game = table.game
+    assert game is not None
+    waiting = game.waited_on()
+    assert waiting == 1  # the host deals first; seat 1 bids first
+    claimant = table.seats[0].user_id
+    assert claimant is not None
+    with pytest.raises(Exception, match="turn limit has not passed"):
+        await service.claim_timeout(table.id, claimant, table.version)
+    clock.advance(3601)
+    table = await service.claim_timeout(table.id, claimant, table.version)
+    assert table.result is not None and table.result.reason is EndReason.TIMEOUT
+    assert table.result.winner == 0
+
+
+async def test_a_challenge_ends_the_game(service: TableService) -> None:
+    table = await seated_table(service, revokes="allowed")
+    table = await service.start(table.id, HOST, table.version)
+    chooser = Chooser(5)
+    while table.game is not None and table.game.phase is Phase.BIDDING:
+        table = await chooser.step(service, table)
+    table = await chooser.step(service, table)  # one card on the table
+    table = await service.challenge(table.id, HOST, GUESTS[0], table.version)
+    assert table.result is not None and table.result.reason is EndReason.FALSE_CLAIM
+    assert table.status is TableStatus.FINISHED
+
+
+async def test_seeds_come_from_the_seed_source_and_are_logged(
+    service: TableService, store: Store
+) -> None:
+    table = await seated_table(service)
+    table = await service.start(table.id, HOST, table.version)
+    log = await store.action_log(table.id)
+    assert log[-1].kind == "start" and log[-1].payload["seed"] == table.game.seed  # type: ignore[union-attr]
+    assert [entry.seq for entry in log] == list(range(1, table.version + 1))
+
+
+async def test_subscribers_hear_every_commit_and_cannot_undo_it(
+    service: TableService, caplog: pytest.LogCaptureFixture
+) -> None:
+    heard: list[tuple[int, str]] = []
+
+    async def listener(table: Table, event: str) -> None:
+        heard.append((table.version, event))
+
+    async def broken(table: Table, event: str) -> None:
+        raise RuntimeError("listener bug")
+
+    service.subscribe(broken)
+    unsubscribe = service.subscribe(listener)
+    with caplog.at_level(logging.ERROR):
+        table = await service.create(1, 500, HOST)
+        table = await service.join(table.id, 1001, table.version)
+        table = await service.add_bots(table.id, HOST, table.version, "random")
+        table = await service.start(table.id, HOST, table.version)
+    assert heard == [(1, "create"), (2, "join"), (3, "bots"), (4, "start")]
+    assert "listener bug" in caplog.text
+    assert (await service.get(table.id)).version == 4
+    unsubscribe()
+    table = await service.join(table.id, 1500, table.version)
+    assert len(heard) == 4
+
+
+async def test_set_message_keeps_the_version(service: TableService, db_path: Path) -> None:
+    table = await service.create(1, 500, HOST)
+    table = await service.set_message(table.id, 99)
+    assert table.message_id == 99 and table.version == 1
+    with sqlite3.connect(db_path) as connection:
+        row = connection.execute("SELECT message_id FROM tables").fetchone()
+    assert row == (99,)
+
+
+async def test_look_is_recorded_for_blind_nil(service: TableService, db_path: Path) -> None:
+    table = await seated_table(service, preset="blind-nil")
+    table = await service.start(table.id, HOST, table.version)
+    bidder = table.seats[1].user_id
+    assert bidder is not None
+    table = await service.look(table.id, bidder, table.version)
+    assert table.game is not None and table.game.looked[1]
+    with sqlite3.connect(db_path) as connection:
+        kind, payload = connection.execute(
+            "SELECT kind, payload FROM actions ORDER BY seq DESC LIMIT 1"
+        ).fetchone()
+    assert kind == ActionKind.LOOK.value and json.loads(payload)["seat"] == 1
+
+
+async def test_published_snapshots_never_change(service: TableService) -> None:
+    table = await seated_table(service)
+    before = await service.start(table.id, HOST, table.version)
+    assert before.game is not None
+    frozen = before.game.snapshot()
+    chooser = Chooser(11)
+    after = before
+    for _ in range(10):
+        after = await chooser.step(service, after)
+    assert before.game.snapshot() == frozen
+    assert after.version == before.version + 10

@@ -10,7 +10,8 @@ from bot.ai.base import Player
 from bot.ai.heuristic import HeuristicPlayer
 from bot.ai.search import SearchPlayer
 from bot.game.cards import card_name, parse_card
-from bot.game.scoring import NIL
+from bot.game.rules import preset
+from bot.game.scoring import BLIND_NIL, NIL
 from bot.game.state import Action, ActionKind, Game
 from bot.game.view import view_of
 from tests.ai.positions import STANDARD, position
@@ -182,3 +183,44 @@ def test_lets_the_set_go_when_the_bag_costs_more() -> None:
     rules = STANDARD.with_options(bag_penalty=300)
     game = position(BAG_HANDS, bids=[1, 5, 1, 6], plays=BAG_PLAYS, bags=(0, 9), rules=rules)
     assert played(heuristic, game) == "3H"
+
+
+BLIND_NIL_RULES = preset("blind-nil")
+
+
+@pytest.mark.parametrize(
+    ("scores", "expected"),
+    [
+        # Seat 1 bids first; its side's score is the second.
+        ((50, 0), ActionKind.LOOK),  # Blind Nil is not open: less than 100 behind
+        ((120, 0), ActionKind.LOOK),  # open, but not worth the gamble yet
+        ((300, -50), ActionKind.BID),  # far behind: Blind Nil
+        ((400, 250), ActionKind.BID),  # behind and the other side is near the target
+    ],
+)
+def test_heuristic_blind_nil_only_when_far_behind(
+    scores: tuple[int, int], expected: ActionKind
+) -> None:
+    game = position({}, rules=BLIND_NIL_RULES, scores=scores)
+    view = view_of(game, 1)
+    assert view.hand == 0  # withheld until the seat looks
+    action = heuristic().decide(view)
+    assert action.kind is expected
+    if expected is ActionKind.BID:
+        assert action.value == BLIND_NIL
+
+
+@pytest.mark.parametrize("make", PLAYERS)
+def test_looks_before_bidding_at_a_blind_nil_table(make: MakePlayer) -> None:
+    game = position({}, rules=BLIND_NIL_RULES, scores=(0, 0))
+    assert decide(make, game).kind is ActionKind.LOOK
+    game.look(1)
+    assert decide(make, game).kind is ActionKind.BID
+
+
+def test_search_weighs_blind_nil_when_far_behind() -> None:
+    # 300 behind with the other side 60 from the target: a sure loss
+    # without a big swing, so Blind Nil is worth its risk.
+    game = position({}, rules=BLIND_NIL_RULES, scores=(440, 140))
+    action = search().decide(view_of(game, 1))
+    assert (action.kind, action.value) == (ActionKind.BID, BLIND_NIL)

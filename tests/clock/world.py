@@ -59,6 +59,7 @@ class World:
         self.clock = FakeClock(settle=self.settle)
         self.notifier = RecordingNotifier(self.clock)
         self.seeds = itertools.count(11)
+        self.channels = itertools.count(500)
         self.store: Store | None = None
         self.service: TableService | None = None
         self.turns: TurnClock | None = None
@@ -103,15 +104,13 @@ class World:
         await self.start()
 
     async def table_of_four(self, **options: object) -> Table:
-        channel = 500 + len(await self.svc.unfinished()) + 10_000 * next(self.seeds)
-        table = await self.svc.create(1, channel, HOST, **options)  # type: ignore[arg-type]
+        table = await self.svc.create(1, next(self.channels), HOST, **options)  # type: ignore[arg-type]
         for guest in GUESTS:
             table = await self.svc.join(table.id, guest, table.version)
         return await self.svc.start(table.id, HOST, table.version)
 
     async def table_with_computers(self, level: str = "random", **options: object) -> Table:
-        channel = 700 + 10_000 * next(self.seeds)
-        table = await self.svc.create(1, channel, HOST, **options)  # type: ignore[arg-type]
+        table = await self.svc.create(1, next(self.channels), HOST, **options)  # type: ignore[arg-type]
         table = await self.svc.add_bots(table.id, HOST, table.version, level)
         return await self.svc.start(table.id, HOST, table.version)
 

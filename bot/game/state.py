@@ -115,6 +115,11 @@ _BID = ActionKind.BID
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
 _BID_RANGE = (NIL, *range(1, 14))
+_BID_SET = frozenset(_BID_RANGE)
+#: No seat: compares unequal to every seat, valid or not.
+NOBODY = object()
+# Card to bit; a dict, so that a card outside 0-51 is a failed look-up.
+_BIT_OF_CARD = {card: 1 << card for card in range(52)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,10 +223,6 @@ class Game:
     #: masks of hand k+1; later hands come from the seed.
     fixed_deals: list[list[int]] = field(default_factory=list)
 
-    #: The accepted actions as plain tuples, the cheapest record to append
-    #: per card; :attr:`actions` turns them into :class:`Action` on reading.
-    _log: list[tuple[ActionKind, int, int, float]] = field(default_factory=list, repr=False)
-    _actions: list[Action] = field(default_factory=list, repr=False)
     phase: Phase = Phase.BIDDING
     hand_number: int = 0
     dealer: int = 0
@@ -242,6 +243,20 @@ class Game:
     hand_records: list[HandRecord] = field(default_factory=list)
     waiting_since: float = 0.0
     result: GameResult | None = None
+
+    # Private, derived from the fields above and kept for the hot paths (init
+    # fields all the same, so that ``Game(**fields)`` copies a game):
+    #: the accepted actions as plain tuples, the cheapest record to append per
+    #: card (:attr:`actions` turns them into :class:`Action` on reading);
+    _log: list[tuple[ActionKind, int, int, float]] = field(default_factory=list, repr=False)
+    _actions: list[Action] = field(default_factory=list, repr=False)
+    #: the seat to play while the phase is PLAYING, else NOBODY (equal to no seat);
+    _turn: object = field(default=NOBODY, repr=False)
+    #: the suit led to the trick in progress and its mask (-1 and 0 before the lead);
+    _led: int = field(default=-1, repr=False)
+    _led_mask: int = field(default=0, repr=False)
+    #: whether the next lead is a first lead that must be the lowest club.
+    _club_lead: bool = field(default=False, repr=False)
 
     # -- creation, replay and JSON -------------------------------------------------
 
@@ -368,13 +383,12 @@ class Game:
     def legal_cards(self, seat: int) -> tuple[int, ...]:
         """:meth:`legal_play_mask` as its cards in the one card order (the
         cheapest way to list or pick a legal card)."""
-        if self.phase is not _PLAYING or seat != self.to_act:
+        if seat != self._turn:
             return ()
         hand = self.hands[seat]
-        trick = self.trick
-        if trick:
-            suit = trick[0] // 13
-            return CARDS_OF_PATTERN[suit][hand >> 13 * suit & FULL_SUIT] or cards_tuple(hand)
+        led = self._led
+        if led >= 0:
+            return CARDS_OF_PATTERN[led][hand >> 13 * led & FULL_SUIT] or cards_tuple(hand)
         return cards_tuple(self._lead_mask(hand))
 
     def playable_mask(self, seat: int) -> int:
@@ -429,83 +443,96 @@ class Game:
         self._log.append((ActionKind.LOOK, seat, 0, at))
 
     def bid(self, seat: int, bid: int, at: float = 0.0) -> None:
+        if self.phase is not _BIDDING or seat != self.to_act or bid not in _BID_SET:
+            self._check_bid(seat, bid)
+        self.bids[seat] = bid
+        bid_order = self.bid_order
+        bid_order.append((seat, bid))
+        self._log.append((_BID, seat, bid, at))
+        self.waiting_since = at
+        if len(bid_order) < 4:
+            self.to_act = (seat + 1) & 3
+            return
+        self.phase = _PLAYING
+        self.to_act = self.leader = self._turn = (self.dealer + 1) & 3
+
+    def _check_bid(self, seat: int, bid: int) -> None:
+        """Raise the reason a bid is refused; return if it is a valid Blind Nil."""
         self._check_seat(seat)
         if self.phase is not Phase.BIDDING:
             self._check_not_over()
             raise errors.WrongPhase("bidding is over for this hand")
         if seat != self.to_act:
             raise errors.NotYourTurn(f"it is not your turn to bid: seat {self.to_act} bids next")
-        if bid == BLIND_NIL:
+        if bid == BLIND_NIL and isinstance(bid, int):
             if not self._blind_nil_open(seat):
                 raise errors.BlindNilNotAllowed(self._blind_nil_refusal(seat))
-        elif not isinstance(bid, int) or not NIL <= bid <= 13:
-            raise errors.BidOutOfRange("bid from 1 to 13 tricks, or Nil")
-        self.bids[seat] = bid
-        self.bid_order.append((seat, bid))
-        self._log.append((_BID, seat, bid, at))
-        self.waiting_since = at
-        if len(self.bid_order) == 4:
-            self.phase = Phase.PLAYING
-            self.to_act = self.leader = (self.dealer + 1) & 3
-        else:
-            self.to_act = (seat + 1) & 3
+            return
+        raise errors.BidOutOfRange("bid from 1 to 13 tricks, or Nil")
 
     def play(self, seat: int, card: int, at: float = 0.0) -> None:
         # The hot path of the engine (simulations and benchmarks): validation
-        # and the update are written out inline, every refusal is built in
-        # ``_play_refusal``.
-        if self.phase is not _PLAYING or seat != self.to_act:
+        # and the update are written out inline on private derived fields,
+        # every refusal is built in ``_play_refusal``.
+        if seat != self._turn:
             raise self._play_refusal(seat, card)
         hands = self.hands
         hand = hands[seat]
-        if not 0 <= card < 52 or not hand >> card & 1:
+        try:
+            bit = _BIT_OF_CARD[card]
+        except (KeyError, TypeError):
+            raise self._play_refusal(seat, card) from None
+        if not hand & bit:
             raise self._play_refusal(seat, card)
-        trick = self.trick
-        if trick:
-            led = trick[0] // 13
-            if card // 13 != led and hand & SUIT_MASKS[led]:
+        led = self._led_mask
+        if led:
+            if not bit & led and hand & led:  # a revoke: the suit led is held
                 if self.rules.revokes is RevokeRule.BLOCKED:
-                    raise errors.MustFollowSuit(f"you must follow {SUIT_NAMES[led]}")
+                    raise errors.MustFollowSuit(f"you must follow {SUIT_NAMES[self._led]}")
                 self.revokes.append((seat, len(self.tricks)))
-        elif (
+        else:
             # Only an unbroken spade or the lowest-club first lead can be refused.
-            (card >= 39 and not self.spades_broken)
-            or (not self.tricks and self.rules.first_lead is FirstLead.LOWEST_CLUB)
-        ) and not self._lead_mask(hand) >> card & 1:
-            raise self._lead_refusal(hand, card)
+            if ((card >= 39 and not self.spades_broken) or self._club_lead) and not (
+                self._lead_mask(hand) & bit
+            ):
+                raise self._lead_refusal(hand, card)
+            self._led = card // 13
+            self._led_mask = SUIT_MASKS[card // 13]
+            self._club_lead = False
         # Validated: from here on nothing raises.
-        hands[seat] = hand ^ (1 << card)
+        hands[seat] = hand ^ bit
+        trick = self.trick
         trick.append(card)
         if card >= 39:
             self.spades_broken = True
         self._log.append((_PLAY, seat, card, at))
         self.waiting_since = at
         if len(trick) < 4:
-            self.to_act = (seat + 1) & 3
+            self.to_act = self._turn = (seat + 1) & 3
             return
-        # The trick is full. A higher card takes it only if it is a spade or of
-        # the suit led (spades are the top 13 ints).
-        best, c1, c2, c3 = trick
-        led = best // 13
-        best_at = 0
-        if c1 > best and (c1 >= 39 or c1 // 13 == led):
-            best, best_at = c1, 1
-        if c2 > best and (c2 >= 39 or c2 // 13 == led):
-            best, best_at = c2, 2
-        if c3 > best and (c3 >= 39 or c3 // 13 == led):
-            best_at = 3
+        # The trick is full. Spades are the top 13 ints, so the highest card
+        # takes it when it is a spade or of the suit led; otherwise (no spade,
+        # a higher discard) the highest card of the suit led does.
+        top = max(trick)
+        suit = self._led
+        if top < 39 and top // 13 != suit:
+            top = max(c for c in trick if c // 13 == suit)
         leader = self.leader
-        winner = (leader + best_at) & 3
+        winner = (leader + trick.index(top)) & 3
         tricks = self.tricks
         tricks.append(_new_tuple(Trick, (leader, tuple(trick), winner)))
         self.tricks_won[winner] += 1
         self.trick = []
+        self._led = -1
+        self._led_mask = 0
+        if len(tricks) < 13:
+            self.to_act = self.leader = self._turn = winner
+            return
         self.to_act = self.leader = winner
-        if len(tricks) == 13:
-            self._finish_hand()
+        self._finish_hand()
 
     def _play_refusal(self, seat: int, card: int) -> errors.IllegalAction:
-        if self.phase is not Phase.PLAYING:
+        if self.phase is not Phase.PLAYING:  # then ``_turn`` is NOBODY
             self._check_seat(seat)
             self._check_not_over()
             return errors.WrongPhase(
@@ -637,6 +664,10 @@ class Game:
         self.revokes = []
         self.phase = Phase.BIDDING
         self.to_act = self.leader = (self.dealer + 1) & 3
+        self._turn = NOBODY
+        self._led = -1
+        self._led_mask = 0
+        self._club_lead = self.rules.first_lead is FirstLead.LOWEST_CLUB
 
     def _finish_hand(self) -> None:
         bids = [b if b is not None else 0 for b in self.bids]
@@ -661,6 +692,7 @@ class Game:
         )
         self.hand_records.append(record)
         self.phase = Phase.HAND_OVER
+        self._turn = NOBODY
         result = self._score_result()
         if result is not None:
             record.game_over = True
@@ -684,6 +716,7 @@ class Game:
     def _end(self, result: GameResult) -> None:
         self.result = result
         self.phase = Phase.GAME_OVER
+        self._turn = NOBODY
 
 
 def format_duration(seconds: float) -> str:

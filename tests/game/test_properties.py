@@ -10,9 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.game.cards import DECK_MASK, cards_of, mask_of
+from bot.game.errors import IllegalAction
 from bot.game.rules import PRESETS, RevokeRule, preset
 from bot.game.scoring import BLIND_NIL
-from bot.game.state import Game, Phase, team_of
+from bot.game.state import Action, ActionKind, Game, Phase, team_of
 
 from . import oracle
 
@@ -208,3 +209,51 @@ def test_the_same_seed_deals_the_same_cards(seed: int) -> None:
     assert first.snapshot() == second.snapshot()
     other = Game.new(rules, seed + 1)
     assert other.dealt != first.dealt
+
+
+def junk_action(game: Game, rng: random.Random) -> tuple[ActionKind, int, int]:
+    """An action of any kind from any seat (valid or not), often a wrong one."""
+    kind = rng.choice([ActionKind.PLAY, ActionKind.PLAY, ActionKind.BID, ActionKind.NEXT_HAND])
+    seat = rng.choice([game.to_act, game.to_act, rng.randrange(-2, 6)])
+    if kind is ActionKind.PLAY:
+        value = rng.choice([rng.randrange(-2, 54), *cards_of(game.hands[seat % 4])])
+    else:
+        value = rng.randrange(-2, 15)
+    return kind, seat, value
+
+
+def accepted(game: Game, kind: ActionKind, seat: int, value: int) -> bool:
+    """Whether the legal queries allow the action."""
+    if kind is ActionKind.PLAY:
+        return 0 <= seat < 4 and 0 <= value < 52 and bool(game.playable_mask(seat) >> value & 1)
+    if kind is ActionKind.BID:
+        return value in game.legal_bids(seat)
+    return game.phase is Phase.HAND_OVER and 0 <= seat < 4
+
+
+@SETTINGS
+@given(
+    rules_name=st.sampled_from(sorted(PRESETS)),
+    revokes=st.sampled_from(["allowed", "blocked"]),
+    seed=st.integers(0, 2**64),
+    moves_seed=st.integers(0, 2**32),
+)
+def test_any_action_is_accepted_exactly_when_the_legal_queries_allow_it(
+    rules_name: str, revokes: str, seed: int, moves_seed: int
+) -> None:
+    game = Game.new(preset(rules_name).with_options(revokes=revokes), seed)
+    rng = random.Random(moves_seed)
+    for _step in range(300):
+        if game.over:
+            break
+        kind, seat, value = junk_action(game, rng)
+        expected = accepted(game, kind, seat, value)
+        before = game.snapshot()
+        try:
+            game.apply(Action(kind, seat, value))
+        except IllegalAction:
+            assert not expected, (kind, seat, value)
+            assert game.snapshot() == before
+        else:
+            assert expected, (kind, seat, value)
+    round_trip(game)

@@ -30,7 +30,7 @@ import hashlib
 import struct
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from bot.game import errors
 from bot.game.cards import (
@@ -226,16 +226,18 @@ class Game:
     phase: Phase = Phase.BIDDING
     hand_number: int = 0
     dealer: int = 0
-    dealt: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    hands: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    looked: list[bool] = field(default_factory=lambda: [False] * 4)
-    bids: list[int | None] = field(default_factory=lambda: [None] * 4)
+    # The fields of the hand in progress (dealt, hands, ... revokes) are set
+    # when each hand is dealt; their defaults only stand for "no hand yet".
+    dealt: list[int] = field(default_factory=list)
+    hands: list[int] = field(default_factory=list)
+    looked: list[bool] = field(default_factory=list)
+    bids: list[int | None] = field(default_factory=list)
     bid_order: list[tuple[int, int]] = field(default_factory=list)
     to_act: int = 0
     leader: int = 0
     trick: list[int] = field(default_factory=list)
     tricks: list[Trick] = field(default_factory=list)
-    tricks_won: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    tricks_won: list[int] = field(default_factory=list)
     spades_broken: bool = False
     revokes: list[tuple[int, int]] = field(default_factory=list)  # (seat, trick index)
     scores: list[int] = field(default_factory=lambda: [0, 0])
@@ -252,7 +254,7 @@ class Game:
     _actions: list[Action] = field(default_factory=list, repr=False)
     #: the seat to play while the phase is PLAYING, else NOBODY (equal to no seat);
     _turn: object = field(default=NOBODY, repr=False)
-    #: the suit led to the trick in progress and its mask (-1 and 0 before the lead);
+    #: the suit led to the trick in progress and its mask (meaningless between tricks);
     _led: int = field(default=-1, repr=False)
     _led_mask: int = field(default=0, repr=False)
     #: whether the next lead is a first lead that must be the lowest club.
@@ -386,9 +388,11 @@ class Game:
         if seat != self._turn:
             return ()
         hand = self.hands[seat]
-        led = self._led
-        if led >= 0:
+        if self.trick:
+            led = self._led
             return CARDS_OF_PATTERN[led][hand >> 13 * led & FULL_SUIT] or cards_tuple(hand)
+        if self.spades_broken and not self._club_lead:
+            return cards_tuple(hand)
         return cards_tuple(self._lead_mask(hand))
 
     def playable_mask(self, seat: int) -> int:
@@ -484,8 +488,9 @@ class Game:
             raise self._play_refusal(seat, card) from None
         if not hand & bit:
             raise self._play_refusal(seat, card)
-        led = self._led_mask
-        if led:
+        trick = self.trick
+        if trick:
+            led = self._led_mask
             if not bit & led and hand & led:  # a revoke: the suit led is held
                 if self.rules.revokes is RevokeRule.BLOCKED:
                     raise errors.MustFollowSuit(f"you must follow {SUIT_NAMES[self._led]}")
@@ -501,7 +506,6 @@ class Game:
             self._club_lead = False
         # Validated: from here on nothing raises.
         hands[seat] = hand ^ bit
-        trick = self.trick
         trick.append(card)
         if card >= 39:
             self.spades_broken = True
@@ -523,8 +527,6 @@ class Game:
         tricks.append(_new_tuple(Trick, (leader, tuple(trick), winner)))
         self.tricks_won[winner] += 1
         self.trick = []
-        self._led = -1
-        self._led_mask = 0
         if len(tricks) < 13:
             self.to_act = self.leader = self._turn = winner
             return
@@ -670,7 +672,7 @@ class Game:
         self._club_lead = self.rules.first_lead is FirstLead.LOWEST_CLUB
 
     def _finish_hand(self) -> None:
-        bids = [b if b is not None else 0 for b in self.bids]
+        bids = cast(list[int], self.bids)  # all four made: the hand was played
         results = score_hand(self.rules, bids, self.tricks_won, self.bags)
         before, bags_before = list(self.scores), list(self.bags)
         for team in (0, 1):

@@ -197,7 +197,7 @@ def render_png(chart: ScoreChart) -> bytes:
             draw.ellipse(box, fill=TEAM_COLOURS[team])
     _legend(draw, chart)
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    image.save(out, format="PNG", compress_level=1)
     return out.getvalue()
 
 

@@ -134,6 +134,7 @@ class Tables:
         seed: int = 0,
         scenario: Scenario | None = None,
         timeout_after: int | None = None,
+        channel_id: int | None = None,
     ) -> Table:
         """Seat ``users`` (the first hosts) and ``computers`` computer players,
         deal the game of ``seed`` and play it to the end, the players deciding
@@ -142,7 +143,8 @@ class Tables:
         self.game_seed = seed
         self.channel += 1
         service = self.service
-        table = await service.create(guild_id, self.channel, users[0], preset=rules, target=target)
+        channel = channel_id if channel_id is not None else self.channel
+        table = await service.create(guild_id, channel, users[0], preset=rules, target=target)
         for user in users[1:]:
             table = await service.join(table.id, user, table.version)
         if computers:

@@ -351,3 +351,9 @@ def end_text(
         f"<@{c.user_id}> {c.after} ({c.after - c.before:+d})" for c in outcome.changes
     )
     return f"{head} Ratings: {moves}."
+
+
+async def setup(bot: SpadesBot) -> None:
+    """``await bot.load_extension("cogs.leaderboard")`` after the store, the
+    table service and :class:`cogs.spades.SpadesCog` are in place."""
+    await bot.add_cog(LeaderboardCog(bot))

@@ -19,7 +19,7 @@ from bot.config import DatabaseSettings, Settings, TableSettings
 from bot.discord_app import SpadesBot
 from bot.stats.history import replay_actions, replay_hands
 from cogs.errors import Refusal
-from cogs.leaderboard import LeaderboardCog
+from cogs.leaderboard import BoardButton, LeaderboardCog
 from db import store as store_module
 
 from .games import Clock, Tables, resign_after
@@ -265,3 +265,39 @@ async def test_only_server_managers_change_the_rating_setting(club: Club) -> Non
     await club.play(["alice", "bob"], computers=2)
     alice = await club.cog.stats.player_stats(club.guild.id, club.member("alice").id)
     assert alice is not None and alice.rated_games == 1
+
+
+async def test_forged_and_stale_page_buttons(club: Club) -> None:
+    await club.play(["alice", "bob", "carol", "dave"])
+    alice = club.member("alice")
+    forged = "spades-board:rating:lots:next"
+    stale = "spades-board:wins:40:next"  # a page that no longer exists
+    view = discord.ui.View(timeout=None)
+    for custom_id in (forged, stale):
+        view.add_item(BoardButton(discord.ui.Button(label=custom_id, custom_id=custom_id)))
+    channel = club.bot.get_partial_messageable(club.channel.id, guild_id=club.guild.id)
+    message = await channel.send("old buttons", view=view)
+    await club.env.settle()
+    bad = await alice.click(message, custom_id=forged)
+    assert bad.ephemeral and bad.response is not None
+    assert bad.response.content == "That button is not valid."
+    old = await alice.click(message, custom_id=stale)
+    assert old.response is not None
+    assert old.response.embeds[0].footer.text == "Page 1/1 · 4 players · by wins"
+
+
+async def test_page_buttons_work_after_a_restart(
+    club: Club, make_bot: Callable[[], SpadesBot]
+) -> None:
+    names = [f"p{n:02d}" for n in range(12)]
+    for start in (0, 4, 8):
+        await club.play(names[start : start + 4])
+    viewer = club.member("p03")
+    board = await viewer.slash(club.channel, "spades leaderboard", share=True)
+    assert board.response is not None
+    await club.env.restart_bot(make_bot())
+    second = await viewer.click(board.response, label="Next ▶")
+    assert second.response is not None
+    assert second.response.embeds[0].footer.text == "Page 2/2 · 12 players · by rating"
+    mine = await club.cog.stats.player_stats(club.guild.id, viewer.id)
+    assert mine is not None and mine.tally.games == 1  # counted once, before the restart

@@ -28,7 +28,7 @@ from bot.game.cards import (
     SUIT_MASKS,
     cards_tuple,
 )
-from bot.game.rules import FirstLead
+from bot.game.rules import FirstLead, SpadesBreak
 
 if TYPE_CHECKING:
     from bot.game.state import Game
@@ -51,6 +51,8 @@ class Position:
     #: The table's rule for the hand's first lead; it matters only while no
     #: card of the hand has been played.
     first_lead: FirstLead = FirstLead.ANY_BUT_UNBROKEN_SPADE
+    #: The table's rule for what breaks spades.
+    spades_break: SpadesBreak = SpadesBreak.ANY_SPADE
 
     @classmethod
     def from_game(cls, game: Game) -> Position:
@@ -62,6 +64,7 @@ class Position:
             game.spades_broken,
             list(game.tricks_won),
             game.rules.first_lead,
+            game.rules.spades_break,
         )
 
     @classmethod
@@ -75,6 +78,7 @@ class Position:
             view.spades_broken,
             list(view.tricks_won),
             view.rules.first_lead,
+            view.rules.spades_break,
         )
 
     def copy(self) -> Position:
@@ -85,6 +89,7 @@ class Position:
             self.spades_broken,
             list(self.tricks_won),
             self.first_lead,
+            self.spades_break,
         )
 
     @property
@@ -123,7 +128,8 @@ class Position:
             other = trick[i]
             if other > best and (other >= 39 or other // 13 == led):
                 best, best_at = other, i
-        if best >= 39:  # a spade won, so a spade was played: spades are broken
+        if best >= 39 and (led != 3 or self.spades_break is SpadesBreak.ANY_SPADE):
+            # A spade won, so one was played: to a spade lead, or off suit.
             self.spades_broken = True
         winner = (self.leader + best_at) & 3
         self.tricks_won[winner] += 1
@@ -166,6 +172,7 @@ def play_out(
             position.tricks_won,
             rng or random.Random(),
             position.first_lead,
+            position.spades_break,
         )
     work = position.copy()
     while work.tricks_left:
@@ -186,6 +193,7 @@ def random_play_out(
     tricks_won: Sequence[int],
     rng: random.Random,
     first_lead: FirstLead = FirstLead.ANY_BUT_UNBROKEN_SPADE,
+    spades_break: SpadesBreak = SpadesBreak.ANY_SPADE,
 ) -> list[int]:
     """:func:`play_out` with random cards, on plain values: the fastest form.
 
@@ -200,7 +208,7 @@ def random_play_out(
     if trick or (first_lead is FirstLead.LOWEST_CLUB and h[leader] & _CLUB_MASK and not any(won)):
         # Finish the trick in progress (or play a first trick that opens with
         # the lowest club) one card at a time; whole tricks follow below.
-        work = Position(h, list(trick), leader, broken, won, first_lead)
+        work = Position(h, list(trick), leader, broken, won, first_lead, spades_break)
         while True:
             legal = work.legal_mask()
             cards = cards_tuple(legal)
@@ -210,6 +218,7 @@ def random_play_out(
         leader, broken = work.leader, work.spades_broken
     by_suit = CARDS_OF_PATTERN
     followers = _FOLLOWERS
+    any_spade_breaks = spades_break is SpadesBreak.ANY_SPADE
     for _ in range(h[leader].bit_count()):
         # The lead: any card but an unbroken spade, unless the hand is all spades.
         hand = h[leader]
@@ -245,7 +254,8 @@ def random_play_out(
                 if card >= 39 and card > best:  # only a spade can win off-suit
                     best, winner = card, seat
             h[seat] = hand ^ (1 << card)
-        if best >= 39:  # a spade won, so one was played: spades are broken
+        if best >= 39 and (base != 39 or any_spade_breaks):
+            # A spade won, so one was played: off suit, or to a spade lead.
             broken = True
         won[winner] += 1
         leader = winner

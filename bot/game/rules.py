@@ -24,6 +24,15 @@ class FirstLead(StrEnum):
     LOWEST_CLUB = "lowest_club"
 
 
+class SpadesBreak(StrEnum):
+    #: Any spade played breaks spades, even one led from a hand of spades
+    #: (texts 000 and 002).
+    ANY_SPADE = "any_spade"
+    #: Only a spade played to a trick led in another suit breaks them (texts
+    #: 001, 003 and 004): a spade led from a hand of only spades does not.
+    OFF_SUIT_SPADE = "off_suit_spade"
+
+
 class SetPenalty(StrEnum):
     PER_TRICK_BID = "per_trick_bid"  # set: lose 10 for every trick bid
     PER_TRICK_SHORT = "per_trick_short"  # set: lose 10 for every trick missing
@@ -62,6 +71,7 @@ class RuleSet(BaseModel):
     blind_nil_min_deficit: int = Field(100, ge=0)
     blind_nil_value: int = Field(200, gt=0)
     first_lead: FirstLead = FirstLead.ANY_BUT_UNBROKEN_SPADE
+    spades_break: SpadesBreak = SpadesBreak.ANY_SPADE
     tie: TieRule = TieRule.ANOTHER_HAND
     bag_limit: int = Field(10, gt=0)
     bag_penalty: int = Field(100, ge=0)
@@ -86,27 +96,32 @@ PRESETS: dict[str, RuleSet] = {
     # Texts 000 and 002: the project's default table.
     "standard": RuleSet(preset="standard"),
     # Text 001: lowest club opens, Nil +/-50 with its tricks counting for the
-    # team, a set costs 10 per missing trick, equal totals at the end draw.
+    # team, a set costs 10 per missing trick, equal totals at the end draw,
+    # spades broken by a spade on a trick led in another suit.
     "low-club": RuleSet(
         preset="low-club",
         first_lead=FirstLead.LOWEST_CLUB,
+        spades_break=SpadesBreak.OFF_SUIT_SPADE,
         nil_value=50,
         failed_nil_tricks_count_for_partner=True,
         set_penalty=SetPenalty.PER_TRICK_SHORT,
         tie=TieRule.DRAW,
     ),
     # Text 003: no spade on the first lead, set costs 10 per missing trick,
-    # random first dealer.
+    # random first dealer, spades broken by a spade played when a player
+    # cannot follow another suit.
     "cardgames": RuleSet(
         preset="cardgames",
         first_lead=FirstLead.NO_SPADE,
+        spades_break=SpadesBreak.OFF_SUIT_SPADE,
         set_penalty=SetPenalty.PER_TRICK_SHORT,
         first_dealer=FirstDealer.RANDOM,
     ),
-    # Text 004: Blind Nil for a team behind by 100 or more, worth 200, and a
-    # team at -300 loses.
+    # Text 004: Blind Nil for a team behind by 100 or more, worth 200, a team
+    # at -300 loses, spades broken by a spade played off suit.
     "blind-nil": RuleSet(
         preset="blind-nil",
+        spades_break=SpadesBreak.OFF_SUIT_SPADE,
         blind_nil=True,
         blind_nil_min_deficit=100,
         blind_nil_value=200,

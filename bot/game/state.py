@@ -45,7 +45,7 @@ from bot.game.cards import (
     cards_tuple,
     lowest_card,
 )
-from bot.game.rules import FirstDealer, FirstLead, RevokeRule, RuleSet, TieRule
+from bot.game.rules import FirstDealer, FirstLead, RevokeRule, RuleSet, SpadesBreak, TieRule
 from bot.game.scoring import BLIND_NIL, NIL, TeamHandResult, bid_text, score_hand
 
 
@@ -257,8 +257,10 @@ class Game:
     #: the suit led to the trick in progress and its mask (meaningless between tricks);
     _led: int = field(default=-1, repr=False)
     _led_mask: int = field(default=0, repr=False)
-    #: whether the next lead is a first lead that must be the lowest club.
+    #: whether the next lead is a first lead that must be the lowest club;
     _club_lead: bool = field(default=False, repr=False)
+    #: whether a spade led (or played to a spade lead) breaks spades.
+    _any_spade_breaks: bool = field(default=True, repr=False)
 
     # -- creation, replay and JSON -------------------------------------------------
 
@@ -507,8 +509,8 @@ class Game:
         # Validated: from here on nothing raises.
         hands[seat] = hand ^ bit
         trick.append(card)
-        if card >= 39:
-            self.spades_broken = True
+        if card >= 39 and not self.spades_broken:
+            self.spades_broken = self._led != SPADES or self._any_spade_breaks
         self._log.append((_PLAY, seat, card, at))
         self.waiting_since = at
         if len(trick) < 4:
@@ -670,6 +672,7 @@ class Game:
         self._led = -1
         self._led_mask = 0
         self._club_lead = self.rules.first_lead is FirstLead.LOWEST_CLUB
+        self._any_spade_breaks = self.rules.spades_break is SpadesBreak.ANY_SPADE
 
     def _finish_hand(self) -> None:
         bids = cast(list[int], self.bids)  # all four made: the hand was played

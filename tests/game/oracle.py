@@ -4,7 +4,7 @@ to check it against: cards by name, hands as sets, scoring as the texts say it."
 from __future__ import annotations
 
 from bot.game.cards import card_name
-from bot.game.rules import FirstLead, RuleSet, SetPenalty, TieRule
+from bot.game.rules import FirstLead, RuleSet, SetPenalty, SpadesBreak, TieRule
 from bot.game.scoring import BLIND_NIL, NIL
 
 ORDER = "23456789TJQKA"
@@ -33,6 +33,13 @@ def legal_cards(
         return set(hand)
     others = {c for c in hand if suit(c) != "S"}
     return others or set(hand)
+
+
+def breaks_spades(card: int, led: int, rules: RuleSet) -> bool:
+    """Whether playing ``card`` to a trick led by ``led`` breaks spades."""
+    if suit(card) != "S":
+        return False
+    return rules.spades_break is SpadesBreak.ANY_SPADE or suit(led) != "S"
 
 
 def trick_taker(leader: int, cards: list[int]) -> int:

@@ -92,7 +92,7 @@ def play_hand(game: Game, rng: random.Random, revoke_rate: float) -> list[tuple[
             hands[seat].remove(card)
             trick.append(card)
             played.append(card)
-            broken = broken or oracle.suit(card) == "S"
+            broken = broken or oracle.breaks_spades(card, trick[0], rules)
         taker = oracle.trick_taker(leader, trick)
         done = game.tricks[trick_index]
         assert (done.leader, list(done.cards), done.winner) == (leader, trick, taker)

@@ -165,7 +165,8 @@ def test_003_a_hand_of_spades_may_lead_a_spade() -> None:
     game = Game.new(rules, 1, fixed_deals=[all_spades_deal(1)])
     bid_round(game, {0: 1, 1: 1, 2: 1, 3: 1})
     game.play(1, parse_card("2S"))
-    assert game.spades_broken
+    assert game.trick == [parse_card("2S")]
+    assert not game.spades_broken  # led, not played off suit: see test_what_breaks_spades
 
 
 def test_001_the_first_trick_opens_with_the_lowest_club() -> None:
@@ -241,3 +242,41 @@ def test_004_a_team_at_minus_300_loses() -> None:
         assert game.phase is Phase.GAME_OVER, name
         assert game.result is not None and game.result.winner == 0
         assert game.scores[1] == -250 * over_after
+
+
+# Seat 1 holds two hearts and twelve spades: it wins the two heart tricks, then
+# leads a spade from a hand of only spades; seat 3 follows with the KS and wins.
+SPADE_LEAD_DEAL = make_deal(
+    {
+        1: "AH KH 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS",
+        3: "KS AS 2H 3H",
+        2: "4H 5H",
+        0: "6H 7H 8H 9H TH JH QH",
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("preset_name", "broken"),
+    [
+        ("standard", True),  # 000: any spade played breaks spades
+        ("low-club", False),  # 001: only a spade played on a non-spade trick
+        ("cardgames", False),  # 003: a spade played when unable to follow
+        ("blind-nil", False),  # 004: a spade played "in this manner", off suit
+    ],
+)
+def test_what_breaks_spades(preset_name: str, broken: bool) -> None:
+    rules = preset(preset_name).with_options(first_dealer="host")
+    game = Game.new(rules, 1, fixed_deals=[SPADE_LEAD_DEAL])
+    bid_round(game, {0: 1, 1: 1, 2: 1, 3: 1})
+    for _ in range(12):
+        seat = game.to_act
+        game.play(seat, game.legal_cards(seat)[0])
+    assert [t.cards[0] for t in game.tricks] == [parse_card(c) for c in ("KH", "AH", "2S")]
+    assert game.tricks[2].winner == 3 and game.to_act == 3
+    assert game.spades_broken is broken
+    if broken:
+        game.play(3, parse_card("AS"))
+    else:
+        with pytest.raises(errors.SpadesNotBroken):
+            game.play(3, parse_card("AS"))

@@ -257,10 +257,8 @@ class Game:
     #: the suit led to the trick in progress and its mask (meaningless between tricks);
     _led: int = field(default=-1, repr=False)
     _led_mask: int = field(default=0, repr=False)
-    #: whether the next lead is a first lead that must be the lowest club;
+    #: whether the next lead is a first lead that must be the lowest club.
     _club_lead: bool = field(default=False, repr=False)
-    #: whether a spade led (or played to a spade lead) breaks spades.
-    _any_spade_breaks: bool = field(default=True, repr=False)
 
     # -- creation, replay and JSON -------------------------------------------------
 
@@ -510,7 +508,10 @@ class Game:
         hands[seat] = hand ^ bit
         trick.append(card)
         if card >= 39 and not self.spades_broken:
-            self.spades_broken = self._led != SPADES or self._any_spade_breaks
+            # Only while spades are unbroken: rare enough to read the rule here.
+            self.spades_broken = (
+                self._led != SPADES or self.rules.spades_break is SpadesBreak.ANY_SPADE
+            )
         self._log.append((_PLAY, seat, card, at))
         self.waiting_since = at
         if len(trick) < 4:
@@ -672,7 +673,6 @@ class Game:
         self._led = -1
         self._led_mask = 0
         self._club_lead = self.rules.first_lead is FirstLead.LOWEST_CLUB
-        self._any_spade_breaks = self.rules.spades_break is SpadesBreak.ANY_SPADE
 
     def _finish_hand(self) -> None:
         bids = cast(list[int], self.bids)  # all four made: the hand was played

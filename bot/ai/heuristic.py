@@ -46,7 +46,7 @@ class HeuristicPlayer:
 def play_card(view: PlayerView) -> int:
     """The heuristic card for the seat of ``view`` (its turn to play)."""
     knowledge = knowledge_of(view)
-    plan = plan_of(view.rules, view.bids, view.bags)
+    plan = plan_of(view.rules, view.bids, view.bags, view.scores)
     return choose_card(
         plan,
         view.seat,

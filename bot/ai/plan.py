@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from bot.game.rules import RuleSet, SetPenalty
 
+GAME_AT_STAKE = 10_000  # the set swing of a side whose contract wins the game
+
 
 @dataclass(frozen=True, slots=True)
 class HandPlan:
@@ -20,7 +22,7 @@ class HandPlan:
     set_swing: tuple[int, int]  # per team: points that team loses by being set by one trick
     bags_before: tuple[int, int]
     bag_limit: int
-    bag_penalty: int
+    bag_penalty: tuple[int, int]  # per team: what reaching the bag limit costs it
 
     def counted(self, team: int, won: Sequence[int]) -> int:
         """Tricks of ``team`` that count toward its contract."""
@@ -50,24 +52,37 @@ class HandPlan:
         need: the bag penalty if they reach the limit, less a point each."""
         bags = self.bags_before[team] + self.bags_so_far(team, won)
         crossings = (bags + extra) // self.bag_limit - bags // self.bag_limit
-        return crossings * self.bag_penalty - extra
+        return crossings * self.bag_penalty[team] - extra
 
 
-def plan_of(rules: RuleSet, bids: Sequence[int | None], bags: Sequence[int]) -> HandPlan:
+def plan_of(
+    rules: RuleSet,
+    bids: Sequence[int | None],
+    bags: Sequence[int],
+    scores: Sequence[int] | None = None,
+) -> HandPlan:
     """The plan of a hand; seats that have not bid yet count as bidding 0 tricks
-    (not Nil)."""
+    (not Nil). With the ``scores``, the stakes follow the game: a side whose
+    contract would take it to the target wins the game by making it, so the
+    other side must set it at any cost, and a side about to win ignores bags."""
     nil = tuple(b is not None and b <= 0 for b in bids)
     contract = [0, 0]
     for seat, bid in enumerate(bids):
         if bid is not None and bid > 0:
             contract[seat & 1] += bid
     swing = []
+    penalty = [rules.bag_penalty, rules.bag_penalty]
     for team in (0, 1):
         c = contract[team]
         if rules.set_penalty is SetPenalty.PER_TRICK_BID:
             swing.append(20 * c)
         else:
             swing.append(10 * c + 10)
+        if scores is not None and c:
+            made = scores[team] + 10 * c
+            if made >= rules.target and made > scores[1 - team] + 10 * contract[1 - team]:
+                swing[team] = GAME_AT_STAKE
+                penalty[team] = 0
     return HandPlan(
         nil=(nil[0], nil[1], nil[2], nil[3]),
         contract=(contract[0], contract[1]),
@@ -75,5 +90,5 @@ def plan_of(rules: RuleSet, bids: Sequence[int | None], bags: Sequence[int]) -> 
         set_swing=(swing[0], swing[1]),
         bags_before=(bags[0], bags[1]),
         bag_limit=rules.bag_limit,
-        bag_penalty=rules.bag_penalty,
+        bag_penalty=(penalty[0], penalty[1]),
     )

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.ai.plan import HandPlan
+from bot.ai.plan import GAME_AT_STAKE, HandPlan
 from bot.game.cards import NON_SPADE_MASK, SPADE_MASK, SPADES, SUIT_MASKS
 
 # Per card: the higher and lower cards of its suit, and every card that beats
@@ -122,7 +122,8 @@ def _worth_setting(plan: HandPlan, team: int, won: Sequence[int], tricks_left: i
     tricks_to_set = tricks_left - other_need + 1
     if tricks_to_set <= 0:  # already set: more tricks are only bags
         return False
-    if tricks_to_set > max(1, tricks_left // 3):
+    at_stake = plan.set_swing[other] >= GAME_AT_STAKE  # their contract wins them the game
+    if tricks_to_set > max(1, tricks_left // 3) and not at_stake:
         return False
     return plan.bag_cost(team, won, tricks_to_set) < plan.set_swing[other]
 

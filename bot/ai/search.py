@@ -145,7 +145,7 @@ class SearchPlayer:
             return heuristic
         preferred = _representative(heuristic, moves, live)
         bids = [b if b is not None else 0 for b in view.bids]
-        plan = plan_of(view.rules, view.bids, view.bags)
+        plan = plan_of(view.rules, view.bids, view.bags, view.scores)
         valuer = HandValuer(view.rules, view.team, view.scores, view.bags)
 
         def value_of(won: Sequence[int]) -> float:
@@ -229,7 +229,7 @@ class SearchPlayer:
                 bids[seat] = bid
                 for other in later:
                     bids[other] = choose_bid(hands[other], rules, other, bids, AFTER_LOOK_BIDS)
-                plan = plan_of(rules, bids, view.bags)
+                plan = plan_of(rules, bids, view.bags, view.scores)
                 start = Position(list(hands), [], leader, False, [0, 0, 0, 0], rules.first_lead)
                 won = roll_out(start, plan)
                 values.append(valuer.value([b if b is not None else 0 for b in bids], won))

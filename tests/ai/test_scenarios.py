@@ -185,6 +185,15 @@ def test_lets_the_set_go_when_the_bag_costs_more() -> None:
     assert played(heuristic, game) == "3H"
 
 
+def test_sets_at_any_cost_when_the_opponents_contract_wins_them_the_game() -> None:
+    # As above, but the opponents stand at 450: making 11 takes them past 500.
+    rules = STANDARD.with_options(bag_penalty=300)
+    game = position(
+        BAG_HANDS, bids=[1, 5, 1, 6], plays=BAG_PLAYS, bags=(0, 9), rules=rules, scores=(450, 300)
+    )
+    assert played(heuristic, game) == "AH"
+
+
 BLIND_NIL_RULES = preset("blind-nil")
 
 

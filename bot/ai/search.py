@@ -42,7 +42,10 @@ from bot.game.view import PlayerView
 
 DEFAULT_TIME_BUDGET = 0.12  # seconds per decision
 EXACT_TRICKS = 3  # solve exactly once this many tricks (or fewer) are left
-MIN_SAMPLES = 2
+MIN_SAMPLES = 1
+# Fewer samples than this are too few to overrule the heuristic's choice (a
+# machine so loaded that the budget allows no more falls back on it).
+MIN_TRUSTED = 4
 # Stop sampling early once the choice is settled: checked every few samples
 # from a first batch on.
 SETTLE_AFTER = 16
@@ -119,8 +122,10 @@ class SearchPlayer:
         n = len(values)
         totals = [sum(sample[i] for sample in values) for i in range(len(options))]
         best = max(range(len(options)), key=lambda i: totals[i])
-        if preferred not in options or n < 2:
+        if preferred not in options:
             return options[best]
+        if n < MIN_TRUSTED:
+            return preferred
         p = options.index(preferred)
         if best == p:
             return preferred

@@ -11,7 +11,8 @@ seat on every hand. Phases:
   not looked at its cards (``look`` records that it has).
 * ``PLAYING``: 13 tricks. The dealer's next seat leads the first under the
   rules' first-lead option; players follow suit; spades trump; nobody leads a
-  spade before spades are broken unless they hold nothing else. Where revokes
+  spade before spades are broken (by any spade played, or only by one played
+  off suit, as the rules say) unless they hold nothing else. Where revokes
   are allowed an off-suit card is accepted and remembered, and an opponent may
   ``challenge`` until the next hand starts.
 * ``HAND_OVER``: the hand is scored; ``next_hand`` deals the next one.
@@ -22,6 +23,11 @@ The state is the seed plus an append-only list of :class:`Action`; every
 method that changes the state validates first and raises an
 :class:`~bot.game.errors.IllegalAction` subclass without touching anything.
 The engine owns no clock: actions carry the time they were made.
+
+``play``, ``bid`` and ``legal_cards`` are the hot paths of simulations: they
+work on a few private fields derived from the public ones (the seat to play,
+the suit led, the action log as plain tuples), which every other method keeps
+up to date.
 """
 
 from __future__ import annotations

@@ -243,8 +243,11 @@ class Scheduler:
                 return
 
     def _track(self, deadline: Deadline) -> None:
+        replaced = self._pending.get(deadline.key) is not None
         self._pending[deadline.key] = deadline
         heapq.heappush(self._heap, (deadline.due_at, next(self._sequence), deadline))
+        if replaced:
+            self._compact_if_sparse()
         if self._sleeping and deadline.due_at < self._nap_until and self._nap is not None:
             # Wake the firing task: it sleeps for a later moment than this one.
             self._sleeping = False

@@ -259,3 +259,16 @@ async def test_real_clock_fires_short_deadlines_promptly() -> None:
 
 async def _nothing(deadline: Deadline) -> None:
     return None
+
+
+async def test_rearming_keeps_the_heap_small(harness: Harness) -> None:
+    scheduler = await harness.start()
+    t0 = harness.clock.now()
+    for n in range(5000):
+        await scheduler.arm(Deadline(n % 10, "ping", t0 + 3600 + n))
+    assert len(scheduler) == 10
+    assert len(scheduler._heap) <= 4 * 10 + 64
+    await harness.clock.advance(2 * 3600 + 5000)
+    assert sorted(d.due_at - t0 for _, d in harness.recorder.fired) == [
+        3600 + n for n in range(4990, 5000)
+    ]

@@ -46,10 +46,12 @@ MIN_SAMPLES = 1
 # Fewer samples than this are too few to overrule the heuristic's choice (a
 # machine so loaded that the budget allows no more falls back on it).
 MIN_TRUSTED = 4
-# Stop sampling early once the choice is settled: checked every few samples
-# from a first batch on.
+# Every few samples from a first batch on, options far behind the best stop
+# being sampled, and sampling stops once the choice is settled.
+PRUNE_AFTER = 8
+PRUNE_EVERY = 4
+PRUNE = 3.0
 SETTLE_AFTER = 16
-SETTLE_EVERY = 4
 SETTLED = 4.0
 # How clearly (in standard errors of the paired difference over the samples)
 # an option must beat the heuristic's choice to replace it, and by at least
@@ -73,7 +75,7 @@ class SearchPlayer:
         self.time_budget = time_budget
         self.max_samples = max_samples
         self.exact_tricks = exact_tricks
-        self.last_values: list[list[float]] = []  # the samples of the last decision
+        self.last_tally: Tally | None = None  # the samples of the last decision
 
     # -- the decision loop ------------------------------------------------------
 
@@ -100,41 +102,19 @@ class SearchPlayer:
         )
         return hash(public) & 0xFFFFFFFFFFFF
 
-    def _more(self, values: Sequence[Sequence[float]], deadline: float) -> bool:
+    def _more(self, tally: Tally, deadline: float) -> bool:
         """Whether to draw another sample: until the deadline or the sample
         limit, unless the samples so far already settle the choice."""
-        samples = len(values)
+        samples = len(tally.samples)
         if samples < MIN_SAMPLES:
             return True
         if self.max_samples is not None and samples >= self.max_samples:
             return False
-        if samples >= SETTLE_AFTER and samples % SETTLE_EVERY == 0 and _settled(values):
-            return False
+        if samples >= PRUNE_AFTER and samples % PRUNE_EVERY == 0:
+            tally.prune()
+            if samples >= SETTLE_AFTER and tally.settled():
+                return False
         return time.perf_counter() < deadline
-
-    @staticmethod
-    def _best(options: Sequence[int], values: Sequence[Sequence[float]], preferred: int) -> int:
-        """The option with the best mean value over the samples (``values[k][i]``
-        is option ``i`` in sample ``k``). The preferred (heuristic) option is
-        kept unless the best one beats it clearly: by more than
-        :data:`EVIDENCE` standard errors of their paired difference, so that
-        sampling noise alone never moves the choice."""
-        n = len(values)
-        totals = [sum(sample[i] for sample in values) for i in range(len(options))]
-        best = max(range(len(options)), key=lambda i: totals[i])
-        if preferred not in options:
-            return options[best]
-        if n < MIN_TRUSTED:
-            return preferred
-        p = options.index(preferred)
-        if best == p:
-            return preferred
-        diffs = [sample[best] - sample[p] for sample in values]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if mean > EVIDENCE * math.sqrt(var / n) + MIN_GAIN:
-            return options[best]
-        return preferred
 
     # -- card play --------------------------------------------------------------
 
@@ -158,20 +138,21 @@ class SearchPlayer:
 
         sampler = DealSampler(knowledge, view.bids)
         exact = 13 - len(view.tricks) <= self.exact_tricks
-        per_sample: list[list[float]] = []
-        while self._more(per_sample, deadline):
+        tally = Tally(len(moves), moves.index(preferred))
+        while self._more(tally, deadline):
             position = Position.from_view(view, sampler.sample(rng))
+            active = [moves[i] for i in tally.active]
             if exact:
-                values = Solver(view.team, value_of).values_of_moves(position, moves)
+                values = Solver(view.team, value_of).values_of_moves(position, active)
             else:
                 values = []
-                for card in moves:
+                for card in active:
                     child = position.copy()
                     child.play(card)
                     values.append(value_of(roll_out(child, plan)))
-            per_sample.append(values)
-        self.last_values = per_sample
-        return self._best(moves, per_sample, preferred)
+            tally.add(values)
+        self.last_tally = tally
+        return moves[tally.choice()]
 
     # -- bidding ----------------------------------------------------------------
 
@@ -188,8 +169,9 @@ class SearchPlayer:
             options.append(heuristic)
         if len(options) == 1:
             return options[0]
-        values = self._bid_values(view, rng, deadline, lambda hands: options)
-        return self._best(options, values, heuristic)
+        preferred = options.index(heuristic)
+        tally = self._bid_tally(view, rng, deadline, lambda hands: options, preferred)
+        return options[tally.choice()]
 
     def _before_looking(self, view: PlayerView, rng: random.Random, deadline: float) -> Action:
         """At a Blind Nil table, before seeing the cards: Blind Nil or look."""
@@ -203,21 +185,23 @@ class SearchPlayer:
             looked_bid = choose_bid(hands[seat], rules, seat, view.bids, AFTER_LOOK_BIDS)
             return [BLIND_NIL, looked_bid]
 
-        # Looking is the default: Blind Nil must prove itself.
-        values = self._bid_values(view, rng, deadline, options_for)
-        if self._best([BLIND_NIL, LOOKING], values, LOOKING) == BLIND_NIL:
+        # Looking (option 1) is the default: Blind Nil must prove itself.
+        tally = self._bid_tally(view, rng, deadline, options_for, 1)
+        if tally.choice() == 0:
             return Action(ActionKind.BID, seat, BLIND_NIL)
         return Action(ActionKind.LOOK, seat)
 
-    def _bid_values(
+    def _bid_tally(
         self,
         view: PlayerView,
         rng: random.Random,
         deadline: float,
         options_for: Callable[[list[int]], list[int]],
-    ) -> list[list[float]]:
-        """Per sampled deal, the value of each option (by its position in the
-        option list), played out after completing the bids."""
+        preferred: int,
+    ) -> Tally:
+        """The values of the bid options (``options_for`` a sampled deal; the
+        option at ``preferred`` is the default) over sampled deals, each played
+        out after completing the later seats' bids."""
         rules = view.rules
         seat = view.seat
         knowledge = knowledge_of(view)
@@ -225,11 +209,13 @@ class SearchPlayer:
         valuer = HandValuer(rules, view.team, view.scores, view.bags)
         later = [(seat + i) & 3 for i in (1, 2, 3) if view.bids[(seat + i) & 3] is None]
         leader = (view.dealer + 1) & 3
-        per_sample: list[list[float]] = []
-        while self._more(per_sample, deadline):
+        tally = Tally(len(options_for([0, 0, 0, 0])), preferred)
+        while self._more(tally, deadline):
             hands = sampler.sample(rng)
+            options = options_for(hands)
             values = []
-            for bid in options_for(hands):
+            for i in tally.active:
+                bid = options[i]
                 bids = list(view.bids)
                 bids[seat] = bid
                 for other in later:
@@ -238,29 +224,77 @@ class SearchPlayer:
                 start = Position(list(hands), [], leader, False, [0, 0, 0, 0], rules.first_lead)
                 won = roll_out(start, plan)
                 values.append(valuer.value([b if b is not None else 0 for b in bids], won))
-            per_sample.append(values)
-        self.last_values = per_sample
-        return per_sample
+            tally.add(values)
+        self.last_tally = tally
+        return tally
 
 
-def _settled(values: Sequence[Sequence[float]]) -> bool:
-    """Whether the best option so far beats every other by a wide margin
-    (:data:`SETTLED` standard errors) or ties it in every sample."""
-    n = len(values)
-    options = len(values[0])
-    totals = [sum(sample[i] for sample in values) for i in range(options)]
-    best = max(range(options), key=lambda i: totals[i])
-    for other in range(options):
-        if other == best:
-            continue
-        diffs = [sample[best] - sample[other] for sample in values]
-        if not any(diffs):
-            continue
+class Tally:
+    """The values of a decision's options over the samples drawn so far.
+
+    Options clearly worse than the best (:data:`PRUNE` standard errors of
+    the paired difference) stop being evaluated, so the samples go to the
+    close contenders; the preferred option (the heuristic's) is kept unless
+    the best beats it by :data:`EVIDENCE` standard errors, so that sampling
+    noise alone never moves the choice.
+    """
+
+    def __init__(self, options: int, preferred: int) -> None:
+        self.options = options
+        self.preferred = preferred
+        self.active = list(range(options))
+        self.samples: list[list[float]] = []  # per sample, the value of each option
+
+    def add(self, active_values: Sequence[float]) -> None:
+        """Record one sample: the values of the active options, in order."""
+        row = [math.nan] * self.options
+        for i, value in zip(self.active, active_values, strict=True):
+            row[i] = value
+        self.samples.append(row)
+
+    def mean(self, option: int) -> float:
+        return sum(row[option] for row in self.samples) / len(self.samples)
+
+    def best(self) -> int:
+        return max(self.active, key=self.mean)
+
+    def advantage(self, better: int, worse: int) -> tuple[float, float]:
+        """Mean and standard error of ``better``'s value minus ``worse``'s."""
+        diffs = [row[better] - row[worse] for row in self.samples]
+        n = len(diffs)
         mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if mean <= SETTLED * math.sqrt(var / n):
-            return False
-    return True
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else math.inf
+        return mean, math.sqrt(var / n)
+
+    def prune(self) -> None:
+        best = self.best()
+        for option in list(self.active):
+            if option in (best, self.preferred):
+                continue
+            mean, error = self.advantage(best, option)
+            if mean > PRUNE * error or error == 0.0:
+                self.active.remove(option)  # clearly worse, or never different
+
+    def settled(self) -> bool:
+        best = self.best()
+        for option in self.active:
+            if option == best:
+                continue
+            mean, error = self.advantage(best, option)
+            if error > 0.0 and mean <= SETTLED * error:
+                return False
+        return True
+
+    def choice(self) -> int:
+        """The chosen option: the best, unless it does not clearly beat the
+        preferred one."""
+        if len(self.samples) < MIN_TRUSTED:
+            return self.preferred
+        best = self.best()
+        if best == self.preferred or self.preferred not in self.active:
+            return best
+        mean, error = self.advantage(best, self.preferred)
+        return best if mean > EVIDENCE * error + MIN_GAIN else self.preferred
 
 
 def _representative(card: int, moves: Sequence[int], live: int) -> int:

@@ -23,6 +23,7 @@ class HeuristicPlayer:
         self.seed = seed  # unused: the heuristic player has no randomness
 
     def decide(self, view: PlayerView) -> Action:
+        require_turn(view)
         if view.phase is Phase.BIDDING:
             return self._bid(view)
         return Action(ActionKind.PLAY, view.seat, play_card(view))
@@ -41,6 +42,12 @@ class HeuristicPlayer:
             view.seat,
             choose_bid(view.hand, view.rules, view.seat, view.bids, legal),
         )
+
+
+def require_turn(view: PlayerView) -> None:
+    """Computer players are asked only for the seat being waited on."""
+    if not view.my_turn:
+        raise ValueError(f"seat {view.seat} is not the one to act: nothing to decide")
 
 
 def play_card(view: PlayerView) -> int:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 
 from bot.ai.base import register_level
 from bot.ai.bidding import choose_bid, nil_danger, numeric_bid
-from bot.ai.heuristic import play_card
+from bot.ai.heuristic import play_card, require_turn
 from bot.ai.knowledge import knowledge_of
 from bot.ai.plan import plan_of
 from bot.ai.rollout import roll_out
@@ -80,6 +80,7 @@ class SearchPlayer:
     # -- the decision loop ------------------------------------------------------
 
     def decide(self, view: PlayerView) -> Action:
+        require_turn(view)
         deadline = time.perf_counter() + self.time_budget
         rng = random.Random(self._seed_for(view))
         if view.phase is Phase.BIDDING:

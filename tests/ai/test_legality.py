@@ -78,3 +78,10 @@ def test_heuristic_player_is_always_legal(rules_name: str) -> None:
 def test_search_player_is_always_legal(rules_name: str) -> None:
     # Few samples per decision, to visit many positions.
     walk(rules_name, SearchPlayer(seed=3, time_budget=10.0, max_samples=4), positions=150, seed=2)
+
+
+@pytest.mark.parametrize("player", [HeuristicPlayer(), SearchPlayer(seed=1, max_samples=2)])
+def test_a_seat_not_to_act_gets_a_clear_refusal(player: Player) -> None:
+    game = Game.new(preset("standard"), 5)
+    with pytest.raises(ValueError, match="not the one to act"):
+        player.decide(view_of(game, 0))  # seat 1 bids first

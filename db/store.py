@@ -123,6 +123,24 @@ class GameEnd:
 
 
 @dataclass(frozen=True, slots=True)
+class StateWrite:
+    """A game's stored engine state (opaque to the store). ``history`` None
+    with ``keep_history`` leaves the stored history as it is."""
+
+    game_no: int
+    format: str
+    current: bytes
+    history: bytes | None = None
+    keep_history: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StoredState:
+    history: bytes | None
+    current: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
     """What an accepted action changes besides the log row and the version."""
 
@@ -132,6 +150,7 @@ class Change:
     remove_spectator: int | None = None
     game_start: GameStart | None = None  # also moves the table's game_no/game_seq
     game_end: GameEnd | None = None
+    state: StateWrite | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +185,7 @@ class TableRecord:
     channel_id: int
     message_id: int | None
     host_id: int
-    options: dict[str, Any]
+    options_json: str  # the options as stored (the service caches on it)
     status: str
     version: int
     game_no: int
@@ -176,7 +195,15 @@ class TableRecord:
     seats: list[SeatRow] = field(default_factory=list)
     spectators: list[int] = field(default_factory=list)
     game: GameInfo | None = None
+    #: The stored engine state of the current game, when one in the requested
+    #: format exists; otherwise ``game_log`` holds the game's log entries.
+    state: StoredState | None = None
     game_log: list[LogEntry] = field(default_factory=list)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        value: dict[str, Any] = json.loads(self.options_json)
+        return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -436,7 +463,29 @@ class Store:
                 game_id = await self._insert_game(db, table_id, start)
             if change.game_end is not None:
                 await self._finish_game(db, table_id, change.game_end)
+            if change.state is not None:
+                await self._write_state(db, table_id, new_version, change.state)
         return Committed(new_version, game_id)
+
+    async def _write_state(
+        self, db: aiosqlite.Connection, table_id: int, version: int, state: StateWrite
+    ) -> None:
+        await db.execute(
+            "INSERT INTO table_states (table_id, game_no, version, format, history, current)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET"
+            " game_no = excluded.game_no, version = excluded.version,"
+            " format = excluded.format, current = excluded.current,"
+            " history = CASE WHEN ? THEN history ELSE excluded.history END",
+            (
+                table_id,
+                state.game_no,
+                version,
+                state.format,
+                state.history,
+                state.current,
+                state.keep_history,
+            ),
+        )
 
     async def _insert_entry(
         self, db: aiosqlite.Connection, table_id: int, seq: int, entry: LogEntry
@@ -500,18 +549,32 @@ class Store:
 
     # -- loading ---------------------------------------------------------------
 
-    async def load_open_tables(self) -> list[TableRecord]:
-        """Every lobby or playing table with its seats, spectators, current game
-        and that game's log: one query per kind of row, whatever the count."""
-        where = "t.status IN ('lobby', 'playing')"
-        return await self._load_tables(where, ())
+    async def load_open_tables(self, state_format: str | None = None) -> list[TableRecord]:
+        """Every lobby or playing table with its seats, spectators and current
+        game: one query per kind of row, whatever the number of tables.
 
-    async def load_table(self, table_id: int) -> TableRecord | None:
-        """One table, whatever its status; None if there is no such table."""
-        records = await self._load_tables("t.id = ?", (table_id,))
+        A game whose stored state is in ``state_format`` comes with that state
+        and no log entries; any other game comes with its log entries.
+        """
+        return await self._load_tables("t.status IN ('lobby', 'playing')", (), state_format)
+
+    async def load_table(
+        self, table_id: int, state_format: str | None = None, *, with_log: bool = False
+    ) -> TableRecord | None:
+        """One table, whatever its status; None if there is no such table.
+        ``with_log`` loads the game's log entries even when a state is stored."""
+        records = await self._load_tables("t.id = ?", (table_id,), state_format, with_log)
         return records[0] if records else None
 
-    async def _load_tables(self, where: str, args: tuple[Any, ...]) -> list[TableRecord]:
+    async def _load_tables(
+        self,
+        where: str,
+        args: tuple[Any, ...],
+        state_format: str | None,
+        with_log: bool = False,
+    ) -> list[TableRecord]:
+        # Every query walks the chosen tables first (CROSS JOIN keeps that
+        # order) and reaches their rows through primary keys.
         db = self.connection
         records: dict[int, TableRecord] = {}
         async with db.execute(
@@ -529,7 +592,7 @@ class Store:
                     channel_id=r[2],
                     message_id=r[3],
                     host_id=r[4],
-                    options=json.loads(r[5]),
+                    options_json=r[5],
                     status=r[6],
                     version=r[7],
                     game_no=r[8],
@@ -543,30 +606,45 @@ class Store:
         if not records:
             return []
         async with db.execute(
-            "SELECT s.table_id, s.seat, s.user_id, s.bot_level FROM seats s"
-            f" JOIN tables t ON t.id = s.table_id WHERE {where} ORDER BY s.table_id, s.seat",
+            "SELECT s.table_id, s.seat, s.user_id, s.bot_level FROM tables t"
+            f" CROSS JOIN seats s ON s.table_id = t.id WHERE {where}"
+            " ORDER BY s.table_id, s.seat",
             args,
         ) as cursor:
             for r in await cursor.fetchall():
                 records[r[0]].seats.append(SeatRow(r[1], r[2], r[3]))
         async with db.execute(
-            "SELECT s.table_id, s.user_id FROM spectators s"
-            f" JOIN tables t ON t.id = s.table_id WHERE {where}"
+            "SELECT s.table_id, s.user_id FROM tables t"
+            f" CROSS JOIN spectators s ON s.table_id = t.id WHERE {where}"
             " ORDER BY s.table_id, s.joined_at, s.user_id",
             args,
         ) as cursor:
             for r in await cursor.fetchall():
                 records[r[0]].spectators.append(r[1])
-        async with db.execute(
-            "SELECT a.table_id, a.seq, a.kind, a.actor, a.payload, a.at FROM actions a"
-            " JOIN tables t ON t.id = a.table_id"
-            f" WHERE {where} AND t.game_no > 0 AND a.seq > t.game_seq"
-            " ORDER BY a.table_id, a.seq",
-            args,
-        ) as cursor:
-            loads = json.loads
-            for r in await cursor.fetchall():
-                records[r[0]].game_log.append(LogEntry(r[2], r[3], loads(r[4]), r[5], r[1]))
+        if state_format is not None:
+            async with db.execute(
+                "SELECT s.table_id, s.history, s.current FROM tables t"
+                f" CROSS JOIN table_states s ON s.table_id = t.id WHERE {where}"
+                " AND s.game_no = t.game_no AND s.format = ?",
+                (*args, state_format),
+            ) as cursor:
+                for r in await cursor.fetchall():
+                    records[r[0]].state = StoredState(r[1], r[2])
+        needing_log = [
+            r.id for r in records.values() if r.game is not None and (with_log or r.state is None)
+        ]
+        if needing_log:
+            # The ids come from the rows just read: bind them as a JSON array.
+            async with db.execute(
+                "SELECT a.table_id, a.seq, a.kind, a.actor, a.payload, a.at"
+                " FROM json_each(?) j CROSS JOIN tables t ON t.id = j.value"
+                " CROSS JOIN actions a ON a.table_id = t.id AND a.seq > t.game_seq"
+                " ORDER BY a.table_id, a.seq",
+                (json.dumps(needing_log),),
+            ) as cursor:
+                loads = json.loads
+                for r in await cursor.fetchall():
+                    records[r[0]].game_log.append(LogEntry(r[2], r[3], loads(r[4]), r[5], r[1]))
         return list(records.values())
 
     async def open_table_in_channel(self, channel_id: int) -> int | None:

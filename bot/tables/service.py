@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import gc
 import logging
 import secrets
 import time
@@ -39,8 +40,9 @@ from pydantic import ValidationError
 
 from bot.ai.base import player_levels
 from bot.game.cards import parse_card
+from bot.game.rules import RuleSet
 from bot.game.state import Action, ActionKind, Game, team_of
-from bot.tables import errors
+from bot.tables import checkpoint, errors
 from bot.tables.model import EMPTY_SEAT, Seat, Table, TableOptions, TableStatus
 from db.store import (
     Change,
@@ -50,6 +52,7 @@ from db.store import (
     LogEntry,
     SeatOutcome,
     SeatRow,
+    StateWrite,
     Store,
     TableRecord,
     VersionConflict,
@@ -118,6 +121,7 @@ class _Live:
         "host_id",
         "id",
         "lock",
+        "marks",
         "message_id",
         "options",
         "seats",
@@ -164,6 +168,9 @@ class _Live:
         self.updated_at = updated_at
         self.lock = asyncio.Lock()
         self.snapshot: Table | None = None
+        #: How much of the game the stored history checkpoint holds; None when
+        #: no usable checkpoint is stored (the next write stores a full one).
+        self.marks: tuple[int, int] | None = None
 
     def table(self) -> Table:
         if self.snapshot is None:
@@ -206,6 +213,7 @@ class _Plan:
     spectators: list[int] | None = None
     game: Game | None = None
     new_game: bool = False  # a start or rematch: the game number moves on
+    marks: tuple[int, int] | None = None  # the history marks once ``change.state`` is written
 
 
 class TableService:
@@ -225,6 +233,9 @@ class TableService:
         self._by_channel: dict[int, int] = {}  # channel id -> its open table's id
         self._listeners: list[Listener] = []
         self._load_lock = asyncio.Lock()
+        # Tables share a handful of option sets: validate each once.
+        self._options: dict[str, tuple[TableOptions, RuleSet]] = {}
+        self._state_format = checkpoint.FINGERPRINT if checkpoint.USABLE else None
 
     @classmethod
     async def open(
@@ -237,8 +248,20 @@ class TableService:
         """A service over ``store`` with every lobby and playing table resumed:
         the same seats, spectators, version and engine state as before."""
         service = cls(store, now=now, seed_source=seed_source)
-        for record in await store.load_open_tables():
-            service._adopt(record)
+        # Rebuilding games allocates millions of small tuples and lists, none
+        # of them garbage: without this the cyclic collector would walk the
+        # growing heap again and again (most of the resume time otherwise).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for record in await store.load_open_tables(service._state_format):
+                await service._adopt(record)
+        finally:
+            if collecting:
+                gc.enable()
+        # The resumed games live long and hold no reference cycles: keep later
+        # full collections from walking them (they are still freed normally).
+        gc.freeze()
         return service
 
     # -- subscription ----------------------------------------------------------
@@ -621,26 +644,36 @@ class TableService:
         async with self._load_lock:
             live = self._tables.get(table_id)
             if live is None:
-                record = await self.store.load_table(table_id)
+                record = await self.store.load_table(table_id, self._state_format)
                 if record is None:
                     raise errors.UnknownTable()
-                live = self._adopt(record)
+                live = await self._adopt(record)
         return live
 
-    def _adopt(self, record: TableRecord) -> _Live:
-        """Rebuild a table from its stored rows, replaying its current game."""
-        options = TableOptions.model_validate(record.options)
+    async def _adopt(self, record: TableRecord) -> _Live:
+        """Rebuild a table from its stored rows: its current game from the
+        stored engine state, or by replaying the game's log."""
+        options, rules = self._options_of(record.options_json)
         seats = [EMPTY_SEAT] * 4
         for row in record.seats:
             seats[row.seat] = Seat(row.user_id, row.bot_level)
         game: Game | None = None
-        if record.game is not None:
+        marks: tuple[int, int] | None = None
+        if record.game is not None and record.state is not None:
+            try:
+                game, marks = checkpoint.decode(rules, record.state.history, record.state.current)
+            except checkpoint.CheckpointError:
+                log.warning("table %d: unreadable stored state, replaying its log", record.id)
+                reloaded = await self.store.load_table(record.id, with_log=True)
+                assert reloaded is not None
+                record = reloaded
+        if record.game is not None and game is None:
             actions = [
                 Action(ActionKind(e.kind), e.payload["seat"], e.payload.get("value", 0), e.at)
                 for e in record.game_log
                 if e.kind in ENGINE_KINDS
             ]
-            game = Game.replay(options.rules(), record.game.seed, actions, record.game.started_at)
+            game = Game.replay(rules, record.game.seed, actions, record.game.started_at)
         live = _Live(
             table_id=record.id,
             guild_id=record.guild_id,
@@ -658,10 +691,45 @@ class TableService:
             created_at=record.created_at,
             updated_at=record.updated_at,
         )
+        live.marks = marks
         self._tables[record.id] = live
         if live.status.is_open:
             self._by_channel[live.channel_id] = live.id
         return live
+
+    def _options_of(self, stored: str) -> tuple[TableOptions, RuleSet]:
+        cached = self._options.get(stored)
+        if cached is None:
+            options = TableOptions.model_validate_json(stored)
+            cached = self._options[stored] = (options, options.rules())
+        return cached
+
+    def _state(self, live: _Live, game: Game, step: _Plan, game_no: int, new_game: bool) -> None:
+        """Add the checkpoint of ``game`` to the planned write (see
+        :mod:`bot.tables.checkpoint`): the history part only when a hand was
+        finished since it was last written."""
+        if self._state_format is None:
+            return
+        marks = live.marks
+        history: bytes | None = None
+        keep = False
+        if new_game:
+            marks = (0, 0)
+        elif marks is None or len(game.hand_records) != marks[0]:
+            history = checkpoint.encode_history(game)
+            marks = checkpoint.history_marks(game)
+        else:
+            keep = True
+        state = StateWrite(
+            game_no=game_no,
+            format=self._state_format,
+            current=checkpoint.encode_current(game, marks),
+            history=history,
+            keep_history=keep,
+        )
+        change = step.change or Change()
+        step.change = dataclasses.replace(change, state=state)
+        step.marks = marks
 
     async def _act(
         self, table_id: int, user_id: int | None, plan: Callable[[_Live], _Plan]
@@ -717,6 +785,7 @@ class TableService:
                 step.change = Change(
                     status=TableStatus.FINISHED.value, game_end=self._game_end(live, game, at)
                 )
+            self._state(live, game, step, live.game_number, new_game=False)
             table = await self._commit(live, step)
         await self._notify(table, step.entry.kind)
         return table
@@ -737,7 +806,7 @@ class TableService:
         seat_rows = _seat_rows(seats)
         payload = {"seed": seed, "game_no": number, "seats": [_seat_json(s) for s in seats]}
         payload.update(extra)
-        return _Plan(
+        step = _Plan(
             LogEntry(kind, user_id, payload, at),
             Change(
                 status=TableStatus.PLAYING.value,
@@ -756,6 +825,8 @@ class TableService:
             game=game,
             new_game=True,
         )
+        self._state(live, game, step, number, new_game=True)
+        return step
 
     def _game_end(self, live: _Live, game: Game, at: float) -> GameEnd:
         result = game.result
@@ -806,6 +877,8 @@ class TableService:
         if step.new_game:
             live.game_number += 1
             live.game_id = committed.game_id
+        if step.change is not None and step.change.state is not None:
+            live.marks = step.marks
         if was_open and not live.status.is_open:
             self._by_channel.pop(live.channel_id, None)
         elif live.status.is_open and not was_open:

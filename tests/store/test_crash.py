@@ -66,13 +66,25 @@ async def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
         ):
             assert (status == "finished") == (ended is not None)
 
+    resumed = await _games(path)
+    for table_id, (version, status, _) in resumed.items():
+        assert version == tables[table_id]
+        if status is TableStatus.PLAYING:
+            assert resumed[table_id][2] is not None
+    # The stored engine states are the games the logs replay to.
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE table_states SET format = 'ignored'")
+    assert await _games(path) == resumed
+
+
+async def _games(path: Path) -> dict[int, tuple[int, TableStatus, object]]:
     store = await Store.open(path)
     try:
         service = await TableService.open(store)
-        for table_id, version in tables.items():
-            table = await service.get(table_id)
-            assert table.version == version
-            if table.status is TableStatus.PLAYING:
-                assert table.game is not None and not table.game.over
+        result: dict[int, tuple[int, TableStatus, object]] = {}
+        for table in await service.unfinished():
+            game = table.game.snapshot() if table.game is not None else None
+            result[table.id] = (table.version, table.status, game)
+        return result
     finally:
         await store.close()

@@ -1,0 +1,273 @@
+"""Table service and store speed: committed actions per second, latency of one
+action, and the time to resume 10,000 unfinished tables.
+
+    python -m benchmarks.store [--actions 3000] [--tables 100] [--resume 10000]
+
+Every figure goes through :class:`bot.tables.service.TableService` over a
+fresh SQLite file (WAL, ``synchronous=NORMAL``) on the default temp folder.
+
+1. One table: four people play complete games (then rematches) with random
+   legal bids and cards; each action is timed from the call to the return of
+   the service method: validation, the engine, the commit. The decision of
+   the move is outside the timing. ``p50_ms`` and ``p99_ms`` are from here.
+2. ``--tables`` tables at once: one task per table doing the same, all in
+   flight together over the one store; actions per second over the whole run.
+3. Resume: ``--resume`` unfinished tables are stored, then a new service is
+   opened over the file and timed until ``TableService.open`` returns with
+   every table rebuilt (its engine state replayed). The tables are copies of
+   templates played through the service with the heuristic computer players
+   and stopped at a uniformly random action of a complete game, so the
+   stored logs are as long as real half-played games (a fifth of them are
+   lobbies, which real servers also have).
+
+The last line is one JSON object:
+``{"actions_per_s_one_table": ..., "actions_per_s_100_tables": ..., "p50_ms": ...,
+"p99_ms": ..., "resume_10000_s": ...}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sqlite3
+import tempfile
+import time
+from pathlib import Path
+
+from bot.ai.base import make_player
+from bot.game.random_play import random_card
+from bot.game.rules import PRESETS
+from bot.game.state import Action, Game, Phase
+from bot.game.view import view_of
+from bot.tables.model import Table, TableStatus
+from bot.tables.service import TableService
+from db.store import Store
+
+PLAYERS = (1000, 1001, 1002, 1003)
+
+
+async def _seated(service: TableService, channel: int, preset: str = "standard") -> Table:
+    table = await service.create(1, channel, PLAYERS[0], preset=preset)
+    for user in PLAYERS[1:]:
+        table = await service.join(table.id, user, table.version)
+    return await service.start(table.id, PLAYERS[0], table.version)
+
+
+async def _play(
+    service: TableService, table: Table, actions: int, rng: random.Random, timings: list[float]
+) -> int:
+    """Play ``actions`` random legal actions (rematching as games end)."""
+    done = 0
+    clock = time.perf_counter
+    while done < actions:
+        if table.status is TableStatus.FINISHED:
+            started = clock()
+            table = await service.rematch(table.id, PLAYERS[0], table.version)
+        else:
+            game = table.game
+            assert game is not None
+            seat = game.waited_on()
+            if seat is None:
+                started = clock()
+                table = await service.next_hand(table.id, PLAYERS[0], table.version)
+            else:
+                user = PLAYERS[seat]
+                view = view_of(game, seat)
+                if game.phase is Phase.BIDDING:
+                    bid = rng.choice([b for b in view.legal_bids if b >= 0])
+                    started = clock()
+                    table = await service.bid(table.id, user, bid, table.version)
+                else:
+                    card = random_card(view.legal_cards, rng)
+                    started = clock()
+                    table = await service.play(table.id, user, card, table.version)
+        timings.append(clock() - started)
+        done += 1
+    return done
+
+
+async def one_table(folder: Path, actions: int) -> tuple[float, list[float]]:
+    store = await Store.open(folder / "one.db")
+    try:
+        service = await TableService.open(store)
+        table = await _seated(service, 1)
+        timings: list[float] = []
+        started = time.perf_counter()
+        await _play(service, table, actions, random.Random(1), timings)
+        elapsed = time.perf_counter() - started
+    finally:
+        await store.close()
+    return actions / elapsed, timings
+
+
+async def many_tables(folder: Path, tables: int, actions: int) -> tuple[float, list[float]]:
+    store = await Store.open(folder / "many.db")
+    try:
+        service = await TableService.open(store)
+        seated = [await _seated(service, 100 + n) for n in range(tables)]
+        timings: list[float] = []
+        started = time.perf_counter()
+        counts = await asyncio.gather(
+            *(_play(service, t, actions, random.Random(n), timings) for n, t in enumerate(seated))
+        )
+        elapsed = time.perf_counter() - started
+    finally:
+        await store.close()
+    return sum(counts) / elapsed, timings
+
+
+# -- resume ------------------------------------------------------------------------
+
+
+def _heuristic_game(preset: str, seed: int) -> list[Action]:
+    """The actions of one complete game between heuristic players."""
+    game = Game.new(PRESETS[preset], seed)
+    players = [make_player("heuristic", seed * 4 + s) for s in range(4)]
+    while not game.over:
+        seat = game.waited_on()
+        if seat is None:
+            game.next_hand(0)
+        else:
+            game.apply(players[seat].decide(view_of(game, seat)))
+    return game.actions
+
+
+async def _template(service: TableService, channel: int, rng: random.Random) -> None:
+    """A table stopped at a random point: a lobby, or a game part-way through."""
+    if rng.random() < 0.2:
+        table = await service.create(1, channel, PLAYERS[0])
+        for user in PLAYERS[1 : rng.randrange(1, 4)]:
+            table = await service.join(table.id, user, table.version)
+        return
+    preset = rng.choice(["standard", "standard", "low-club", "cardgames", "blind-nil"])
+    table = await _seated(service, channel, preset)
+    assert table.game is not None
+    # The service deals from its own seed: replay the engine game under it.
+    planned = _heuristic_game(preset, table.game.seed)
+    for action in planned[: rng.randrange(len(planned))]:
+        user, version = PLAYERS[action.seat], table.version
+        kind = action.kind.value
+        if kind == "bid":
+            table = await service.bid(table.id, user, action.value, version)
+        elif kind == "play":
+            table = await service.play(table.id, user, action.value, version)
+        elif kind == "look":
+            table = await service.look(table.id, user, version)
+        elif kind == "next_hand":
+            table = await service.next_hand(table.id, user, version)
+
+
+def _copy_tables(path: Path, copies: int, stride: int) -> None:
+    """Clone every stored table ``copies`` times, ids and channels shifted by
+    multiples of ``stride``, rows identical otherwise."""
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "CREATE TEMP TABLE n AS WITH RECURSIVE c(k) AS"
+            " (SELECT 1 UNION ALL SELECT k + 1 FROM c WHERE k < ?) SELECT k FROM c",
+            (copies,),
+        )
+        db.execute(
+            "INSERT INTO tables SELECT id + k * :s, guild_id, channel_id + k * :s, message_id,"
+            " host_id, options, status, version, game_no, game_seq, created_at, updated_at"
+            " FROM tables, n",
+            {"s": stride},
+        )
+        db.execute(
+            "INSERT INTO seats SELECT table_id + k * :s, seat, user_id, bot_level FROM seats, n",
+            {"s": stride},
+        )
+        db.execute(
+            "INSERT INTO actions SELECT table_id + k * :s, seq, kind, actor, payload, at"
+            " FROM actions, n",
+            {"s": stride},
+        )
+        db.execute(
+            "INSERT INTO games SELECT id + k * :s, table_id + k * :s, game_no, guild_id,"
+            " channel_id + k * :s, preset, options, seed, started_at, ended_at, winner, reason,"
+            " reason_seat, score0, score1, hands_played, hands FROM games, n",
+            {"s": stride},
+        )
+        db.execute(
+            "INSERT INTO game_seats SELECT game_id + k * :s, seat, user_id, bot_level, team,"
+            " outcome, points, opponent_points FROM game_seats, n",
+            {"s": stride},
+        )
+        db.execute(
+            "INSERT INTO table_states SELECT table_id + k * :s, game_no, version, format,"
+            " history, current FROM table_states, n",
+            {"s": stride},
+        )
+
+
+async def resume(folder: Path, count: int, templates: int) -> tuple[float, int, int]:
+    path = folder / "resume.db"
+    store = await Store.open(path)
+    try:
+        service = await TableService.open(store)
+        rng = random.Random(5)
+        for n in range(templates):
+            await _template(service, n + 1, rng)
+    finally:
+        await store.close()
+    _copy_tables(path, count // templates - 1, stride=templates)
+    store = await Store.open(path)
+    try:
+        started = time.perf_counter()
+        service = await TableService.open(store)
+        elapsed = time.perf_counter() - started
+        tables = await service.unfinished()
+        actions = sum(len(t.game.actions) for t in tables if t.game is not None)
+    finally:
+        await store.close()
+    return elapsed, len(tables), actions
+
+
+def _ms(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--actions", type=int, default=3000, help="actions on the single table")
+    parser.add_argument("--tables", type=int, default=100, help="tables played at once")
+    parser.add_argument("--per-table", type=int, default=60, help="actions per concurrent table")
+    parser.add_argument("--resume", type=int, default=10000, help="unfinished tables to resume")
+    parser.add_argument("--templates", type=int, default=50, help="distinct stored tables")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        one_rate, timings = await one_table(folder, args.actions)
+        print(
+            f"one table: {args.actions} actions, {one_rate:.0f} actions/s;"
+            f" latency p50 {_ms(timings, 0.5):.2f} ms, p99 {_ms(timings, 0.99):.2f} ms,"
+            f" max {max(timings) * 1000:.2f} ms"
+        )
+        many_rate, many_timings = await many_tables(folder, args.tables, args.per_table)
+        print(
+            f"{args.tables} tables at once: {many_rate:.0f} actions/s;"
+            f" latency p50 {_ms(many_timings, 0.5):.2f} ms, p99 {_ms(many_timings, 0.99):.2f} ms"
+            " (waiting for the shared store included)"
+        )
+        resume_s, resumed, replayed = await resume(folder, args.resume, args.templates)
+        print(
+            f"resume: {resumed} unfinished tables ({replayed} game actions in their current"
+            f" games, {replayed / max(1, resumed):.0f} per table) in {resume_s:.2f} s"
+        )
+    print(
+        json.dumps(
+            {
+                "actions_per_s_one_table": round(one_rate, 1),
+                "actions_per_s_100_tables": round(many_rate, 1),
+                "p50_ms": round(_ms(timings, 0.5), 3),
+                "p99_ms": round(_ms(timings, 0.99), 3),
+                "resume_10000_s": round(resume_s, 3),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

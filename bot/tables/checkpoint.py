@@ -1,0 +1,248 @@
+"""Engine state checkpoints, so that a restart does not replay every game.
+
+Replaying a half-played game costs a few milliseconds (hundreds of actions,
+each validated again); ten thousand of them would keep the bot from starting
+for a minute. So with every action that changes a game the service also
+stores its engine state, in two parts:
+
+* ``history``: the hand records and the action entries up to the end of the
+  last finished hand. It changes once a hand, and is rewritten then;
+* ``current``: everything else (the hand in play, scores, turn, and the
+  entries since the history was written): about a kilobyte, rewritten with
+  every action.
+
+Both are ``marshal`` data of plain tuples, lists and numbers (nothing that
+runs code when read), decoded into a :class:`~bot.game.state.Game` through its
+constructor, which takes every field including the private ones it keeps for
+speed (``Game(**fields)`` is how the engine copies a game).
+
+The action log stays the truth: a checkpoint is only used when its
+:data:`FINGERPRINT` (this format plus the engine's field names) matches the
+running code, otherwise the game is replayed from the log. When the engine
+grows a field this codec does not know, :data:`USABLE` is False and every game
+is replayed (a test fails first, asking for this module to follow).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import marshal
+from functools import partial
+from typing import Any
+
+from bot.game.rules import RuleSet
+from bot.game.scoring import TeamHandResult
+from bot.game.state import NOBODY, ActionKind, EndReason, Game, GameResult, HandRecord, Phase, Trick
+
+FORMAT = 1
+
+#: The engine fields this module stores (``rules`` comes from the table's
+#: options; ``_actions`` is a cache the engine rebuilds from ``_log``).
+GAME_FIELDS = (
+    "rules", "seed", "started_at", "fixed_deals", "phase", "hand_number", "dealer", "dealt",
+    "hands", "looked", "bids", "bid_order", "to_act", "leader", "trick", "tricks", "tricks_won",
+    "spades_broken", "revokes", "scores", "bags", "hand_records", "waiting_since", "result",
+    "_log", "_actions", "_turn", "_led", "_led_mask", "_club_lead",
+)  # fmt: skip
+RECORD_FIELDS = (
+    "hand", "dealer", "hands", "bids", "tricks", "tricks_won", "score_before", "bags_before",
+    "hand_score", "score_after", "bags_after", "results", "game_over", "winner",
+)  # fmt: skip
+
+_ACTUAL_GAME_FIELDS = tuple(f.name for f in dataclasses.fields(Game))
+_ACTUAL_RECORD_FIELDS = tuple(f.name for f in dataclasses.fields(HandRecord))
+#: Whether this codec knows exactly the running engine's fields.
+USABLE = _ACTUAL_GAME_FIELDS == GAME_FIELDS and _ACTUAL_RECORD_FIELDS == RECORD_FIELDS
+FINGERPRINT = (
+    f"{FORMAT}:"
+    + hashlib.sha256(repr((_ACTUAL_GAME_FIELDS, _ACTUAL_RECORD_FIELDS)).encode()).hexdigest()[:16]
+)
+
+_KINDS = tuple(ActionKind)  # stored by index
+_KIND_INDEX = {kind: n for n, kind in enumerate(_KINDS)}
+_PHASES = {phase.value: phase for phase in Phase}
+# Decoding builds thousands of small tuples per table: C-level constructors
+# (tuple.__new__ of the named tuple class, map and zip) keep that cheap.
+_make_trick = partial(tuple.__new__, Trick)
+_make_result = partial(tuple.__new__, TeamHandResult)
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be decoded (the caller replays the log instead)."""
+
+
+def history_marks(game: Game) -> tuple[int, int]:
+    """How much of the game the history part holds: (hand records, log entries)."""
+    return len(game.hand_records), len(game._log)
+
+
+def encode_history(game: Game) -> bytes:
+    """The hand records and every log entry so far (call when a hand ends)."""
+    return marshal.dumps(
+        (
+            FORMAT,
+            [_record_tuple(r) for r in game.hand_records],
+            _log_columns(game._log),
+        )
+    )
+
+
+def encode_current(game: Game, marks: tuple[int, int]) -> bytes:
+    """Everything but the history, with the records and entries after ``marks``."""
+    records, entries = marks
+    result = game.result
+    turn = game._turn
+    turn_seat = turn if isinstance(turn, int) else -1  # NOBODY is stored as -1
+    return marshal.dumps(
+        (
+            FORMAT,
+            records,
+            entries,
+            game.seed,
+            game.started_at,
+            game.fixed_deals,
+            game.phase.value,
+            game.hand_number,
+            game.dealer,
+            game.dealt,
+            game.hands,
+            game.looked,
+            game.bids,
+            game.bid_order,
+            game.to_act,
+            game.leader,
+            game.trick,
+            [tuple(t) for t in game.tricks],
+            game.tricks_won,
+            game.spades_broken,
+            game.revokes,
+            game.scores,
+            game.bags,
+            [_record_tuple(r) for r in game.hand_records[records:]],
+            game.waiting_since,
+            None if result is None else (result.winner, result.reason.value, result.seat),
+            _log_columns(game._log[entries:]),
+            turn_seat,
+            game._led,
+            game._led_mask,
+            game._club_lead,
+        )
+    )
+
+
+def decode(rules: RuleSet, history: bytes | None, current: bytes) -> tuple[Game, tuple[int, int]]:
+    """The game stored in the two parts (``history`` None: nothing finished
+    yet), and the marks of the stored history (see :func:`history_marks`)."""
+    try:
+        return _decode(rules, history, current)
+    except (ValueError, TypeError, KeyError, IndexError, EOFError) as exc:
+        raise CheckpointError(f"unreadable checkpoint: {exc}") from exc
+
+
+def _decode(rules: RuleSet, history: bytes | None, current: bytes) -> tuple[Game, tuple[int, int]]:
+    if history is not None:
+        form, old_records, old_log = marshal.loads(history)
+        if form != FORMAT:
+            raise CheckpointError(f"checkpoint format {form}, expected {FORMAT}")
+    else:
+        old_records, old_log = [], ([], [], [], [])
+    (
+        form, records, entries, seed, started_at, fixed_deals, phase, hand_number, dealer,
+        dealt, hands, looked, bids, bid_order, to_act, leader, trick, tricks, tricks_won,
+        spades_broken, revokes, scores, bags, new_records, waiting_since, result, new_log,
+        turn, led, led_mask, club_lead,
+    ) = marshal.loads(current)  # fmt: skip
+    if form != FORMAT or records != len(old_records) or entries != len(old_log[0]):
+        raise CheckpointError("the two parts of the checkpoint do not belong together")
+    log = _log_entries(old_log)
+    log.extend(_log_entries(new_log))
+    game = Game(
+        rules=rules,
+        seed=seed,
+        started_at=started_at,
+        fixed_deals=fixed_deals,
+        phase=_PHASES[phase],
+        hand_number=hand_number,
+        dealer=dealer,
+        dealt=dealt,
+        hands=hands,
+        looked=looked,
+        bids=bids,
+        bid_order=bid_order,
+        to_act=to_act,
+        leader=leader,
+        trick=trick,
+        tricks=list(map(_make_trick, tricks)),
+        tricks_won=tricks_won,
+        spades_broken=spades_broken,
+        revokes=revokes,
+        scores=scores,
+        bags=bags,
+        hand_records=[_record(r) for r in old_records] + [_record(r) for r in new_records],
+        waiting_since=waiting_since,
+        result=None if result is None else GameResult(result[0], EndReason(result[1]), result[2]),
+        _log=log,
+        _actions=[],
+        _turn=NOBODY if turn == -1 else turn,
+        _led=led,
+        _led_mask=led_mask,
+        _club_lead=club_lead,
+    )
+    return game, (records, entries)
+
+
+def _log_columns(log: list[tuple[ActionKind, int, int, float]]) -> tuple[list[Any], ...]:
+    """Log entries as four columns (kind index, seat, value, time): decoded by zip."""
+    index = _KIND_INDEX
+    return (
+        [index[entry[0]] for entry in log],
+        [entry[1] for entry in log],
+        [entry[2] for entry in log],
+        [entry[3] for entry in log],
+    )
+
+
+def _log_entries(columns: tuple[list[Any], ...]) -> list[tuple[ActionKind, int, int, float]]:
+    kinds, seats, values, times = columns
+    return list(zip(map(_KINDS.__getitem__, kinds), seats, values, times, strict=True))
+
+
+def _record_tuple(record: HandRecord) -> tuple[Any, ...]:
+    return (
+        record.hand,
+        record.dealer,
+        record.hands,
+        record.bids,
+        [tuple(t) for t in record.tricks],
+        record.tricks_won,
+        record.score_before,
+        record.bags_before,
+        record.hand_score,
+        record.score_after,
+        record.bags_after,
+        [tuple(r) for r in record.results],
+        record.game_over,
+        record.winner,
+    )
+
+
+def _record(data: tuple[Any, ...]) -> HandRecord:
+    (hand, dealer, hands, bids, tricks, tricks_won, score_before, bags_before, hand_score,
+     score_after, bags_after, results, game_over, winner) = data  # fmt: skip
+    return HandRecord(
+        hand,
+        dealer,
+        hands,
+        bids,
+        list(map(_make_trick, tricks)),
+        tricks_won,
+        score_before,
+        bags_before,
+        hand_score,
+        score_after,
+        bags_after,
+        (_make_result(results[0]), _make_result(results[1])),
+        game_over,
+        winner,
+    )

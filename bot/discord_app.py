@@ -24,6 +24,7 @@ from bot.tables.service import TableService, random_seed
 from db.store import Store, StoreError
 
 if TYPE_CHECKING:
+    from cogs.hands import HandScreens
     from cogs.presenter import TablePresenter
     from cogs.table_ui import TableUI
 
@@ -61,6 +62,7 @@ class SpadesBot(commands.Bot):
     store: Store
     service: TableService
     presenter: TablePresenter
+    hands: HandScreens
     ui: TableUI
     computers: ComputerDriver
 
@@ -104,6 +106,7 @@ class SpadesBot(commands.Bot):
         await self._open_service()
 
     async def _open_service(self) -> None:
+        from cogs.hands import HandScreens
         from cogs.presenter import TablePresenter
         from cogs.table_ui import TableUI
 
@@ -117,6 +120,7 @@ class SpadesBot(commands.Bot):
             self.store, now=self.now, seed_source=self.seed_source
         )
         self.presenter = TablePresenter(self)
+        self.hands = HandScreens(self)
         self.ui = TableUI(self)
         tables = self.settings.tables
         self.computers = ComputerDriver(

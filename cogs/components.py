@@ -93,6 +93,20 @@ def to_embed(spec: EmbedSpec) -> discord.Embed:
     return embed
 
 
+async def send_private(interaction: discord.Interaction[Any], spec: MessageSpec) -> None:
+    """Answer with an ephemeral message drawn from ``spec``.
+
+    discord.py gives the view of an ephemeral answer a 15-minute timeout
+    task. Our buttons are dispatched by their DynamicItem template, not by
+    the view, so the view is stopped at once instead of lingering.
+    """
+    fields = message_fields(spec)
+    await interaction.response.send_message(
+        **fields, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+    )
+    fields["view"].stop()
+
+
 def message_fields(spec: MessageSpec) -> dict[str, Any]:
     """Keyword arguments for send/edit: content, embed and view (emptied when absent)."""
     return {

@@ -103,6 +103,7 @@ class TablePresenter:
             await self._draw(table, screen)
             screen.shown_version = max(screen.shown_version, table.version)
             self._schedule_ping(table, screen)
+            await self.bot.hands.refresh(table)
 
     async def _draw(self, table: Table, screen: _Screen) -> None:
         names = await self._partner_names(table)

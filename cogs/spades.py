@@ -14,13 +14,13 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.game.rules import PRESETS
-from bot.render.decks import DECKS, DeckName, Style, deck
+from bot.render.decks import DECKS, DeckName, Style
 from bot.render.ids import Act, ComponentId
 from bot.render.rules_text import rules_text
 from bot.render.spec import ButtonSpec, MessageSpec
 from bot.render.table import SEAT_NAMES
 from bot.tables.model import Table
-from cogs.components import message_fields
+from cogs.components import send_private
 from cogs.errors import Refusal
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
     @app_commands.command(name="hand", description="Show your cards (only you see them)")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         table = await self.cog.my_table(interaction)
-        await self.bot.ui.send_hand(interaction, table)
+        await self.bot.hands.open(interaction, table)
 
     @app_commands.command(name="resign", description="Give up the game: your team loses")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
@@ -128,7 +128,7 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
             content=f"Resign at table {table.id}? Your team loses the game at once.",
             rows=((confirm,),),
         )
-        await interaction.response.send_message(**message_fields(spec), ephemeral=True)
+        await send_private(interaction, spec)
 
     @app_commands.command(name="cancel", description="Close your table before it starts (host)")
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
@@ -142,9 +142,8 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
     async def deck_command(
         self, interaction: discord.Interaction[Any], design: str | None = None
     ) -> None:
-        store = self.bot.store
         if design is None:
-            current = deck(await store.get_deck(interaction.user.id))
+            current = await self.bot.hands.deck_of(interaction.user.id)
             lines = [f"Your deck: **{current.title}**."]
             lines += [
                 f"- **{d.title}** (`{d.name.value}`): {d.description}" for d in DECKS.values()
@@ -152,7 +151,7 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
             await interaction.response.send_message("\n".join(lines), ephemeral=True)
             return
         chosen = DECKS[DeckName(design)]
-        await store.set_deck(interaction.user.id, chosen.name.value, self.bot.now())
+        await self.bot.hands.set_deck(interaction.user.id, chosen)
         await interaction.response.send_message(
             f"Your cards now use the **{chosen.title}** deck. Only you see it.", ephemeral=True
         )

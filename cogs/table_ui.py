@@ -17,16 +17,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.game.errors import IllegalAction
-from bot.game.view import view_of
-from bot.render.decks import deck
-from bot.render.hand import hand_message
 from bot.render.ids import Act, BadComponentId, ComponentId, parse
-from bot.render.spec import MessageSpec
-from bot.render.table import SEAT_NAMES, seat_labels
+from bot.render.table import SEAT_NAMES
 from bot.tables import errors as table_errors
 from bot.tables.errors import StaleAction, TableError
 from bot.tables.model import Table
-from cogs.components import message_fields
 from cogs.errors import Refusal, explain, report, say
 
 if TYPE_CHECKING:
@@ -79,63 +74,31 @@ class TableUI:
 
     # -- hands -----------------------------------------------------------------------
 
-    async def hand_spec(self, table: Table, user_id: int, note: str | None = None) -> MessageSpec:
-        """The private hand message of ``user_id`` at ``table``."""
-        seat = table.seat_of(user_id)
-        if seat is None:
-            if table.is_spectator(user_id):
-                raise table_errors.Spectator(
-                    "you are watching this table: only players have a hand"
-                )
-            raise table_errors.NotSeated()
-        if table.game is None:
-            raise table_errors.NotStarted()
-        view = view_of(table.game, seat)
-        design = deck(await self.bot.store.get_deck(user_id))
-        return hand_message(
-            view,
-            table_id=table.id,
-            version=table.version,
-            names=seat_labels(table),
-            deck=design,
-            note=note,
-        )
-
-    async def send_hand(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        """A fresh private hand message (never an edit of an old one)."""
-        spec = await self.hand_spec(table, interaction.user.id)
-        await interaction.response.send_message(
-            **message_fields(spec), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-        )
-
     async def _hand(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
     ) -> None:
-        await self.send_hand(interaction, await self.service.get(cid.table))
+        await self.bot.hands.open(interaction, await self.service.get(cid.table))
 
     async def _hand_action(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
     ) -> None:
         user = interaction.user.id
         await interaction.response.defer()
+        note = None
         try:
             if cid.action is Act.LOOK:
-                table = await self.service.look(cid.table, user, cid.version)
+                # Looking does not depend on the state shown: any version will do.
+                look = self.service.look
+                await self._on_current(cid.table, lambda t: look(t.id, user, t.version))
             elif cid.action is Act.BID:
-                table = await self.service.bid(cid.table, user, _int_arg(cid), cid.version)
+                await self.service.bid(cid.table, user, _int_arg(cid), cid.version)
             else:
-                table = await self.service.play(cid.table, user, cid.arg or "", cid.version)
-            spec = await self.hand_spec(table, user)
+                await self.service.play(cid.table, user, cid.arg or "", cid.version)
         except StaleAction:
-            table = await self.service.get(cid.table)
-            note = "That hand was out of date, so nothing was played. Here is your hand now."
-            spec = await self.hand_spec(table, user, note)
+            note = "That hand was out of date, so nothing was done. Here is your hand now."
         except IllegalAction as exc:
-            table = await self.service.get(cid.table)
-            spec = await self.hand_spec(table, user, explain(exc))
-        await interaction.edit_original_response(
-            **message_fields(spec), allowed_mentions=discord.AllowedMentions.none()
-        )
+            note = explain(exc)
+        await self.bot.hands.redraw(interaction, cid.table, note)
 
     # -- the table message -----------------------------------------------------------
 

@@ -7,9 +7,9 @@ bot on the same database and settings, the way a real restart would.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
-from typing import Any
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
@@ -82,7 +82,12 @@ def simcord_bot(make_bot: Callable[[], SpadesBot]) -> SpadesBot:
 
 
 @pytest.fixture
-async def world(simcord_env: simcord.Env, make_bot: Callable[[], SpadesBot]) -> World:
+async def world(
+    simcord_env: simcord.Env, make_bot: Callable[[], SpadesBot]
+) -> AsyncIterator[World]:
     world = World(simcord_env, make_bot)
     await world.sync()
-    return world
+    yield world
+    # SimCord stops a bot by cancelling its tasks, like a killed process; the
+    # database connection (a thread) is what the operating system would close.
+    await world.bot.store.close()

@@ -36,7 +36,7 @@ class Button:
 def components_of(message: Message) -> list[dict[str, Any]]:
     if isinstance(message, simcord.ResponseMessage):
         return message.components
-    return [row.to_dict() for row in message.components]
+    return [dict(row.to_dict()) for row in message.components]
 
 
 def buttons_of(message: Message) -> list[Button]:
@@ -79,6 +79,8 @@ class World:
         self.guild = env.create_guild("Card Club")
         self.channel = self.guild.create_text_channel("spades")
         self.users: dict[str, MemberActor] = {}
+        self.hand_ids: dict[int, int] = {}  # user id -> their latest hand message
+        self.hands_opened = 0
 
     @property
     def bot(self) -> SpadesBot:
@@ -90,7 +92,10 @@ class World:
         await self.bot.sync_commands()
 
     async def restart(self) -> None:
+        """Stop the bot the way a crash would, and start a new one on the same database."""
+        old = self.bot
         await self.env.restart_bot(self.make_bot())
+        await old.store.close()
         await self.sync()
 
     def user(self, name: str) -> MemberActor:
@@ -139,9 +144,27 @@ class World:
         return await user.click(message, label=label)
 
     async def my_hand(self, user: MemberActor) -> simcord.ResponseMessage:
+        """Click My hand: a fresh private hand message."""
         result = await self.click(user, "My hand")
         assert result.ephemeral and result.response is not None, result
+        self.hand_ids[user.id] = result.response.id
+        self.hands_opened += 1
         return result.response
+
+    def message(self, message_id: int) -> simcord.ResponseMessage:
+        """The current state of any message by id (ephemeral ones included)."""
+        stored = self.env.backend.get_message(self.channel.id, message_id)
+        return simcord.ResponseMessage(self.env, stored)
+
+    async def live_hand(self, user: MemberActor) -> simcord.ResponseMessage:
+        """The user's last hand message if the bot kept it live and it has
+        something to click, else a fresh one."""
+        known = self.hand_ids.get(user.id)
+        if known is not None:
+            hand = self.message(known)
+            if any(not b.disabled for b in buttons_of(hand)):
+                return hand
+        return await self.my_hand(user)
 
     # -- playing by clicking -------------------------------------------------------
 
@@ -159,12 +182,10 @@ class World:
         user_id = table.seats[seat].user_id
         assert user_id is not None, "the table waits on a computer player"
         user = self.by_id(user_id)
-        hand = await self.my_hand(user)
+        hand = await self.live_hand(user)
         enabled = [b for b in buttons_of(hand) if not b.disabled]
         if game.phase is Phase.BIDDING:
             label = bid(table, seat) if bid else "3"
-            if label == "Show my cards":
-                return await user.click(hand, label=label)
             return await user.click(hand, label=label)
         chosen = card(enabled) if card else enabled[0]
         return await user.click(hand, custom_id=chosen.custom_id)

@@ -13,13 +13,23 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
 )
+
+from bot.turns import ClockSettings
 
 DEFAULT_CONFIG = Path("config.toml")
 TOKEN_VARIABLE = "DISCORD_TOKEN"
@@ -82,8 +92,31 @@ class Settings(BaseSettings):
     discord: DiscordSettings = DiscordSettings()
     database: DatabaseSettings = DatabaseSettings()
     tables: TableSettings = TableSettings()
+    # The turn clock's own section class (reminders, claims, computer moves).
+    clock: ClockSettings = ClockSettings()
     logging: LoggingSettings = LoggingSettings()
     health: HealthSettings = HealthSettings()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_computer_pace(cls, data: Any) -> Any:
+        """The computer players' pace is set once, in [tables]; the clock,
+        which moves them, takes it from there unless [clock] names its own."""
+        if not isinstance(data, dict):
+            return data
+        tables = data.get("tables")
+        if isinstance(tables, TableSettings):
+            pace: Any = tables.computer_delay_s
+        elif isinstance(tables, dict) and "computer_delay_s" in tables:
+            pace = tables["computer_delay_s"]
+        else:
+            return data
+        clock = data.get("clock")
+        if clock is None:
+            data = {**data, "clock": {"computer_delay_s": pace}}
+        elif isinstance(clock, dict) and "computer_delay_s" not in clock:
+            data = {**data, "clock": {**clock, "computer_delay_s": pace}}
+        return data
 
     @property
     def heartbeat_path(self) -> Path:

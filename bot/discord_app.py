@@ -18,7 +18,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.computer_driver import ComputerDriver
 from bot.config import Settings
 from bot.tables.service import TableService, random_seed
 from db.store import Store, StoreError
@@ -64,7 +63,6 @@ class SpadesBot(commands.Bot):
     presenter: TablePresenter
     hands: HandScreens
     ui: TableUI
-    computers: ComputerDriver
 
     def __init__(
         self,
@@ -96,21 +94,16 @@ class SpadesBot(commands.Bot):
     # -- start and stop ----------------------------------------------------------
 
     async def setup_hook(self) -> None:
+        from cogs.clock import ClockCog
         from cogs.components import SpadesComponent
-        from cogs.spades import SpadesCog
-
-        await self.add_cog(SpadesCog(self))
-        self.add_dynamic_items(SpadesComponent)
-        if self.commands_only:
-            return
-        await self._open_service()
-
-    async def _open_service(self) -> None:
         from cogs.hands import HandScreens
         from cogs.presenter import TablePresenter
+        from cogs.spades import SpadesCog
         from cogs.table_ui import TableUI
 
-        path = self.settings.database.path
+        # Publishing commands needs the cogs but not the tables: an empty
+        # database in memory stands in for the real one.
+        path = ":memory:" if self.commands_only else self.settings.database.path
         try:
             self.store = await Store.open(path)
         except (OSError, sqlite3.Error, StoreError) as exc:
@@ -122,31 +115,30 @@ class SpadesBot(commands.Bot):
         self.presenter = TablePresenter(self)
         self.hands = HandScreens(self)
         self.ui = TableUI(self)
-        tables = self.settings.tables
-        self.computers = ComputerDriver(
-            self.service, delay_s=tables.computer_delay_s, spawn=self.spawn
-        )
         self.service.subscribe(self.presenter.on_table_change)
-        self.service.subscribe(self.computers.on_table_change)
-        self.heartbeat.change_interval(seconds=self.settings.health.heartbeat_every_s)
-        self.heartbeat.start()
+        self.add_dynamic_items(SpadesComponent)
+        await self.add_cog(SpadesCog(self))
+        # The turn clock moves the computer players, reminds late players and
+        # opens claims; the leaderboard counts finished games. Both add their
+        # commands to the /spades group, so they come after SpadesCog.
+        await self.add_cog(ClockCog(self))
+        await self.load_extension("cogs.leaderboard")
+        if not self.commands_only:
+            self.heartbeat.change_interval(seconds=self.settings.health.heartbeat_every_s)
+            self.heartbeat.start()
 
     async def on_ready(self) -> None:
         if self.commands_only or not self._opened:
             return
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
-        # Bring every open table's message up to date (a change may have been
-        # committed just before a restart) and let waiting computers move.
-        tables = await self.service.unfinished()
-        for table in tables:
+        # Bring every open table's message up to date: a change may have been
+        # committed just before a restart, or a message deleted meanwhile.
+        for table in await self.service.unfinished():
             self.presenter.show(table, check=True)
-        for table in tables:
-            self.computers.consider(table)
 
     async def close(self) -> None:
         if self._opened:
             self.heartbeat.cancel()
-            self.computers.stop()
         for task in list(self._background):
             task.cancel()
         if self._background:

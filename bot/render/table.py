@@ -302,7 +302,7 @@ def _rows(
         else:
             row.append(button(Act.JOIN, "Watch"))
         if _claimable(table, game, now):
-            row.append(button(Act.CLAIM, "Claim the game (turn limit passed)", Style.RED))
+            row.append(button(Act.CLAIM, "Claim the win", Style.RED))
         return [tuple(row)]
     if status is TableStatus.FINISHED:
         return [

@@ -71,9 +71,27 @@ def settings(tmp_path: Path, table_settings: dict[str, object]) -> Settings:
 
 
 @pytest.fixture
-def make_bot(settings: Settings) -> Callable[[], SpadesBot]:
+async def bots() -> AsyncIterator[list[SpadesBot]]:
+    """Every bot a test made. SimCord stops a bot by cancelling its tasks, like
+    a killed process; their database connections (threads) are closed here,
+    after that, as the operating system would."""
+    made: list[SpadesBot] = []
+    yield made
+    for bot in made:
+        if hasattr(bot, "store"):
+            await bot.store.close()
+
+
+@pytest.fixture
+def make_bot(settings: Settings, bots: list[SpadesBot]) -> Callable[[], SpadesBot]:
     seed_source = seeds()
-    return lambda: SpadesBot(settings, seed_source=seed_source)
+
+    def make() -> SpadesBot:
+        bot = SpadesBot(settings, seed_source=seed_source)
+        bots.append(bot)
+        return bot
+
+    return make
 
 
 @pytest.fixture
@@ -82,12 +100,7 @@ def simcord_bot(make_bot: Callable[[], SpadesBot]) -> SpadesBot:
 
 
 @pytest.fixture
-async def world(
-    simcord_env: simcord.Env, make_bot: Callable[[], SpadesBot]
-) -> AsyncIterator[World]:
+async def world(simcord_env: simcord.Env, make_bot: Callable[[], SpadesBot]) -> World:
     world = World(simcord_env, make_bot)
     await world.sync()
-    yield world
-    # SimCord stops a bot by cancelling its tasks, like a killed process; the
-    # database connection (a thread) is what the operating system would close.
-    await world.bot.store.close()
+    return world

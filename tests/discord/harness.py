@@ -93,9 +93,7 @@ class World:
 
     async def restart(self) -> None:
         """Stop the bot the way a crash would, and start a new one on the same database."""
-        old = self.bot
         await self.env.restart_bot(self.make_bot())
-        await old.store.close()
         await self.sync()
 
     def user(self, name: str) -> MemberActor:

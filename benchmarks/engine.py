@@ -54,11 +54,11 @@ def engine_hands(rules_name: str, seed: int) -> Work:
             for _bid in range(4):
                 seat = game.to_act
                 bids = game.legal_bids(seat)
-                game.bid(seat, bids[int(rnd() * len(bids))])
+                game.bid(seat, bids[int(rnd() * len(bids))], 0.0)
             for _card in range(52):
                 seat = game.to_act
                 cards = game.legal_cards(seat)
-                game.play(seat, cards[int(rnd() * len(cards))])
+                game.play(seat, cards[int(rnd() * len(cards))], 0.0)
             if game.phase is Phase.BIDDING or game.phase is Phase.PLAYING:
                 raise AssertionError("the hand did not end after 52 cards")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -139,3 +140,22 @@ def test_random_action_always_offers_a_legal_move() -> None:
             break
         game.apply(random_action(game, rng))
     assert_rebuilt(game)
+
+
+def test_a_game_copies_through_its_constructor_fields() -> None:
+    # The table service copies games with Game(**fields), private ones included.
+    rng = random.Random(8)
+    game = Game.new(preset("low-club"), 8)
+    for _ in range(130):
+        game.apply(random_action(game, rng))
+    fields = {f.name: getattr(game, f.name) for f in dataclasses.fields(game)}
+    copy = Game(**{k: list(v) if isinstance(v, list) else v for k, v in fields.items()})
+    assert copy.snapshot() == game.snapshot()
+    for _ in range(60):
+        if game.over:
+            break
+        action = random_action(game, rng)
+        game.apply(action)
+        copy.apply(action)
+        assert copy.snapshot() == game.snapshot()
+        assert copy.legal_cards(copy.to_act) == game.legal_cards(game.to_act)

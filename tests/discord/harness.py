@@ -184,6 +184,10 @@ class World:
         enabled = [b for b in buttons_of(hand) if not b.disabled]
         if game.phase is Phase.BIDDING:
             label = bid(table, seat) if bid else "3"
+            if label != "Blind Nil" and "Show my cards" in [b.label for b in enabled]:
+                # A Blind Nil table deals face down: look before bidding.
+                await user.click(hand, label="Show my cards")
+                hand = self.message(hand.id)
             return await user.click(hand, label=label)
         chosen = card(enabled) if card else enabled[0]
         return await user.click(hand, custom_id=chosen.custom_id)

@@ -72,7 +72,8 @@ async def test_resignation_ends_the_game(world: World) -> None:
     await world.seat_four(alice, bob, carol, dave)
     await world.click(alice, "Start")
     asked = await bob.slash(world.channel, "spades resign")
-    assert asked.ephemeral and labels_of(asked.response) == ["Yes, resign"]
+    assert asked.ephemeral and asked.response is not None
+    assert labels_of(asked.response) == ["Yes, resign"]
     done = await bob.click(asked.response, label="Yes, resign")
     assert done.response is not None and "You resigned" in done.response.content
     table = await world.table_any()
@@ -87,6 +88,7 @@ async def test_rematch_with_swapped_teams(world: World) -> None:
     await world.seat_four(alice, bob, carol, dave)
     await world.click(alice, "Start")
     asked = await bob.slash(world.channel, "spades resign")
+    assert asked.response is not None
     await bob.click(asked.response, label="Yes, resign")
     before = await world.table_any()
     await world.click(dave, "Rematch: swap teams")

@@ -196,7 +196,11 @@ def _copy_tables(path: Path, copies: int, stride: int) -> None:
         )
         db.execute(
             "INSERT INTO table_states SELECT table_id + k * :s, game_no, version, format,"
-            " history, current FROM table_states, n",
+            " current FROM table_states, n",
+            {"s": stride},
+        )
+        db.execute(
+            "INSERT INTO table_histories SELECT table_id + k * :s, history FROM table_histories, n",
             {"s": stride},
         )
 

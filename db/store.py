@@ -171,7 +171,12 @@ class GameInfo:
     seed: int
     started_at: float
     preset: str
-    options: dict[str, Any]
+    options_json: str  # the game's rules as stored
+
+    @property
+    def options(self) -> dict[str, Any]:
+        value: dict[str, Any] = json.loads(self.options_json)
+        return value
 
 
 @dataclass(slots=True)
@@ -419,6 +424,10 @@ class Store:
         """
         change = change or Change()
         new_version = version + 1
+        if _only_current_state(change):
+            assert change.state is not None
+            await self._commit_plain(table_id, new_version, entry, change.state)
+            return Committed(new_version)
         async with self.transaction() as db:
             start = change.game_start
             try:
@@ -467,25 +476,56 @@ class Store:
                 await self._write_state(db, table_id, new_version, change.state)
         return Committed(new_version, game_id)
 
+    async def _commit_plain(
+        self, table_id: int, version: int, entry: LogEntry, state: StateWrite
+    ) -> None:
+        """The common case (a bid, a card): the log row, the version bump and
+        the current state in one INSERT, which is one transaction of its own
+        (see migration 016): one round trip to the database thread."""
+        async with self.write_lock:
+            try:
+                await self.connection.execute(
+                    "INSERT INTO action_commits (table_id, seq, kind, actor, payload, at,"
+                    " game_no, format, current) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        table_id,
+                        version,
+                        entry.kind,
+                        entry.actor,
+                        _json(entry.payload),
+                        entry.at,
+                        state.game_no,
+                        state.format,
+                        state.current,
+                    ),
+                )
+            except sqlite3.IntegrityError as exc:
+                if "version conflict" in str(exc):
+                    raise VersionConflict(
+                        f"table {table_id} is no longer at version {version - 1}"
+                    ) from None
+                raise _integrity(exc) from exc
+
     async def _write_state(
         self, db: aiosqlite.Connection, table_id: int, version: int, state: StateWrite
     ) -> None:
         await db.execute(
-            "INSERT INTO table_states (table_id, game_no, version, format, history, current)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET"
+            "INSERT INTO table_states (table_id, game_no, version, format, current)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET"
             " game_no = excluded.game_no, version = excluded.version,"
-            " format = excluded.format, current = excluded.current,"
-            " history = CASE WHEN ? THEN history ELSE excluded.history END",
-            (
-                table_id,
-                state.game_no,
-                version,
-                state.format,
-                state.history,
-                state.current,
-                state.keep_history,
-            ),
+            " format = excluded.format, current = excluded.current",
+            (table_id, state.game_no, version, state.format, state.current),
         )
+        if state.keep_history:
+            return
+        if state.history is None:
+            await db.execute("DELETE FROM table_histories WHERE table_id = ?", (table_id,))
+        else:
+            await db.execute(
+                "INSERT INTO table_histories (table_id, history) VALUES (?, ?)"
+                " ON CONFLICT (table_id) DO UPDATE SET history = excluded.history",
+                (table_id, state.history),
+            )
 
     async def _insert_entry(
         self, db: aiosqlite.Connection, table_id: int, seq: int, entry: LogEntry
@@ -601,7 +641,7 @@ class Store:
                     updated_at=r[11],
                 )
                 if r[12] is not None:
-                    record.game = GameInfo(r[12], r[8], r[13], r[14], r[15], json.loads(r[16]))
+                    record.game = GameInfo(r[12], r[8], r[13], r[14], r[15], r[16])
                 records[record.id] = record
         if not records:
             return []
@@ -623,9 +663,10 @@ class Store:
                 records[r[0]].spectators.append(r[1])
         if state_format is not None:
             async with db.execute(
-                "SELECT s.table_id, s.history, s.current FROM tables t"
-                f" CROSS JOIN table_states s ON s.table_id = t.id WHERE {where}"
-                " AND s.game_no = t.game_no AND s.format = ?",
+                "SELECT s.table_id, h.history, s.current FROM tables t"
+                " CROSS JOIN table_states s ON s.table_id = t.id"
+                " LEFT JOIN table_histories h ON h.table_id = t.id"
+                f" WHERE {where} AND s.game_no = t.game_no AND s.format = ?",
                 (*args, state_format),
             ) as cursor:
                 for r in await cursor.fetchall():
@@ -815,6 +856,20 @@ async def connect(path: str | Path, *, synchronous: str = "NORMAL") -> aiosqlite
         await connection.close()
         raise
     return connection
+
+
+def _only_current_state(change: Change) -> bool:
+    """Whether ``change`` is just a new current engine state (most actions)."""
+    return (
+        change.state is not None
+        and change.state.keep_history
+        and change.status is None
+        and change.seats is None
+        and change.add_spectator is None
+        and change.remove_spectator is None
+        and change.game_start is None
+        and change.game_end is None
+    )
 
 
 def _json(value: Any) -> str:

@@ -11,8 +11,8 @@ stores its engine state, in two parts:
   entries since the history was written): about a kilobyte, rewritten with
   every action.
 
-Both are ``marshal`` data of plain tuples, lists and numbers (nothing that
-runs code when read), decoded into a :class:`~bot.game.state.Game` through its
+Both are ``marshal`` data of plain tuples, lists, numbers and packed arrays
+(nothing that runs code when read), decoded into a :class:`~bot.game.state.Game` through its
 constructor, which takes every field including the private ones it keeps for
 speed (``Game(**fields)`` is how the engine copies a game).
 
@@ -28,6 +28,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import marshal
+import sys
+from array import array
 from functools import partial
 from typing import Any
 
@@ -35,7 +37,7 @@ from bot.game.rules import RuleSet
 from bot.game.scoring import TeamHandResult
 from bot.game.state import NOBODY, ActionKind, EndReason, Game, GameResult, HandRecord, Phase, Trick
 
-FORMAT = 1
+FORMAT = 2
 
 #: The engine fields this module stores (``rules`` comes from the table's
 #: options; ``_actions`` is a cache the engine rebuilds from ``_log``).
@@ -54,10 +56,10 @@ _ACTUAL_GAME_FIELDS = tuple(f.name for f in dataclasses.fields(Game))
 _ACTUAL_RECORD_FIELDS = tuple(f.name for f in dataclasses.fields(HandRecord))
 #: Whether this codec knows exactly the running engine's fields.
 USABLE = _ACTUAL_GAME_FIELDS == GAME_FIELDS and _ACTUAL_RECORD_FIELDS == RECORD_FIELDS
-FINGERPRINT = (
-    f"{FORMAT}:"
-    + hashlib.sha256(repr((_ACTUAL_GAME_FIELDS, _ACTUAL_RECORD_FIELDS)).encode()).hexdigest()[:16]
-)
+# Packed columns use the machine's byte order and C int size: a database moved
+# to a different machine then replays its games rather than misread them.
+_LAYOUT = (_ACTUAL_GAME_FIELDS, _ACTUAL_RECORD_FIELDS, sys.byteorder, array("i").itemsize)
+FINGERPRINT = f"{FORMAT}:" + hashlib.sha256(repr(_LAYOUT).encode()).hexdigest()[:16]
 
 _KINDS = tuple(ActionKind)  # stored by index
 _KIND_INDEX = {kind: n for n, kind in enumerate(_KINDS)}
@@ -146,7 +148,7 @@ def _decode(rules: RuleSet, history: bytes | None, current: bytes) -> tuple[Game
         if form != FORMAT:
             raise CheckpointError(f"checkpoint format {form}, expected {FORMAT}")
     else:
-        old_records, old_log = [], ([], [], [], [])
+        old_records, old_log = [], (b"", b"", b"", b"")
     (
         form, records, entries, seed, started_at, fixed_deals, phase, hand_number, dealer,
         dealt, hands, looked, bids, bid_order, to_act, leader, trick, tricks, tricks_won,
@@ -192,20 +194,29 @@ def _decode(rules: RuleSet, history: bytes | None, current: bytes) -> tuple[Game
     return game, (records, entries)
 
 
-def _log_columns(log: list[tuple[ActionKind, int, int, float]]) -> tuple[list[Any], ...]:
-    """Log entries as four columns (kind index, seat, value, time): decoded by zip."""
+def _log_columns(log: list[tuple[ActionKind, int, int, float]]) -> tuple[bytes, ...]:
+    """Log entries as four packed columns (kind index, seat, value, time): a
+    handful of objects to read back instead of four per entry."""
     index = _KIND_INDEX
     return (
-        [index[entry[0]] for entry in log],
-        [entry[1] for entry in log],
-        [entry[2] for entry in log],
-        [entry[3] for entry in log],
+        bytes([index[entry[0]] for entry in log]),
+        bytes([entry[1] for entry in log]),
+        array("i", [entry[2] for entry in log]).tobytes(),
+        array("d", [entry[3] for entry in log]).tobytes(),
     )
 
 
-def _log_entries(columns: tuple[list[Any], ...]) -> list[tuple[ActionKind, int, int, float]]:
+def _log_entries(columns: tuple[bytes, ...]) -> list[tuple[ActionKind, int, int, float]]:
     kinds, seats, values, times = columns
-    return list(zip(map(_KINDS.__getitem__, kinds), seats, values, times, strict=True))
+    return list(
+        zip(
+            map(_KINDS.__getitem__, kinds),
+            seats,
+            array("i", values).tolist(),
+            array("d", times).tolist(),
+            strict=True,
+        )
+    )
 
 
 def _record_tuple(record: HandRecord) -> tuple[Any, ...]:

@@ -100,9 +100,7 @@ async def _tables_after_play(path: Path) -> dict[int, dict[str, object]]:
                 if table.status is not TableStatus.PLAYING:
                     break
                 table = await chooser.step(service, table)
-        return {
-            t.id: t.game.snapshot() for t in await service.unfinished() if t.game is not None
-        }
+        return {t.id: t.game.snapshot() for t in await service.unfinished() if t.game is not None}
     finally:
         await store.close()
 
@@ -111,9 +109,7 @@ async def _resumed(path: Path) -> dict[int, dict[str, object]]:
     store = await Store.open(path)
     try:
         service = await TableService.open(store)
-        return {
-            t.id: t.game.snapshot() for t in await service.unfinished() if t.game is not None
-        }
+        return {t.id: t.game.snapshot() for t in await service.unfinished() if t.game is not None}
     finally:
         await store.close()
 

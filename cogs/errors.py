@@ -22,14 +22,18 @@ log = logging.getLogger(__name__)
 
 SORRY = "Something went wrong on my side; nothing was changed by it. Please try again."
 
-#: Wording for the Discord layer where the service's own message is too terse
-#: for a click. Everything else uses the error's message.
-_BY_CODE = {
+#: Wording for a click, where the service's or the engine's is too terse or
+#: speaks of seat numbers. Always used for these codes:
+_ALWAYS = {
     "stale": "The table has moved on since that was drawn. Look again and retry.",
+    "malformed": "That button is not valid.",  # only a crafted click gets here
+    "not_your_turn": "It is not your turn.",
+}
+#: Used when the error carries its class's default message:
+_DEFAULTS = {
     "spectator": "You are watching this table; only seated players can do that.",
     "not_seated": "You are not seated at this table.",
     "unknown_table": "That table does not exist any more.",
-    "malformed": "That button is not valid.",
 }
 
 
@@ -46,7 +50,9 @@ def explain(error: BaseException) -> str | None:
     if isinstance(error, Refusal):
         return error.message
     if isinstance(error, TableError | IllegalAction):
-        text = _BY_CODE.get(error.code) or error.message
+        text = _ALWAYS.get(error.code, error.message)
+        if isinstance(error, TableError) and text == type(error).default_message:
+            text = _DEFAULTS.get(error.code, text)
         return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
     return None
 

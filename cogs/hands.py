@@ -83,9 +83,7 @@ class HandScreens:
         seat = table.seat_of(user_id)
         if seat is None:
             if table.is_spectator(user_id):
-                raise table_errors.Spectator(
-                    "you are watching this table: only players have a hand"
-                )
+                raise table_errors.Spectator("you are watching: only players have a hand")
             raise table_errors.NotSeated()
         if table.game is None:
             raise table_errors.NotStarted()
@@ -108,7 +106,20 @@ class HandScreens:
     async def redraw(
         self, interaction: discord.Interaction[Any], table_id: int, note: str | None = None
     ) -> None:
-        """Redraw the hand message the (deferred) click came from, at the current state."""
+        """Redraw the hand message the (deferred) click came from, at the current state.
+
+        Hand buttons only ever live on their owner's private messages. Should
+        one arrive from any other message (a forged one), the hand is sent in
+        a new private message instead: a hand never goes into a shared one.
+        """
+        source = interaction.message
+        if source is None or not source.flags.ephemeral:
+            table = await self.bot.service.get(table_id)
+            spec = await self.spec(table, interaction.user.id, note)
+            await interaction.followup.send(
+                **message_fields(spec), ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+            return
         live = self._track(interaction, table_id)
         async with live.lock:
             table = await self.bot.service.get(table_id)

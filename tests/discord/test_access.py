@@ -38,7 +38,7 @@ def card_of(table: Table, seat: int) -> str:
 
 
 async def test_fifth_and_sixth_users_watch_and_cannot_act(world: World) -> None:
-    table, people = await started(world)
+    table, _ = await started(world)
     erin, frank = world.user("erin"), world.user("frank")
     for watcher in (erin, frank):
         joined = await world.click(watcher, "Watch")
@@ -70,7 +70,7 @@ async def test_fifth_and_sixth_users_watch_and_cannot_act(world: World) -> None:
 
 
 async def test_a_player_of_another_table_cannot_act_here(world: World) -> None:
-    table, people = await started(world)
+    table, _ = await started(world)
     other_channel = world.guild.create_text_channel("other")
     stranger = world.user("stranger")
     await stranger.slash(other_channel, "spades new")

@@ -16,6 +16,7 @@ import simcord
 from simcord import MemberActor
 
 from bot.discord_app import SpadesBot
+from bot.game.cards import parse_card
 from bot.game.state import Phase
 from bot.tables.model import Table, TableStatus
 
@@ -189,7 +190,13 @@ class World:
                 await user.click(hand, label="Show my cards")
                 hand = self.message(hand.id)
             return await user.click(hand, label=label)
-        chosen = card(enabled) if card else enabled[0]
+        if card is not None:
+            chosen = card(enabled)
+        else:
+            # Follow suit: with revokes allowed every card is enabled, and a
+            # test revokes only on purpose.
+            legal = game.legal_play_mask(seat)
+            chosen = next(b for b in enabled if legal >> parse_card(b.custom_id[-2:]) & 1)
         return await user.click(hand, custom_id=chosen.custom_id)
 
     async def play_until(

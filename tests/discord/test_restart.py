@@ -1,0 +1,70 @@
+"""A restart in the middle of a game: the same table message and fresh hands carry on."""
+
+from __future__ import annotations
+
+from bot.game.state import Phase
+from bot.tables.model import Table
+from tests.discord.harness import World, buttons_of, embed_text
+
+
+async def four_at_the_table(world: World) -> Table:
+    people = [world.user(n) for n in ("alice", "bob", "carol", "dave")]
+    await world.seat_four(*people, target=250)
+    await world.click(people[0], "Start")
+    return await world.table()
+
+
+async def test_restart_in_the_middle_of_bidding(world: World) -> None:
+    table = await four_at_the_table(world)
+    message_id = world.table_message().id
+    table = await world.play_until(lambda t: t.game is not None and len(t.game.bid_order) == 2)
+    assert table.game is not None
+    seat = table.game.waited_on()
+    assert seat is not None
+    player = world.by_id(table.seats[seat].user_id or 0)
+    before = await world.my_hand(player)  # drawn by the old bot
+
+    await world.restart()
+
+    after = await world.table()
+    assert after.version == table.version and after.game is not None
+    assert after.game.bid_order == table.game.bid_order
+    # The new bot brought the same message up to date; nothing was reposted.
+    assert world.table_message().id == message_id
+    assert "Hand 1 · bidding" in embed_text(world.table_message())
+    # A hand drawn before the restart still works: its buttons are persistent.
+    clicked = await player.click(before, label="2")
+    assert clicked.response is not None and clicked.response.id == before.id
+    now = await world.table()
+    assert now.game is not None and now.game.bids[seat] == 2
+    # And the hand goes on to its end from the same table message.
+    done = await world.play_until(lambda t: t.game is not None and t.game.hand_number == 2)
+    assert done.game is not None and len(done.game.hand_records) == 1
+    assert world.table_message().id == message_id
+
+
+async def test_restart_in_the_middle_of_a_trick(world: World) -> None:
+    await four_at_the_table(world)
+    message_id = world.table_message().id
+    table = await world.play_until(
+        lambda t: t.game is not None and t.game.phase is Phase.PLAYING and len(t.game.trick) == 2
+    )
+    assert table.game is not None
+    trick = list(table.game.trick)
+    number = len(table.game.tricks)
+
+    await world.restart()
+
+    after = await world.table()
+    assert after.game is not None and list(after.game.trick) == trick
+    assert world.table_message().id == message_id
+    seat = after.game.waited_on()
+    assert seat is not None
+    player = world.by_id(after.seats[seat].user_id or 0)
+    hand = await world.my_hand(player)
+    playable = [b for b in buttons_of(hand) if not b.disabled]
+    await player.click(hand, custom_id=playable[0].custom_id)
+    moved = await world.table()
+    assert moved.game is not None and len(moved.game.trick) == 3
+    done = await world.play_until(lambda t: t.game is not None and len(t.game.tricks) > number)
+    assert done.game is not None and done.game.tricks[number].cards[:2] == tuple(trick)

@@ -136,16 +136,22 @@ class TablePresenter:
                 log.warning("table %d: its channel %d is gone", table.id, table.channel_id)
                 return
             except discord.HTTPException as exc:
-                if exc.status < 500 or attempt == RETRIES - 1:
+                # discord.py already waits out ordinary rate limits; what still
+                # arrives here (a 429 it gave up on, Discord's own 5xx errors)
+                # is worth a few more tries later.
+                retry = exc.status == 429 or exc.status >= 500
+                if not retry or attempt == RETRIES - 1:
                     log.warning("table %d message not updated: %s", table.id, exc)
                     return
                 await asyncio.sleep(2**attempt)
 
     async def _tell_host(self, table: Table, screen: _Screen, exc: discord.Forbidden) -> None:
         missing = self._missing_permissions(table.channel_id)
+        plural = "s" if len(missing) > 1 else ""
+        names = " and ".join([", ".join(missing[:-1]), missing[-1]] if plural else missing)
         screen.problem = (
             f"I cannot show table {table.id} in <#{table.channel_id}>: I need the "
-            f"{missing} permission there. Ask a server admin to allow it; the game "
+            f"{names} permission{plural} there. Ask a server admin to allow it; the game "
             "itself is safe and goes on as soon as I can post."
         )
         log.warning("table %d: missing permission in channel %d", table.id, table.channel_id)
@@ -156,14 +162,14 @@ class TablePresenter:
             except discord.HTTPException:
                 pass  # the host will be told on their next command or click
 
-    def _missing_permissions(self, channel_id: int) -> str:
+    def _missing_permissions(self, channel_id: int) -> list[str]:
+        needed = [name for name, on in NEEDED if on]
         channel = self.bot.get_channel(channel_id)
         if isinstance(channel, discord.abc.GuildChannel):
             have = channel.permissions_for(channel.guild.me)
-            lacking = [name for name, on in NEEDED if on and not getattr(have, name)]
-            if lacking:
-                return ", ".join(name.replace("_", " ").title() for name in lacking)
-        return "View Channel, Send Messages and Embed Links"
+            lacking = [name for name in needed if not getattr(have, name)]
+            needed = lacking or needed
+        return [name.replace("_", " ").title() for name in needed]
 
     async def _partner_names(self, table: Table) -> list[str] | None:
         """Plain names for the host's partner menu (menus cannot show mentions)."""

@@ -1,6 +1,6 @@
 """Rules engine speed: complete random hands and play-only random play-outs per second.
 
-    python -m benchmarks.engine [--seconds 3] [--repeats 5] [--seed 0]
+    python -m benchmarks.engine [--seconds 3] [--repeats 15] [--seed 0]
 
 1. Hands: through the engine's public API, ``Game.new`` deals a hand, four
    random legal bids (``legal_bids``), then 52 random legal cards
@@ -160,7 +160,7 @@ def rate(work: Work, seconds: float) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.engine", description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
-    parser.add_argument("--repeats", type=int, default=5, help="slices per measurement")
+    parser.add_argument("--repeats", type=int, default=15, help="slices per measurement")
     parser.add_argument("--rules", default="standard", help="preset of the engine's hands")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)

@@ -93,6 +93,22 @@ class SpadesBot(commands.Bot):
 
     # -- start and stop ----------------------------------------------------------
 
+    async def open_database(self) -> None:
+        """Open (creating or migrating) the database; StartupError if it cannot.
+
+        ``run`` calls this before connecting, so a bad database path stops the
+        bot before it ever talks to Discord. Publishing commands needs the
+        cogs but not the tables: an empty database in memory stands in then.
+        """
+        if self._opened:
+            return
+        path = ":memory:" if self.commands_only else self.settings.database.path
+        try:
+            self.store = await Store.open(path)
+        except (OSError, sqlite3.Error, StoreError) as exc:
+            raise StartupError(f"cannot open the database {path}: {exc}") from None
+        self._opened = True
+
     async def setup_hook(self) -> None:
         from cogs.clock import ClockCog
         from cogs.components import SpadesComponent
@@ -101,14 +117,7 @@ class SpadesBot(commands.Bot):
         from cogs.spades import SpadesCog
         from cogs.table_ui import TableUI
 
-        # Publishing commands needs the cogs but not the tables: an empty
-        # database in memory stands in for the real one.
-        path = ":memory:" if self.commands_only else self.settings.database.path
-        try:
-            self.store = await Store.open(path)
-        except (OSError, sqlite3.Error, StoreError) as exc:
-            raise StartupError(f"cannot open the database {path}: {exc}") from None
-        self._opened = True
+        await self.open_database()
         self.service = await TableService.open(
             self.store, now=self.now, seed_source=self.seed_source
         )

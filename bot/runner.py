@@ -77,6 +77,7 @@ def run(argv: list[str]) -> int:
 
     async def main() -> None:
         async with SpadesBot(settings) as bot:
+            await bot.open_database()
             await bot.start(token)
 
     try:

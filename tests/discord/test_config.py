@@ -131,6 +131,33 @@ def test_health_reports_a_missing_and_a_fresh_heartbeat(
     assert capsys.readouterr().out.splitlines()[-1].startswith("healthy")
 
 
+def test_an_unusable_database_stops_the_bot_before_it_connects(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "file").write_text("not a folder")
+    path = write(tmp_path, f'[database]\npath = "{tmp_path / "file" / "spades.db"}"\n')
+    monkeypatch.setenv("DISCORD_TOKEN", "never-used")
+    with pytest.raises(SystemExit) as caught:
+        main(["--config", str(path)])
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("spades-bot: cannot open the database") and err.count("\n") == 1
+
+
+async def test_publishing_builds_every_command_without_the_real_database(tmp_path: Path) -> None:
+    from bot.config import DatabaseSettings, Settings
+    from bot.discord_app import SpadesBot
+
+    settings = Settings(database=DatabaseSettings(path=tmp_path / "never.db"))
+    async with SpadesBot(settings, commands_only=True) as bot:
+        await bot.setup_hook()
+        names = {c.qualified_name for c in bot.tree.walk_commands()}
+        await bot.close()
+    assert {"spades new", "spades hand", "spades deck", "revoke", "spades claim"} <= names
+    assert {"spades leaderboard"} <= names
+    assert not (tmp_path / "never.db").exists()
+
+
 def test_the_real_command_never_prints_a_traceback(tmp_path: Path) -> None:
     bad = write(tmp_path, "[tables]\ncomputer_delay_s = 'soon'\n")
     done = subprocess.run(

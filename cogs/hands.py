@@ -153,9 +153,11 @@ class HandScreens:
             if live.expires_at <= now or not table.is_seated(key[1]):
                 self._live.pop(key, None)
                 continue
-            if live.version >= table.version or live.moment == moment_of(table, key[1]):
-                continue
-            await self._refresh_one(key, live)
+            if live.version < table.version and live.moment != moment_of(table, key[1]):
+                await self._refresh_one(key, live)
+            if not table.is_open:
+                # The game is over: its hands are drawn for the last time.
+                self._live.pop(key, None)
 
     async def _refresh_one(self, key: tuple[int, int], live: _LiveHand) -> None:
         async with live.lock:

@@ -98,6 +98,7 @@ class TablePresenter:
         while True:
             table = screen.wanted
             if table is None or (table.version <= screen.shown_version and not screen.check):
+                screen.wanted = None  # drawn: the snapshot (and its game) can go
                 return
             screen.check = False
             await self._draw(table, screen)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from simcord import assert_error
 
+from bot.config import Settings
+from bot.runner import health
 from bot.tables.errors import ChannelBusy, HostCannotLeave
 from bot.tables.model import TableStatus
 from tests.discord.harness import World, buttons_of, embed_text, labels_of
@@ -213,3 +217,16 @@ async def test_unexpected_errors_are_answered_politely_and_logged(
     answer = await world.click(bob, "Join")
     assert answer.followups[0].content.startswith("Something went wrong on my side")
     assert any("disk on fire" in str(r.exc_info) for r in caplog.records if r.exc_info)
+
+
+@pytest.mark.simcord(settle_timeout=0.5)
+async def test_the_running_bot_keeps_its_heartbeat_fresh(
+    world: World, settings: Settings, tmp_path: Path
+) -> None:
+    beat = settings.heartbeat_path
+    assert not beat.exists()  # not before the bot is connected and a beat is due
+    await world.env.advance_time(settings.health.heartbeat_every_s + 1)
+    assert beat.exists()
+    config = tmp_path / "health.toml"
+    config.write_text(f'[database]\npath = "{settings.database.path}"\n', encoding="utf-8")
+    assert health(["--config", str(config)]) == 0

@@ -108,7 +108,7 @@ class TablePresenter:
 
     async def _draw(self, table: Table, screen: _Screen) -> None:
         names = await self._partner_names(table)
-        spec = table_message(table, now=self.bot.now(), partner_names=names)
+        spec = table_message(table, claim_open=self._claim_open(table), partner_names=names)
         fields = message_fields(spec)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         if screen.message_id is None and table.message_id is not None and screen.reposts == 0:
@@ -145,6 +145,12 @@ class TablePresenter:
                     log.warning("table %d message not updated: %s", table.id, exc)
                     return
                 await asyncio.sleep(2**attempt)
+
+    def _claim_open(self, table: Table) -> bool:
+        """Whether the turn clock offers the claim now (it knows the stand-ins)."""
+        clock = self.bot.get_cog("ClockCog")
+        turn_clock = getattr(clock, "turn_clock", None)
+        return turn_clock is not None and bool(turn_clock.claim_open(table))
 
     async def _tell_host(self, table: Table, screen: _Screen, exc: discord.Forbidden) -> None:
         missing = self._missing_permissions(table.channel_id)

@@ -192,6 +192,10 @@ class TableUI:
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
     ) -> None:
         await interaction.response.defer()
+        clock = self.bot.get_cog("ClockCog")
+        turn_clock = getattr(clock, "turn_clock", None)
+        if turn_clock is not None and turn_clock.stand_in(cid.table):
+            raise Refusal("At this table a computer plays for late players: there is no claim.")
         await self.service.claim_timeout(cid.table, interaction.user.id, cid.version)
 
 

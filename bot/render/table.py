@@ -65,11 +65,11 @@ def options_line(table: Table) -> str:
 
 
 def table_message(
-    table: Table, *, now: float, partner_names: Sequence[str] | None = None
+    table: Table, *, claim_open: bool = False, partner_names: Sequence[str] | None = None
 ) -> MessageSpec:
     """The whole public message. ``partner_names`` are plain-text names of
     the four seats for the host's partner menu (menus cannot show mentions);
-    ``now`` decides whether a timeout can be claimed."""
+    ``claim_open`` says the turn clock lets the other team claim the game."""
     game = table.game
     title = f"Spades · table {table.id}"
     if table.game_number > 1:
@@ -86,7 +86,7 @@ def table_message(
         fields.append(Field("Seats", _lobby_seats(table)))
     elif game is not None:
         colour = GOLD if table.status is TableStatus.FINISHED else GREEN
-        fields.extend(_game_fields(table, game, now))
+        fields.extend(_game_fields(table, game, claim_open))
     if table.spectators:
         watching = ", ".join(f"<@{u}>" for u in table.spectators)
         fields.append(Field("Watching", watching))
@@ -97,7 +97,7 @@ def table_message(
         footer=_footer(table, game),
         colour=colour,
     )
-    return MessageSpec(embed=embed, rows=tuple(_rows(table, game, now, partner_names)))
+    return MessageSpec(embed=embed, rows=tuple(_rows(table, game, claim_open, partner_names)))
 
 
 def _lobby_line(table: Table) -> str:
@@ -119,10 +119,10 @@ def _lobby_seats(table: Table) -> str:
     return "\n".join(lines)
 
 
-def _game_fields(table: Table, game: Game, now: float) -> list[Field]:
+def _game_fields(table: Table, game: Game, claim_open: bool) -> list[Field]:
     fields = [_team_field(table, game, team) for team in (0, 1)]
     if game.phase is Phase.BIDDING or game.phase is Phase.PLAYING:
-        fields.append(_play_field(table, game, now))
+        fields.append(_play_field(table, game, claim_open))
     record = game.hand_records[-1] if game.hand_records else None
     hand_done = game.phase is Phase.HAND_OVER or (
         game.phase is Phase.GAME_OVER and record is not None and record.hand == game.hand_number
@@ -165,7 +165,7 @@ def _team_field(table: Table, game: Game, team: int) -> Field:
     return Field(header, "\n".join(lines))
 
 
-def _play_field(table: Table, game: Game, now: float) -> Field:
+def _play_field(table: Table, game: Game, claim_open: bool) -> Field:
     labels = seat_labels(table)
     to_act = game.waited_on()
     lines = []
@@ -185,7 +185,7 @@ def _play_field(table: Table, game: Game, now: float) -> Field:
     if to_act is not None:
         since = int(game.waiting_since)
         lines.append(f"**Turn:** {labels[to_act]} to {verb} (waiting since <t:{since}:R>)")
-        if _claimable(table, game, now):
+        if claim_open:
             lines.append(
                 f"The turn limit has passed: {TEAM_NAMES[1 - team_of(to_act)]} may claim the game."
             )
@@ -253,13 +253,8 @@ def _footer(table: Table, game: Game | None) -> str:
     return ""
 
 
-def _claimable(table: Table, game: Game, now: float) -> bool:
-    to_act = game.waited_on()
-    return to_act is not None and now - game.waiting_since > table.rules.turn_limit_s
-
-
 def _rows(
-    table: Table, game: Game | None, now: float, partner_names: Sequence[str] | None
+    table: Table, game: Game | None, claim_open: bool, partner_names: Sequence[str] | None
 ) -> list[Row]:
     def button(
         act: Act,
@@ -301,7 +296,7 @@ def _rows(
             row.append(button(Act.NEXT_HAND, "Next hand", Style.GREEN))
         else:
             row.append(button(Act.JOIN, "Watch"))
-        if _claimable(table, game, now):
+        if claim_open and game.waited_on() is not None:
             row.append(button(Act.CLAIM, "Claim the win", Style.RED))
         return [tuple(row)]
     if status is TableStatus.FINISHED:

@@ -145,7 +145,7 @@ def test_revokes_blocked_disable_off_suit_cards_and_allowed_do_not() -> None:
 def test_the_table_message_shows_the_public_state_only() -> None:
     game = playing_game(plays=6)
     table = table_of(game)
-    spec = table_message(table, now=0.0)
+    spec = table_message(table)
     assert spec.embed is not None
     text = "\n".join(
         [spec.embed.title, spec.embed.description] + [f.name + f.value for f in spec.embed.fields]
@@ -174,7 +174,7 @@ def test_hand_summary_shows_nils_and_a_boston() -> None:
         seat = game.to_act
         game.play(seat, cards_of(game.legal_play_mask(seat))[0])
     assert game.phase is Phase.HAND_OVER
-    spec = table_message(table_of(game), now=0.0)
+    spec = table_message(table_of(game))
     assert spec.embed is not None
     summary = next(f.value for f in spec.embed.fields if f.name == "Hand 1 result")
     assert "Boston! (all 13 tricks)" in summary and "Nil made ×2" in summary
@@ -186,7 +186,7 @@ def test_hand_summary_shows_nils_and_a_boston() -> None:
 
 def test_lobby_message_offers_join_and_the_host_menu_when_full() -> None:
     lobby = table_of(None, TableStatus.LOBBY)
-    spec = table_message(lobby, now=0.0, partner_names=["a", "b", "c", "d"])
+    spec = table_message(lobby, partner_names=["a", "b", "c", "d"])
     assert [b.label for b in spec.buttons] == ["Join", "Leave", "Add computer players", "Start"]
     menus = [row for row in spec.rows if not isinstance(row, tuple)]
     assert [o.label for o in menus[0].options] == ["b (West)", "c (North)", "d (East)"]

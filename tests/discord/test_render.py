@@ -190,3 +190,20 @@ def test_lobby_message_offers_join_and_the_host_menu_when_full() -> None:
     assert [b.label for b in spec.buttons] == ["Join", "Leave", "Add computer players", "Start"]
     menus = [row for row in spec.rows if not isinstance(row, tuple)]
     assert [o.label for o in menus[0].options] == ["b (West)", "c (North)", "d (East)"]
+
+
+def test_blind_nil_is_offered_face_down_and_only_when_allowed() -> None:
+    game = Game.new(preset("blind-nil"), 9)
+    seat = game.to_act
+    classic = DECKS[DeckName.CLASSIC]
+    spec = hand_message(view_of(game, seat), table_id=1, version=1, names=NAMES, deck=classic)
+    assert [b.label for b in spec.buttons] == ["Show my cards", "Blind Nil"]
+    assert [b.disabled for b in spec.buttons] == [False, True]  # 0 to 0: nobody trails
+    assert not any(card_text(c) in spec.content for c in range(52))  # face down
+    game.scores[seat & 1 ^ 1] = 150  # the seat's team now trails by 150
+    spec = hand_message(view_of(game, seat), table_id=1, version=1, names=NAMES, deck=classic)
+    assert [b.disabled for b in spec.buttons] == [False, False]
+    game.look(seat)
+    spec = hand_message(view_of(game, seat), table_id=1, version=2, names=NAMES, deck=classic)
+    assert "Blind Nil" not in [b.label for b in spec.buttons]
+    assert [b.label for b in spec.buttons][:2] == ["Nil", "1"]

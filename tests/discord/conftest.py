@@ -9,41 +9,13 @@ from __future__ import annotations
 import itertools
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
 
-import aiosqlite
 import pytest
 import simcord
 
-import db.store
 from bot.config import DatabaseSettings, Settings, TableSettings
 from bot.discord_app import SpadesBot
 from tests.discord.harness import World
-
-
-async def _connect_closing_cursors(path: str | Path, *, synchronous: str = "NORMAL") -> Any:
-    """db.store.connect, with the cursors of its row-returning PRAGMAs closed.
-
-    SimCord keeps finished futures (and so their sqlite3 cursors) alive a
-    little longer than plain asyncio; an unclosed ``PRAGMA journal_mode``
-    cursor then keeps a statement open and the first COMMIT fails. Remove this
-    once db.store.connect closes those cursors itself.
-    """
-    connection = await aiosqlite.connect(str(path), isolation_level=None)
-    for pragma in (
-        "journal_mode = WAL",
-        f"synchronous = {synchronous.upper()}",
-        "foreign_keys = ON",
-        f"busy_timeout = {db.store.BUSY_TIMEOUT_MS:d}",
-    ):
-        async with connection.execute(f"PRAGMA {pragma}"):
-            pass
-    return connection
-
-
-@pytest.fixture(autouse=True)
-def _store_cursor_shim(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(db.store, "connect", _connect_closing_cursors)
 
 
 def fast_settings(db: Path, **tables: object) -> Settings:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -45,13 +45,13 @@ class _Screen:
     ping_key: tuple[int, int, str, int] | None = None
     ping_message: int | None = None
     ping_task: asyncio.Task[Any] | None = None
-    reposts: int = field(default=0)
 
 
 class TablePresenter:
     def __init__(self, bot: SpadesBot) -> None:
         self.bot = bot
         self._screens: dict[int, _Screen] = {}
+        self._by_message: dict[int, int] = {}  # table message id -> table id
         self.names: dict[int, str] = {}  # user id -> display name, seen in interactions
 
     # -- scheduling ----------------------------------------------------------------
@@ -61,7 +61,11 @@ class TablePresenter:
 
     def show(self, table: Table, *, check: bool = False) -> None:
         """Make sure the message shows ``table`` (or a newer version) soon."""
-        screen = self._screens.setdefault(table.id, _Screen(message_id=table.message_id))
+        screen = self._screens.get(table.id)
+        if screen is None:
+            screen = self._screens[table.id] = _Screen(message_id=table.message_id)
+            if table.message_id is not None:
+                self._by_message[table.message_id] = table.id
         if screen.wanted is None or table.version >= screen.wanted.version:
             screen.wanted = table
         screen.check = screen.check or check
@@ -82,14 +86,16 @@ class TablePresenter:
         self.names[user.id] = user.display_name
 
     async def on_message_deleted(self, channel_id: int, message_id: int) -> None:
-        for table_id, screen in self._screens.items():
-            if screen.message_id == message_id:
-                table = await self.bot.service.get(table_id)
-                if table.is_open:
-                    log.info("table %d message was deleted; posting it again", table_id)
-                    screen.message_id = None
-                    self.show(table, check=True)
-                return
+        table_id = self._by_message.pop(message_id, None)
+        if table_id is None:
+            return
+        screen = self._screens[table_id]
+        if screen.message_id == message_id:
+            screen.message_id = None
+            table = await self.bot.service.get(table_id)
+            if table.is_open:
+                log.info("table %d message was deleted; posting it again", table_id)
+                self.show(table, check=True)
 
     # -- the worker ----------------------------------------------------------------
 
@@ -111,8 +117,6 @@ class TablePresenter:
         spec = table_message(table, claim_open=self._claim_open(table), partner_names=names)
         fields = message_fields(spec)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        if screen.message_id is None and table.message_id is not None and screen.reposts == 0:
-            screen.message_id = table.message_id
         for attempt in range(RETRIES):
             try:
                 if screen.message_id is not None:
@@ -124,9 +128,11 @@ class TablePresenter:
                         if exc.code != UNKNOWN_MESSAGE or not table.is_open:
                             raise
                         log.info("table %d message is gone; posting it again", table.id)
-                        screen.reposts += 1
+                        self._by_message.pop(screen.message_id, None)
+                        screen.message_id = None
                 message = await channel.send(**fields)
                 screen.message_id = message.id
+                self._by_message[message.id] = table.id
                 screen.problem = None
                 await self.bot.service.set_message(table.id, message.id)
                 return
@@ -162,12 +168,11 @@ class TablePresenter:
             "itself is safe and goes on as soon as I can post."
         )
         log.warning("table %d: missing permission in channel %d", table.id, table.channel_id)
-        if screen.problem is not None:
-            try:
-                host = self.bot.get_user(table.host_id) or await self.bot.fetch_user(table.host_id)
-                await host.send(screen.problem)
-            except discord.HTTPException:
-                pass  # the host will be told on their next command or click
+        try:
+            host = self.bot.get_user(table.host_id) or await self.bot.fetch_user(table.host_id)
+            await host.send(screen.problem)
+        except discord.HTTPException:
+            pass  # direct messages closed: the answer to /spades new says it too
 
     def _missing_permissions(self, channel_id: int) -> list[str]:
         needed = [name for name, on in NEEDED if on]

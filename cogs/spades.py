@@ -199,7 +199,7 @@ class SpadesCog(commands.Cog):
     @app_commands.describe(player="The opponent you say revoked in this hand")
     @app_commands.guild_only()
     async def revoke(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
-        table = await self.channel_table_or_mine(interaction)
+        table = await self.my_table(interaction)
         done = await self.bot.service.challenge(
             table.id, interaction.user.id, player.id, table.version
         )
@@ -216,6 +216,3 @@ class SpadesCog(commands.Cog):
                 f"of the hand show none. {interaction.user.mention}'s team loses the game."
             )
         await interaction.response.send_message(text)
-
-    async def channel_table_or_mine(self, interaction: discord.Interaction[Any]) -> Table:
-        return await self.my_table(interaction)

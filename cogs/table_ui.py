@@ -20,8 +20,9 @@ from bot.game.errors import IllegalAction
 from bot.render.ids import Act, BadComponentId, ComponentId, parse
 from bot.render.table import SEAT_NAMES
 from bot.tables import errors as table_errors
-from bot.tables.errors import StaleAction, TableError
+from bot.tables.errors import StaleAction
 from bot.tables.model import Table
+from bot.tables.service import TableService
 from cogs.errors import Refusal, explain, report, say
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ class TableUI:
         }
 
     @property
-    def service(self) -> Any:
+    def service(self) -> TableService:
         return self.bot.service
 
     async def on_component(
@@ -204,6 +205,3 @@ def _int_arg(cid: ComponentId) -> int:
         return int(cid.arg or "")
     except ValueError:
         raise table_errors.Malformed() from None
-
-
-__all__ = ["TableError", "TableUI"]

@@ -71,6 +71,8 @@ class SpadesBot(commands.Bot):
         commands_only: bool = False,
         seed_source: Callable[[], int] = random_seed,
     ) -> None:
+        # The bot never joins voice: no warnings about voice libraries.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),

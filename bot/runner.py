@@ -71,6 +71,7 @@ def run(argv: list[str]) -> int:
     token = _token(settings)
     configure_logging(settings)
 
+    import aiohttp
     import discord
 
     from bot.discord_app import SpadesBot, StartupError
@@ -86,9 +87,17 @@ def run(argv: list[str]) -> int:
         _fail("Discord refused the token: copy it again from the Bot page of your application")
     except StartupError as exc:
         _fail(str(exc))
+    except (aiohttp.ClientConnectionError, discord.GatewayNotFound) as exc:
+        _unreachable(exc)
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def _unreachable(exc: Exception) -> NoReturn:
+    # Not a setting to fix, so not status 2; a supervisor may simply retry.
+    print(f"spades-bot: cannot reach Discord ({exc}); check the network and retry", file=sys.stderr)
+    raise SystemExit(1)
 
 
 def sync(argv: list[str]) -> int:
@@ -106,6 +115,7 @@ def sync(argv: list[str]) -> int:
     token = _token(settings)
     configure_logging(settings)
 
+    import aiohttp
     import discord
 
     from bot.discord_app import SpadesBot
@@ -121,6 +131,8 @@ def sync(argv: list[str]) -> int:
         _fail("Discord refused the token: copy it again from the Bot page of your application")
     except discord.HTTPException as exc:
         _fail(f"Discord refused the commands: {exc.status} {exc.text or exc}")
+    except aiohttp.ClientConnectionError as exc:
+        _unreachable(exc)
     where = f"server {args.guild}" if args.guild else "every server (global)"
     print(f"Published {len(names)} commands to {where}: {', '.join(sorted(names))}")
     return 0

@@ -33,6 +33,7 @@ import gc
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
@@ -91,6 +92,10 @@ BOT_KINDS = frozenset(
         ActionKind.CLAIM_TIMEOUT,
     }
 )
+
+
+#: How many finished or cancelled tables stay in memory.
+CLOSED_TABLES_KEPT = 1000
 
 
 def random_seed() -> int:
@@ -231,6 +236,10 @@ class TableService:
         self.seed_source = seed_source
         self._tables: dict[int, _Live] = {}
         self._by_channel: dict[int, int] = {}  # channel id -> its open table's id
+        # Finished and cancelled tables stay in memory for a while (rematches,
+        # late clicks), the most recently closed last; older ones are dropped
+        # and read back from the store if anyone asks.
+        self._closed: OrderedDict[int, None] = OrderedDict()
         self._listeners: list[Listener] = []
         self._load_lock = asyncio.Lock()
         # Tables share a handful of option sets: validate each once.
@@ -695,7 +704,19 @@ class TableService:
         self._tables[record.id] = live
         if live.status.is_open:
             self._by_channel[live.channel_id] = live.id
+        else:
+            self._remember_closed(live)
         return live
+
+    def _remember_closed(self, live: _Live) -> None:
+        self._closed[live.id] = None
+        self._closed.move_to_end(live.id)
+        while len(self._closed) > CLOSED_TABLES_KEPT:
+            oldest = next(iter(self._closed))
+            if self._tables[oldest].lock.locked():
+                break  # in use right now: try again at the next closing
+            del self._closed[oldest]
+            del self._tables[oldest]
 
     def _options_of(self, stored: str) -> tuple[TableOptions, RuleSet]:
         cached = self._options.get(stored)
@@ -881,8 +902,10 @@ class TableService:
             live.marks = step.marks
         if was_open and not live.status.is_open:
             self._by_channel.pop(live.channel_id, None)
+            self._remember_closed(live)
         elif live.status.is_open and not was_open:
             self._by_channel[live.channel_id] = live.id
+            self._closed.pop(live.id, None)
         live.snapshot = None
         return live.table()
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -53,10 +53,17 @@ class SpadesTree(app_commands.CommandTree["SpadesBot"]):
         await on_tree_error(interaction, error)
 
 
+#: The parts beyond the tables themselves. ``python -m bot`` runs them all:
+#: the turn clock (reminders, claims, and the computer players' moves) and the
+#: leaderboard. Tests of one part may build the bot with only that one.
+FEATURES = ("clock", "leaderboard")
+
+
 class SpadesBot(commands.Bot):
     """``commands_only`` builds the command tree without opening the database
     (what ``python -m bot sync`` needs); ``seed_source`` deals the games
-    (tests pass fixed seeds)."""
+    (tests pass fixed seeds); ``features`` picks from :data:`FEATURES` (the
+    whole bot has them all; without the clock, computer players never move)."""
 
     store: Store
     service: TableService
@@ -70,6 +77,7 @@ class SpadesBot(commands.Bot):
         *,
         commands_only: bool = False,
         seed_source: Callable[[], int] = random_seed,
+        features: Iterable[str] = (),
     ) -> None:
         # The bot never joins voice: no warnings about voice libraries.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -83,6 +91,10 @@ class SpadesBot(commands.Bot):
         self.settings = settings
         self.commands_only = commands_only
         self.seed_source = seed_source
+        self.features = frozenset(features)
+        unknown = self.features - set(FEATURES)
+        if unknown:
+            raise ValueError(f"unknown features {sorted(unknown)}; known: {FEATURES}")
         self._background: set[asyncio.Task[Any]] = set()
         self._opened = False
 
@@ -129,11 +141,11 @@ class SpadesBot(commands.Bot):
         self.service.subscribe(self.presenter.on_table_change)
         self.add_dynamic_items(SpadesComponent)
         await self.add_cog(SpadesCog(self))
-        # The turn clock moves the computer players, reminds late players and
-        # opens claims; the leaderboard counts finished games. Both add their
-        # commands to the /spades group, so they come after SpadesCog.
-        await self.add_cog(ClockCog(self))
-        await self.load_extension("cogs.leaderboard")
+        # Both add their commands to the /spades group: after SpadesCog.
+        if "clock" in self.features:
+            await self.add_cog(ClockCog(self))
+        if "leaderboard" in self.features:
+            await self.load_extension("cogs.leaderboard")
         if not self.commands_only:
             self.heartbeat.change_interval(seconds=self.settings.health.heartbeat_every_s)
             self.heartbeat.start()

@@ -74,10 +74,10 @@ def run(argv: list[str]) -> int:
     import aiohttp
     import discord
 
-    from bot.discord_app import SpadesBot, StartupError
+    from bot.discord_app import FEATURES, SpadesBot, StartupError
 
     async def main() -> None:
-        async with SpadesBot(settings) as bot:
+        async with SpadesBot(settings, features=FEATURES) as bot:
             await bot.open_database()
             await bot.start(token)
 
@@ -118,10 +118,10 @@ def sync(argv: list[str]) -> int:
     import aiohttp
     import discord
 
-    from bot.discord_app import SpadesBot
+    from bot.discord_app import FEATURES, SpadesBot
 
     async def main() -> list[str]:
-        async with SpadesBot(settings, commands_only=True) as bot:
+        async with SpadesBot(settings, commands_only=True, features=FEATURES) as bot:
             await bot.login(token)
             return await bot.sync_commands(args.guild)
 

@@ -14,7 +14,7 @@ import pytest
 import simcord
 
 from bot.config import DatabaseSettings, Settings, TableSettings
-from bot.discord_app import SpadesBot
+from bot.discord_app import FEATURES, SpadesBot
 from tests.discord.harness import World
 
 
@@ -59,7 +59,7 @@ def make_bot(settings: Settings, bots: list[SpadesBot]) -> Callable[[], SpadesBo
     seed_source = seeds()
 
     def make() -> SpadesBot:
-        bot = SpadesBot(settings, seed_source=seed_source)
+        bot = SpadesBot(settings, seed_source=seed_source, features=FEATURES)
         bots.append(bot)
         return bot
 

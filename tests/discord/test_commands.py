@@ -26,7 +26,12 @@ SPADES_COMMANDS = {
 }
 
 
-async def test_the_commands_are_published(world: World) -> None:
+async def test_the_commands_are_published_and_no_privileged_intent_is_asked(
+    world: World,
+) -> None:
+    intents = world.bot.intents
+    assert intents.guilds and intents.guild_messages
+    assert not (intents.members or intents.presences or intents.message_content)
     alice = world.user("alice")
     assert set(alice.available_commands(world.channel)) >= SPADES_COMMANDS
     assert sorted(await world.bot.sync_commands(world.guild.id)) == sorted(

@@ -10,7 +10,6 @@ state: the service checks the version in the button).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -28,13 +27,10 @@ from cogs.errors import Refusal, explain, report, say
 if TYPE_CHECKING:
     from bot.discord_app import SpadesBot
 
-log = logging.getLogger(__name__)
-
 Handler = Callable[[discord.Interaction[Any], ComponentId, list[str]], Awaitable[None]]
 #: Actions whose intent does not depend on what the table looked like:
 #: they are retried against the current version when the click was outdated.
 RETRIES_FOR_CURRENT = 3
-HAND_ACTS = frozenset({Act.LOOK, Act.BID, Act.PLAY})
 
 
 class TableUI:

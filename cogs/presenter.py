@@ -114,7 +114,13 @@ class TablePresenter:
 
     async def _draw(self, table: Table, screen: _Screen) -> None:
         names = await self._partner_names(table)
-        spec = table_message(table, claim_open=self._claim_open(table), partner_names=names)
+        turn_clock = getattr(self.bot.get_cog("ClockCog"), "turn_clock", None)
+        spec = table_message(
+            table,
+            claim_open=turn_clock is not None and bool(turn_clock.claim_open(table)),
+            stand_in=turn_clock is not None and bool(turn_clock.stand_in(table.id)),
+            partner_names=names,
+        )
         fields = message_fields(spec)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         for attempt in range(RETRIES):
@@ -151,12 +157,6 @@ class TablePresenter:
                     log.warning("table %d message not updated: %s", table.id, exc)
                     return
                 await asyncio.sleep(2**attempt)
-
-    def _claim_open(self, table: Table) -> bool:
-        """Whether the turn clock offers the claim now (it knows the stand-ins)."""
-        clock = self.bot.get_cog("ClockCog")
-        turn_clock = getattr(clock, "turn_clock", None)
-        return turn_clock is not None and bool(turn_clock.claim_open(table))
 
     async def _tell_host(self, table: Table, screen: _Screen, exc: discord.Forbidden) -> None:
         missing = self._missing_permissions(table.channel_id)

@@ -51,6 +51,7 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
         revokes="Allow revokes (at the player's risk, /revoke catches them) or block them",
         preset="Rules preset",
         turn_limit="How long the table waits on one player before the others may claim",
+        stand_in="Past the turn limit, a computer plays for the late player (else: a claim)",
     )
     @app_commands.choices(
         target=[Choice(name="500 points", value=500), Choice(name="250 points", value=250)],
@@ -67,6 +68,7 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
         revokes: str = "allowed",
         preset: str = "standard",
         turn_limit: int = 48,
+        stand_in: bool | None = None,
     ) -> None:
         # Posting the table message may wait on Discord's rate limits.
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -81,6 +83,10 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
             turn_limit_s=turn_limit * 3600,
         )
         self.bot.presenter.remember_name(interaction.user)
+        turn_clock = getattr(self.bot.get_cog("ClockCog"), "turn_clock", None)
+        if stand_in is not None and turn_clock is not None:
+            await turn_clock.set_stand_in(table.id, stand_in)
+            self.bot.presenter.show(table, check=True)
         await self.bot.presenter.settle(table.id)
         problem = self.bot.presenter.problem(table.id)
         if problem is not None:

@@ -55,27 +55,33 @@ def hours_text(seconds: int) -> str:
     return f"{seconds // 60} min"
 
 
-def options_line(table: Table) -> str:
+def options_line(table: Table, stand_in: bool = False) -> str:
     o = table.options
     revokes = "revokes allowed" if o.revokes == "allowed" else "revokes blocked"
+    late = " (then a computer plays for the late player)" if stand_in else ""
     return (
         f"Host <@{table.host_id}> · game to {o.target} · {revokes} · "
-        f"{o.preset} rules · turn limit {hours_text(o.turn_limit_s)}"
+        f"{o.preset} rules · turn limit {hours_text(o.turn_limit_s)}{late}"
     )
 
 
 def table_message(
-    table: Table, *, claim_open: bool = False, partner_names: Sequence[str] | None = None
+    table: Table,
+    *,
+    claim_open: bool = False,
+    stand_in: bool = False,
+    partner_names: Sequence[str] | None = None,
 ) -> MessageSpec:
     """The whole public message. ``partner_names`` are plain-text names of
     the four seats for the host's partner menu (menus cannot show mentions);
-    ``claim_open`` says the turn clock lets the other team claim the game."""
+    ``claim_open`` says the turn clock lets the other team claim the game, and
+    ``stand_in`` that a computer takes late players' turns instead."""
     game = table.game
     title = f"Spades · table {table.id}"
     if table.game_number > 1:
         title += f" · game {table.game_number}"
     fields: list[Field] = []
-    description = [options_line(table)]
+    description = [options_line(table, stand_in)]
     colour = GREY
     if table.status is TableStatus.LOBBY:
         colour = BLUE

@@ -40,3 +40,16 @@ async def test_claim_the_win_after_the_turn_limit(world: World) -> None:
     assert table.result is not None and table.result.reason is EndReason.TIMEOUT
     assert table.result.winner == 0 and table.result.seat == 1
     assert f"<@{bob.id}> let the turn limit pass" in embed_text(world.table_message())
+
+
+async def test_with_a_stand_in_a_computer_plays_for_the_late_player(world: World) -> None:
+    alice, bob, carol, dave = (world.user(n) for n in ("alice", "bob", "carol", "dave"))
+    await world.new_table(alice, turn_limit=12, stand_in=True)
+    assert "then a computer plays for the late player" in embed_text(world.table_message())
+    for user in (bob, carol, dave):
+        await world.click(user, "Join")
+    await world.click(alice, "Start")
+    await world.env.advance_time(12 * HOUR + 5)  # bob never bids
+    table = await world.table()
+    assert table.game is not None and table.game.bids[1] is not None  # bid for him
+    assert "Claim the win" not in labels_of(world.table_message())

@@ -26,13 +26,21 @@ from cogs.errors import Refusal
 if TYPE_CHECKING:
     from bot.discord_app import SpadesBot
 
-TURN_LIMIT_HOURS = (12, 24, 48, 72, 168)
+# Minutes: quick tables for people playing together, up to a week for
+# tables played over days.
+TURN_LIMIT_MINUTES = (5, 60, 720, 1440, 2880, 4320, 10080)
 PRESET_CHOICES: list[Choice[str]] = [Choice(name=name, value=name) for name in PRESETS]
 
 
-def _hours_choice(hours: int) -> Choice[int]:
-    name = f"{hours // 24} days" if hours >= 72 else f"{hours} hours"
-    return Choice(name=name, value=hours)
+def _limit_choice(minutes: int) -> Choice[int]:
+    if minutes < 60:
+        name = f"{minutes} minutes"
+    elif minutes < 72 * 60:
+        hours = minutes // 60
+        name = f"{hours} hour" if hours == 1 else f"{hours} hours"
+    else:
+        name = f"{minutes // 1440} days"
+    return Choice(name=name, value=minutes)
 
 
 @app_commands.guild_only()
@@ -55,7 +63,7 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
     )
     @app_commands.choices(
         target=[Choice(name="500 points", value=500), Choice(name="250 points", value=250)],
-        turn_limit=[_hours_choice(h) for h in TURN_LIMIT_HOURS],
+        turn_limit=[_limit_choice(m) for m in TURN_LIMIT_MINUTES],
     )
     @app_commands.choices(
         revokes=[Choice(name="allow", value="allowed"), Choice(name="block", value="blocked")],
@@ -67,7 +75,7 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
         target: int = 500,
         revokes: str = "allowed",
         preset: str = "standard",
-        turn_limit: int = 48,
+        turn_limit: int = 2880,
         stand_in: bool | None = None,
     ) -> None:
         # Posting the table message may wait on Discord's rate limits.
@@ -80,7 +88,7 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
             target=target,
             revokes=revokes,
             preset=preset,
-            turn_limit_s=turn_limit * 3600,
+            turn_limit_s=turn_limit * 60,
         )
         self.bot.presenter.remember_name(interaction.user)
         turn_clock = getattr(self.bot.get_cog("ClockCog"), "turn_clock", None)

@@ -63,7 +63,7 @@ def clock_messages(world: World) -> list[discord.Message]:
 
 async def started_table(world: World) -> tuple[list[simcord.MemberActor], int]:
     users = [world.user(n) for n in ("alice", "bob", "carol", "dave")]
-    await world.seat_four(users[0], *users[1:], turn_limit=48)
+    await world.seat_four(users[0], *users[1:], turn_limit=2880)
     await world.click(users[0], "Start")
     table = await world.table()
     assert table.game is not None

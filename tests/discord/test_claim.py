@@ -26,7 +26,7 @@ def settings(tmp_path: Path) -> Settings:
 
 async def test_claim_the_win_after_the_turn_limit(world: World) -> None:
     alice, bob, carol, dave = (world.user(n) for n in ("alice", "bob", "carol", "dave"))
-    await world.seat_four(alice, bob, carol, dave, turn_limit=12)
+    await world.seat_four(alice, bob, carol, dave, turn_limit=720)
     await world.click(alice, "Start")
     assert "Claim the win" not in labels_of(world.table_message())
 
@@ -44,7 +44,7 @@ async def test_claim_the_win_after_the_turn_limit(world: World) -> None:
 
 async def test_with_a_stand_in_a_computer_plays_for_the_late_player(world: World) -> None:
     alice, bob, carol, dave = (world.user(n) for n in ("alice", "bob", "carol", "dave"))
-    await world.new_table(alice, turn_limit=12, stand_in=True)
+    await world.new_table(alice, turn_limit=720, stand_in=True)
     assert "then a computer plays for the late player" in embed_text(world.table_message())
     for user in (bob, carol, dave):
         await world.click(user, "Join")

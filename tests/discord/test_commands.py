@@ -41,7 +41,7 @@ async def test_the_commands_are_published_and_no_privileged_intent_is_asked(
 
 async def test_new_table_options_and_a_busy_channel(world: World) -> None:
     alice = world.user("alice")
-    await world.new_table(alice, target=250, revokes="blocked", preset="cardgames", turn_limit=12)
+    await world.new_table(alice, target=250, revokes="blocked", preset="cardgames", turn_limit=720)
     table = await world.table()
     assert table.options.target == 250 and table.options.revokes == "blocked"
     assert table.options.preset == "cardgames" and table.options.turn_limit_s == 12 * 3600

@@ -4,7 +4,7 @@ the reminder points, the claim announcement, ``/spades claim`` and a restart."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import discord
@@ -34,7 +34,18 @@ class ClockedBot(SpadesBot):
 
 
 @pytest.fixture
-def make_bot(tmp_path: Path) -> Callable[[], SpadesBot]:
+async def bots() -> AsyncIterator[list[SpadesBot]]:
+    """Every bot a test made: SimCord stops a bot by cancelling its tasks, so
+    their database connections are closed here afterwards."""
+    made: list[SpadesBot] = []
+    yield made
+    for bot in made:
+        if hasattr(bot, "store"):
+            await bot.store.close()
+
+
+@pytest.fixture
+def make_bot(tmp_path: Path, bots: list[SpadesBot]) -> Callable[[], SpadesBot]:
     settings = Settings(
         database=DatabaseSettings(path=tmp_path / "spades.db"),
         tables=TableSettings(computer_delay_s=0.0, turn_ping=False),
@@ -42,7 +53,13 @@ def make_bot(tmp_path: Path) -> Callable[[], SpadesBot]:
         health=HealthSettings(heartbeat_every_s=30 * 24 * HOUR, stale_after_s=60 * 24 * HOUR),
     )
     seeds = itertools.count(1)
-    return lambda: ClockedBot(settings, seed_source=lambda: next(seeds))
+
+    def make() -> SpadesBot:
+        bot = ClockedBot(settings, seed_source=lambda: next(seeds))
+        bots.append(bot)
+        return bot
+
+    return make
 
 
 @pytest.fixture

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
 import discord
 import pytest
 import simcord
@@ -20,7 +19,6 @@ from bot.discord_app import SpadesBot
 from bot.stats.history import replay_actions, replay_hands
 from cogs.errors import Refusal
 from cogs.leaderboard import BoardButton, LeaderboardCog
-from db import store as store_module
 
 from .games import Clock, Tables, resign_after
 
@@ -32,36 +30,31 @@ class BotWithLeaderboard(SpadesBot):
             await self.add_cog(LeaderboardCog(self))
 
 
-@pytest.fixture(autouse=True)
-def pragmas_read_to_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``db.store.connect`` leaves the rows of ``PRAGMA journal_mode`` and
-    ``busy_timeout`` unread; under SimCord the cursors outlive the call and
-    the first COMMIT fails ("SQL statements in progress"). Until the store
-    reads them, connect the same way but close each cursor."""
-
-    async def connect(path: str | Path, *, synchronous: str = "NORMAL") -> aiosqlite.Connection:
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
-        for pragma in (
-            "journal_mode = WAL",
-            f"synchronous = {synchronous.upper()}",
-            "foreign_keys = ON",
-            f"busy_timeout = {store_module.BUSY_TIMEOUT_MS:d}",
-        ):
-            async with connection.execute(f"PRAGMA {pragma}") as cursor:
-                await cursor.fetchall()
-        return connection
-
-    monkeypatch.setattr(store_module, "connect", connect)
+@pytest.fixture
+async def bots() -> AsyncIterator[list[SpadesBot]]:
+    """Every bot a test made: SimCord stops a bot by cancelling its tasks, so
+    their database connections are closed here afterwards."""
+    made: list[SpadesBot] = []
+    yield made
+    for bot in made:
+        if hasattr(bot, "store"):
+            await bot.store.close()
 
 
 @pytest.fixture
-def make_bot(tmp_path: Path) -> Callable[[], SpadesBot]:
+def make_bot(tmp_path: Path, bots: list[SpadesBot]) -> Callable[[], SpadesBot]:
     settings = Settings(
         database=DatabaseSettings(path=tmp_path / "spades.db"),
         tables=TableSettings(computer_delay_s=0.0, turn_ping_delay_s=0.0),
     )
     seeds = iter(range(1, 10**6))
-    return lambda: BotWithLeaderboard(settings, seed_source=lambda: next(seeds))
+
+    def make() -> SpadesBot:
+        bot = BotWithLeaderboard(settings, seed_source=lambda: next(seeds))
+        bots.append(bot)
+        return bot
+
+    return make
 
 
 @pytest.fixture

@@ -127,6 +127,7 @@ class SpadesBot(commands.Bot):
         from cogs.clock import ClockCog
         from cogs.components import SpadesComponent
         from cogs.hands import HandScreens
+        from cogs.leaderboard import LeaderboardCog
         from cogs.presenter import TablePresenter
         from cogs.spades import SpadesCog
         from cogs.table_ui import TableUI
@@ -145,7 +146,9 @@ class SpadesBot(commands.Bot):
         if "clock" in self.features:
             await self.add_cog(ClockCog(self))
         if "leaderboard" in self.features:
-            await self.load_extension("cogs.leaderboard")
+            # Added like the other cogs, not as an extension: an extension is a
+            # second copy of its module, whose classes fail isinstance checks.
+            await self.add_cog(LeaderboardCog(self))
         if not self.commands_only:
             self.heartbeat.change_interval(seconds=self.settings.health.heartbeat_every_s)
             self.heartbeat.start()

@@ -354,6 +354,7 @@ def end_text(
 
 
 async def setup(bot: SpadesBot) -> None:
-    """``await bot.load_extension("cogs.leaderboard")`` after the store, the
-    table service and :class:`cogs.spades.SpadesCog` are in place."""
+    """Extension entry point, for ``bot.load_extension("cogs.leaderboard")``
+    after the store, the table service and :class:`cogs.spades.SpadesCog` are
+    in place (the bot itself adds the cog directly)."""
     await bot.add_cog(LeaderboardCog(bot))

@@ -9,10 +9,14 @@ the terminal summary so a leak is seen and fixed rather than hidden.
 from __future__ import annotations
 
 import weakref
-from typing import Any
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
 
 import aiosqlite.core
 import pytest
+
+if TYPE_CHECKING:
+    from bot.discord_app import SpadesBot
 
 _connections: weakref.WeakSet[aiosqlite.core.Connection] = weakref.WeakSet()
 _original_init = aiosqlite.core.Connection.__init__
@@ -55,3 +59,15 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             f"{_stopped_at_exit} database connection(s) left open by tests were closed at exit",
             yellow=True,
         )
+
+
+@pytest.fixture
+async def bots() -> AsyncIterator[list[SpadesBot]]:
+    """Every bot a SimCord test made. SimCord stops a bot by cancelling its
+    tasks, like a killed process; their database connections are closed here,
+    afterwards, as the operating system would."""
+    made: list[SpadesBot] = []
+    yield made
+    for bot in made:
+        if hasattr(bot, "store"):
+            await bot.store.close()

@@ -4,7 +4,7 @@ the reminder points, the claim announcement, ``/spades claim`` and a restart."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import discord
@@ -24,26 +24,6 @@ HOUR = 3600
 pytestmark = pytest.mark.simcord(settle_timeout=0.5)
 
 
-class ClockedBot(SpadesBot):
-    """The bot with the turn clock's cog added once the service is open."""
-
-    async def setup_hook(self) -> None:
-        await super().setup_hook()
-        if not self.commands_only:
-            await self.add_cog(ClockCog(self))
-
-
-@pytest.fixture
-async def bots() -> AsyncIterator[list[SpadesBot]]:
-    """Every bot a test made: SimCord stops a bot by cancelling its tasks, so
-    their database connections are closed here afterwards."""
-    made: list[SpadesBot] = []
-    yield made
-    for bot in made:
-        if hasattr(bot, "store"):
-            await bot.store.close()
-
-
 @pytest.fixture
 def make_bot(tmp_path: Path, bots: list[SpadesBot]) -> Callable[[], SpadesBot]:
     settings = Settings(
@@ -55,7 +35,7 @@ def make_bot(tmp_path: Path, bots: list[SpadesBot]) -> Callable[[], SpadesBot]:
     seeds = itertools.count(1)
 
     def make() -> SpadesBot:
-        bot = ClockedBot(settings, seed_source=lambda: next(seeds))
+        bot = SpadesBot(settings, seed_source=lambda: next(seeds), features=("clock",))
         bots.append(bot)
         return bot
 

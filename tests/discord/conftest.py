@@ -7,7 +7,7 @@ bot on the same database and settings, the way a real restart would.
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -40,18 +40,6 @@ def table_settings() -> dict[str, object]:
 @pytest.fixture
 def settings(tmp_path: Path, table_settings: dict[str, object]) -> Settings:
     return fast_settings(tmp_path / "spades.db", **table_settings)
-
-
-@pytest.fixture
-async def bots() -> AsyncIterator[list[SpadesBot]]:
-    """Every bot a test made. SimCord stops a bot by cancelling its tasks, like
-    a killed process; their database connections (threads) are closed here,
-    after that, as the operating system would."""
-    made: list[SpadesBot] = []
-    yield made
-    for bot in made:
-        if hasattr(bot, "store"):
-            await bot.store.close()
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,24 +23,6 @@ from cogs.leaderboard import BoardButton, LeaderboardCog
 from .games import Clock, Tables, resign_after
 
 
-class BotWithLeaderboard(SpadesBot):
-    async def setup_hook(self) -> None:
-        await super().setup_hook()
-        if not self.commands_only:
-            await self.add_cog(LeaderboardCog(self))
-
-
-@pytest.fixture
-async def bots() -> AsyncIterator[list[SpadesBot]]:
-    """Every bot a test made: SimCord stops a bot by cancelling its tasks, so
-    their database connections are closed here afterwards."""
-    made: list[SpadesBot] = []
-    yield made
-    for bot in made:
-        if hasattr(bot, "store"):
-            await bot.store.close()
-
-
 @pytest.fixture
 def make_bot(tmp_path: Path, bots: list[SpadesBot]) -> Callable[[], SpadesBot]:
     settings = Settings(
@@ -50,7 +32,7 @@ def make_bot(tmp_path: Path, bots: list[SpadesBot]) -> Callable[[], SpadesBot]:
     seeds = iter(range(1, 10**6))
 
     def make() -> SpadesBot:
-        bot = BotWithLeaderboard(settings, seed_source=lambda: next(seeds))
+        bot = SpadesBot(settings, seed_source=lambda: next(seeds), features=("leaderboard",))
         bots.append(bot)
         return bot
 

@@ -147,11 +147,6 @@ class ClockCog(commands.Cog):
         group = self.bot.tree.get_command("spades")
         if isinstance(group, app_commands.Group) and group.get_command("claim") is None:
             group.add_command(self.command)
-        # The turn clock moves the computer players from now on, through the
-        # scheduler (restart-proof): the interim driver steps aside.
-        interim = getattr(self.bot, "computers", None)
-        if interim is not None:
-            interim.stop()
         await self.turn_clock.start()
 
     async def cog_unload(self) -> None:

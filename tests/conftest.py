@@ -8,15 +8,20 @@ the terminal summary so a leak is seen and fixed rather than hidden.
 
 from __future__ import annotations
 
+import itertools
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import aiosqlite.core
 import pytest
 
 if TYPE_CHECKING:
+    import simcord
+
+    from bot.config import Settings
     from bot.discord_app import SpadesBot
+    from tests.discord.harness import World
 
 _connections: weakref.WeakSet[aiosqlite.core.Connection] = weakref.WeakSet()
 _original_init = aiosqlite.core.Connection.__init__
@@ -71,3 +76,45 @@ async def bots() -> AsyncIterator[list[SpadesBot]]:
     for bot in made:
         if hasattr(bot, "store"):
             await bot.store.close()
+
+
+# The SimCord tests of every layer build the real bot the same way: a folder
+# provides ``settings`` (and may narrow ``bot_features``); a restart makes a
+# new bot on the same settings, as a real restart would.
+
+
+@pytest.fixture
+def bot_features() -> Iterable[str]:
+    from bot.discord_app import FEATURES
+
+    return FEATURES
+
+
+@pytest.fixture
+def make_bot(
+    settings: Settings, bots: list[SpadesBot], bot_features: Iterable[str]
+) -> Callable[[], SpadesBot]:
+    from bot.discord_app import SpadesBot
+
+    seeds = itertools.count(1)
+
+    def make() -> SpadesBot:
+        bot = SpadesBot(settings, seed_source=lambda: next(seeds), features=bot_features)
+        bots.append(bot)
+        return bot
+
+    return make
+
+
+@pytest.fixture
+def simcord_bot(make_bot: Callable[[], SpadesBot]) -> SpadesBot:
+    return make_bot()
+
+
+@pytest.fixture
+async def world(simcord_env: simcord.Env, make_bot: Callable[[], SpadesBot]) -> World:
+    from tests.discord.harness import World
+
+    world = World(simcord_env, make_bot)
+    await world.sync()
+    return world

@@ -3,7 +3,6 @@ the reminder points, the claim announcement, ``/spades claim`` and a restart."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,30 +24,24 @@ pytestmark = pytest.mark.simcord(settle_timeout=0.5)
 
 
 @pytest.fixture
-def make_bot(tmp_path: Path, bots: list[SpadesBot]) -> Callable[[], SpadesBot]:
-    settings = Settings(
+def bot_features() -> tuple[str, ...]:
+    return ("clock",)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(
         database=DatabaseSettings(path=tmp_path / "spades.db"),
         tables=TableSettings(computer_delay_s=0.0, turn_ping=False),
         # A heartbeat every 30 virtual seconds would make days of time slow to pass.
         health=HealthSettings(heartbeat_every_s=30 * 24 * HOUR, stale_after_s=60 * 24 * HOUR),
     )
-    seeds = itertools.count(1)
-
-    def make() -> SpadesBot:
-        bot = SpadesBot(settings, seed_source=lambda: next(seeds), features=("clock",))
-        bots.append(bot)
-        return bot
-
-    return make
-
-
-@pytest.fixture
-def simcord_bot(make_bot: Callable[[], SpadesBot]) -> SpadesBot:
-    return make_bot()
 
 
 @pytest.fixture
 async def world(simcord_env: simcord.Env, make_bot: Callable[[], SpadesBot]) -> World:
+    """The SimCord world (tests/clock's own ``world`` fixture is the table
+    service without Discord)."""
     world = World(simcord_env, make_bot)
     await world.sync()
     return world

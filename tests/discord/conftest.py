@@ -11,11 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-import simcord
 
 from bot.config import DatabaseSettings, Settings, TableSettings
-from bot.discord_app import FEATURES, SpadesBot
-from tests.discord.harness import World
 
 
 def fast_settings(db: Path, **tables: object) -> Settings:
@@ -40,27 +37,3 @@ def table_settings() -> dict[str, object]:
 @pytest.fixture
 def settings(tmp_path: Path, table_settings: dict[str, object]) -> Settings:
     return fast_settings(tmp_path / "spades.db", **table_settings)
-
-
-@pytest.fixture
-def make_bot(settings: Settings, bots: list[SpadesBot]) -> Callable[[], SpadesBot]:
-    seed_source = seeds()
-
-    def make() -> SpadesBot:
-        bot = SpadesBot(settings, seed_source=seed_source, features=FEATURES)
-        bots.append(bot)
-        return bot
-
-    return make
-
-
-@pytest.fixture
-def simcord_bot(make_bot: Callable[[], SpadesBot]) -> SpadesBot:
-    return make_bot()
-
-
-@pytest.fixture
-async def world(simcord_env: simcord.Env, make_bot: Callable[[], SpadesBot]) -> World:
-    world = World(simcord_env, make_bot)
-    await world.sync()
-    return world

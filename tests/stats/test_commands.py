@@ -24,24 +24,16 @@ from .games import Clock, Tables, resign_after
 
 
 @pytest.fixture
-def make_bot(tmp_path: Path, bots: list[SpadesBot]) -> Callable[[], SpadesBot]:
-    settings = Settings(
-        database=DatabaseSettings(path=tmp_path / "spades.db"),
-        tables=TableSettings(computer_delay_s=0.0, turn_ping_delay_s=0.0),
-    )
-    seeds = iter(range(1, 10**6))
-
-    def make() -> SpadesBot:
-        bot = SpadesBot(settings, seed_source=lambda: next(seeds), features=("leaderboard",))
-        bots.append(bot)
-        return bot
-
-    return make
+def bot_features() -> tuple[str, ...]:
+    return ("leaderboard",)
 
 
 @pytest.fixture
-def simcord_bot(make_bot: Callable[[], SpadesBot]) -> SpadesBot:
-    return make_bot()
+def settings(tmp_path: Path) -> Settings:
+    return Settings(
+        database=DatabaseSettings(path=tmp_path / "spades.db"),
+        tables=TableSettings(computer_delay_s=0.0, turn_ping_delay_s=0.0),
+    )
 
 
 class Club:

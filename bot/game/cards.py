@@ -38,6 +38,7 @@ CARDS_OF_PATTERN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 #: The ranks of each 13-bit pattern (the clubs table: a club's card is its rank).
 RANKS_OF_PATTERN = CARDS_OF_PATTERN[CLUBS]
+_CLUB_CARDS, _DIAMOND_CARDS, _HEART_CARDS, _SPADE_CARDS = CARDS_OF_PATTERN
 
 
 class CardError(ValueError):
@@ -83,12 +84,11 @@ def cards_of(mask: int) -> list[int]:
 
 def cards_tuple(mask: int) -> tuple[int, ...]:
     """:func:`cards_of` as a tuple, the fastest way to list or pick the cards of a mask."""
-    clubs, diamonds, hearts, spades = CARDS_OF_PATTERN
     return (
-        clubs[mask & FULL_SUIT]
-        + diamonds[(mask >> 13) & FULL_SUIT]
-        + hearts[(mask >> 26) & FULL_SUIT]
-        + spades[(mask >> 39) & FULL_SUIT]
+        _CLUB_CARDS[mask & FULL_SUIT]
+        + _DIAMOND_CARDS[mask >> 13 & FULL_SUIT]
+        + _HEART_CARDS[mask >> 26 & FULL_SUIT]
+        + _SPADE_CARDS[mask >> 39 & FULL_SUIT]
     )
 
 

@@ -126,6 +126,11 @@ _BID_SET = frozenset(_BID_RANGE)
 NOBODY = object()
 # Card to bit; a dict, so that a card outside 0-51 is a failed look-up.
 _BIT_OF_CARD = {card: 1 << card for card in range(52)}
+# Each suit's cards per 13-bit pattern (hands hold no bit above 51, so a
+# hand shifted down 39 bits is its spade pattern).
+_CLUB_CARDS, _DIAMOND_CARDS, _HEART_CARDS, _SPADE_CARDS = CARDS_OF_PATTERN
+#: One past the highest card of each suit.
+_SUIT_END = (13, 26, 39, 52)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +149,7 @@ class HandRecord:
 
     hand: int
     dealer: int
-    hands: list[list[int]]
+    dealt: list[int]  # the four hands as dealt, as masks (see :attr:`hands`)
     bids: list[tuple[int, int]]  # (seat, bid) in bidding order
     tricks: list[Trick]
     tricks_won: list[int]
@@ -156,6 +161,12 @@ class HandRecord:
     results: tuple[TeamHandResult, TeamHandResult]
     game_over: bool = False
     winner: int | str | None = None
+
+    @property
+    def hands(self) -> list[list[int]]:
+        """The four hands as dealt, each as its cards (listed on reading: a
+        finished hand keeps only its four masks)."""
+        return [cards_of(mask) for mask in self.dealt]
 
     def to_json(self, game_id: str, preset: str) -> dict[str, Any]:
         return {
@@ -190,6 +201,8 @@ def team_of(seat: int) -> int:
 
 _DEAL_KEYS = struct.Struct("<52Q")
 _BITS = tuple(1 << card for card in range(52))
+_DECK_ORDER = range(52)
+_shake_128 = hashlib.shake_128
 
 
 def seeded_bytes(seed: int, label: str, size: int) -> bytes:
@@ -205,13 +218,14 @@ def deal(seed: int, hand_number: int, dealer: int) -> list[int]:
     seed and the hand number (equal keys, about one deal in 10**16, would keep
     card order), then dealt one card at a time from the dealer's next seat.
     """
-    keys = _DEAL_KEYS.unpack(seeded_bytes(seed, f"hand {hand_number}", 8 * 52))
-    order = sorted(range(52), key=keys.__getitem__)
-    bit = _BITS.__getitem__
-    hands = [0, 0, 0, 0]
-    for k in range(4):
-        hands[(dealer + 1 + k) & 3] = sum(map(bit, order[k::4]))
-    return hands
+    # seeded_bytes(seed, f"hand {hand_number}", 8 * 52), written out: this
+    # runs once per hand of every simulated game.
+    digest = _shake_128(f"spades:{seed}:hand {hand_number}".encode()).digest(416)
+    keys = _DEAL_KEYS.unpack(digest)
+    # The shuffled deck as bits: each seat's mask is the sum of every fourth.
+    deck = [_BITS[card] for card in sorted(_DECK_ORDER, key=keys.__getitem__)]
+    first = dealer + 1
+    return [sum(deck[(seat - first) & 3 :: 4]) for seat in range(4)]
 
 
 def first_dealer(rules: RuleSet, seed: int) -> int:
@@ -397,9 +411,18 @@ class Game:
         if self.trick:
             led = self._led
             return CARDS_OF_PATTERN[led][hand >> 13 * led & FULL_SUIT] or cards_tuple(hand)
-        if self.spades_broken and not self._club_lead:
-            return cards_tuple(hand)
-        return cards_tuple(self._lead_mask(hand))
+        if self._club_lead:
+            return cards_tuple(self._lead_mask(hand))
+        # A lead: the three side suits' cards by table look-ups, then the
+        # spades, which only a broken suit or a hand of nothing else may lead.
+        side = (
+            _CLUB_CARDS[hand & FULL_SUIT]
+            + _DIAMOND_CARDS[hand >> 13 & FULL_SUIT]
+            + _HEART_CARDS[hand >> 26 & FULL_SUIT]
+        )
+        if self.spades_broken:
+            return side + _SPADE_CARDS[hand >> 39]
+        return side or _SPADE_CARDS[hand >> 39]
 
     def playable_mask(self, seat: int) -> int:
         """Cards the engine accepts from the seat now: with revokes allowed, off-suit too."""
@@ -527,9 +550,12 @@ class Game:
         # takes it when it is a spade or of the suit led; otherwise (no spade,
         # a higher discard) the highest card of the suit led does.
         top = max(trick)
-        suit = self._led
-        if top < 39 and top // 13 != suit:
-            top = max(c for c in trick if c // 13 == suit)
+        if 39 > top >= _SUIT_END[self._led]:
+            # No spade, and a discard of a higher suit tops the trick: the
+            # highest card below the end of the suit led (which is always
+            # of that suit, the lead being one) takes it.
+            end = _SUIT_END[self._led]
+            top = max([c for c in trick if c < end])
         leader = self.leader
         winner = (leader + trick.index(top)) & 3
         tricks = self.tricks
@@ -682,24 +708,27 @@ class Game:
 
     def _finish_hand(self) -> None:
         bids = cast(list[int], self.bids)  # all four made: the hand was played
-        results = score_hand(self.rules, bids, self.tricks_won, self.bags)
-        before, bags_before = list(self.scores), list(self.bags)
-        for team in (0, 1):
-            self.scores[team] += results[team].points
-            self.bags[team] = results[team].bags_after
+        scores, bags = self.scores, self.bags
+        results = score_hand(self.rules, bids, self.tricks_won, bags)
+        ours, theirs = results
+        before, bags_before = list(scores), list(bags)
+        scores[0] += ours.points
+        scores[1] += theirs.points
+        bags[0] = ours.bags_after
+        bags[1] = theirs.bags_after
         record = HandRecord(
-            hand=self.hand_number,
-            dealer=self.dealer,
-            hands=[cards_of(m) for m in self.dealt],
-            bids=list(self.bid_order),
-            tricks=list(self.tricks),
-            tricks_won=list(self.tricks_won),
-            score_before=before,
-            bags_before=bags_before,
-            hand_score=[results[0].points, results[1].points],
-            score_after=list(self.scores),
-            bags_after=list(self.bags),
-            results=results,
+            self.hand_number,
+            self.dealer,
+            list(self.dealt),
+            list(self.bid_order),
+            list(self.tricks),
+            list(self.tricks_won),
+            before,
+            bags_before,
+            [ours.points, theirs.points],
+            list(scores),
+            list(bags),
+            results,
         )
         self.hand_records.append(record)
         self.phase = Phase.HAND_OVER

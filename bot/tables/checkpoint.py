@@ -37,7 +37,7 @@ from bot.game.rules import RuleSet
 from bot.game.scoring import TeamHandResult
 from bot.game.state import NOBODY, ActionKind, EndReason, Game, GameResult, HandRecord, Phase, Trick
 
-FORMAT = 2
+FORMAT = 3
 
 #: The engine fields this module stores (``rules`` comes from the table's
 #: options; ``_actions`` is a cache the engine rebuilds from ``_log``).
@@ -48,7 +48,7 @@ GAME_FIELDS = (
     "_log", "_actions", "_turn", "_led", "_led_mask", "_club_lead",
 )  # fmt: skip
 RECORD_FIELDS = (
-    "hand", "dealer", "hands", "bids", "tricks", "tricks_won", "score_before", "bags_before",
+    "hand", "dealer", "dealt", "bids", "tricks", "tricks_won", "score_before", "bags_before",
     "hand_score", "score_after", "bags_after", "results", "game_over", "winner",
 )  # fmt: skip
 
@@ -223,7 +223,7 @@ def _record_tuple(record: HandRecord) -> tuple[Any, ...]:
     return (
         record.hand,
         record.dealer,
-        record.hands,
+        record.dealt,
         record.bids,
         [tuple(t) for t in record.tricks],
         record.tricks_won,
@@ -239,12 +239,12 @@ def _record_tuple(record: HandRecord) -> tuple[Any, ...]:
 
 
 def _record(data: tuple[Any, ...]) -> HandRecord:
-    (hand, dealer, hands, bids, tricks, tricks_won, score_before, bags_before, hand_score,
+    (hand, dealer, dealt, bids, tricks, tricks_won, score_before, bags_before, hand_score,
      score_after, bags_after, results, game_over, winner) = data  # fmt: skip
     return HandRecord(
         hand,
         dealer,
-        hands,
+        dealt,
         bids,
         list(map(_make_trick, tricks)),
         tricks_won,

@@ -1,5 +1,9 @@
 """The Spades rules engine: pure, deterministic, no I/O and no Discord."""
 
+# First of all: whether the compiled engine modules may run (see native.py).
+import bot.game.native  # noqa: F401
+
+# isort: split
 from bot.game.cards import card_name, cards_of, mask_of, parse_card, parse_cards
 from bot.game.errors import IllegalAction
 from bot.game.rules import PRESETS, RuleSet, preset

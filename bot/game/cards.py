@@ -9,16 +9,20 @@ notation is rank then suit: ``AS``, ``TD``, ``9H``, ``2C``.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
-CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
-SUITS = "CDHS"
-RANKS = "23456789TJQKA"
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
-FULL_SUIT = (1 << 13) - 1
-SUIT_MASKS = tuple(FULL_SUIT << (13 * s) for s in range(4))
-SPADE_MASK = SUIT_MASKS[SPADES]
-NON_SPADE_MASK = SUIT_MASKS[CLUBS] | SUIT_MASKS[DIAMONDS] | SUIT_MASKS[HEARTS]
-DECK_MASK = (1 << 52) - 1
+CLUBS: Final = 0
+DIAMONDS: Final = 1
+HEARTS: Final = 2
+SPADES: Final = 3
+SUITS: Final = "CDHS"
+RANKS: Final = "23456789TJQKA"
+SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
+FULL_SUIT: Final = (1 << 13) - 1
+SUIT_MASKS: Final = tuple(FULL_SUIT << (13 * s) for s in range(4))
+SPADE_MASK: Final = SUIT_MASKS[SPADES]
+NON_SPADE_MASK: Final = SUIT_MASKS[CLUBS] | SUIT_MASKS[DIAMONDS] | SUIT_MASKS[HEARTS]
+DECK_MASK: Final = (1 << 52) - 1
 
 
 def _cards_by_pattern(base: int) -> tuple[tuple[int, ...], ...]:
@@ -33,12 +37,15 @@ def _cards_by_pattern(base: int) -> tuple[tuple[int, ...], ...]:
 # For each suit and each 13-bit pattern of that suit, its cards lowest first:
 # hot loops list or pick the cards of a mask with four table look-ups instead
 # of testing 52 bits.
-CARDS_OF_PATTERN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+CARDS_OF_PATTERN: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     _cards_by_pattern(13 * suit) for suit in range(4)
 )
 #: The ranks of each 13-bit pattern (the clubs table: a club's card is its rank).
-RANKS_OF_PATTERN = CARDS_OF_PATTERN[CLUBS]
-_CLUB_CARDS, _DIAMOND_CARDS, _HEART_CARDS, _SPADE_CARDS = CARDS_OF_PATTERN
+RANKS_OF_PATTERN: Final = CARDS_OF_PATTERN[CLUBS]
+_CLUB_CARDS: Final = CARDS_OF_PATTERN[0]
+_DIAMOND_CARDS: Final = CARDS_OF_PATTERN[1]
+_HEART_CARDS: Final = CARDS_OF_PATTERN[2]
+_SPADE_CARDS: Final = CARDS_OF_PATTERN[3]
 
 
 class CardError(ValueError):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from bot.game.cards import (
     CARDS_OF_PATTERN,
@@ -34,9 +34,9 @@ if TYPE_CHECKING:
     from bot.game.state import Game
     from bot.game.view import PlayerView
 
-_CLUB_MASK = SUIT_MASKS[CLUBS]
+_CLUB_MASK: Final = SUIT_MASKS[CLUBS]
 # The three seats after each leader, in play order.
-_FOLLOWERS = tuple(((lead + 1) & 3, (lead + 2) & 3, (lead + 3) & 3) for lead in range(4))
+_FOLLOWERS: Final = tuple(((lead + 1) & 3, (lead + 2) & 3, (lead + 3) & 3) for lead in range(4))
 
 
 @dataclass(slots=True)

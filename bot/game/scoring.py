@@ -6,12 +6,12 @@ and 2, team 1 seats 1 and 3.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from bot.game.rules import RuleSet, SetPenalty
 
-NIL = 0
-BLIND_NIL = -1
+NIL: Final = 0
+BLIND_NIL: Final = -1
 
 
 def is_nil(bid: int) -> bool:

@@ -36,7 +36,7 @@ import hashlib
 import struct
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple, cast
+from typing import Any, Final, NamedTuple, cast
 
 from bot.game import errors
 from bot.game.cards import (
@@ -97,7 +97,9 @@ class Action(NamedTuple):
         return {"kind": self.kind.value, "seat": self.seat, "value": self.value, "at": self.at}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Action:
+    def from_json(cls, data: object) -> Action:
+        if not isinstance(data, dict):
+            raise errors.MalformedAction(f"that action is malformed: {data!r} is not an object")
         try:
             kind = ActionKind(data["kind"])
             seat = int(data["seat"])
@@ -115,22 +117,23 @@ class Trick(NamedTuple):
 
 
 # Bound once: the hot paths build tuples and compare phases without attribute look-ups.
-_new_tuple = tuple.__new__
-_PLAY = ActionKind.PLAY
-_BID = ActionKind.BID
-_PLAYING = Phase.PLAYING
-_BIDDING = Phase.BIDDING
-_BID_RANGE = (NIL, *range(1, 14))
-_BID_SET = frozenset(_BID_RANGE)
+_new_tuple: Final = tuple.__new__
+_PLAY: Final = ActionKind.PLAY
+_BID: Final = ActionKind.BID
+_PLAYING: Final = Phase.PLAYING
+_BIDDING: Final = Phase.BIDDING
+_BID_RANGE: Final = (NIL, *range(1, 14))
+_BID_SET: Final = frozenset(_BID_RANGE)
 #: No seat: compares unequal to every seat, valid or not.
-NOBODY = object()
-# Card to bit; a dict, so that a card outside 0-51 is a failed look-up.
-_BIT_OF_CARD = {card: 1 << card for card in range(52)}
+NOBODY: Final = object()
 # Each suit's cards per 13-bit pattern (hands hold no bit above 51, so a
 # hand shifted down 39 bits is its spade pattern).
-_CLUB_CARDS, _DIAMOND_CARDS, _HEART_CARDS, _SPADE_CARDS = CARDS_OF_PATTERN
+_CLUB_CARDS: Final = CARDS_OF_PATTERN[0]
+_DIAMOND_CARDS: Final = CARDS_OF_PATTERN[1]
+_HEART_CARDS: Final = CARDS_OF_PATTERN[2]
+_SPADE_CARDS: Final = CARDS_OF_PATTERN[3]
 #: One past the highest card of each suit.
-_SUIT_END = (13, 26, 39, 52)
+_SUIT_END: Final = (13, 26, 39, 52)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,10 +202,9 @@ def team_of(seat: int) -> int:
     return seat & 1
 
 
-_DEAL_KEYS = struct.Struct("<52Q")
-_BITS = tuple(1 << card for card in range(52))
-_DECK_ORDER = range(52)
-_shake_128 = hashlib.shake_128
+_DEAL_KEYS: Final = struct.Struct("<52Q")
+_DECK_ORDER: Final = range(52)
+_shake_128: Final = hashlib.shake_128
 
 
 def seeded_bytes(seed: int, label: str, size: int) -> bytes:
@@ -222,10 +224,21 @@ def deal(seed: int, hand_number: int, dealer: int) -> list[int]:
     # runs once per hand of every simulated game.
     digest = _shake_128(f"spades:{seed}:hand {hand_number}".encode()).digest(416)
     keys = _DEAL_KEYS.unpack(digest)
-    # The shuffled deck as bits: each seat's mask is the sum of every fourth.
-    deck = [_BITS[card] for card in sorted(_DECK_ORDER, key=keys.__getitem__)]
-    first = dealer + 1
-    return [sum(deck[(seat - first) & 3 :: 4]) for seat in range(4)]
+    deck = sorted(_DECK_ORDER, key=keys.__getitem__)
+    # Dealt one card at a time: position k of the deck goes to the dealer's
+    # next seat plus k (four masks built in one pass over the deck).
+    first = second = third = fourth = 0
+    for k in range(0, 52, 4):
+        first |= 1 << deck[k]
+        second |= 1 << deck[k + 1]
+        third |= 1 << deck[k + 2]
+        fourth |= 1 << deck[k + 3]
+    hands = [0, 0, 0, 0]
+    hands[(dealer + 1) & 3] = first
+    hands[(dealer + 2) & 3] = second
+    hands[(dealer + 3) & 3] = third
+    hands[dealer & 3] = fourth
+    return hands
 
 
 def first_dealer(rules: RuleSet, seed: int) -> int:
@@ -272,8 +285,9 @@ class Game:
     #: card (:attr:`actions` turns them into :class:`Action` on reading);
     _log: list[tuple[ActionKind, int, int, float]] = field(default_factory=list, repr=False)
     _actions: list[Action] = field(default_factory=list, repr=False)
-    #: the seat to play while the phase is PLAYING, else NOBODY (equal to no seat);
-    _turn: object = field(default=NOBODY, repr=False)
+    #: the seat to play while the phase is PLAYING, else NOBODY (equal to no
+    #: seat); typed Any because it holds a seat or that sentinel;
+    _turn: Any = field(default=NOBODY, repr=False)
     #: the suit led to the trick in progress and its mask (meaningless between tricks);
     _led: int = field(default=-1, repr=False)
     _led_mask: int = field(default=0, repr=False)
@@ -475,13 +489,22 @@ class Game:
         self.looked[seat] = True
         self._log.append((ActionKind.LOOK, seat, 0, at))
 
-    def bid(self, seat: int, bid: int, at: float = 0.0) -> None:
-        if self.phase is not _BIDDING or seat != self.to_act or bid not in _BID_SET:
+    def bid(self, seat: int, bid: object, at: float = 0.0) -> None:
+        # ``bid`` is typed ``object`` so that a bid of the wrong type is
+        # refused like any other bad bid, compiled or not (a compiled engine
+        # checks argument types before the method runs).
+        if (
+            self.phase is not _BIDDING
+            or seat != self.to_act
+            or bid not in _BID_SET
+            or type(bid) is not int  # 3.0 and True equal bids but are none
+        ):
             self._check_bid(seat, bid)
-        self.bids[seat] = bid
+        value = cast(int, bid)  # one of _BID_SET, or a Blind Nil _check_bid let pass
+        self.bids[seat] = value
         bid_order = self.bid_order
-        bid_order.append((seat, bid))
-        self._log.append((_BID, seat, bid, at))
+        bid_order.append((seat, value))
+        self._log.append((_BID, seat, value, at))
         self.waiting_since = at
         if len(bid_order) < 4:
             self.to_act = (seat + 1) & 3
@@ -489,7 +512,7 @@ class Game:
         self.phase = _PLAYING
         self.to_act = self.leader = self._turn = (self.dealer + 1) & 3
 
-    def _check_bid(self, seat: int, bid: int) -> None:
+    def _check_bid(self, seat: int, bid: object) -> None:
         """Raise the reason a bid is refused; return if it is a valid Blind Nil."""
         self._check_seat(seat)
         if self.phase is not Phase.BIDDING:
@@ -497,7 +520,7 @@ class Game:
             raise errors.WrongPhase("bidding is over for this hand")
         if seat != self.to_act:
             raise errors.NotYourTurn(f"it is not your turn to bid: seat {self.to_act} bids next")
-        if bid == BLIND_NIL and isinstance(bid, int):
+        if bid == BLIND_NIL and type(bid) is int:
             if not self._blind_nil_open(seat):
                 raise errors.BlindNilNotAllowed(self._blind_nil_refusal(seat))
             return
@@ -512,11 +535,12 @@ class Game:
         hands = self.hands
         hand = hands[seat]
         try:
-            bit = _BIT_OF_CARD[card]
-        except (KeyError, TypeError):
-            raise self._play_refusal(seat, card) from None
-        if not hand & bit:
+            held = hand >> card & 1 if 0 <= card < 52 else 0
+        except TypeError:  # not even a number
+            held = 0
+        if not held:
             raise self._play_refusal(seat, card)
+        bit = 1 << card
         trick = self.trick
         if trick:
             led = self._led_mask
@@ -760,11 +784,11 @@ class Game:
 
 
 def format_duration(seconds: float) -> str:
-    seconds = max(0, int(seconds))
-    hours, rest = divmod(seconds, 3600)
+    whole = max(0, int(seconds))
+    hours, rest = divmod(whole, 3600)
     minutes = rest // 60
     if hours:
         return f"{hours} h {minutes:02d} min"
     if minutes:
         return f"{minutes} min"
-    return f"{seconds} s"
+    return f"{whole} s"

@@ -107,7 +107,9 @@ REFUSALS: list[Refusal] = [
     ),
     ("bid 14", bidding, lambda g: g.bid(1, 14), errors.BidOutOfRange),
     ("bid -2", bidding, lambda g: g.bid(1, -2), errors.BidOutOfRange),
-    ("bid not a number", bidding, lambda g: g.bid(1, "3"), errors.BidOutOfRange),  # type: ignore[arg-type]
+    ("bid not a number", bidding, lambda g: g.bid(1, "3"), errors.BidOutOfRange),
+    ("bid a float", bidding, lambda g: g.bid(1, 3.0), errors.BidOutOfRange),
+    ("bid True", bidding, lambda g: g.bid(1, True), errors.BidOutOfRange),
     (
         "blind nil not played here",
         bidding,

@@ -10,10 +10,18 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 COPY pyproject.toml README.md config.example.toml ./
+COPY setup.py ./
 COPY bot ./bot
 COPY cogs ./cogs
 COPY db ./db
-RUN pip install . \
+# A C compiler for the install only: it compiles the rules engine with mypyc.
+# The sources are removed after it, so that the installed package runs.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && pip install . \
+    && apt-get purge -y --auto-remove gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/* build bot cogs db setup.py \
+    && python -c "import bot.game.native as n, bot.game; print('rules engine:', n.engine_build())" \
     && useradd --create-home --uid 10001 spades \
     && mkdir /data \
     && chown spades:spades /data

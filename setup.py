@@ -50,24 +50,42 @@ def engine_extensions() -> list[Extension]:
         return []
     finally:
         os.chdir(previous)
-    digests = native["source_digests"](ENGINE)
-    (ENGINE / native["DIGESTS_FILE"]).write_text(json.dumps(digests, indent=1) + "\n")
+    BUILT_SOURCES.update(native["source_digests"](ENGINE))
     return extensions
 
 
+#: The digests of the sources mypyc compiled, recorded once the build is complete.
+BUILT_SOURCES: dict[str, str] = {}
+
+
 class OptionalBuildExt(build_ext):
-    """Builds the engine's extensions if it can; the package works without them."""
+    """Builds the engine's extensions if it can; the package works without them.
+
+    The record of compiled sources is removed first and written only when
+    every extension has built: without it the engine runs its sources, so an
+    old or partial build is never used.
+    """
 
     def run(self) -> None:
+        package = ENGINE if self.inplace else Path(self.build_lib, "bot", "game")
+        record = package / native["DIGESTS_FILE"]
+        record.unlink(missing_ok=True)
+        self.failed: list[str] = []
         try:
             super().run()
         except Exception as exc:
             say(f"the compiled engine did not build ({exc!r}): pure Python engine")
+            return
+        if self.failed or not BUILT_SOURCES:
+            return
+        package.mkdir(parents=True, exist_ok=True)
+        record.write_text(json.dumps(BUILT_SOURCES, indent=1) + "\n")
 
     def build_extension(self, ext: Any) -> None:
         try:
             super().build_extension(ext)
         except Exception as exc:
+            self.failed.append(ext.name)
             say(f"{ext.name} did not build ({exc!r}): pure Python engine")
 
 

@@ -9,6 +9,10 @@
    played at random among the legal ones by ``bot.game.playout``, the fast
    bitmask play-out the computer players use for rollouts.
 
+The engine is measured as installed: compiled by mypyc (what ``pip install``
+builds where a C compiler is at hand) or, with ``SPADES_PURE_PYTHON=1`` or
+without a build, as plain Python; the output says which.
+
 When OpenSpiel imports (``pyspiel``, the optional ``bench`` extra), its C++
 ``spades`` game is measured the same way through its Python binding: a new
 initial state, 52 chance actions for the deal, 4 bids and 52 plays; and
@@ -18,7 +22,7 @@ interleaved, so a busy machine slows both alike; each figure is the median of
 
 The last line is one JSON object:
 ``{"hands_per_s": ..., "playouts_per_s": ..., "openspiel_hands_per_s": ... or null,
-"openspiel_playouts_per_s": ... or null}``.
+"openspiel_playouts_per_s": ... or null, "engine_build": "compiled" or "python"}``.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bot.game.native import engine_build
 from bot.game.playout import Position, random_play_out
 from bot.game.rules import preset
 from bot.game.state import Game, Phase
@@ -184,23 +189,25 @@ def main(argv: list[str] | None = None) -> int:
         for name, work in measures.items():
             rates[name].append(rate(work, slice_s))
 
-    figures: dict[str, float | None] = {
+    figures: dict[str, float | str | None] = {
         "hands_per_s": None,
         "playouts_per_s": None,
         "openspiel_hands_per_s": None,
         "openspiel_playouts_per_s": None,
     }
+    medians: dict[str, float] = {}
     for name, values in rates.items():
-        figures[name] = round(statistics.median(values), 1)
+        medians[name] = figures[name] = round(statistics.median(values), 1)
         spread = f"{min(values):,.0f} to {max(values):,.0f}"
-        print(f"{name}: median {figures[name]:,.1f} over {len(values)} slices ({spread})")
+        print(f"{name}: median {medians[name]:,.1f} over {len(values)} slices ({spread})")
     for ours, theirs in (
         ("hands_per_s", "openspiel_hands_per_s"),
         ("playouts_per_s", "openspiel_playouts_per_s"),
     ):
-        mine, other = figures[ours], figures[theirs]
-        if mine is not None and other is not None:
-            print(f"{ours}: {mine / other:.2f}x OpenSpiel")
+        if theirs in medians:
+            print(f"{ours}: {medians[ours] / medians[theirs]:.2f}x OpenSpiel")
+    figures["engine_build"] = engine_build()
+    print(f"engine: {figures['engine_build']}")
     if spiel is None:
         print("OpenSpiel is not installed (pip install '.[bench]'): no comparison")
     print(json.dumps(figures))

@@ -1,11 +1,12 @@
 """The engine's compiled modules: which they are, and whether they may run.
 
 ``setup.py`` compiles the modules of :data:`COMPILED` with mypyc into C
-extensions beside their sources (about twice as fast on whole hands, four
-times on play-outs) and records a digest of each compiled source in
-:data:`DIGESTS_FILE`. Importing this module (``bot.game`` does it first)
-checks that record: when a source was edited after the build, when a compiled
-module is missing, or when ``SPADES_PURE_PYTHON=1`` is set, a finder put
+extensions beside their sources (several times faster on play-outs) and,
+once every one of them has built, records a digest of each source the build
+depends on in :data:`DIGESTS_FILE`. Importing this module (``bot.game`` does
+it first) checks that record: when a source was edited after the build, when
+a compiled module, their shared library or the record is missing, or when
+``SPADES_PURE_PYTHON=1`` is set, a finder put
 first on ``sys.meta_path`` loads all of these modules from their ``.py``
 files instead. So what runs is always the code in the tree; a stale build
 costs speed (and says so in a warning), never correctness.
@@ -31,6 +32,11 @@ from types import ModuleType
 PACKAGE = "bot.game"
 #: The modules compiled to C, each imported by the ones after it.
 COMPILED = ("cards", "scoring", "state", "playout")
+#: Plain modules whose types the compiled code was built against: an edit to
+#: them makes a build stale too.
+BUILT_AGAINST = ("errors", "rules")
+#: The library the compiled modules share (top level, beside the ``bot`` package).
+SHARED_LIBRARY = "bot_game__mypyc"
 #: Beside the modules: ``{module: sha256 of its source}`` as compiled.
 DIGESTS_FILE = "compiled-sources.json"
 #: Set to 1 to install without compiling, or to run the sources of a build.
@@ -39,9 +45,10 @@ HERE = Path(__file__).resolve().parent
 
 
 def source_digests(directory: Path = HERE) -> dict[str, str]:
+    """The sha256 of each source a build depends on (raises OSError when one is missing)."""
     return {
         name: hashlib.sha256((directory / f"{name}.py").read_bytes()).hexdigest()
-        for name in COMPILED
+        for name in COMPILED + BUILT_AGAINST
     }
 
 
@@ -57,6 +64,10 @@ def extension_files(directory: Path = HERE) -> dict[str, Path]:
     return found
 
 
+def shared_library_found() -> bool:
+    return importlib.util.find_spec(SHARED_LIBRARY) is not None
+
+
 def reason_to_run_sources(directory: Path = HERE) -> str | None:
     """Why the compiled modules must not be used; None when they may be, or
     when there are none (then the sources run anyway)."""
@@ -68,11 +79,17 @@ def reason_to_run_sources(directory: Path = HERE) -> str | None:
     if len(compiled) < len(COMPILED):
         missing = ", ".join(sorted(set(COMPILED) - set(compiled)))
         return f"compiled modules are missing: {missing}"
+    if not shared_library_found():
+        return f"their shared library {SHARED_LIBRARY} is missing"
     try:
         recorded = json.loads((directory / DIGESTS_FILE).read_text())
     except (OSError, ValueError):
-        return "there is no record of the sources that were compiled"
-    if recorded != source_digests(directory):
+        return "there is no record of a complete build"
+    try:
+        current = source_digests(directory)
+    except OSError as exc:
+        return f"a source is missing ({exc.filename})"
+    if recorded != current:
         return "sources were edited after the build"
     return None
 

@@ -21,6 +21,7 @@ import pytest
 
 from bot.game import native
 from bot.game.native import (
+    BUILT_AGAINST,
     COMPILED,
     DIGESTS_FILE,
     PURE_PYTHON_ENV,
@@ -56,8 +57,17 @@ def _no_pure_python(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(PURE_PYTHON_ENV, raising=False)
 
 
+@pytest.fixture
+def shared_library(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether the compiled modules' shared library is found, as the test says
+    (the fake builds here have none; the real one may not exist either)."""
+    found = [True]
+    monkeypatch.setattr(native, "shared_library_found", lambda: found[0])
+    return found
+
+
 def _sources(directory: Path) -> None:
-    for name in COMPILED:
+    for name in COMPILED + BUILT_AGAINST:
         (directory / f"{name}.py").write_text(f"# the {name} module\n")
 
 
@@ -71,7 +81,7 @@ def _record(directory: Path) -> None:
 
 
 @pytest.fixture
-def build(tmp_path: Path) -> Path:
+def build(tmp_path: Path, shared_library: list[bool]) -> Path:
     """A directory as a fresh build leaves it: sources, extensions, their record."""
     _sources(tmp_path)
     _extensions(tmp_path)
@@ -110,7 +120,7 @@ def _compiled_expected(directory: Path) -> bool:
 def test_source_digests_are_sha256_of_each_compiled_source(tmp_path: Path) -> None:
     _sources(tmp_path)
     digests = source_digests(tmp_path)
-    assert list(digests) == list(COMPILED)
+    assert list(digests) == list(COMPILED + BUILT_AGAINST)
     state = (tmp_path / "state.py").read_bytes()
     assert digests["state"] == hashlib.sha256(state).hexdigest()
     (tmp_path / "state.py").write_bytes(state + b"# edited\n")
@@ -151,6 +161,25 @@ def test_missing_extension_is_named(build: Path) -> None:
     assert "state" in reason
     # Only the missing one is named.
     assert not any(name in reason for name in COMPILED if name != "state")
+
+
+def test_a_module_the_build_depends_on_edited_after_it(build: Path) -> None:
+    with (build / "rules.py").open("a") as source:
+        source.write("# a new option\n")
+    reason = reason_to_run_sources(build)
+    assert reason is not None and "edited" in reason
+
+
+def test_missing_source(build: Path) -> None:
+    (build / "errors.py").unlink()
+    reason = reason_to_run_sources(build)
+    assert reason is not None and "errors.py" in reason
+
+
+def test_missing_shared_library(build: Path, shared_library: list[bool]) -> None:
+    shared_library[0] = False
+    reason = reason_to_run_sources(build)
+    assert reason is not None and native.SHARED_LIBRARY in reason
 
 
 def test_missing_record(build: Path) -> None:

@@ -124,8 +124,9 @@ _PLAYING: Final = Phase.PLAYING
 _BIDDING: Final = Phase.BIDDING
 _BID_RANGE: Final = (NIL, *range(1, 14))
 _BID_SET: Final = frozenset(_BID_RANGE)
-#: No seat: compares unequal to every seat, valid or not.
-NOBODY: Final = object()
+#: No seat (``_turn`` between hands and while bidding). The hot paths refuse
+#: negative seats too, so that it never stands for a seat.
+NOBODY: Final = -1
 # Each suit's cards per 13-bit pattern (hands hold no bit above 51, so a
 # hand shifted down 39 bits is its spade pattern).
 _CLUB_CARDS: Final = CARDS_OF_PATTERN[0]
@@ -285,9 +286,8 @@ class Game:
     #: card (:attr:`actions` turns them into :class:`Action` on reading);
     _log: list[tuple[ActionKind, int, int, float]] = field(default_factory=list, repr=False)
     _actions: list[Action] = field(default_factory=list, repr=False)
-    #: the seat to play while the phase is PLAYING, else NOBODY (equal to no
-    #: seat); typed Any because it holds a seat or that sentinel;
-    _turn: Any = field(default=NOBODY, repr=False)
+    #: the seat to play while the phase is PLAYING, else NOBODY;
+    _turn: int = field(default=NOBODY, repr=False)
     #: the suit led to the trick in progress and its mask (meaningless between tricks);
     _led: int = field(default=-1, repr=False)
     _led_mask: int = field(default=0, repr=False)
@@ -419,7 +419,7 @@ class Game:
     def legal_cards(self, seat: int) -> tuple[int, ...]:
         """:meth:`legal_play_mask` as its cards in the one card order (the
         cheapest way to list or pick a legal card)."""
-        if seat != self._turn:
+        if seat != self._turn or seat < 0:
             return ()
         hand = self.hands[seat]
         if self.trick:
@@ -530,7 +530,7 @@ class Game:
         # The hot path of the engine (simulations and benchmarks): validation
         # and the update are written out inline on private derived fields,
         # every refusal is built in ``_play_refusal``.
-        if seat != self._turn:
+        if seat != self._turn or seat < 0:
             raise self._play_refusal(seat, card)
         hands = self.hands
         hand = hands[seat]
@@ -570,21 +570,26 @@ class Game:
         if len(trick) < 4:
             self.to_act = self._turn = (seat + 1) & 3
             return
-        # The trick is full. Spades are the top 13 ints, so the highest card
-        # takes it when it is a spade or of the suit led; otherwise (no spade,
-        # a higher discard) the highest card of the suit led does.
-        top = max(trick)
-        if 39 > top >= _SUIT_END[self._led]:
-            # No spade, and a discard of a higher suit tops the trick: the
-            # highest card below the end of the suit led (which is always
-            # of that suit, the lead being one) takes it.
-            end = _SUIT_END[self._led]
-            top = max([c for c in trick if c < end])
+        # The trick is full. A card takes the lead from the best so far when
+        # it is higher and a spade or of the suit led: spades are the top 13
+        # ints, and a higher card below the end of the suit led is of that
+        # suit (the best so far is at least the lead). Unrolled: this runs
+        # once per trick of every simulated hand.
+        end = _SUIT_END[self._led]
+        best, second, third, fourth = trick
+        taker = 0
+        if second > best and (second >= 39 or second < end):
+            best, taker = second, 1
+        if third > best and (third >= 39 or third < end):
+            best, taker = third, 2
+        if fourth > best and (fourth >= 39 or fourth < end):
+            taker = 3
         leader = self.leader
-        winner = (leader + trick.index(top)) & 3
+        winner = (leader + taker) & 3
         tricks = self.tricks
         tricks.append(_new_tuple(Trick, (leader, tuple(trick), winner)))
-        self.tricks_won[winner] += 1
+        won = self.tricks_won
+        won[winner] = won[winner] + 1
         self.trick = []
         if len(tricks) < 13:
             self.to_act = self.leader = self._turn = winner

@@ -35,7 +35,7 @@ from typing import Any
 
 from bot.game.rules import RuleSet
 from bot.game.scoring import TeamHandResult
-from bot.game.state import NOBODY, ActionKind, EndReason, Game, GameResult, HandRecord, Phase, Trick
+from bot.game.state import ActionKind, EndReason, Game, GameResult, HandRecord, Phase, Trick
 
 FORMAT = 3
 
@@ -94,8 +94,7 @@ def encode_current(game: Game, marks: tuple[int, int]) -> bytes:
     """Everything but the history, with the records and entries after ``marks``."""
     records, entries = marks
     result = game.result
-    turn = game._turn
-    turn_seat = turn if isinstance(turn, int) else -1  # NOBODY is stored as -1
+    turn_seat = game._turn  # a seat, or -1 (NOBODY)
     return marshal.dumps(
         (
             FORMAT,
@@ -186,7 +185,7 @@ def _decode(rules: RuleSet, history: bytes | None, current: bytes) -> tuple[Game
         result=None if result is None else GameResult(result[0], EndReason(result[1]), result[2]),
         _log=log,
         _actions=[],
-        _turn=NOBODY if turn == -1 else turn,
+        _turn=turn,
         _led=led,
         _led_mask=led_mask,
         _club_lead=club_lead,

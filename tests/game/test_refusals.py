@@ -149,6 +149,9 @@ REFUSALS: list[Refusal] = [
     ("challenge after the game", game_over, lambda g: g.challenge(1, 0), errors.GameIsOver),
     ("bid by a non-seat", bidding, lambda g: g.bid(4, 3), errors.NotSeated),
     ("play by a non-seat", leading, lambda g: g.play(-1, C("2C")), errors.NotSeated),
+    # -1 is also the engine's "nobody's turn": it must not pass for a seat.
+    ("play by seat -1 while bidding", bidding, lambda g: g.play(-1, C("2C")), errors.NotSeated),
+    ("play by seat -1 between hands", hand_over, lambda g: g.play(-1, C("2C")), errors.NotSeated),
     ("resign by a non-seat", leading, lambda g: g.resign(7), errors.NotSeated),
     ("look by a non-seat", bidding, lambda g: g.look(4), errors.NotSeated),
     (
@@ -252,3 +255,11 @@ def test_a_resigning_player_loses_the_game_for_the_team() -> None:
         )
         assert game.phase is Phase.GAME_OVER
         assert game.actions[-1] == Action(ActionKind.RESIGN, seat, 0, 0.0)
+
+
+@pytest.mark.parametrize("setup", [bidding, leading, following, hand_over, game_over])
+def test_no_cards_are_listed_for_a_seat_outside_the_table(setup: Callable[[], Game]) -> None:
+    game = setup()
+    for seat in (-1, -4, 4):
+        assert game.legal_cards(seat) == ()
+        assert game.legal_play_mask(seat) == 0

@@ -122,6 +122,8 @@ _PLAY: Final = ActionKind.PLAY
 _BID: Final = ActionKind.BID
 _PLAYING: Final = Phase.PLAYING
 _BIDDING: Final = Phase.BIDDING
+_HAND_OVER: Final = Phase.HAND_OVER
+_LOWEST_CLUB: Final = FirstLead.LOWEST_CLUB
 _BID_RANGE: Final = (NIL, *range(1, 14))
 _BID_SET: Final = frozenset(_BID_RANGE)
 #: No seat (``_turn`` between hands and while bidding). The hot paths refuse
@@ -728,12 +730,12 @@ class Game:
         self.tricks_won = [0, 0, 0, 0]
         self.spades_broken = False
         self.revokes = []
-        self.phase = Phase.BIDDING
+        self.phase = _BIDDING
         self.to_act = self.leader = (self.dealer + 1) & 3
         self._turn = NOBODY
         self._led = -1
         self._led_mask = 0
-        self._club_lead = self.rules.first_lead is FirstLead.LOWEST_CLUB
+        self._club_lead = self.rules.first_lead is _LOWEST_CLUB
 
     def _finish_hand(self) -> None:
         bids = cast(list[int], self.bids)  # all four made: the hand was played
@@ -760,7 +762,7 @@ class Game:
             results,
         )
         self.hand_records.append(record)
-        self.phase = Phase.HAND_OVER
+        self.phase = _HAND_OVER
         self._turn = NOBODY
         result = self._score_result()
         if result is not None:

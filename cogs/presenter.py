@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -44,7 +44,12 @@ class _Screen:
     problem: str | None = None  # why the message cannot be shown, for the host
     ping_key: tuple[int, int, str, int] | None = None
     ping_message: int | None = None
+    ping_loaded: bool = False  # ping_message read from the database (since a restart)
     ping_task: asyncio.Task[Any] | None = None
+    # One task at a time replaces the mention; the one doing it is not
+    # cancelled, so a mention it posts is always recorded.
+    ping_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    ping_poster: asyncio.Task[Any] | None = None
 
 
 class TablePresenter:
@@ -226,8 +231,9 @@ class TablePresenter:
         if key == screen.ping_key:
             return
         screen.ping_key = key
-        if screen.ping_task is not None and not screen.ping_task.done():
-            screen.ping_task.cancel()
+        task = screen.ping_task
+        if task is not None and not task.done() and task is not screen.ping_poster:
+            task.cancel()  # still waiting: that turn needs no mention any more
         if not settings.turn_ping:
             return
         screen.ping_task = self.bot.spawn(
@@ -240,6 +246,22 @@ class TablePresenter:
         delay = self.bot.settings.tables.turn_ping_delay_s
         if key is not None and delay > 0:
             await asyncio.sleep(delay)
+        async with screen.ping_lock:
+            screen.ping_poster = asyncio.current_task()
+            try:
+                await self._replace_ping(table, screen, key)
+            finally:
+                screen.ping_poster = None
+
+    async def _replace_ping(
+        self, table: Table, screen: _Screen, key: tuple[int, int, str, int] | None
+    ) -> None:
+        """Delete the table's last mention and post the one for ``key``, if any."""
+        store = self.bot.store
+        if not screen.ping_loaded:
+            # A mention posted before a restart is known only to the database.
+            screen.ping_message = await store.turn_mention(table.id)
+            screen.ping_loaded = True
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         old, screen.ping_message = screen.ping_message, None
         try:
@@ -247,16 +269,17 @@ class TablePresenter:
                 await channel.get_partial_message(old).delete()
         except discord.HTTPException:
             pass  # already deleted by someone, or no permission: leave it
-        if key is None:
-            return
-        _hand, _seat, phase, user_id = key
-        verb = "bid" if phase == "bidding" else "play"
-        try:
-            message = await channel.send(
-                f"<@{user_id}>, your turn to {verb} at table {table.id}.",
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
-            )
-        except discord.HTTPException as exc:
-            log.info("turn mention at table %d not sent: %s", table.id, exc)
-            return
-        screen.ping_message = message.id
+        new = None
+        if key is not None:
+            _hand, _seat, phase, user_id = key
+            verb = "bid" if phase == "bidding" else "play"
+            try:
+                message = await channel.send(
+                    f"<@{user_id}>, your turn to {verb} at table {table.id}.",
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+                )
+                new = screen.ping_message = message.id
+            except discord.HTTPException as exc:
+                log.info("turn mention at table %d not sent: %s", table.id, exc)
+        if old is not None or new is not None:
+            await store.set_turn_mention(table.id, new)

@@ -411,6 +411,23 @@ class Store:
                 "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id)
             )
 
+    async def turn_mention(self, table_id: int) -> int | None:
+        """The table's current turn mention message, None if none is posted
+        (or no such table): after a restart only the database knows it."""
+        async with self.connection.execute(
+            "SELECT turn_mention_id FROM tables WHERE id = ?", (table_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row is not None and row[0] is not None else None
+
+    async def set_turn_mention(self, table_id: int, message_id: int | None) -> None:
+        """Remember the table's turn mention; None clears it (it was deleted,
+        or the turn is nobody's to be told). Not an action: the version stays."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE tables SET turn_mention_id = ? WHERE id = ?", (message_id, table_id)
+            )
+
     async def commit_action(
         self, table_id: int, version: int, entry: LogEntry, change: Change | None = None
     ) -> Committed:

@@ -68,3 +68,31 @@ async def test_restart_in_the_middle_of_a_trick(world: World) -> None:
     assert moved.game is not None and len(moved.game.trick) == 3
     done = await world.play_until(lambda t: t.game is not None and len(t.game.tricks) > number)
     assert done.game is not None and done.game.tricks[number].cards[:2] == tuple(trick)
+
+
+def turn_mentions(world: World) -> list[tuple[int, str]]:
+    return [(m.id, m.content) for m in world.channel.history() if "your turn" in m.content]
+
+
+async def test_a_turn_mention_from_before_a_restart_is_deleted_when_the_turn_moves_on(
+    world: World,
+) -> None:
+    table = await four_at_the_table(world)
+    assert table.game is not None
+    first = table.seats[table.game.waited_on() or 0].user_id
+    [(before, text)] = turn_mentions(world)
+    assert text == f"<@{first}>, your turn to bid at table {table.id}."
+
+    await world.restart()
+    table = await world.table()
+    await world.act(table)  # the turn moves on, with the new bot
+
+    after = await world.table()
+    assert after.game is not None
+    second = after.seats[after.game.waited_on() or 0].user_id
+    assert second != first
+    # The old bot's mention is gone; only the next person's is in the channel.
+    assert [text for _id, text in turn_mentions(world)] == [
+        f"<@{second}>, your turn to bid at table {table.id}."
+    ]
+    assert before not in [message_id for message_id, _text in turn_mentions(world)]

@@ -138,6 +138,30 @@ async def test_deadlines_survive_a_restart(tmp_path: Path) -> None:
         await store.close()
 
 
+async def test_a_turn_mention_survives_a_restart_until_cleared(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "m.db")
+    try:
+        table_id = await _table(store, channel=1)
+        other = await _table(store, channel=2)
+        assert await store.turn_mention(table_id) is None
+        await store.set_turn_mention(table_id, 1_234_567_890_123_456_789)
+        record = await store.load_table(table_id)
+        assert record is not None and record.version == 1  # not an action
+    finally:
+        await store.close()
+    store = await Store.open(tmp_path / "m.db")
+    try:
+        assert await store.turn_mention(table_id) == 1_234_567_890_123_456_789
+        assert await store.turn_mention(other) is None
+        assert await store.turn_mention(999) is None  # no such table
+        await store.set_turn_mention(table_id, 55)  # the turn moved on: replaced
+        assert await store.turn_mention(table_id) == 55
+        await store.set_turn_mention(table_id, None)
+        assert await store.turn_mention(table_id) is None
+    finally:
+        await store.close()
+
+
 async def test_user_prefs(store: Store) -> None:
     assert await store.get_deck(42) is None
     assert await store.get_user_prefs(42) is None

@@ -21,6 +21,7 @@ import discord
 from bot.render.table import SEAT_NAMES, table_message
 from bot.tables.model import Table, TableStatus
 from cogs.components import message_fields
+from db.store import TurnMention
 
 if TYPE_CHECKING:
     from bot.discord_app import SpadesBot
@@ -256,12 +257,18 @@ class TablePresenter:
     async def _replace_ping(
         self, table: Table, screen: _Screen, key: tuple[int, int, str, int] | None
     ) -> None:
-        """Delete the table's last mention and post the one for ``key``, if any."""
+        """Delete the table's last mention and post the one for ``key``, if any.
+        Right after a restart a stored mention for ``key`` itself is kept
+        instead: that person was already told, and a new one would ping again."""
         store = self.bot.store
         if not screen.ping_loaded:
             # A mention posted before a restart is known only to the database.
-            screen.ping_message = await store.turn_mention(table.id)
+            stored = await store.turn_mention(table.id)
             screen.ping_loaded = True
+            if stored is not None:
+                screen.ping_message = stored.message_id
+                if key is not None and stored.turn == _turn_text(key):
+                    return  # that person was told before the restart: no second mention
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         old, screen.ping_message = screen.ping_message, None
         try:
@@ -269,7 +276,7 @@ class TablePresenter:
                 await channel.get_partial_message(old).delete()
         except discord.HTTPException:
             pass  # already deleted by someone, or no permission: leave it
-        new = None
+        new: TurnMention | None = None
         if key is not None:
             _hand, _seat, phase, user_id = key
             verb = "bid" if phase == "bidding" else "play"
@@ -278,8 +285,14 @@ class TablePresenter:
                     f"<@{user_id}>, your turn to {verb} at table {table.id}.",
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
                 )
-                new = screen.ping_message = message.id
+                screen.ping_message = message.id
+                new = TurnMention(message.id, _turn_text(key))
             except discord.HTTPException as exc:
                 log.info("turn mention at table %d not sent: %s", table.id, exc)
         if old is not None or new is not None:
             await store.set_turn_mention(table.id, new)
+
+
+def _turn_text(key: tuple[int, int, str, int]) -> str:
+    """The stored form of a turn: "hand:seat:phase:user"."""
+    return ":".join(str(part) for part in key)

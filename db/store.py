@@ -179,6 +179,17 @@ class GameInfo:
         return value
 
 
+@dataclass(frozen=True, slots=True)
+class TurnMention:
+    """A table's posted turn mention and the turn it is for. ``turn`` is the
+    presenter's text for it, opaque here; it lets a restarted bot keep a
+    mention for the turn that is still on instead of mentioning the person
+    again. None: written without one (matches no turn)."""
+
+    message_id: int
+    turn: str | None
+
+
 @dataclass(slots=True)
 class TableRecord:
     """Everything stored about one table that the service needs to rebuild it:
@@ -411,21 +422,27 @@ class Store:
                 "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id)
             )
 
-    async def turn_mention(self, table_id: int) -> int | None:
-        """The table's current turn mention message, None if none is posted
-        (or no such table): after a restart only the database knows it."""
+    async def turn_mention(self, table_id: int) -> TurnMention | None:
+        """The table's current turn mention and the turn it is for, None if
+        none is posted (or no such table): after a restart only the database
+        knows them."""
         async with self.connection.execute(
-            "SELECT turn_mention_id FROM tables WHERE id = ?", (table_id,)
+            "SELECT turn_mention_id, turn_mention_turn FROM tables WHERE id = ?", (table_id,)
         ) as cursor:
             row = await cursor.fetchone()
-        return int(row[0]) if row is not None and row[0] is not None else None
+        if row is None or row[0] is None:
+            return None
+        return TurnMention(int(row[0]), None if row[1] is None else str(row[1]))
 
-    async def set_turn_mention(self, table_id: int, message_id: int | None) -> None:
-        """Remember the table's turn mention; None clears it (it was deleted,
-        or the turn is nobody's to be told). Not an action: the version stays."""
+    async def set_turn_mention(self, table_id: int, mention: TurnMention | None) -> None:
+        """Remember the table's turn mention with its turn; None clears it (it
+        was deleted, or the turn is nobody's to be told). Not an action: the
+        version stays."""
+        message_id, turn = (mention.message_id, mention.turn) if mention else (None, None)
         async with self.transaction() as db:
             await db.execute(
-                "UPDATE tables SET turn_mention_id = ? WHERE id = ?", (message_id, table_id)
+                "UPDATE tables SET turn_mention_id = ?, turn_mention_turn = ? WHERE id = ?",
+                (message_id, turn, table_id),
             )
 
     async def commit_action(

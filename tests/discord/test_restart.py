@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.game.state import Phase
 from bot.tables.model import Table
 from tests.discord.harness import World, buttons_of, embed_text
@@ -96,3 +98,58 @@ async def test_a_turn_mention_from_before_a_restart_is_deleted_when_the_turn_mov
         f"<@{second}>, your turn to bid at table {table.id}."
     ]
     assert before not in [message_id for message_id, _text in turn_mentions(world)]
+
+
+PING_DELAY = 30.0
+
+
+@pytest.mark.simcord(settle_timeout=0.5)
+@pytest.mark.parametrize("table_settings", [{"turn_ping_delay_s": PING_DELAY}])
+async def test_a_person_told_before_a_restart_is_not_mentioned_again(world: World) -> None:
+    table = await four_at_the_table(world)
+    assert table.game is not None
+    first = table.seats[table.game.waited_on() or 0].user_id
+    await world.env.advance_time(PING_DELAY + 1)
+    [(before, text)] = turn_mentions(world)
+    assert text == f"<@{first}>, your turn to bid at table {table.id}."
+    channel = [m.id for m in world.channel.history()]
+
+    await world.restart()
+    await world.env.advance_time(PING_DELAY + 1)  # past the new bot's mention delay
+
+    # Still the same turn: the mention from before the restart stays, and
+    # nothing new was posted (no second ping for the same person).
+    assert turn_mentions(world) == [(before, text)]
+    assert [m.id for m in world.channel.history()] == channel
+
+    table = await world.table()
+    await world.act(table)  # the person told before the restart acts
+    await world.env.advance_time(PING_DELAY + 1)
+    after = await world.table()
+    assert after.game is not None
+    second = after.seats[after.game.waited_on() or 0].user_id
+    assert second != first
+    [(now, text)] = turn_mentions(world)
+    assert now != before
+    assert text == f"<@{second}>, your turn to bid at table {table.id}."
+
+
+@pytest.mark.simcord(settle_timeout=0.5)
+@pytest.mark.parametrize("table_settings", [{"turn_ping_delay_s": PING_DELAY}])
+async def test_a_mention_for_a_turn_over_before_a_restart_is_replaced_after_it(
+    world: World,
+) -> None:
+    table = await four_at_the_table(world)
+    await world.env.advance_time(PING_DELAY + 1)
+    [(before, _text)] = turn_mentions(world)
+    await world.act(table)  # at once: the old bot stops before mentioning the next person
+
+    await world.restart()
+    after = await world.table()
+    assert after.game is not None
+    second = after.seats[after.game.waited_on() or 0].user_id
+    assert [message_id for message_id, _text in turn_mentions(world)] == [before]
+    await world.env.advance_time(PING_DELAY + 1)
+    [(now, text)] = turn_mentions(world)
+    assert now != before
+    assert text == f"<@{second}>, your turn to bid at table {table.id}."

@@ -15,6 +15,7 @@ from db.store import (
     LogEntry,
     SeatRow,
     Store,
+    TurnMention,
     VersionConflict,
 )
 
@@ -144,20 +145,32 @@ async def test_a_turn_mention_survives_a_restart_until_cleared(tmp_path: Path) -
         table_id = await _table(store, channel=1)
         other = await _table(store, channel=2)
         assert await store.turn_mention(table_id) is None
-        await store.set_turn_mention(table_id, 1_234_567_890_123_456_789)
+        mention = TurnMention(1_234_567_890_123_456_789, "1:2:bidding:987654321098765432")
+        await store.set_turn_mention(table_id, mention)
         record = await store.load_table(table_id)
         assert record is not None and record.version == 1  # not an action
     finally:
         await store.close()
     store = await Store.open(tmp_path / "m.db")
     try:
-        assert await store.turn_mention(table_id) == 1_234_567_890_123_456_789
+        # The id and the turn it was for, both as written.
+        assert await store.turn_mention(table_id) == mention
         assert await store.turn_mention(other) is None
         assert await store.turn_mention(999) is None  # no such table
-        await store.set_turn_mention(table_id, 55)  # the turn moved on: replaced
-        assert await store.turn_mention(table_id) == 55
+        moved = TurnMention(55, "1:3:bidding:42")
+        await store.set_turn_mention(table_id, moved)  # the turn moved on: replaced
+        assert await store.turn_mention(table_id) == moved
         await store.set_turn_mention(table_id, None)
         assert await store.turn_mention(table_id) is None
+    finally:
+        await store.close()
+    store = await Store.open(tmp_path / "m.db")
+    try:
+        assert await store.turn_mention(table_id) is None  # cleared: id and turn both
+        async with store.connection.execute(
+            "SELECT turn_mention_id, turn_mention_turn FROM tables WHERE id = ?", (table_id,)
+        ) as cursor:
+            assert await cursor.fetchone() == (None, None)
     finally:
         await store.close()
 

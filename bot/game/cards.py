@@ -42,10 +42,11 @@ CARDS_OF_PATTERN: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
 )
 #: The ranks of each 13-bit pattern (the clubs table: a club's card is its rank).
 RANKS_OF_PATTERN: Final = CARDS_OF_PATTERN[CLUBS]
-_CLUB_CARDS: Final = CARDS_OF_PATTERN[0]
-_DIAMOND_CARDS: Final = CARDS_OF_PATTERN[1]
-_HEART_CARDS: Final = CARDS_OF_PATTERN[2]
-_SPADE_CARDS: Final = CARDS_OF_PATTERN[3]
+#: Each suit's entry of CARDS_OF_PATTERN (constants: the hot paths index them directly).
+CLUB_CARDS: Final = CARDS_OF_PATTERN[0]
+DIAMOND_CARDS: Final = CARDS_OF_PATTERN[1]
+HEART_CARDS: Final = CARDS_OF_PATTERN[2]
+SPADE_CARDS: Final = CARDS_OF_PATTERN[3]
 
 
 class CardError(ValueError):
@@ -92,10 +93,10 @@ def cards_of(mask: int) -> list[int]:
 def cards_tuple(mask: int) -> tuple[int, ...]:
     """:func:`cards_of` as a tuple, the fastest way to list or pick the cards of a mask."""
     return (
-        _CLUB_CARDS[mask & FULL_SUIT]
-        + _DIAMOND_CARDS[mask >> 13 & FULL_SUIT]
-        + _HEART_CARDS[mask >> 26 & FULL_SUIT]
-        + _SPADE_CARDS[mask >> 39 & FULL_SUIT]
+        CLUB_CARDS[mask & FULL_SUIT]
+        + DIAMOND_CARDS[mask >> 13 & FULL_SUIT]
+        + HEART_CARDS[mask >> 26 & FULL_SUIT]
+        + SPADE_CARDS[mask >> 39 & FULL_SUIT]
     )
 
 

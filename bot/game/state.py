@@ -41,8 +41,12 @@ from typing import Any, Final, NamedTuple, cast
 from bot.game import errors
 from bot.game.cards import (
     CARDS_OF_PATTERN,
+    CLUB_CARDS,
+    DIAMOND_CARDS,
     FULL_SUIT,
+    HEART_CARDS,
     NON_SPADE_MASK,
+    SPADE_CARDS,
     SPADES,
     SUIT_MASKS,
     SUIT_NAMES,
@@ -129,12 +133,6 @@ _BID_SET: Final = frozenset(_BID_RANGE)
 #: No seat (``_turn`` between hands and while bidding). The hot paths refuse
 #: negative seats too, so that it never stands for a seat.
 NOBODY: Final = -1
-# Each suit's cards per 13-bit pattern (hands hold no bit above 51, so a
-# hand shifted down 39 bits is its spade pattern).
-_CLUB_CARDS: Final = CARDS_OF_PATTERN[0]
-_DIAMOND_CARDS: Final = CARDS_OF_PATTERN[1]
-_HEART_CARDS: Final = CARDS_OF_PATTERN[2]
-_SPADE_CARDS: Final = CARDS_OF_PATTERN[3]
 #: One past the highest card of each suit.
 _SUIT_END: Final = (13, 26, 39, 52)
 
@@ -207,7 +205,6 @@ def team_of(seat: int) -> int:
 
 _DEAL_KEYS: Final = struct.Struct("<52Q")
 _DECK_ORDER: Final = range(52)
-_shake_128: Final = hashlib.shake_128
 
 
 def seeded_bytes(seed: int, label: str, size: int) -> bytes:
@@ -223,10 +220,7 @@ def deal(seed: int, hand_number: int, dealer: int) -> list[int]:
     seed and the hand number (equal keys, about one deal in 10**16, would keep
     card order), then dealt one card at a time from the dealer's next seat.
     """
-    # seeded_bytes(seed, f"hand {hand_number}", 8 * 52), written out: this
-    # runs once per hand of every simulated game.
-    digest = _shake_128(f"spades:{seed}:hand {hand_number}".encode()).digest(416)
-    keys = _DEAL_KEYS.unpack(digest)
+    keys = _DEAL_KEYS.unpack(seeded_bytes(seed, f"hand {hand_number}", 8 * 52))
     deck = sorted(_DECK_ORDER, key=keys.__getitem__)
     # Dealt one card at a time: position k of the deck goes to the dealer's
     # next seat plus k (four masks built in one pass over the deck).
@@ -430,15 +424,16 @@ class Game:
         if self._club_lead:
             return cards_tuple(self._lead_mask(hand))
         # A lead: the three side suits' cards by table look-ups, then the
-        # spades, which only a broken suit or a hand of nothing else may lead.
+        # spades (a hand has no bit above 51, so hand >> 39 is its spades),
+        # which only a broken suit or a hand of nothing else may lead.
         side = (
-            _CLUB_CARDS[hand & FULL_SUIT]
-            + _DIAMOND_CARDS[hand >> 13 & FULL_SUIT]
-            + _HEART_CARDS[hand >> 26 & FULL_SUIT]
+            CLUB_CARDS[hand & FULL_SUIT]
+            + DIAMOND_CARDS[hand >> 13 & FULL_SUIT]
+            + HEART_CARDS[hand >> 26 & FULL_SUIT]
         )
         if self.spades_broken:
-            return side + _SPADE_CARDS[hand >> 39]
-        return side or _SPADE_CARDS[hand >> 39]
+            return side + SPADE_CARDS[hand >> 39]
+        return side or SPADE_CARDS[hand >> 39]
 
     def playable_mask(self, seat: int) -> int:
         """Cards the engine accepts from the seat now: with revokes allowed, off-suit too."""

@@ -1,33 +1,43 @@
-"""The Discord client: wires the store, the table service and the cogs together.
+"""The Discord client: builds the application core and the cogs over it.
 
-Start-up (``setup_hook``) opens the database, resumes every open table,
-registers the persistent buttons and the commands. Nothing here knows the
-rules; the cogs turn interactions into service calls and the presenter keeps
-the public table messages current.
+Start-up (``setup_hook``) opens the database, builds the application (which
+resumes every open table), and registers the persistent buttons and the
+commands. Nothing here knows the rules: the cogs turn interactions into
+calls on the application, and the presenter keeps the table messages current.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import sqlite3
-from collections.abc import Callable, Coroutine, Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.app import FEATURES, SpadesApp
 from bot.config import Settings
-from bot.tables.service import TableService, random_seed
+from bot.tables.service import random_seed
+from cogs.clock import ChannelTurnNotifier, ClockCog
+from cogs.components import PATTERN, SpadesComponent, handle_components
+from cogs.errors import on_tree_error, say
+from cogs.hands import HandScreens
+from cogs.leaderboard import BOARD_PATTERN, LeaderboardCog
+from cogs.presenter import TablePresenter
+from cogs.spades import SpadesCog
+from cogs.table_ui import TableUI
 from db.store import Store, StoreError
 
-if TYPE_CHECKING:
-    from cogs.hands import HandScreens
-    from cogs.presenter import TablePresenter
-    from cogs.table_ui import TableUI
-
 log = logging.getLogger(__name__)
+
+__all__ = ["FEATURES", "SpadesBot", "StartupError", "intents"]
+
+#: Every component id the bot answers through a DynamicItem; any other click
+#: is answered "not valid" by :meth:`SpadesBot.on_interaction`.
+OUR_COMPONENTS = (PATTERN, BOARD_PATTERN)
+INVALID_BUTTON = "That button is not valid."
 
 
 class StartupError(Exception):
@@ -44,19 +54,11 @@ def intents() -> discord.Intents:
     return discord.Intents(guilds=True, guild_messages=True)
 
 
-class SpadesTree(app_commands.CommandTree["SpadesBot"]):
+class SpadesTree(app_commands.CommandTree[discord.Client]):
     async def on_error(
-        self, interaction: discord.Interaction[SpadesBot], error: app_commands.AppCommandError
+        self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError
     ) -> None:
-        from cogs.errors import on_tree_error
-
         await on_tree_error(interaction, error)
-
-
-#: The parts beyond the tables themselves. ``python -m bot`` runs them all:
-#: the turn clock (reminders, claims, and the computer players' moves) and the
-#: leaderboard. Tests of one part may build the bot with only that one.
-FEATURES = ("clock", "leaderboard")
 
 
 class SpadesBot(commands.Bot):
@@ -65,11 +67,10 @@ class SpadesBot(commands.Bot):
     (tests pass fixed seeds); ``features`` picks from :data:`FEATURES` (the
     whole bot has them all; without the clock, computer players never move)."""
 
+    app: SpadesApp
     store: Store
-    service: TableService
     presenter: TablePresenter
     hands: HandScreens
-    ui: TableUI
 
     def __init__(
         self,
@@ -95,8 +96,8 @@ class SpadesBot(commands.Bot):
         unknown = self.features - set(FEATURES)
         if unknown:
             raise ValueError(f"unknown features {sorted(unknown)}; known: {FEATURES}")
-        self._background: set[asyncio.Task[Any]] = set()
         self._opened = False
+        self._built = False
 
     # -- time --------------------------------------------------------------------
 
@@ -124,69 +125,55 @@ class SpadesBot(commands.Bot):
         self._opened = True
 
     async def setup_hook(self) -> None:
-        from cogs.clock import ClockCog
-        from cogs.components import SpadesComponent
-        from cogs.hands import HandScreens
-        from cogs.leaderboard import LeaderboardCog
-        from cogs.presenter import TablePresenter
-        from cogs.spades import SpadesCog
-        from cogs.table_ui import TableUI
-
         await self.open_database()
-        self.service = await TableService.open(
-            self.store, now=self.now, seed_source=self.seed_source
+        notifier = ChannelTurnNotifier(self)
+        self.app = app = await SpadesApp.open(
+            self.settings,
+            self.store,
+            now=self.now,
+            notifier=notifier,
+            seed_source=self.seed_source,
+            features=self.features,
         )
-        self.presenter = TablePresenter(self)
-        self.hands = HandScreens(self)
-        self.ui = TableUI(self)
-        self.service.subscribe(self.presenter.on_table_change)
+        self._built = True
+        notifier.app = app
+        self.hands = HandScreens(app)
+        self.presenter = TablePresenter(self, app, self.hands)
+        app.subscribe(self.presenter.on_change)
+        ui = TableUI(app, self.hands, self.presenter)
+        handle_components(self, ui.on_component)
         self.add_dynamic_items(SpadesComponent)
-        await self.add_cog(SpadesCog(self))
+        await self.add_cog(SpadesCog(self.tree, app, self.hands, self.presenter))
         # Both add their commands to the /spades group: after SpadesCog.
         if "clock" in self.features:
-            await self.add_cog(ClockCog(self))
+            await self.add_cog(ClockCog(self.tree, app))
         if "leaderboard" in self.features:
-            # Added like the other cogs, not as an extension: an extension is a
-            # second copy of its module, whose classes fail isinstance checks.
-            await self.add_cog(LeaderboardCog(self))
+            await self.add_cog(LeaderboardCog(self, app))
         if not self.commands_only:
+            await app.start()
             self.heartbeat.change_interval(seconds=self.settings.health.heartbeat_every_s)
             self.heartbeat.start()
 
     async def on_ready(self) -> None:
-        if self.commands_only or not self._opened:
+        if self.commands_only or not self._built:
             return
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
         # Bring every open table's message up to date: a change may have been
         # committed just before a restart, or a message deleted meanwhile.
-        for table in await self.service.unfinished():
-            self.presenter.show(table, check=True)
+        for table in await self.app.tables.unfinished():
+            self.presenter.show(self.app.snapshot(table), check=True)
 
     async def close(self) -> None:
         if self._opened:
             self.heartbeat.cancel()
-        for task in list(self._background):
-            task.cancel()
-        if self._background:
-            await asyncio.gather(*self._background, return_exceptions=True)
+        if self._built:
+            await self.app.close()
         await super().close()
         if self._opened:
             self._opened = False
             await self.store.close()
 
-    # -- helpers -----------------------------------------------------------------
-
-    def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
-        """Run ``coro`` in the background; the task is kept and its failure logged."""
-        task = asyncio.create_task(coro, name=name)
-        self._background.add(task)
-        task.add_done_callback(self._background_done)
-        return task
-
-    def _background_done(self, task: asyncio.Task[Any]) -> None:
-        self._background.discard(task)
-        if not task.cancelled() and (exc := task.exception()) is not None:
-            log.error("background task %s failed", task.get_name(), exc_info=exc)
+    # -- events ------------------------------------------------------------------
 
     async def sync_commands(self, guild_id: int | None = None) -> list[str]:
         """Publish the command tree; to one server (copying the global
@@ -199,16 +186,39 @@ class SpadesBot(commands.Bot):
             synced = await self.tree.sync(guild=guild)
         return [command.name for command in synced]
 
-    async def on_component(
-        self, interaction: discord.Interaction[Any], rest: str, values: list[str]
-    ) -> None:
-        if not self._opened:
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer every click on a component that is not exactly one of ours
+        (a forged or mistyped id would otherwise fail on the person's screen)."""
+        if interaction.type is not discord.InteractionType.component:
             return
-        await self.ui.on_component(interaction, rest, values)
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if any(pattern.fullmatch(custom_id) for pattern in OUR_COMPONENTS):
+            return
+        log.debug("answered an unknown component id %r", custom_id[:100])
+        try:
+            await say(interaction, INVALID_BUTTON)
+        except discord.HTTPException as exc:
+            log.debug("could not answer an unknown component: %s", exc)
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
-        if self._opened:
+        if self._built:
             await self.presenter.on_message_deleted(payload.channel_id, payload.message_id)
+
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        if self._built and before.overwrites != after.overwrites:
+            await self.presenter.permissions_changed(after.guild.id, after.id)
+
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        if self._built and before.permissions != after.permissions:
+            await self.presenter.permissions_changed(after.guild.id)
+
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        mine = self.user is not None and after.id == self.user.id
+        if self._built and mine and before.roles != after.roles:
+            await self.presenter.permissions_changed(after.guild.id)
 
     @tasks.loop(seconds=30)
     async def heartbeat(self) -> None:

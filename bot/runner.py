@@ -32,8 +32,29 @@ def _fail(message: str) -> NoReturn:
     raise SystemExit(EXIT_BAD_SETUP)
 
 
-def _config_parser(command: str, description: str) -> _Parser:
-    parser = _Parser(prog=f"{PROG} {command}".strip(), description=description)
+#: The subcommands of ``python -m bot``, each with its one line of help.
+SUBCOMMANDS = (
+    ("sync", "publish the slash commands to Discord (globally, or --guild ID)"),
+    ("health", "exit 0 while the running bot is alive (for a HEALTHCHECK)"),
+    ("simulate", "computer players play complete games and write their hand records"),
+)
+
+
+def _subcommand_list() -> str:
+    width = max(len(name) for name, _ in SUBCOMMANDS)
+    lines = [f"  {name.ljust(width)}  {text}" for name, text in SUBCOMMANDS]
+    return "\n".join(
+        ["subcommands (each has its own --help):", *lines, "", "With none, the bot runs."]
+    )
+
+
+def _config_parser(command: str, description: str, epilog: str | None = None) -> _Parser:
+    parser = _Parser(
+        prog=f"{PROG} {command}".strip(),
+        description=description,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument(
         "--config",
         type=Path,
@@ -66,7 +87,9 @@ def configure_logging(settings: Settings) -> None:
 
 def run(argv: list[str]) -> int:
     """Start the bot and keep it connected until interrupted."""
-    args = _config_parser("", "Run the Spades bot.").parse_args(argv)
+    parser = _config_parser("", "Run the Spades bot.", _subcommand_list())
+    parser.usage = f"{PROG} [--config PATH] | {PROG} {{{','.join(n for n, _ in SUBCOMMANDS)}}} ..."
+    args = parser.parse_args(argv)
     settings = _settings(args.config)
     token = _token(settings)
     configure_logging(settings)

@@ -2,14 +2,16 @@
 
 Every component the bot sends is a :class:`SpadesComponent`, a persistent
 DynamicItem whose custom_id (see bot.render.ids) holds the whole request, so
-a click on any message, however old and after any restart, reaches
-:meth:`SpadesBot.on_component` with the same information.
+a click on any message, however old and after any restart, reaches the
+handler registered for its client with the same information.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+import weakref
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 from discord.ui import DynamicItem, Item
@@ -18,8 +20,20 @@ from bot.render.decks import Style
 from bot.render.ids import TEMPLATE
 from bot.render.spec import ButtonSpec, EmbedSpec, MessageSpec, SelectSpec
 
-if TYPE_CHECKING:
-    from bot.discord_app import SpadesBot
+#: ``handler(interaction, rest_of_custom_id, selected_values)``
+ComponentHandler = Callable[[discord.Interaction[Any], str, list[str]], Awaitable[None]]
+# One handler per running client: a restarted bot is a new client.
+_handlers: weakref.WeakKeyDictionary[discord.Client, ComponentHandler] = (
+    weakref.WeakKeyDictionary()
+)
+#: ``spades:`` and anything after it, newlines included: the callback answers
+#: every such id, valid or not.
+PATTERN = re.compile(TEMPLATE, re.DOTALL)
+
+
+def handle_components(client: discord.Client, handler: ComponentHandler) -> None:
+    """Send the clicks on ``client``'s spades components to ``handler``."""
+    _handlers[client] = handler
 
 BUTTON_STYLES = {
     Style.BLURPLE: discord.ButtonStyle.primary,
@@ -29,7 +43,7 @@ BUTTON_STYLES = {
 }
 
 
-class SpadesComponent(DynamicItem[Item[Any]], template=TEMPLATE):
+class SpadesComponent(DynamicItem[Item[Any]], template=PATTERN):
     """Any ``spades:...`` button or menu. Parsing and validation of the rest
     happen in the callback, never in ``from_custom_id``: an exception there is
     swallowed by discord.py and the click would go unanswered."""
@@ -45,9 +59,10 @@ class SpadesComponent(DynamicItem[Item[Any]], template=TEMPLATE):
         return cls(item, match["rest"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: SpadesBot = interaction.client
-        values = list(getattr(self.item, "values", ()))
-        await bot.on_component(interaction, self.rest, values)
+        handler = _handlers.get(interaction.client)
+        if handler is not None:
+            values = list(getattr(self.item, "values", ()))
+            await handler(interaction, self.rest, values)
 
 
 def _button(spec: ButtonSpec, row: int) -> SpadesComponent:

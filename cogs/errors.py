@@ -15,8 +15,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.game.errors import IllegalAction
-from bot.tables.errors import TableError
+from bot.refusals import IllegalAction, SeveralTables, TableError
+from bot.render.answers import several_tables
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ _DEFAULTS = {
 
 
 class Refusal(Exception):
-    """A refusal decided in the Discord layer (no table here, bad button...)."""
+    """A refusal about the interaction itself (a bad choice in a menu...)."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -49,6 +49,8 @@ def explain(error: BaseException) -> str | None:
     """The answer for a refusal, or None for an unexpected error."""
     if isinstance(error, Refusal):
         return error.message
+    if isinstance(error, SeveralTables):
+        return several_tables(error.channel_ids)
     if isinstance(error, TableError | IllegalAction):
         text = _ALWAYS.get(error.code, error.message)
         if isinstance(error, TableError) and text == type(error).default_message:

@@ -14,21 +14,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.game.view import view_of
+from bot.app import SpadesApp
+from bot.refusals import TableError
 from bot.render.decks import Deck, deck
-from bot.render.hand import hand_message
+from bot.render.hand_screen import hand_moment, hand_screen
 from bot.render.spec import MessageSpec
-from bot.render.table import seat_labels
-from bot.tables import errors as table_errors
 from bot.tables.model import Table
 from cogs.components import message_fields, send_private
-
-if TYPE_CHECKING:
-    from bot.discord_app import SpadesBot
 
 log = logging.getLogger(__name__)
 
@@ -47,62 +43,30 @@ class _LiveHand:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
-def moment_of(table: Table, user_id: int) -> tuple[object, ...]:
-    """What decides the buttons of a hand: the hand, the phase, whose turn.
-
-    A live hand is redrawn when this changes: when the owner's turn comes or
-    goes, or a hand starts or ends. In between, the owner's buttons are all
-    disabled, so the message may show an older trick without harm.
-    """
-    game = table.game
-    seat = table.seat_of(user_id)
-    if game is None or seat is None:
-        return (table.status,)
-    return (table.status, game.hand_number, game.phase, game.waited_on() == seat)
-
-
 class HandScreens:
-    def __init__(self, bot: SpadesBot) -> None:
-        self.bot = bot
+    def __init__(self, app: SpadesApp) -> None:
+        self.app = app
         self._live: dict[tuple[int, int], _LiveHand] = {}
-        self._decks: dict[int, Deck] = {}
 
     # -- drawing ---------------------------------------------------------------------
 
     async def deck_of(self, user_id: int) -> Deck:
-        if user_id not in self._decks:
-            self._decks[user_id] = deck(await self.bot.store.get_deck(user_id))
-        return self._decks[user_id]
+        return deck(await self.app.deck_of(user_id))
 
     async def set_deck(self, user_id: int, design: Deck) -> None:
-        await self.bot.store.set_deck(user_id, design.name.value, self.bot.now())
-        self._decks[user_id] = design
+        await self.app.set_deck(user_id, design.name.value)
 
     async def spec(self, table: Table, user_id: int, note: str | None = None) -> MessageSpec:
         """The private hand message of ``user_id`` at ``table``."""
-        seat = table.seat_of(user_id)
-        if seat is None:
-            if table.is_spectator(user_id):
-                raise table_errors.Spectator("you are watching: only players have a hand")
-            raise table_errors.NotSeated()
-        if table.game is None:
-            raise table_errors.NotStarted()
-        return hand_message(
-            view_of(table.game, seat),
-            table_id=table.id,
-            version=table.version,
-            names=seat_labels(table),
-            deck=await self.deck_of(user_id),
-            note=note,
-        )
+        return hand_screen(table, user_id, await self.deck_of(user_id), note)
 
     async def open(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """Answer with a fresh private hand, and keep it live."""
         user = interaction.user.id
+        table = (await self.app.open_hand(table, user)).table
         await send_private(interaction, await self.spec(table, user))
         live = self._track(interaction, table.id)
-        live.version, live.moment = table.version, moment_of(table, user)
-
+        live.version, live.moment = table.version, hand_moment(table, user)
     async def redraw(
         self, interaction: discord.Interaction[Any], table_id: int, note: str | None = None
     ) -> None:
@@ -114,7 +78,7 @@ class HandScreens:
         """
         source = interaction.message
         if source is None or not source.flags.ephemeral:
-            table = await self.bot.service.get(table_id)
+            table = await self.app.tables.get(table_id)
             spec = await self.spec(table, interaction.user.id, note)
             await interaction.followup.send(
                 **message_fields(spec), ephemeral=True, allowed_mentions=NO_MENTIONS
@@ -122,13 +86,13 @@ class HandScreens:
             return
         live = self._track(interaction, table_id)
         async with live.lock:
-            table = await self.bot.service.get(table_id)
+            table = await self.app.tables.get(table_id)
             spec = await self.spec(table, interaction.user.id, note)
             await interaction.edit_original_response(
                 **message_fields(spec), allowed_mentions=NO_MENTIONS
             )
             live.version = table.version
-            live.moment = moment_of(table, interaction.user.id)
+            live.moment = hand_moment(table, interaction.user.id)
 
     def _track(self, interaction: discord.Interaction[Any], table_id: int) -> _LiveHand:
         """Keep the hand message of this interaction live: the owner's most
@@ -147,13 +111,13 @@ class HandScreens:
 
     async def refresh(self, table: Table) -> None:
         """Redraw the live hands of the table whose owner's moment changed."""
-        now = self.bot.now()
+        now = self.app.now()
         for key in [k for k in self._live if k[0] == table.id]:
             live = self._live[key]
             if live.expires_at <= now or not table.is_seated(key[1]):
                 self._live.pop(key, None)
                 continue
-            if live.version < table.version and live.moment != moment_of(table, key[1]):
+            if live.version < table.version and live.moment != hand_moment(table, key[1]):
                 await self._refresh_one(key, live)
             if not table.is_open:
                 # The game is over: its hands are drawn for the last time.
@@ -161,19 +125,19 @@ class HandScreens:
 
     async def _refresh_one(self, key: tuple[int, int], live: _LiveHand) -> None:
         async with live.lock:
-            table = await self.bot.service.get(key[0])
-            if live.version >= table.version or live.moment == moment_of(table, key[1]):
+            table = await self.app.tables.get(key[0])
+            if live.version >= table.version or live.moment == hand_moment(table, key[1]):
                 return
             try:
                 spec = await self.spec(table, key[1])
                 await live.interaction.edit_original_response(
                     **message_fields(spec), allowed_mentions=NO_MENTIONS
                 )
-            except (discord.HTTPException, table_errors.TableError) as exc:
+            except (discord.HTTPException, TableError) as exc:
                 # Expired or deleted: the owner opens a fresh hand next time.
                 log.debug("live hand of table %d dropped: %s", key[0], exc)
                 if self._live.get(key) is live:
                     self._live.pop(key, None)
                 return
             live.version = table.version
-            live.moment = moment_of(table, key[1])
+            live.moment = hand_moment(table, key[1])

@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 BOARD_PREFIX = "spades-board"
 # The sort, the page the button leads to, and which button (ids must differ).
 BOARD_TEMPLATE = rf"{BOARD_PREFIX}:(?P<rest>.*)"
+BOARD_PATTERN = re.compile(BOARD_TEMPLATE, re.DOTALL)
 _BOARD_SHAPE = re.compile(r"(?P<sort>rating|wins):(?P<page>\d{1,6}):(?P<slot>prev|next|sort)")
 COLOUR = 0x2B6CB0
 MAX_PAGE = 999_999
@@ -78,7 +79,7 @@ def board_message(page: LeaderboardPage, guild_name: str) -> dict[str, Any]:
     return {"embed": embed, "view": view}
 
 
-class BoardButton(DynamicItem[Item[Any]], template=BOARD_TEMPLATE):
+class BoardButton(DynamicItem[Item[Any]], template=BOARD_PATTERN):
     """A leaderboard page button; it works on any leaderboard message, after
     any restart. The id is checked in the callback, where a bad one can be
     answered (an exception in ``from_custom_id`` would leave it unanswered)."""
@@ -232,9 +233,12 @@ class LeaderboardCog(commands.Cog):
     """Load after :class:`cogs.spades.SpadesCog`, once the store and the
     table service are open."""
 
-    def __init__(self, bot: SpadesBot, *, names: Callable[[int], str | None] | None = None) -> None:
+    def __init__(
+        self, bot: Any, app: Any, *, names: Callable[[int], str | None] | None = None
+    ) -> None:
         self.bot = bot
-        self.stats = StatsService(StatsStore(bot.store))
+        self.app = app
+        self.stats = StatsService(StatsStore(app.store))
         self._names = names
         self._commands = _build_commands(self)
         self._unsubscribe: Callable[[], None] | None = None
@@ -246,8 +250,8 @@ class LeaderboardCog(commands.Cog):
         for command in self._commands:
             group.add_command(command, override=True)
         self.bot.add_dynamic_items(BoardButton)
-        self._unsubscribe = self.bot.service.subscribe(self.on_table_change)
-        self.bot.spawn(self._catch_up(), "stats-catch-up")
+        self._unsubscribe = self.app.tables.subscribe(self.on_table_change)
+        self.app.spawn(self._catch_up(), "stats-catch-up")
 
     async def cog_unload(self) -> None:
         group = self.bot.tree.get_command("spades")
@@ -272,7 +276,7 @@ class LeaderboardCog(commands.Cog):
             return
         outcome = await self.stats.record_game(record)
         if outcome is not None:  # counted just now: the picture is posted once
-            self.bot.spawn(self._post_picture(table, record, outcome), f"game-picture-{table.id}")
+            self.app.spawn(self._post_picture(table, record, outcome), f"game-picture-{table.id}")
 
     async def _post_picture(self, table: Table, game: FinishedGame, outcome: RecordOutcome) -> None:
         names = (await self._team_name(game, 0), await self._team_name(game, 1))

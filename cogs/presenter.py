@@ -1,12 +1,12 @@
 """Keeps every table's public message current, and tells players it is their turn.
 
-The service calls :meth:`TablePresenter.on_table_change` after each commit.
+The application calls :meth:`TablePresenter.on_change` after each commit.
 That only records the newest snapshot and makes sure one worker task per
 table is running; the worker edits the message to the newest version it
 knows (several quick changes become one edit, which also keeps the bot under
 Discord's rate limits), posts it again if it was deleted, and reports a
-missing permission to the host. The game state never depends on any of this
-succeeding.
+missing permission to the host, and draws again once permissions change.
+The game state never depends on any of this succeeding.
 """
 
 from __future__ import annotations
@@ -14,21 +14,26 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.app import REDRAW, Snapshot, SpadesApp, TurnMention
 from bot.render.table import SEAT_NAMES, table_message
 from bot.tables.model import Table, TableStatus
 from cogs.components import message_fields
-from db.store import TurnMention
-
-if TYPE_CHECKING:
-    from bot.discord_app import SpadesBot
+from cogs.hands import HandScreens
 
 log = logging.getLogger(__name__)
 
-NEEDED = discord.Permissions(view_channel=True, send_messages=True, embed_links=True)
+#: What a table message needs, each with the name Discord's settings show. In
+#: this order: without View Channel nothing else counts, and without Send
+#: Messages discord.py reports Embed Links as missing too.
+NEEDED = (
+    ("view_channel", "View Channel"),
+    ("send_messages", "Send Messages"),
+    ("embed_links", "Embed Links"),
+)
 RETRIES = 3
 UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003
 
@@ -37,7 +42,8 @@ UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003
 class _Screen:
     """What the presenter knows about one table's message."""
 
-    wanted: Table | None = None
+    wanted: Snapshot | None = None
+    behind: Snapshot | None = None  # the last snapshot that could not be shown
     shown_version: int = 0
     message_id: int | None = None
     check: bool = False  # draw even if the version is already shown
@@ -54,29 +60,32 @@ class _Screen:
 
 
 class TablePresenter:
-    def __init__(self, bot: SpadesBot) -> None:
-        self.bot = bot
+    def __init__(self, client: discord.Client, app: SpadesApp, hands: HandScreens) -> None:
+        self.client = client
+        self.app = app
+        self.hands = hands
         self._screens: dict[int, _Screen] = {}
         self._by_message: dict[int, int] = {}  # table message id -> table id
         self.names: dict[int, str] = {}  # user id -> display name, seen in interactions
 
     # -- scheduling ----------------------------------------------------------------
 
-    async def on_table_change(self, table: Table, event: str) -> None:
-        self.show(table)
+    def on_change(self, snapshot: Snapshot, event: str) -> None:
+        self.show(snapshot, check=event == REDRAW)
 
-    def show(self, table: Table, *, check: bool = False) -> None:
-        """Make sure the message shows ``table`` (or a newer version) soon."""
+    def show(self, snapshot: Snapshot, *, check: bool = False) -> None:
+        """Make sure the message shows ``snapshot`` (or a newer version) soon."""
+        table = snapshot.table
         screen = self._screens.get(table.id)
         if screen is None:
             screen = self._screens[table.id] = _Screen(message_id=table.message_id)
             if table.message_id is not None:
                 self._by_message[table.message_id] = table.id
-        if screen.wanted is None or table.version >= screen.wanted.version:
-            screen.wanted = table
+        if screen.wanted is None or table.version >= screen.wanted.table.version:
+            screen.wanted = snapshot
         screen.check = screen.check or check
         if screen.task is None or screen.task.done():
-            screen.task = self.bot.spawn(self._work(table.id), f"table-message-{table.id}")
+            screen.task = self.app.spawn(self._work(table.id), f"table-message-{table.id}")
 
     async def settle(self, table_id: int) -> None:
         """Wait until the table's message shows everything committed so far."""
@@ -91,6 +100,18 @@ class TablePresenter:
     def remember_name(self, user: discord.abc.User) -> None:
         self.names[user.id] = user.display_name
 
+    async def permissions_changed(self, guild_id: int, channel_id: int | None = None) -> None:
+        """Permissions changed in a server (or one channel of it): table
+        messages that could not be shown are drawn now, not at the next action."""
+        for table_id, screen in list(self._screens.items()):
+            if screen.behind is None:
+                continue
+            table = await self.app.tables.get(table_id)
+            if table.guild_id != guild_id or channel_id not in (None, table.channel_id):
+                continue
+            log.info("permissions changed: drawing table %d again", table_id)
+            self.show(self.app.snapshot(table), check=True)
+
     async def on_message_deleted(self, channel_id: int, message_id: int) -> None:
         table_id = self._by_message.pop(message_id, None)
         if table_id is None:
@@ -98,44 +119,56 @@ class TablePresenter:
         screen = self._screens[table_id]
         if screen.message_id == message_id:
             screen.message_id = None
-            table = await self.bot.service.get(table_id)
+            table = await self.app.tables.get(table_id)
             if table.is_open:
                 log.info("table %d message was deleted; posting it again", table_id)
-                self.show(table, check=True)
+                self.show(self.app.snapshot(table), check=True)
 
     # -- the worker ----------------------------------------------------------------
 
     async def _work(self, table_id: int) -> None:
         screen = self._screens[table_id]
         while True:
-            table = screen.wanted
-            if table is None or (table.version <= screen.shown_version and not screen.check):
+            snapshot = screen.wanted
+            if snapshot is None or (
+                snapshot.table.version <= screen.shown_version and not screen.check
+            ):
                 screen.wanted = None  # drawn: the snapshot (and its game) can go
                 return
+            table = snapshot.table
             screen.check = False
-            await self._draw(table, screen)
+            if not await self._draw(snapshot, screen):
+                # Not shown (no permission, channel gone): drawn again when
+                # permissions change, a message is deleted, or the table moves.
+                screen.wanted = screen.wanted if screen.wanted is not snapshot else None
+                screen.behind = snapshot
+                if screen.wanted is None:
+                    return
+                continue
+            screen.behind = None
             screen.shown_version = max(screen.shown_version, table.version)
             self._schedule_ping(table, screen)
-            await self.bot.hands.refresh(table)
+            await self.hands.refresh(table)
 
-    async def _draw(self, table: Table, screen: _Screen) -> None:
+    async def _draw(self, snapshot: Snapshot, screen: _Screen) -> bool:
+        """Edit (or post) the table message; False if it could not be shown."""
+        table = snapshot.table
         names = await self._partner_names(table)
-        turn_clock = getattr(self.bot.get_cog("ClockCog"), "turn_clock", None)
         spec = table_message(
             table,
-            claim_open=turn_clock is not None and bool(turn_clock.claim_open(table)),
-            stand_in=turn_clock is not None and bool(turn_clock.stand_in(table.id)),
+            claim_open=snapshot.claim_open,
+            stand_in=snapshot.stand_in,
             partner_names=names,
         )
         fields = message_fields(spec)
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         for attempt in range(RETRIES):
             try:
                 if screen.message_id is not None:
                     try:
                         await channel.get_partial_message(screen.message_id).edit(**fields)
                         screen.problem = None
-                        return
+                        return True
                     except discord.NotFound as exc:
                         if exc.code != UNKNOWN_MESSAGE or not table.is_open:
                             raise
@@ -146,14 +179,14 @@ class TablePresenter:
                 screen.message_id = message.id
                 self._by_message[message.id] = table.id
                 screen.problem = None
-                await self.bot.service.set_message(table.id, message.id)
-                return
+                await self.app.set_message(table.id, message.id)
+                return True
             except discord.Forbidden as exc:
                 await self._tell_host(table, screen, exc)
-                return
+                return False
             except discord.NotFound:
                 log.warning("table %d: its channel %d is gone", table.id, table.channel_id)
-                return
+                return False
             except discord.HTTPException as exc:
                 # discord.py already waits out ordinary rate limits; what still
                 # arrives here (a 429 it gave up on, Discord's own 5xx errors)
@@ -161,8 +194,9 @@ class TablePresenter:
                 retry = exc.status == 429 or exc.status >= 500
                 if not retry or attempt == RETRIES - 1:
                     log.warning("table %d message not updated: %s", table.id, exc)
-                    return
+                    return False
                 await asyncio.sleep(2**attempt)
+        return False
 
     async def _tell_host(self, table: Table, screen: _Screen, exc: discord.Forbidden) -> None:
         missing = self._missing_permissions(table.channel_id)
@@ -175,19 +209,24 @@ class TablePresenter:
         )
         log.warning("table %d: missing permission in channel %d", table.id, table.channel_id)
         try:
-            host = self.bot.get_user(table.host_id) or await self.bot.fetch_user(table.host_id)
+            host = self.client.get_user(table.host_id) or await self.client.fetch_user(
+                table.host_id
+            )
             await host.send(screen.problem)
         except discord.HTTPException:
             pass  # direct messages closed: the answer to /spades new says it too
 
     def _missing_permissions(self, channel_id: int) -> list[str]:
-        needed = [name for name, on in NEEDED if on]
-        channel = self.bot.get_channel(channel_id)
+        """The permissions to ask for, as Discord's settings name them: the
+        first one missing in :data:`NEEDED` order (the others may only look
+        missing because of it); all of them when the channel is unknown."""
+        channel = self.client.get_channel(channel_id)
         if isinstance(channel, discord.abc.GuildChannel):
             have = channel.permissions_for(channel.guild.me)
-            lacking = [name for name in needed if not getattr(have, name)]
-            needed = lacking or needed
-        return [name.replace("_", " ").title() for name in needed]
+            for flag, name in NEEDED:
+                if not getattr(have, flag):
+                    return [name]
+        return [name for _flag, name in NEEDED]
 
     async def _partner_names(self, table: Table) -> list[str] | None:
         """Plain names for the host's partner menu (menus cannot show mentions)."""
@@ -205,13 +244,13 @@ class TablePresenter:
         return names
 
     async def _fetch_name(self, table: Table, user_id: int) -> str | None:
-        guild = self.bot.get_guild(table.guild_id) if table.guild_id else None
+        guild = self.client.get_guild(table.guild_id) if table.guild_id else None
         try:
             if guild is not None:
                 member = guild.get_member(user_id) or await guild.fetch_member(user_id)
                 name = member.display_name
             else:
-                name = (await self.bot.fetch_user(user_id)).display_name
+                name = (await self.client.fetch_user(user_id)).display_name
         except discord.HTTPException:
             return None
         self.names[user_id] = name
@@ -221,7 +260,7 @@ class TablePresenter:
 
     def _schedule_ping(self, table: Table, screen: _Screen) -> None:
         """One short mention per turn change, after a delay, replacing the last one."""
-        settings = self.bot.settings.tables
+        settings = self.app.settings.tables
         game = table.game
         seat = game.waited_on() if game is not None and table.is_open else None
         occupant = table.seats[seat] if seat is not None else None
@@ -237,14 +276,14 @@ class TablePresenter:
             task.cancel()  # still waiting: that turn needs no mention any more
         if not settings.turn_ping:
             return
-        screen.ping_task = self.bot.spawn(
+        screen.ping_task = self.app.spawn(
             self._ping(table, screen, key), f"turn-ping-{table.id}-{table.version}"
         )
 
     async def _ping(
         self, table: Table, screen: _Screen, key: tuple[int, int, str, int] | None
     ) -> None:
-        delay = self.bot.settings.tables.turn_ping_delay_s
+        delay = self.app.settings.tables.turn_ping_delay_s
         if key is not None and delay > 0:
             await asyncio.sleep(delay)
         async with screen.ping_lock:
@@ -260,16 +299,15 @@ class TablePresenter:
         """Delete the table's last mention and post the one for ``key``, if any.
         Right after a restart a stored mention for ``key`` itself is kept
         instead: that person was already told, and a new one would ping again."""
-        store = self.bot.store
         if not screen.ping_loaded:
             # A mention posted before a restart is known only to the database.
-            stored = await store.turn_mention(table.id)
+            stored = await self.app.turn_mention(table.id)
             screen.ping_loaded = True
             if stored is not None:
                 screen.ping_message = stored.message_id
                 if key is not None and stored.turn == _turn_text(key):
                     return  # that person was told before the restart: no second mention
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         old, screen.ping_message = screen.ping_message, None
         try:
             if old is not None:
@@ -290,7 +328,7 @@ class TablePresenter:
             except discord.HTTPException as exc:
                 log.info("turn mention at table %d not sent: %s", table.id, exc)
         if old is not None or new is not None:
-            await store.set_turn_mention(table.id, new)
+            await self.app.set_turn_mention(table.id, new)
 
 
 def _turn_text(key: tuple[int, int, str, int]) -> str:

@@ -1,46 +1,40 @@
 """The slash commands: ``/spades ...`` and ``/revoke``.
 
-Each command finds the table, calls the service, and answers; refusals are
-raised and answered by the one error path (cogs.errors).
+Each command finds the table, calls the application, and answers; refusals
+are raised and answered by the one error path (cogs.errors).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot.game.rules import PRESETS
+from bot.app import PRESET_NAMES, Origin, SpadesApp
+from bot.render.clock_text import format_duration
 from bot.render.decks import DECKS, DeckName, Style
 from bot.render.ids import Act, ComponentId
 from bot.render.rules_text import rules_text
 from bot.render.spec import ButtonSpec, MessageSpec
 from bot.render.table import SEAT_NAMES
-from bot.tables.model import Table
+from bot.tables.model import DEFAULT_TURN_LIMIT_S
 from cogs.components import send_private
 from cogs.errors import Refusal
-
-if TYPE_CHECKING:
-    from bot.discord_app import SpadesBot
+from cogs.hands import HandScreens
+from cogs.presenter import TablePresenter
 
 # Minutes: quick tables for people playing together, up to a week for
 # tables played over days.
 TURN_LIMIT_MINUTES = (5, 60, 720, 1440, 2880, 4320, 10080)
-PRESET_CHOICES: list[Choice[str]] = [Choice(name=name, value=name) for name in PRESETS]
+DEFAULT_TURN_LIMIT_MINUTES = DEFAULT_TURN_LIMIT_S // 60
+PRESET_CHOICES: list[Choice[str]] = [Choice(name=name, value=name) for name in PRESET_NAMES]
 
 
 def _limit_choice(minutes: int) -> Choice[int]:
-    if minutes < 60:
-        name = f"{minutes} minutes"
-    elif minutes < 72 * 60:
-        hours = minutes // 60
-        name = f"{hours} hour" if hours == 1 else f"{hours} hours"
-    else:
-        name = f"{minutes // 1440} days"
-    return Choice(name=name, value=minutes)
+    return Choice(name=format_duration(minutes * 60), value=minutes)
 
 
 @app_commands.guild_only()
@@ -50,8 +44,8 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
         self.cog = cog
 
     @property
-    def bot(self) -> SpadesBot:
-        return self.cog.bot
+    def app(self) -> SpadesApp:
+        return self.cog.app
 
     @app_commands.command(name="new", description="Open a Spades table in this channel")
     @app_commands.describe(
@@ -75,28 +69,25 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
         target: int = 500,
         revokes: str = "allowed",
         preset: str = "standard",
-        turn_limit: int = 2880,
+        turn_limit: int = DEFAULT_TURN_LIMIT_MINUTES,
         stand_in: bool | None = None,
     ) -> None:
         # Posting the table message may wait on Discord's rate limits.
         await interaction.response.defer(ephemeral=True, thinking=True)
-        assert interaction.channel_id is not None
-        table = await self.bot.service.create(
-            interaction.guild_id,
-            interaction.channel_id,
+        presenter = self.cog.presenter
+        presenter.remember_name(interaction.user)
+        snapshot = await self.app.create(
+            Origin(interaction.guild_id, interaction.channel_id),
             interaction.user.id,
             target=target,
             revokes=revokes,
             preset=preset,
             turn_limit_s=turn_limit * 60,
+            stand_in=stand_in,
         )
-        self.bot.presenter.remember_name(interaction.user)
-        turn_clock = getattr(self.bot.get_cog("ClockCog"), "turn_clock", None)
-        if stand_in is not None and turn_clock is not None:
-            await turn_clock.set_stand_in(table.id, stand_in)
-            self.bot.presenter.show(table, check=True)
-        await self.bot.presenter.settle(table.id)
-        problem = self.bot.presenter.problem(table.id)
+        table = snapshot.table
+        await presenter.settle(table.id)
+        problem = presenter.problem(table.id)
         if problem is not None:
             await interaction.followup.send(problem, ephemeral=True)
             return
@@ -107,9 +98,9 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
 
     @app_commands.command(name="join", description="Take a seat at this channel's table, or watch")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
-        table = await self.cog.channel_table(interaction)
-        self.bot.presenter.remember_name(interaction.user)
-        table = await self.bot.service.join(table.id, interaction.user.id, table.version)
+        table = await self.app.channel_table(interaction.channel_id)
+        self.cog.presenter.remember_name(interaction.user)
+        table = await self.app.join(table, interaction.user.id)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             text = f"You are watching table {table.id}."
@@ -121,18 +112,18 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
         name="leave", description="Leave your seat before the start, or stop watching"
     )
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        table = await self.cog.channel_table(interaction)
-        await self.bot.service.leave(table.id, interaction.user.id, table.version)
+        table = await self.app.channel_table(interaction.channel_id)
+        await self.app.leave(table, interaction.user.id)
         await interaction.response.send_message(f"You left table {table.id}.", ephemeral=True)
 
     @app_commands.command(name="hand", description="Show your cards (only you see them)")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        table = await self.cog.my_table(interaction)
-        await self.bot.hands.open(interaction, table)
+        table = await self.app.my_table(interaction.user.id, interaction.channel_id)
+        await self.cog.hands.open(interaction, table)
 
     @app_commands.command(name="resign", description="Give up the game: your team loses")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
-        table = await self.cog.my_table(interaction)
+        table = await self.app.my_table(interaction.user.id, interaction.channel_id)
         if table.game is None or table.game.over:
             raise Refusal("There is no game in progress to resign from.")
         confirm = ButtonSpec(
@@ -146,8 +137,8 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
 
     @app_commands.command(name="cancel", description="Close your table before it starts (host)")
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
-        table = await self.cog.channel_table(interaction)
-        await self.bot.service.cancel(table.id, interaction.user.id, table.version)
+        table = await self.app.channel_table(interaction.channel_id)
+        await self.app.cancel(table, interaction.user.id)
         await interaction.response.send_message(f"Table {table.id} is closed.", ephemeral=True)
 
     @app_commands.command(name="deck", description="Choose how your own cards look")
@@ -157,7 +148,7 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
         self, interaction: discord.Interaction[Any], design: str | None = None
     ) -> None:
         if design is None:
-            current = await self.bot.hands.deck_of(interaction.user.id)
+            current = await self.cog.hands.deck_of(interaction.user.id)
             lines = [f"Your deck: **{current.title}**."]
             lines += [
                 f"- **{d.title}** (`{d.name.value}`): {d.description}" for d in DECKS.values()
@@ -165,58 +156,43 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
             await interaction.response.send_message("\n".join(lines), ephemeral=True)
             return
         chosen = DECKS[DeckName(design)]
-        await self.bot.hands.set_deck(interaction.user.id, chosen)
+        await self.cog.hands.set_deck(interaction.user.id, chosen)
         await interaction.response.send_message(
             f"Your cards now use the **{chosen.title}** deck. Only you see it.", ephemeral=True
         )
 
     @app_commands.command(name="rules", description="The rules of this channel's table")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        table = await self.bot.service.in_channel(interaction.channel_id or 0)
-        rules = table.rules if table is not None else PRESETS["standard"]
+        rules = await self.app.rules_in(interaction.channel_id)
         await interaction.response.send_message(rules_text(rules), ephemeral=True)
 
 
 class SpadesCog(commands.Cog):
-    def __init__(self, bot: SpadesBot) -> None:
-        self.bot = bot
+    def __init__(
+        self,
+        tree: app_commands.CommandTree[Any],
+        app: SpadesApp,
+        hands: HandScreens,
+        presenter: TablePresenter,
+    ) -> None:
+        self.tree = tree
+        self.app = app
+        self.hands = hands
+        self.presenter = presenter
         self.group = SpadesGroup(self)
 
     async def cog_load(self) -> None:
-        self.bot.tree.add_command(self.group)
+        self.tree.add_command(self.group)
 
     async def cog_unload(self) -> None:
-        self.bot.tree.remove_command(self.group.name)
-
-    async def channel_table(self, interaction: discord.Interaction[Any]) -> Table:
-        table = await self.bot.service.in_channel(interaction.channel_id or 0)
-        if table is None:
-            raise Refusal("There is no open table in this channel: start one with /spades new.")
-        return table
-
-    async def my_table(self, interaction: discord.Interaction[Any]) -> Table:
-        """The table in this channel if the user plays there, else their only table."""
-        here = await self.bot.service.in_channel(interaction.channel_id or 0)
-        if here is not None and here.is_seated(interaction.user.id):
-            return here
-        mine = await self.bot.service.tables_of_user(interaction.user.id)
-        if len(mine) == 1:
-            return mine[0]
-        if here is not None:
-            return here  # the service answers "you are watching" / "not seated"
-        if not mine:
-            raise Refusal("You are not playing at any table.")
-        channels = ", ".join(f"<#{t.channel_id}>" for t in mine)
-        raise Refusal(f"You play at several tables: use this command in {channels}.")
+        self.tree.remove_command(self.group.name)
 
     @app_commands.command(name="revoke", description="Call a revoke on an opponent")
     @app_commands.describe(player="The opponent you say revoked in this hand")
     @app_commands.guild_only()
     async def revoke(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
-        table = await self.my_table(interaction)
-        done = await self.bot.service.challenge(
-            table.id, interaction.user.id, player.id, table.version
-        )
+        table = await self.app.my_table(interaction.user.id, interaction.channel_id)
+        done = await self.app.challenge(table, interaction.user.id, player.id)
         result = done.result
         assert result is not None
         if result.reason.value == "revoke":

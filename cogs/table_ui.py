@@ -1,4 +1,4 @@
-"""What each button and menu does: parse, call the service, answer.
+"""What each button and menu does: parse, call the application, answer.
 
 Buttons on the public table message are acknowledged at once and answered
 privately if refused; the table message itself is redrawn by the presenter.
@@ -11,31 +11,50 @@ state: the service checks the version in the button).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.game.errors import IllegalAction
+from bot.app import Origin, SpadesApp
+from bot.refusals import IllegalAction, InvalidButton, StaleAction
 from bot.render.ids import Act, BadComponentId, ComponentId, parse
 from bot.render.table import SEAT_NAMES
-from bot.tables import errors as table_errors
-from bot.tables.errors import StaleAction
 from bot.tables.model import Table
-from bot.tables.service import TableService
 from cogs.errors import Refusal, explain, report, say
+from cogs.hands import HandScreens
+from cogs.presenter import TablePresenter
 
-if TYPE_CHECKING:
-    from bot.discord_app import SpadesBot
+Handler = Callable[[discord.Interaction[Any], Table, ComponentId, list[str]], Awaitable[None]]
+#: Buttons and menus drawn on the public table message only.
+ON_TABLE_MESSAGE = frozenset(
+    {
+        Act.JOIN,
+        Act.LEAVE,
+        Act.PARTNER,
+        Act.COMPUTERS,
+        Act.START,
+        Act.HAND,
+        Act.NEXT_HAND,
+        Act.REMATCH,
+        Act.CLAIM,
+    }
+)
 
-Handler = Callable[[discord.Interaction[Any], ComponentId, list[str]], Awaitable[None]]
-#: Actions whose intent does not depend on what the table looked like:
-#: they are retried against the current version when the click was outdated.
-RETRIES_FOR_CURRENT = 3
+
+def origin_of(interaction: discord.Interaction[Any]) -> Origin:
+    """Where a click comes from; the message only if it is a public one."""
+    message = interaction.message
+    public = message is not None and not message.flags.ephemeral
+    return Origin(
+        interaction.guild_id, interaction.channel_id, message.id if public and message else None
+    )
 
 
 class TableUI:
-    def __init__(self, bot: SpadesBot) -> None:
-        self.bot = bot
+    def __init__(self, app: SpadesApp, hands: HandScreens, presenter: TablePresenter) -> None:
+        self.app = app
+        self.hands = hands
+        self.presenter = presenter
         self._handlers: dict[Act, Handler] = {
             Act.JOIN: self._join,
             Act.LEAVE: self._leave,
@@ -52,61 +71,57 @@ class TableUI:
             Act.CLAIM: self._claim,
         }
 
-    @property
-    def service(self) -> TableService:
-        return self.bot.service
-
     async def on_component(
         self, interaction: discord.Interaction[Any], rest: str, values: list[str]
     ) -> None:
-        self.bot.presenter.remember_name(interaction.user)
+        self.presenter.remember_name(interaction.user)
         try:
             try:
                 cid = parse(rest)
             except BadComponentId:
-                raise Refusal("That button is not valid.") from None
-            await self._handlers[cid.action](interaction, cid, values)
+                raise InvalidButton() from None
+            _check_arg(cid)
+            table = await self.app.table_for(
+                cid.table, origin_of(interaction), on_table_message=cid.action in ON_TABLE_MESSAGE
+            )
+            await self._handlers[cid.action](interaction, table, cid, values)
         except Exception as exc:
             await report(interaction, exc)
 
     # -- hands -----------------------------------------------------------------------
 
     async def _hand(
-        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+        self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
     ) -> None:
-        await self.bot.hands.open(interaction, await self.service.get(cid.table))
+        await self.hands.open(interaction, table)
 
     async def _hand_action(
-        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+        self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
     ) -> None:
         user = interaction.user.id
         await interaction.response.defer()
         note = None
         try:
             if cid.action is Act.LOOK:
-                # Looking does not depend on the state shown: any version will do.
-                look = self.service.look
-                await self._on_current(cid.table, lambda t: look(t.id, user, t.version))
+                await self.app.look(table, user, cid.version)
             elif cid.action is Act.BID:
-                await self.service.bid(cid.table, user, _int_arg(cid), cid.version)
+                await self.app.bid(table, user, cid.version, _int_arg(cid))
             else:
-                await self.service.play(cid.table, user, cid.arg or "", cid.version)
+                await self.app.play(table, user, cid.version, cid.arg or "")
         except StaleAction:
             note = "That hand was out of date, so nothing was done. Here is your hand now."
         except IllegalAction as exc:
             note = explain(exc)
-        await self.bot.hands.redraw(interaction, cid.table, note)
+        await self.hands.redraw(interaction, cid.table, note)
 
     # -- the table message -----------------------------------------------------------
 
     async def _join(
-        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+        self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
     ) -> None:
         await interaction.response.defer()
         user = interaction.user.id
-        table = await self._on_current(
-            cid.table, lambda t: self.service.join(t.id, user, t.version)
-        )
+        table = await self.app.join(table, user)
         seat = table.seat_of(user)
         if seat is not None:
             await say(interaction, f"You sit {SEAT_NAMES[seat]} at table {table.id}.")
@@ -117,87 +132,72 @@ class TableUI:
             )
 
     async def _leave(
-        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+        self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
     ) -> None:
         await interaction.response.defer()
-        user = interaction.user.id
-        await self._on_current(cid.table, lambda t: self.service.leave(t.id, user, t.version))
+        await self.app.leave(table, interaction.user.id)
         await say(interaction, f"You left table {cid.table}.")
 
-    async def _on_current(self, table_id: int, act: Callable[[Table], Awaitable[Table]]) -> Table:
-        """Run ``act`` against the current version, again if another action
-        slipped in between (the intent does not depend on the version)."""
-        for attempt in range(RETRIES_FOR_CURRENT):
-            table = await self.service.get(table_id)
-            try:
-                return await act(table)
-            except StaleAction:
-                if attempt == RETRIES_FOR_CURRENT - 1:
-                    raise
-        raise AssertionError("unreachable")
-
     async def _partner(
-        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        cid: ComponentId,
+        values: list[str],
     ) -> None:
         await interaction.response.defer()
         if len(values) != 1 or values[0] not in ("1", "2", "3"):
             raise Refusal("Pick one of the three other players.")
-        seat = int(values[0])
-        await self.service.choose_partner(
-            cid.table, interaction.user.id, None, cid.version, partner_seat=seat
-        )
+        await self.app.choose_partner(table, interaction.user.id, cid.version, int(values[0]))
 
     async def _computers(
-        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+        self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
     ) -> None:
         await interaction.response.defer()
-        level = self.bot.settings.tables.computer_level
-        await self.service.add_bots(cid.table, interaction.user.id, cid.version, level)
+        await self.app.add_computers(table, interaction.user.id, cid.version)
 
     async def _start(
-        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+        self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
     ) -> None:
         await interaction.response.defer()
-        await self.service.start(cid.table, interaction.user.id, cid.version)
+        await self.app.start_game(table, interaction.user.id, cid.version)
 
     async def _next_hand(
-        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+        self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
     ) -> None:
         await interaction.response.defer()
-        await self.service.next_hand(cid.table, interaction.user.id, cid.version)
+        await self.app.next_hand(table, interaction.user.id, cid.version)
 
     async def _rematch(
-        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+        self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
     ) -> None:
         await interaction.response.defer()
-        if cid.arg not in ("same", "swap"):
-            raise Refusal("That button is not valid.")
-        await self.service.rematch(
-            cid.table, interaction.user.id, cid.version, swap_teams=cid.arg == "swap"
-        )
+        await self.app.rematch(table, interaction.user.id, cid.version, swap=cid.arg == "swap")
 
     async def _resign(
-        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+        self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
     ) -> None:
         await interaction.response.defer()
-        await self.service.resign(cid.table, interaction.user.id, cid.version)
+        await self.app.resign(table, interaction.user.id, cid.version)
         await interaction.edit_original_response(
             content="You resigned: your team loses this game.", view=None
         )
 
     async def _claim(
-        self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
+        self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
     ) -> None:
         await interaction.response.defer()
-        clock = self.bot.get_cog("ClockCog")
-        turn_clock = getattr(clock, "turn_clock", None)
-        if turn_clock is not None and turn_clock.stand_in(cid.table):
-            raise Refusal("At this table a computer plays for late players: there is no claim.")
-        await self.service.claim_timeout(cid.table, interaction.user.id, cid.version)
+        await self.app.claim(table, interaction.user.id, cid.version)
+
+
+def _check_arg(cid: ComponentId) -> None:
+    """Refuse an id whose argument this kind of button never carries."""
+    if cid.action is Act.REMATCH and cid.arg not in ("same", "swap"):
+        raise InvalidButton()
 
 
 def _int_arg(cid: ComponentId) -> int:
     try:
         return int(cid.arg or "")
     except ValueError:
-        raise table_errors.Malformed() from None
+        raise InvalidButton() from None

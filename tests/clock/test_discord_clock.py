@@ -15,7 +15,6 @@ from bot.discord_app import SpadesBot
 from bot.game.errors import ClaimRefused
 from bot.game.state import Phase
 from bot.turns import TurnClock
-from cogs.clock import ClockCog
 from tests.discord.harness import World
 
 HOUR = 3600
@@ -109,9 +108,9 @@ async def test_restart_between_arming_and_firing(world: World) -> None:
 
 
 def turn_clock(world: World) -> TurnClock:
-    cog = world.bot.get_cog("ClockCog")
-    assert isinstance(cog, ClockCog)
-    return cog.turn_clock
+    clock = world.bot.app.clock
+    assert clock is not None
+    return clock
 
 
 async def test_computer_players_move_through_the_turn_clock(world: World) -> None:

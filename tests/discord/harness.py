@@ -109,10 +109,10 @@ class World:
 
     async def table(self, table_id: int | None = None) -> Table:
         if table_id is None:
-            found = await self.bot.service.in_channel(self.channel.id)
+            found = await self.bot.app.tables.in_channel(self.channel.id)
             assert found is not None, "no open table in the channel"
             return found
-        return await self.bot.service.get(table_id)
+        return await self.bot.app.tables.get(table_id)
 
     def table_message(self, channel: simcord.ChannelHandle | None = None) -> discord.Message:
         """The newest table message in the channel (public)."""
@@ -226,10 +226,10 @@ class World:
 
     async def table_any(self) -> Table:
         """The channel's table, open or just finished."""
-        found = await self.bot.service.in_channel(self.channel.id)
+        found = await self.bot.app.tables.in_channel(self.channel.id)
         if found is not None:
             return found
-        return await self.bot.service.get(self._last_table_id())
+        return await self.bot.app.tables.get(self._last_table_id())
 
     def _last_table_id(self) -> int:
         title = self.table_message().embeds[0].title or ""

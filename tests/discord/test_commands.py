@@ -126,7 +126,7 @@ async def test_cancel_closes_the_lobby(world: World) -> None:
     assert done.response is not None and done.response.content == "Table 1 is closed."
     assert "The host closed this table." in embed_text(world.table_message())
     assert labels_of(world.table_message()) == []
-    assert await world.bot.service.in_channel(world.channel.id) is None
+    assert await world.bot.app.tables.in_channel(world.channel.id) is None
 
 
 async def test_rules_describe_the_channels_table(world: World) -> None:
@@ -218,7 +218,7 @@ async def test_unexpected_errors_are_answered_politely_and_logged(
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(world.bot.service, "join", broken)
+    monkeypatch.setattr(world.bot.app.tables, "join", broken)
     answer = await world.click(bob, "Join")
     assert answer.followups[0].content.startswith("Something went wrong on my side")
     assert any("disk on fire" in str(r.exc_info) for r in caplog.records if r.exc_info)

@@ -54,7 +54,7 @@ async def test_missing_permissions_are_told_to_the_host(world: World) -> None:
     [direct] = alice.user.dm_channel.history()
     assert "Send Messages" in direct.content
     # The table itself is safe: it exists and waits for its message.
-    table = await world.bot.service.in_channel(locked.id)
+    table = await world.bot.app.tables.in_channel(locked.id)
     assert table is not None and table.message_id is None
     assert locked.history() == []
 

@@ -18,7 +18,7 @@ async def test_four_people_play_a_whole_game_and_no_hand_leaks(
 ) -> None:
     caplog.set_level(logging.INFO)
     watch = PrivacyWatch(world.env)
-    watch.watch(world.bot.service)
+    watch.watch(world.bot.app.tables)
     alice, bob, carol, dave = (world.user(n) for n in ("alice", "bob", "carol", "dave"))
     await world.seat_four(alice, bob, carol, dave, target=250)
     await world.click(alice, "Start")

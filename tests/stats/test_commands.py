@@ -67,7 +67,7 @@ class Club:
         resigning at once; returns the game's id."""
         channel = self.guild.create_text_channel(f"table-{len(self.members)}-{names[0]}")
         users = [self.member(n).id for n in names]
-        tables = Tables(self.bot.service, self.cog.stats, Clock())
+        tables = Tables(self.bot.app.tables, self.cog.stats, Clock())
         table = await tables.play(
             self.guild.id,
             users,

@@ -1,0 +1,349 @@
+"""The application core: everything the bot does, with no idea Discord exists.
+
+One :class:`SpadesApp` owns the store, the table service, the turn clock, the
+statistics, the players' preferences and the turn-mention bookkeeping, and
+wires them together. The Discord client builds it from the settings and
+hands it to the cogs; a cog parses an interaction, calls one method here,
+and renders what comes back.
+
+The decisions live here, so that a slash command and its button behave
+alike: whether an interaction may act on a table at all (it must come from
+the table's server and channel), that a table where a computer stands in
+for late players offers no claim, which table ``/spades hand`` means, and
+that a person acting from their hand is back at the table.
+
+Every accepted change is published once, after its commit, as an immutable
+:class:`Snapshot` (the table plus what the clock knows). Listeners are plain
+functions that must not block: drawing and statistics run in background
+tasks, so a click's answer waits only on its own commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.config import Settings
+from bot.game.rules import PRESETS, RuleSet
+from bot.refusals import NoTableHere, NotPlaying, SeveralTables, UnknownTable
+from bot.tables import errors as table_errors
+from bot.tables.model import Table
+from bot.tables.service import TableService, random_seed
+from bot.turns import TurnClock, TurnNotifier
+from db.store import Store, TurnMention
+
+log = logging.getLogger(__name__)
+
+#: The parts beyond the tables themselves: the turn clock (reminders, claims
+#: and the computer players' moves) and the statistics behind the leaderboard.
+FEATURES = ("clock", "leaderboard")
+
+#: The rules presets a host can choose, the default first.
+PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
+
+__all__ = [
+    "FEATURES",
+    "PRESET_NAMES",
+    "REDRAW",
+    "Origin", "Snapshot", "SpadesApp", "TurnMention"]
+
+Listener = Callable[["Snapshot", str], None]
+#: The event of a snapshot at an unchanged version whose clock part changed
+#: (a claim opened, the stand-in option set): it must be drawn again.
+REDRAW = "redraw"
+Now = Callable[[], float]
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where an interaction comes from. ``message_id`` is the public message
+    a button is on, or None for a slash command or a private message."""
+
+    guild_id: int | None
+    channel_id: int | None
+    message_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """One table at one version, with what the turn clock knows about it."""
+
+    table: Table
+    claim_open: bool = False
+    stand_in: bool = False
+    away_seats: frozenset[int] = frozenset()
+
+
+class SpadesApp:
+    """Build with :meth:`open`; :meth:`start` once the Discord side listens."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        tables: TableService,
+        *,
+        now: Now,
+        features: Iterable[str] = (),
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.tables = tables
+        self.now = now
+        self.features = frozenset(features)
+        unknown = self.features - set(FEATURES)
+        if unknown:
+            raise ValueError(f"unknown features {sorted(unknown)}; known: {FEATURES}")
+        self.clock: TurnClock | None = None
+        self._listeners: list[Listener] = []
+        self._background: set[asyncio.Task[Any]] = set()
+        self._decks: dict[int, str | None] = {}
+        tables.subscribe(self._on_commit)
+
+    @classmethod
+    async def open(
+        cls,
+        settings: Settings,
+        store: Store,
+        *,
+        now: Now,
+        notifier: TurnNotifier,
+        seed_source: Callable[[], int] = random_seed,
+        features: Iterable[str] = (),
+    ) -> SpadesApp:
+        """Resume every open table over an opened ``store``."""
+        from bot.scheduler import Scheduler, SystemClock
+
+        tables = await TableService.open(store, now=now, seed_source=seed_source)
+        app = cls(settings, store, tables, now=now, features=features)
+        if "clock" in app.features:
+            scheduler = Scheduler(store, SystemClock(now))
+            app.clock = TurnClock(tables, scheduler, notifier, settings.clock)
+        return app
+
+    async def start(self) -> None:
+        """Start the turn clock (deadlines that passed while stopped fire now)."""
+        if self.clock is not None:
+            await self.clock.start()
+
+    async def close(self) -> None:
+        if self.clock is not None:
+            await self.clock.stop()
+        for task in list(self._background):
+            task.cancel()
+        if self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
+
+    # -- publishing -------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(snapshot, event)`` after every committed change.
+        It must return at once: long work goes into :meth:`spawn`."""
+        self._listeners.append(listener)
+
+    def snapshot(self, table: Table) -> Snapshot:
+        clock = self.clock
+        if clock is None:
+            return Snapshot(table)
+        return Snapshot(
+            table,
+            claim_open=clock.claim_open(table),
+            stand_in=clock.stand_in(table.id),
+            away_seats=clock.away_seats(table.id),
+        )
+
+    async def current(self, table_id: int) -> Snapshot:
+        return self.snapshot(await self.tables.get(table_id))
+
+    def publish(self, table: Table, event: str) -> None:
+        """Tell every listener about ``table`` (also used to redraw on request)."""
+        snapshot = self.snapshot(table)
+        for listener in list(self._listeners):
+            try:
+                listener(snapshot, event)
+            except Exception:
+                log.exception("a listener failed on %s at table %d", event, table.id)
+
+    async def _on_commit(self, table: Table, event: str) -> None:
+        self.publish(table, event)
+
+    def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
+        """Run ``coro`` in the background; the task is kept and its failure logged."""
+        task = asyncio.create_task(coro, name=name)
+        self._background.add(task)
+        task.add_done_callback(self._background_done)
+        return task
+
+    def _background_done(self, task: asyncio.Task[Any]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            log.error("background task %s failed", task.get_name(), exc_info=exc)
+
+    # -- which table --------------------------------------------------------------
+
+    async def table_for(
+        self, table_id: int, origin: Origin, *, on_table_message: bool = False
+    ) -> Table:
+        """The table an interaction names, if it may act on it at all.
+
+        A button names its table by id, and ids can be forged. Any interaction
+        from another server, and a button of the table message clicked
+        anywhere but on that message (``on_table_message``), gets the same
+        answer as a table that does not exist. Hand buttons live on private
+        messages, which ``/spades hand`` may open in any channel of the server.
+        """
+        table = await self.tables.get(table_id)
+        if table.guild_id is not None and origin.guild_id != table.guild_id:
+            raise UnknownTable()
+        if on_table_message and (
+            origin.channel_id != table.channel_id
+            or origin.message_id is None
+            or (table.message_id is not None and origin.message_id != table.message_id)
+        ):
+            raise UnknownTable()
+        return table
+
+    async def channel_table(self, channel_id: int | None) -> Table:
+        """The open table of the channel; NoTableHere if there is none."""
+        table = await self.tables.in_channel(channel_id or 0)
+        if table is None:
+            raise NoTableHere()
+        return table
+
+    async def my_table(self, user_id: int, channel_id: int | None) -> Table:
+        """The table in this channel if the user plays there, else their only table."""
+        here = await self.tables.in_channel(channel_id or 0)
+        if here is not None and here.is_seated(user_id):
+            return here
+        mine = await self.tables.tables_of_user(user_id)
+        if len(mine) == 1:
+            return mine[0]
+        if here is not None:
+            return here  # the service answers "you are watching" / "not seated"
+        if not mine:
+            raise NotPlaying()
+        raise SeveralTables([t.channel_id for t in mine])
+
+    async def rules_in(self, channel_id: int | None) -> RuleSet:
+        """The rules of the channel's table, or the default preset's."""
+        table = await self.tables.in_channel(channel_id or 0)
+        return table.rules if table is not None else PRESETS[PRESET_NAMES[0]]
+
+    # -- the lobby ----------------------------------------------------------------
+
+    async def create(
+        self,
+        origin: Origin,
+        host_id: int,
+        *,
+        target: int,
+        revokes: str,
+        preset: str,
+        turn_limit_s: int,
+        stand_in: bool | None,
+    ) -> Snapshot:
+        if origin.channel_id is None:
+            raise table_errors.Malformed("tables are opened in a channel")
+        table = await self.tables.create(
+            origin.guild_id,
+            origin.channel_id,
+            host_id,
+            target=target,
+            revokes=revokes,
+            preset=preset,
+            turn_limit_s=turn_limit_s,
+        )
+        if stand_in is not None and self.clock is not None:
+            await self.clock.set_stand_in(table.id, stand_in)
+            self.publish(table, REDRAW)
+        return self.snapshot(table)
+
+    async def join(self, table: Table, user_id: int) -> Table:
+        return await self.tables.join(table.id, user_id, table.version)
+
+    async def leave(self, table: Table, user_id: int) -> Table:
+        return await self.tables.leave(table.id, user_id, table.version)
+
+    async def choose_partner(self, table: Table, user_id: int, version: int, seat: int) -> Table:
+        return await self.tables.choose_partner(
+            table.id, user_id, None, version, partner_seat=seat
+        )
+
+    async def add_computers(self, table: Table, user_id: int, version: int) -> Table:
+        level = self.settings.tables.computer_level
+        return await self.tables.add_bots(table.id, user_id, version, level)
+
+    async def start_game(self, table: Table, user_id: int, version: int) -> Table:
+        return await self.tables.start(table.id, user_id, version)
+
+    async def cancel(self, table: Table, user_id: int) -> Table:
+        return await self.tables.cancel(table.id, user_id, table.version)
+
+    # -- the game -----------------------------------------------------------------
+
+    async def open_hand(self, table: Table, user_id: int) -> Snapshot:
+        """The user opens their hand: they are back at the table."""
+        await self._back_at(table, user_id)
+        return await self.current(table.id)
+
+    async def look(self, table: Table, user_id: int, version: int) -> Table:
+        await self._back_at(table, user_id)
+        return await self.tables.look(table.id, user_id, version)
+
+    async def bid(self, table: Table, user_id: int, version: int, bid: int) -> Table:
+        await self._back_at(table, user_id)
+        return await self.tables.bid(table.id, user_id, bid, version)
+
+    async def play(self, table: Table, user_id: int, version: int, card: str) -> Table:
+        await self._back_at(table, user_id)
+        return await self.tables.play(table.id, user_id, card, version)
+
+    async def next_hand(self, table: Table, user_id: int, version: int) -> Table:
+        return await self.tables.next_hand(table.id, user_id, version)
+
+    async def rematch(self, table: Table, user_id: int, version: int, *, swap: bool) -> Table:
+        return await self.tables.rematch(table.id, user_id, version, swap_teams=swap)
+
+    async def resign(self, table: Table, user_id: int, version: int) -> Table:
+        return await self.tables.resign(table.id, user_id, version)
+
+    async def claim(self, table: Table, user_id: int, version: int) -> Table:
+        """Win because the other team kept the table waiting past the limit.
+        There is no claim where a computer plays for late players."""
+        if self.clock is not None and self.clock.stand_in(table.id):
+            raise table_errors.NoClaimAtStandIn()  # type: ignore[attr-defined]
+        return await self.tables.claim_timeout(table.id, user_id, version)
+
+    async def challenge(self, table: Table, user_id: int, accused_id: int) -> Table:
+        return await self.tables.challenge(table.id, user_id, accused_id, table.version)
+
+    async def _back_at(self, table: Table, user_id: int) -> None:
+        """A seat a computer plays for its late owner is theirs again."""
+        if self.clock is not None:
+            await self.clock.take_back(table.id, user_id)
+
+    # -- preferences and bookkeeping --------------------------------------------
+
+    async def deck_of(self, user_id: int) -> str | None:
+        """The deck design the user chose (None: the default)."""
+        if user_id not in self._decks:
+            self._decks[user_id] = await self.store.get_deck(user_id)
+        return self._decks[user_id]
+
+    async def set_deck(self, user_id: int, design: str) -> None:
+        await self.store.set_deck(user_id, design, self.now())
+        self._decks[user_id] = design
+
+    async def set_message(self, table_id: int, message_id: int | None) -> Table:
+        """Remember which public message shows the table (not an action)."""
+        return await self.tables.set_message(table_id, message_id)
+
+    async def turn_mention(self, table_id: int) -> TurnMention | None:
+        """The table's current "your turn" mention, as last recorded."""
+        return await self.store.turn_mention(table_id)
+
+    async def set_turn_mention(self, table_id: int, mention: TurnMention | None) -> None:
+        await self.store.set_turn_mention(table_id, mention)

@@ -1,0 +1,67 @@
+"""Every refusal the application core raises, in one place for the Discord layer.
+
+A refusal is normal use (a click by the wrong person, a stale button, a
+forged id): the Discord layer answers it briefly and privately and logs it at
+DEBUG. Each carries ``code`` (stable, for tests and wording) and ``message``
+(a short answer). The table service's :class:`TableError` and the engine's
+:class:`IllegalAction` are refusals too; they are named here so that the
+Discord layer depends on the core only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.game.errors import IllegalAction
+from bot.tables.errors import StaleAction, TableError, UnknownTable
+
+__all__ = [
+    "IllegalAction",
+    "InvalidButton",
+    "NoTableHere",
+    "NotPlaying",
+    "Refusal",
+    "SeveralTables",
+    "StaleAction",
+    "TableError",
+    "UnknownTable",
+    "is_refusal",
+]
+
+
+class Refusal(TableError):
+    """A refusal decided by the core above the table service."""
+
+    code = "refused"
+
+
+class InvalidButton(Refusal):
+    """A component the bot never sent: forged, mistyped or from another bot."""
+
+    code = "malformed"
+    default_message = "that button is not valid"
+
+
+class NoTableHere(Refusal):
+    code = "no_table_here"
+    default_message = "there is no open table in this channel: start one with /spades new"
+
+
+class NotPlaying(Refusal):
+    code = "not_playing"
+    default_message = "you are not playing at any table"
+
+
+class SeveralTables(Refusal):
+    """The user plays at several tables and asked from a channel with none of them."""
+
+    code = "several_tables"
+    default_message = "you play at several tables: use the command in the table's channel"
+
+    def __init__(self, channel_ids: Sequence[int]) -> None:
+        super().__init__()
+        self.channel_ids = tuple(channel_ids)
+
+
+def is_refusal(error: BaseException) -> bool:
+    return isinstance(error, TableError | IllegalAction)

@@ -1,0 +1,49 @@
+"""Which private hand message a person sees at a table: a pure function of the
+table snapshot and the viewer.
+
+Only a seated player has a hand; the message is drawn from that seat's
+:class:`~bot.game.view.PlayerView`, which holds nobody else's cards.
+"""
+
+from __future__ import annotations
+
+from bot.game.view import view_of
+from bot.render.decks import Deck
+from bot.render.hand import hand_message
+from bot.render.spec import MessageSpec
+from bot.render.table import seat_labels
+from bot.tables import errors as table_errors
+from bot.tables.model import Table
+
+
+def hand_screen(table: Table, user_id: int, deck: Deck, note: str | None = None) -> MessageSpec:
+    """The private hand message of ``user_id``; a refusal for anyone without a hand."""
+    seat = table.seat_of(user_id)
+    if seat is None:
+        if table.is_spectator(user_id):
+            raise table_errors.Spectator("you are watching: only players have a hand")
+        raise table_errors.NotSeated()
+    if table.game is None:
+        raise table_errors.NotStarted()
+    return hand_message(
+        view_of(table.game, seat),
+        table_id=table.id,
+        version=table.version,
+        names=seat_labels(table),
+        deck=deck,
+        note=note,
+    )
+
+
+def hand_moment(table: Table, user_id: int) -> tuple[object, ...]:
+    """What decides the buttons of a hand: the hand, the phase, whose turn.
+
+    A live hand is redrawn when this changes: when the owner's turn comes or
+    goes, or a hand starts or ends. In between, the owner's buttons are all
+    disabled, so the message may show an older trick without harm.
+    """
+    game = table.game
+    seat = table.seat_of(user_id)
+    if game is None or seat is None:
+        return (table.status,)
+    return (table.status, game.hand_number, game.phase, game.waited_on() == seat)

@@ -187,11 +187,12 @@ class ClockCog(commands.Cog):
 
     async def claim(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._table_of(interaction)
-        if self.turn_clock.stand_in(table.id):
-            raise Refusal(
-                "At this table a computer plays for late players, so there is no win to claim."
-            )
-        done = await self.bot.service.claim_timeout(table.id, interaction.user.id, table.version)
+        done = await self.bot.service.claim_timeout(
+            table.id,
+            interaction.user.id,
+            table.version,
+            stand_in=self.turn_clock.stand_in(table.id),
+        )
         result = done.result
         late = done.seats[result.seat].user_id if result and result.seat is not None else None
         who = f"<@{late}>" if late is not None else "the late player"

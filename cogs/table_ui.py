@@ -20,7 +20,6 @@ from bot.render.ids import Act, BadComponentId, ComponentId, parse
 from bot.render.table import SEAT_NAMES
 from bot.tables import errors as table_errors
 from bot.tables.errors import StaleAction
-from bot.tables.model import Table
 from bot.tables.service import TableService
 from cogs.errors import Refusal, explain, report, say
 
@@ -28,9 +27,6 @@ if TYPE_CHECKING:
     from bot.discord_app import SpadesBot
 
 Handler = Callable[[discord.Interaction[Any], ComponentId, list[str]], Awaitable[None]]
-#: Actions whose intent does not depend on what the table looked like:
-#: they are retried against the current version when the click was outdated.
-RETRIES_FOR_CURRENT = 3
 
 
 class TableUI:
@@ -84,9 +80,7 @@ class TableUI:
         note = None
         try:
             if cid.action is Act.LOOK:
-                # Looking does not depend on the state shown: any version will do.
-                look = self.service.look
-                await self._on_current(cid.table, lambda t: look(t.id, user, t.version))
+                await self.service.look(cid.table, user, cid.version)
             elif cid.action is Act.BID:
                 await self.service.bid(cid.table, user, _int_arg(cid), cid.version)
             else:
@@ -104,9 +98,7 @@ class TableUI:
     ) -> None:
         await interaction.response.defer()
         user = interaction.user.id
-        table = await self._on_current(
-            cid.table, lambda t: self.service.join(t.id, user, t.version)
-        )
+        table = await self.service.join(cid.table, user, cid.version)
         seat = table.seat_of(user)
         if seat is not None:
             await say(interaction, f"You sit {SEAT_NAMES[seat]} at table {table.id}.")
@@ -121,20 +113,8 @@ class TableUI:
     ) -> None:
         await interaction.response.defer()
         user = interaction.user.id
-        await self._on_current(cid.table, lambda t: self.service.leave(t.id, user, t.version))
+        await self.service.leave(cid.table, user, cid.version)
         await say(interaction, f"You left table {cid.table}.")
-
-    async def _on_current(self, table_id: int, act: Callable[[Table], Awaitable[Table]]) -> Table:
-        """Run ``act`` against the current version, again if another action
-        slipped in between (the intent does not depend on the version)."""
-        for attempt in range(RETRIES_FOR_CURRENT):
-            table = await self.service.get(table_id)
-            try:
-                return await act(table)
-            except StaleAction:
-                if attempt == RETRIES_FOR_CURRENT - 1:
-                    raise
-        raise AssertionError("unreachable")
 
     async def _partner(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
@@ -191,9 +171,10 @@ class TableUI:
         await interaction.response.defer()
         clock = self.bot.get_cog("ClockCog")
         turn_clock = getattr(clock, "turn_clock", None)
-        if turn_clock is not None and turn_clock.stand_in(cid.table):
-            raise Refusal("At this table a computer plays for late players: there is no claim.")
-        await self.service.claim_timeout(cid.table, interaction.user.id, cid.version)
+        stand_in = turn_clock is not None and bool(turn_clock.stand_in(cid.table))
+        await self.service.claim_timeout(
+            cid.table, interaction.user.id, cid.version, stand_in=stand_in
+        )
 
 
 def _int_arg(cid: ComponentId) -> int:

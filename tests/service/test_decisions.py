@@ -21,9 +21,9 @@ from tests.service.driver import GUESTS, HOST, Chooser, FakeClock, seated_table,
 WATCHER = 8888
 
 
-async def _to_first_card(service: TableService, **options: object) -> Table:
+async def _to_first_card(service: TableService) -> Table:
     """A started table with four people, waiting for a card to be played."""
-    table = await seated_table(service, **options)
+    table = await seated_table(service)
     table = await service.start(table.id, HOST, table.version)
     chooser = Chooser(9)
     while table.game is not None and table.game.phase.value != "playing":
@@ -230,9 +230,7 @@ async def test_before_commit_sees_the_new_table_and_its_change_is_written(
     assert len(seen) == calls and len(received) == calls
 
 
-async def test_before_commit_sees_a_new_game_without_its_id(
-    store: Store, clock: FakeClock
-) -> None:
+async def test_before_commit_sees_a_new_game_without_its_id(store: Store, clock: FakeClock) -> None:
     seen: list[Table] = []
 
     def before_commit(table: Table, change: Change | None) -> Change | None:

@@ -14,7 +14,7 @@ from bot.tables import errors
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from tests.service.conftest import dump
-from tests.service.driver import GUESTS, HOST, Chooser, seated_table
+from tests.service.driver import GUESTS, HOST, Chooser, seated_table, waited_user
 
 OUTSIDER = 9999
 WATCHER = 8888
@@ -160,22 +160,12 @@ async def test_full_lobby_refusals_change_nothing(
     await refused(service, db_path, full_lobby, attempt, error)
 
 
-def _bidder(t: Table, after: int = 0) -> int:
-    """The user the game waits on (``after`` = 1: the next one round the table)."""
-    assert t.game is not None
-    seat = t.game.waited_on()
-    assert seat is not None
-    user = t.seats[(seat + after) & 3].user_id
-    assert user is not None
-    return user
-
-
 def _first_bidder(t: Table) -> int:
-    return _bidder(t)
+    return waited_user(t)
 
 
 def _not_first_bidder(t: Table) -> int:
-    return _bidder(t, 1)
+    return waited_user(t, 1)
 
 
 PLAYING_CASES: list[tuple[str, Attempt, type[Exception]]] = [

@@ -16,7 +16,15 @@ from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService
 from db.store import Change, Store
 from tests.service.conftest import dump
-from tests.service.driver import GUESTS, HOST, Chooser, FakeClock, seated_table, seed_counter
+from tests.service.driver import (
+    GUESTS,
+    HOST,
+    Chooser,
+    FakeClock,
+    seated_table,
+    seed_counter,
+    waited_user,
+)
 
 WATCHER = 8888
 
@@ -33,13 +41,11 @@ async def _to_first_card(service: TableService) -> Table:
 
 def _to_act(table: Table) -> tuple[int, int]:
     """The user waited on and a card they may play."""
-    game = table.game
-    assert game is not None
-    seat = game.waited_on()
+    assert table.game is not None
+    user = waited_user(table)
+    seat = table.seat_of(user)
     assert seat is not None
-    user = table.seats[seat].user_id
-    assert user is not None
-    legal = view_of(game, seat).legal_cards
+    legal = view_of(table.game, seat).legal_cards
     return user, (legal & -legal).bit_length() - 1
 
 
@@ -116,12 +122,7 @@ async def test_looking_without_blind_nil_is_refused(
 ) -> None:
     table = await seated_table(service, preset=preset)
     table = await service.start(table.id, HOST, table.version)
-    game = table.game
-    assert game is not None
-    seat = game.waited_on()
-    assert seat is not None
-    user = table.seats[seat].user_id
-    assert user is not None
+    user = waited_user(table)
     before = dump(db_path)
     with pytest.raises(errors.Malformed):
         await service.look(table.id, user, table.version)
@@ -132,12 +133,7 @@ async def test_looking_without_blind_nil_is_refused(
 async def test_looking_after_bidding_is_refused(service: TableService, db_path: Path) -> None:
     table = await seated_table(service, preset="blind-nil")
     table = await service.start(table.id, HOST, table.version)
-    game = table.game
-    assert game is not None
-    seat = game.waited_on()
-    assert seat is not None
-    user = table.seats[seat].user_id
-    assert user is not None
+    user = waited_user(table)
     table = await service.look(table.id, user, table.version)
     table = await service.bid(table.id, user, 3, table.version)
     before = dump(db_path)

@@ -26,9 +26,12 @@ from db.store import Change, ChannelTaken, Store, TableRecord, VersionConflict
 
 log = logging.getLogger(__name__)
 
-#: Called under the table's lock with the table as the action will leave it
-#: and the planned change; what it returns is written instead (the caller
-#: adds to the change, e.g. the deadlines that state arms, and keeps the rest).
+#: Called under the table's lock, once the action is valid, with the table as
+#: the action will leave it (version one on; a new game's ``game_id`` still
+#: None) and the planned change; what it returns is written instead, in the
+#: same transaction. It adds to the change (e.g. the deadlines that table
+#: arms) and keeps the rest; it must not change the table. If it raises,
+#: nothing is written. Not called for ``create`` nor ``set_message``.
 BeforeCommit = Callable[[Table, Change | None], Change | None]
 
 #: How many finished or cancelled tables stay in memory.

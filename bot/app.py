@@ -44,11 +44,7 @@ FEATURES = ("clock", "leaderboard")
 #: The rules presets a host can choose, the default first.
 PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
 
-__all__ = [
-    "FEATURES",
-    "PRESET_NAMES",
-    "REDRAW",
-    "Origin", "Snapshot", "SpadesApp", "TurnMention"]
+__all__ = ["FEATURES", "PRESET_NAMES", "REDRAW", "Origin", "Snapshot", "SpadesApp", "TurnMention"]
 
 Listener = Callable[["Snapshot", str], None]
 #: The event of a snapshot at an unchanged version whose clock part changed
@@ -268,9 +264,7 @@ class SpadesApp:
         return await self.tables.leave(table.id, user_id, table.version)
 
     async def choose_partner(self, table: Table, user_id: int, version: int, seat: int) -> Table:
-        return await self.tables.choose_partner(
-            table.id, user_id, None, version, partner_seat=seat
-        )
+        return await self.tables.choose_partner(table.id, user_id, None, version, partner_seat=seat)
 
     async def add_computers(self, table: Table, user_id: int, version: int) -> Table:
         level = self.settings.tables.computer_level
@@ -313,9 +307,8 @@ class SpadesApp:
     async def claim(self, table: Table, user_id: int, version: int) -> Table:
         """Win because the other team kept the table waiting past the limit.
         There is no claim where a computer plays for late players."""
-        if self.clock is not None and self.clock.stand_in(table.id):
-            raise table_errors.NoClaimAtStandIn()  # type: ignore[attr-defined]
-        return await self.tables.claim_timeout(table.id, user_id, version)
+        stand_in = self.clock is not None and self.clock.stand_in(table.id)
+        return await self.tables.claim_timeout(table.id, user_id, version, stand_in=stand_in)
 
     async def challenge(self, table: Table, user_id: int, accused_id: int) -> Table:
         return await self.tables.challenge(table.id, user_id, accused_id, table.version)

@@ -81,7 +81,6 @@ class ClockCog(commands.Cog):
             group.remove_command("claim")
 
 
-
 def _claim_command(app: SpadesApp) -> app_commands.Command[Any, ..., None]:
     @app_commands.command(
         name="claim", description="Win the game: the other team kept the table waiting too long"

@@ -23,9 +23,7 @@ from bot.render.spec import ButtonSpec, EmbedSpec, MessageSpec, SelectSpec
 #: ``handler(interaction, rest_of_custom_id, selected_values)``
 ComponentHandler = Callable[[discord.Interaction[Any], str, list[str]], Awaitable[None]]
 # One handler per running client: a restarted bot is a new client.
-_handlers: weakref.WeakKeyDictionary[discord.Client, ComponentHandler] = (
-    weakref.WeakKeyDictionary()
-)
+_handlers: weakref.WeakKeyDictionary[discord.Client, ComponentHandler] = weakref.WeakKeyDictionary()
 #: ``spades:`` and anything after it, newlines included: the callback answers
 #: every such id, valid or not.
 PATTERN = re.compile(TEMPLATE, re.DOTALL)
@@ -34,6 +32,7 @@ PATTERN = re.compile(TEMPLATE, re.DOTALL)
 def handle_components(client: discord.Client, handler: ComponentHandler) -> None:
     """Send the clicks on ``client``'s spades components to ``handler``."""
     _handlers[client] = handler
+
 
 BUTTON_STYLES = {
     Style.BLURPLE: discord.ButtonStyle.primary,

@@ -67,6 +67,7 @@ class HandScreens:
         await send_private(interaction, await self.spec(table, user))
         live = self._track(interaction, table.id)
         live.version, live.moment = table.version, hand_moment(table, user)
+
     async def redraw(
         self, interaction: discord.Interaction[Any], table_id: int, note: str | None = None
     ) -> None:

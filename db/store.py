@@ -38,9 +38,6 @@ MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d+)_[A-Za-z0-9_]+\.sql$")
 BUSY_TIMEOUT_MS = 5000
 
-#: Statuses in which a table is open: it holds its channel and is resumed at start.
-OPEN_STATUSES = ("lobby", "playing")
-
 
 class StoreError(Exception):
     """A problem with the database itself (not a refused action)."""

@@ -113,26 +113,27 @@ def in_layer(name: str, layer: str) -> bool:
     return name == layer or name.startswith(layer + ".")
 
 
+def breaks_layers(name: str, target: str) -> bool:
+    """Whether ``name`` importing ``target`` goes against the design."""
+    if in_layer(name, "cogs"):
+        return in_layer(target, "db") or in_layer(target, "bot.game") or target in ENTRY
+    if in_layer(name, "db"):
+        return not in_layer(target, "db")
+    if in_layer(name, "bot.game"):
+        return not in_layer(target, "bot.game")
+    if in_layer(name, "bot") and name not in ENTRY:
+        return in_layer(target, "cogs") or target in ENTRY
+    return False
+
+
 def crossings() -> list[str]:
     """Every import that breaks the design, as "importer -> imported"."""
-    broken = []
-    for name, targets in imports().items():
-        for target in sorted(targets):
-            if in_layer(name, "cogs") and (
-                in_layer(target, "db") or in_layer(target, "bot.game") or target in ENTRY
-            ):
-                broken.append(f"{name} -> {target}")
-            elif in_layer(name, "db") and not in_layer(target, "db"):
-                broken.append(f"{name} -> {target}")
-            elif in_layer(name, "bot.game") and not in_layer(target, "bot.game"):
-                broken.append(f"{name} -> {target}")
-            elif (
-                in_layer(name, "bot")
-                and name not in ENTRY
-                and (in_layer(target, "cogs") or target in ENTRY)
-            ):
-                broken.append(f"{name} -> {target}")
-    return broken
+    return [
+        f"{name} -> {target}"
+        for name, targets in imports().items()
+        for target in sorted(targets)
+        if breaks_layers(name, target)
+    ]
 
 
 def core_modules_using_discord() -> list[str]:

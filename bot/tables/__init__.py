@@ -8,6 +8,6 @@ hands out immutable :class:`Table` snapshots and raises
 
 from bot.tables.errors import TableError
 from bot.tables.model import Seat, Table, TableOptions, TableStatus
-from bot.tables.service import EVENTS, TableService
+from bot.tables.service import TableService
 
-__all__ = ["EVENTS", "Seat", "Table", "TableError", "TableOptions", "TableService", "TableStatus"]
+__all__ = ["Seat", "Table", "TableError", "TableOptions", "TableService", "TableStatus"]

@@ -110,3 +110,17 @@ class NotABot(TableError):
 class Malformed(TableError):
     code = "malformed"
     default_message = "that request is malformed"
+
+
+class RematchStarted(AlreadyStarted):
+    """A rematch click lost the race: the next game began since it was drawn."""
+
+    code = "rematch_started"
+    default_message = "the rematch has already started"
+
+
+class NoClaimAtStandIn(TableError):
+    """The caller said a computer takes late players' turns at this table."""
+
+    code = "no_claim_at_stand_in"
+    default_message = "at this table a computer plays for late players: there is no win to claim"

@@ -142,9 +142,6 @@ class Table:
     def is_spectator(self, user_id: int) -> bool:
         return user_id in self.spectators
 
-    def is_host(self, user_id: int) -> bool:
-        return user_id == self.host_id
-
     @property
     def seated_count(self) -> int:
         return sum(1 for seat in self.seats if not seat.is_empty)
@@ -156,12 +153,3 @@ class Table:
     @property
     def bot_seats(self) -> tuple[int, ...]:
         return tuple(n for n, seat in enumerate(self.seats) if seat.is_bot)
-
-    def waiting_on_bot(self) -> int | None:
-        """The computer seat the game waits on to bid or play, if any."""
-        if self.status is not TableStatus.PLAYING or self.game is None:
-            return None
-        seat = self.game.waited_on()
-        if seat is not None and self.seats[seat].is_bot:
-            return seat
-        return None

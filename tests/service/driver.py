@@ -107,6 +107,16 @@ class Chooser:
         return await service.play(table.id, user, random_card(mask, rng), version)
 
 
+def waited_user(table: Table, after: int = 0) -> int:
+    """The user the game waits on (``after`` = 1: the next one round the table)."""
+    assert table.game is not None
+    seat = table.game.waited_on()
+    assert seat is not None
+    user = table.seats[(seat + after) & 3].user_id
+    assert user is not None
+    return user
+
+
 async def seated_table(
     service: TableService,
     *,

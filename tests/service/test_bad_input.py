@@ -14,7 +14,7 @@ from bot.tables import errors
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from tests.service.conftest import dump
-from tests.service.driver import GUESTS, HOST, Chooser, seated_table
+from tests.service.driver import GUESTS, HOST, Chooser, seated_table, waited_user
 
 OUTSIDER = 9999
 WATCHER = 8888
@@ -58,7 +58,9 @@ async def playing(full_lobby: Table, service: TableService) -> Table:
 LOBBY_CASES: list[tuple[str, Attempt, type[Exception]]] = [
     ("unknown table", lambda s, t: s.join(424242, 5, 1), errors.UnknownTable),
     ("table id not a number", lambda s, t: s.join("1", 5, 1), errors.UnknownTable),  # type: ignore[arg-type]
-    ("stale version", lambda s, t: s.join(t.id, 5, t.version - 1), errors.StaleAction),
+    # Joining does not depend on the version shown (see test_versions), but
+    # the host's actions do.
+    ("stale version", lambda s, t: s.cancel(t.id, HOST, t.version - 1), errors.StaleAction),
     ("future version", lambda s, t: s.join(t.id, 5, t.version + 1), errors.StaleAction),
     ("version not a number", lambda s, t: s.join(t.id, 5, "2"), errors.Malformed),  # type: ignore[arg-type]
     ("negative user id", lambda s, t: s.join(t.id, -5, t.version), errors.Malformed),
@@ -138,7 +140,9 @@ FULL_LOBBY_CASES: list[tuple[str, Attempt, type[Exception]]] = [
         errors.HostOnly,
     ),
     ("spectator starts", lambda s, t: s.start(t.id, WATCHER, t.version), errors.HostOnly),
-    ("stale start", lambda s, t: s.start(t.id, HOST, t.version - 1), errors.StaleAction),
+    # t.version - 1 is before the spectator came, which the host's view does
+    # not show: still up to date. Before the last guest sat down is not.
+    ("stale start", lambda s, t: s.start(t.id, HOST, t.version - 2), errors.StaleAction),
 ]
 
 
@@ -156,22 +160,12 @@ async def test_full_lobby_refusals_change_nothing(
     await refused(service, db_path, full_lobby, attempt, error)
 
 
-def _bidder(t: Table, after: int = 0) -> int:
-    """The user the game waits on (``after`` = 1: the next one round the table)."""
-    assert t.game is not None
-    seat = t.game.waited_on()
-    assert seat is not None
-    user = t.seats[(seat + after) & 3].user_id
-    assert user is not None
-    return user
-
-
 def _first_bidder(t: Table) -> int:
-    return _bidder(t)
+    return waited_user(t)
 
 
 def _not_first_bidder(t: Table) -> int:
-    return _bidder(t, 1)
+    return waited_user(t, 1)
 
 
 PLAYING_CASES: list[tuple[str, Attempt, type[Exception]]] = [

@@ -265,15 +265,15 @@ async def test_published_snapshots_never_change(service: TableService) -> None:
 async def test_closed_tables_leave_memory_and_come_back_intact(
     service: TableService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.tables.service as service_module
+    import bot.tables.registry as registry_module
 
-    monkeypatch.setattr(service_module, "CLOSED_TABLES_KEPT", 2)
+    monkeypatch.setattr(registry_module, "CLOSED_TABLES_KEPT", 2)
     finished = []
     for n in range(4):
         table = await seated_table(service, channel=900 + n)
         table = await service.start(table.id, HOST, table.version)
         finished.append(await service.resign(table.id, GUESTS[n % 3], table.version))
-    assert len(service._tables) == 2  # the two most recently closed
+    assert len(service._registry.tables) == 2  # the two most recently closed
     first = finished[0]
     again = await service.get(first.id)
     assert again.version == first.version and again.status is TableStatus.FINISHED

@@ -1,0 +1,97 @@
+"""The checks every action shares: ids, versions, who is acting, the phase.
+
+Each raises the :mod:`bot.tables.errors` refusal that explains itself to the
+person who clicked; none changes anything.
+"""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from bot.game.cards import parse_card
+from bot.tables import errors
+from bot.tables.live import LiveTable
+from bot.tables.model import TableStatus
+
+
+def is_int(value: object) -> bool:
+    return type(value) is int  # bool is not a number of anything here
+
+
+def check_id(value: object, what: str) -> None:
+    if not is_int(value) or not 0 <= value < 2**63:  # type: ignore[operator]
+        raise errors.Malformed(f"that is not a valid {what} id")
+
+
+def check_version(live: LiveTable, version: object) -> None:
+    """Refuse a click made on a view of the table that the players' side of it
+    has changed since: a spectator coming or going does not count, so any
+    version from the last visible change up to the current one is accepted.
+    ``live.visible_version`` must be known when ``version`` is older than the
+    current one (``TableRegistry.run`` sees to it)."""
+    check_not_ahead(live, version)
+    assert isinstance(version, int)
+    if version == live.version:
+        return
+    assert live.visible_version is not None
+    if version < live.visible_version:
+        raise errors.StaleAction()
+
+
+def check_not_ahead(live: LiveTable, version: object) -> None:
+    """The check of actions whose intent does not depend on what was shown
+    (join, leave, look): any version will do, but it must be a version the
+    table has had."""
+    if not is_int(version):
+        raise errors.Malformed("the table version is missing or not a number")
+    assert isinstance(version, int)
+    if version > live.version:
+        raise errors.StaleAction()
+
+
+def check_host(live: LiveTable, user_id: int) -> None:
+    if user_id != live.host_id:
+        if live.seat_of(user_id) is None and user_id not in live.spectators:
+            raise errors.NotSeated()
+        raise errors.HostOnly()
+
+
+def check_lobby(live: LiveTable) -> None:
+    if live.status is TableStatus.LOBBY:
+        return
+    if live.status is TableStatus.PLAYING:
+        raise errors.AlreadyStarted()
+    raise errors.TableClosed()
+
+
+def check_member(live: LiveTable, user_id: int) -> int:
+    """The user's seat; Spectator or NotSeated if they have none."""
+    seat = live.seat_of(user_id)
+    if seat is None:
+        if user_id in live.spectators:
+            raise errors.Spectator()
+        raise errors.NotSeated()
+    return seat
+
+
+def card_value(card: object) -> int:
+    if is_int(card):
+        assert isinstance(card, int)
+        if not 0 <= card < 52:
+            raise errors.Malformed(f"{card} is not a card")
+        return card
+    if isinstance(card, str):
+        try:
+            return parse_card(card)
+        except ValueError:
+            raise errors.Malformed(f"{card[:10]!r} is not a card") from None
+    raise errors.Malformed("that is not a card")
+
+
+def validation_message(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+        return f"{where}: {message}" if where else message
+    return str(exc)

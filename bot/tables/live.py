@@ -1,0 +1,152 @@
+"""The service's mutable record of one table, and the plan of one action.
+
+An action is validated into a :class:`Plan` while the table's lock is held;
+the plan is written, and only then applied to the :class:`LiveTable`. The
+:class:`~bot.tables.model.Table` snapshots handed out are built from the
+record and never change afterwards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from typing import Any
+
+from bot.game.state import Game
+from bot.tables.kinds import UNSEEN_KINDS
+from bot.tables.model import Seat, Table, TableOptions, TableStatus
+from db.store import Change, LogEntry
+
+
+def copy_game(game: Game) -> Game:
+    """An independent copy of an engine state: the engine changes its lists in
+    place (never the objects in them), so copying every list field suffices."""
+    values: dict[str, Any] = {}
+    for spec in dataclasses.fields(game):
+        value = getattr(game, spec.name)
+        values[spec.name] = list(value) if isinstance(value, list) else value
+    return Game(**values)
+
+
+@dataclasses.dataclass(slots=True)
+class Plan:
+    """A validated action: what to write, and how the live table changes once
+    it is written."""
+
+    entry: LogEntry
+    change: Change | None = None
+    status: TableStatus | None = None
+    seats: list[Seat] | None = None
+    spectators: list[int] | None = None
+    game: Game | None = None
+    new_game: bool = False  # a start or rematch: the game number moves on
+    marks: tuple[int, int] | None = None  # the history marks once ``change.state`` is written
+
+
+@dataclasses.dataclass(slots=True, eq=False)
+class LiveTable:
+    """One table as the service holds it (guarded by ``lock``)."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    message_id: int | None
+    host_id: int
+    options: TableOptions
+    status: TableStatus
+    version: int
+    seats: list[Seat]
+    spectators: list[int]
+    game: Game | None
+    game_number: int
+    game_id: int | None
+    #: The version whose action started the current game (0: none yet).
+    game_version: int
+    #: The version of the last change the players can see (anything but a
+    #: spectator coming or going); None after a resume until it is needed,
+    #: when it is read from the log (see ``TableRegistry.run``).
+    visible_version: int | None
+    created_at: float
+    updated_at: float
+    lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
+    snapshot: Table | None = None
+    #: How much of the game the stored history checkpoint holds; None when no
+    #: usable checkpoint is stored (the next write stores a full one).
+    marks: tuple[int, int] | None = None
+
+    def table(self) -> Table:
+        if self.snapshot is None:
+            self.snapshot = self._snapshot(
+                self.version, self.status, self.seats, self.spectators, self.game
+            )
+        return self.snapshot
+
+    def after(self, plan: Plan) -> Table:
+        """The table as ``plan`` will leave it once written: one version on.
+        A new game's stored id is not known before the write: it is None."""
+        snapshot = self._snapshot(
+            self.version + 1,
+            self.status if plan.status is None else plan.status,
+            self.seats if plan.seats is None else plan.seats,
+            self.spectators if plan.spectators is None else plan.spectators,
+            self.game if plan.game is None else plan.game,
+            updated_at=plan.entry.at,
+        )
+        if plan.new_game:
+            snapshot = dataclasses.replace(snapshot, game_number=self.game_number + 1, game_id=None)
+        return snapshot
+
+    def apply(self, plan: Plan, after: Table, change: Change | None) -> None:
+        """Take on the written ``plan``; ``after`` is the table it produced
+        (its ``game_id`` filled in for a new game) and becomes the snapshot."""
+        self.version = after.version
+        self.updated_at = after.updated_at
+        self.status = after.status
+        if plan.seats is not None:
+            self.seats = plan.seats
+        if plan.spectators is not None:
+            self.spectators = plan.spectators
+        self.game = after.game
+        if plan.new_game:
+            self.game_number = after.game_number
+            self.game_id = after.game_id
+            self.game_version = after.version
+        if plan.entry.kind not in UNSEEN_KINDS:
+            self.visible_version = after.version
+        if change is not None and change.state is not None:
+            self.marks = plan.marks
+        self.snapshot = after
+
+    def seat_of(self, user_id: int) -> int | None:
+        for number, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return number
+        return None
+
+    def _snapshot(
+        self,
+        version: int,
+        status: TableStatus,
+        seats: list[Seat],
+        spectators: list[int],
+        game: Game | None,
+        *,
+        updated_at: float | None = None,
+    ) -> Table:
+        return Table(
+            id=self.id,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            message_id=self.message_id,
+            host_id=self.host_id,
+            options=self.options,
+            status=status,
+            version=version,
+            seats=(seats[0], seats[1], seats[2], seats[3]),
+            spectators=tuple(spectators),
+            game=game,
+            game_number=self.game_number,
+            game_id=self.game_id,
+            created_at=self.created_at,
+            updated_at=self.updated_at if updated_at is None else updated_at,
+        )

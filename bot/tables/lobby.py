@@ -1,0 +1,229 @@
+"""Plans of the lobby's actions and of the starts of games.
+
+Each function validates one action against the live table (under its lock)
+and returns the :class:`~bot.tables.live.Plan` to write, or raises the
+refusal. The clock and the seed are read only once the action is valid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from bot.ai.base import player_levels
+from bot.game.state import Game
+from bot.tables import errors
+from bot.tables.checks import (
+    check_host,
+    check_id,
+    check_lobby,
+    check_member,
+    check_not_ahead,
+    check_version,
+    is_int,
+)
+from bot.tables.game_rows import add_state
+from bot.tables.kinds import BOTS, CANCEL, JOIN, LEAVE, PARTNER, REMATCH, START, UNWATCH, WATCH
+from bot.tables.live import LiveTable, Plan
+from bot.tables.model import EMPTY_SEAT, Seat, TableStatus
+from db.store import Change, GameStart, LogEntry, SeatRow
+
+Clock = Callable[[], float]
+SeedSource = Callable[[], int]
+
+
+def seat_rows(seats: Iterable[Seat]) -> tuple[SeatRow, ...]:
+    return tuple(SeatRow(n, s.user_id, s.bot_level) for n, s in enumerate(seats))
+
+
+def join(live: LiveTable, user_id: int, version: int, now: Clock) -> Plan:
+    """The lowest free seat in the lobby, else a place among the spectators.
+    Whatever the table looked like when the button was drawn."""
+    if not live.status.is_open:
+        raise errors.TableClosed()
+    if live.seat_of(user_id) is not None or user_id in live.spectators:
+        raise errors.AlreadyJoined()
+    check_not_ahead(live, version)
+    at = now()
+    free = [n for n, seat in enumerate(live.seats) if seat.is_empty]
+    if live.status is TableStatus.LOBBY and free:
+        seats = list(live.seats)
+        seats[free[0]] = Seat(user_id=user_id)
+        return Plan(
+            LogEntry(JOIN, user_id, {"seat": free[0]}, at),
+            Change(seats=seat_rows(seats)),
+            seats=seats,
+        )
+    return Plan(
+        LogEntry(WATCH, user_id, {}, at),
+        Change(add_spectator=user_id),
+        spectators=[*live.spectators, user_id],
+    )
+
+
+def leave(live: LiveTable, user_id: int, version: int, now: Clock) -> Plan:
+    """A seat given up before the start, or a spectator gone; any version."""
+    seat = live.seat_of(user_id)
+    if seat is None and user_id not in live.spectators:
+        raise errors.NotSeated()
+    if seat is not None and user_id == live.host_id:
+        raise errors.HostCannotLeave()
+    if seat is not None and live.status is not TableStatus.LOBBY:
+        if live.status is TableStatus.PLAYING:
+            raise errors.AlreadyStarted("the game has started: resign to leave it")
+        raise errors.TableClosed()
+    check_not_ahead(live, version)
+    at = now()
+    if seat is None:
+        return Plan(
+            LogEntry(UNWATCH, user_id, {}, at),
+            Change(remove_spectator=user_id),
+            spectators=[u for u in live.spectators if u != user_id],
+        )
+    seats = list(live.seats)
+    seats[seat] = EMPTY_SEAT
+    return Plan(
+        LogEntry(LEAVE, user_id, {"seat": seat}, at),
+        Change(seats=seat_rows(seats)),
+        seats=seats,
+    )
+
+
+def choose_partner(
+    live: LiveTable,
+    user_id: int,
+    partner_id: int | None,
+    partner_seat: int | None,
+    version: int,
+    now: Clock,
+) -> Plan:
+    check_host(live, user_id)
+    check_lobby(live)
+    if any(seat.is_empty for seat in live.seats):
+        raise errors.NotEnoughPlayers("all four seats must be taken before you pick a partner")
+    if partner_id is not None:
+        check_id(partner_id, "user")
+        chosen = live.seat_of(partner_id)
+    else:
+        chosen = partner_seat if is_int(partner_seat) else None
+    if chosen is None or not 1 <= chosen <= 3:
+        raise errors.BadPartner()
+    check_version(live, version)
+    others = [n for n in (1, 2, 3) if n != chosen]
+    old = live.seats
+    seats = [old[0], old[others[0]], old[chosen], old[others[1]]]
+    return Plan(
+        LogEntry(PARTNER, user_id, {"partner_seat": chosen}, now()),
+        Change(seats=seat_rows(seats)),
+        seats=seats,
+    )
+
+
+def add_bots(live: LiveTable, user_id: int, version: int, level: str, now: Clock) -> Plan:
+    check_host(live, user_id)
+    check_lobby(live)
+    if not isinstance(level, str) or level not in player_levels():
+        raise errors.Malformed(
+            f"unknown computer player level {level!r}: choose one of {', '.join(player_levels())}"
+        )
+    empty = [n for n, seat in enumerate(live.seats) if seat.is_empty]
+    if not empty:
+        raise errors.TableFull()
+    check_version(live, version)
+    seats = [Seat(bot_level=level) if seat.is_empty else seat for seat in live.seats]
+    return Plan(
+        LogEntry(BOTS, user_id, {"level": level, "seats": empty}, now()),
+        Change(seats=seat_rows(seats)),
+        seats=seats,
+    )
+
+
+def start(live: LiveTable, user_id: int, version: int, now: Clock, seed: SeedSource) -> Plan:
+    check_host(live, user_id)
+    check_lobby(live)
+    if any(seat.is_empty for seat in live.seats):
+        raise errors.NotEnoughPlayers("four players must be seated to start")
+    check_version(live, version)
+    return _new_game(live, START, user_id, list(live.seats), now(), seed())
+
+
+def rematch(
+    live: LiveTable,
+    user_id: int,
+    version: int,
+    swap_teams: bool,
+    now: Clock,
+    seed: SeedSource,
+    *,
+    channel_busy: bool,
+) -> Plan:
+    """The next game at a finished table; ``channel_busy`` says whether
+    another table is open in its channel."""
+    check_member(live, user_id)
+    if live.status is not TableStatus.FINISHED:
+        if live.status is TableStatus.CANCELLED:
+            raise errors.TableClosed()
+        if is_int(version) and version < live.game_version and live.game_number > 1:
+            raise errors.RematchStarted()  # drawn at the end of the game before this one
+        raise errors.NotOver("the game is not over yet: a rematch comes after it")
+    if not isinstance(swap_teams, bool):
+        raise errors.Malformed("swap_teams must be true or false")
+    check_version(live, version)
+    if channel_busy:
+        raise errors.ChannelBusy()
+    old = live.seats
+    seats = [old[0], old[2], old[1], old[3]] if swap_teams else list(old)
+    return _new_game(live, REMATCH, user_id, seats, now(), seed(), swap_teams=swap_teams)
+
+
+def cancel(live: LiveTable, user_id: int, version: int, now: Clock) -> Plan:
+    check_host(live, user_id)
+    check_lobby(live)
+    check_version(live, version)
+    return Plan(
+        LogEntry(CANCEL, user_id, {}, now()),
+        Change(status=TableStatus.CANCELLED.value),
+        status=TableStatus.CANCELLED,
+    )
+
+
+def _new_game(
+    live: LiveTable,
+    kind: str,
+    user_id: int,
+    seats: list[Seat],
+    at: float,
+    seed: int,
+    **extra: Any,
+) -> Plan:
+    rules = live.options.rules()
+    game = Game.new(rules, seed, started_at=at)
+    number = live.game_number + 1
+    rows = seat_rows(seats)
+    payload = {"seed": seed, "game_no": number, "seats": [_seat_json(s) for s in seats]}
+    payload.update(extra)
+    plan = Plan(
+        LogEntry(kind, user_id, payload, at),
+        Change(
+            status=TableStatus.PLAYING.value,
+            seats=rows if seats != live.seats else None,
+            game_start=GameStart(
+                game_no=number,
+                preset=rules.preset,
+                options=rules.model_dump(mode="json"),
+                seed=seed,
+                started_at=at,
+                seats=rows,
+            ),
+        ),
+        status=TableStatus.PLAYING,
+        seats=seats,
+        game=game,
+        new_game=True,
+    )
+    add_state(live, game, plan, number, new_game=True)
+    return plan
+
+
+def _seat_json(seat: Seat) -> dict[str, Any]:
+    return {"user_id": seat.user_id, "bot_level": seat.bot_level}

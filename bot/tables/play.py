@@ -1,0 +1,76 @@
+"""Plans of the game's actions: the engine decides, on a copy of its state.
+
+A refused action raises the engine's ``IllegalAction`` (or a table-level
+refusal) and the live game stays as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.game.state import Action, ActionKind, Game
+from bot.tables import errors
+from bot.tables.checks import check_member, check_not_ahead, check_version
+from bot.tables.game_rows import add_state, game_end
+from bot.tables.live import LiveTable, Plan, copy_game
+from bot.tables.model import TableStatus
+from db.store import Change, LogEntry
+
+Clock = Callable[[], float]
+
+
+def engine_plan(
+    live: LiveTable,
+    user_id: int | None,
+    version: int,
+    kind: ActionKind,
+    value: int | Callable[[LiveTable], int],
+    now: Clock,
+    *,
+    bot_seat: int | None = None,
+    stand_in: bool = False,
+) -> Plan:
+    """One engine action by a person (``user_id``) or by the computer player
+    at ``bot_seat``. ``stand_in``: a claim at a table where a computer takes
+    late players' turns, which is refused."""
+    if user_id is None:
+        assert bot_seat is not None
+        seat = bot_seat
+        if not live.seats[seat].is_bot:
+            raise errors.NotABot()
+    else:
+        seat = check_member(live, user_id)
+    if stand_in:
+        raise errors.NoClaimAtStandIn()
+    if kind is ActionKind.LOOK:
+        check_not_ahead(live, version)  # looking depends on nothing shown
+    else:
+        check_version(live, version)
+    if live.game is None:
+        if live.status is TableStatus.CANCELLED:
+            raise errors.TableClosed()
+        raise errors.NotStarted()
+    if live.status is TableStatus.CANCELLED:  # pragma: no cover - never started
+        raise errors.TableClosed()
+    if kind is ActionKind.LOOK and not _look_matters(live.game, seat):
+        raise errors.Malformed("looking at your cards matters only before a Blind Nil bid")
+    number = value if isinstance(value, int) else value(live)
+    at = now()
+    game = copy_game(live.game)
+    game.apply(Action(kind, seat, number, at))  # IllegalAction: nothing changed
+    payload: dict[str, Any] = {"seat": seat, "value": number}
+    if user_id is None:
+        payload["bot"] = live.seats[seat].bot_level
+    plan = Plan(LogEntry(kind.value, user_id, payload, at), game=game)
+    if game.over:
+        plan.status = TableStatus.FINISHED
+        plan.change = Change(status=TableStatus.FINISHED.value, game_end=game_end(live, game, at))
+    add_state(live, game, plan, live.game_number, new_game=False)
+    return plan
+
+
+def _look_matters(game: Game, seat: int) -> bool:
+    """Cards are face down only where Blind Nil can be bid, until the seat
+    looks or bids (a finished game is left to the engine to refuse)."""
+    return game.over or (game.rules.blind_nil and game.bids[seat] is None)

@@ -1,0 +1,243 @@
+"""Decisions the service makes for forged and concurrent clicks, so that a
+slash command and its button get the same answer."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.game.view import view_of
+from bot.tables import errors
+from bot.tables.model import Table, TableStatus
+from bot.tables.service import TableService
+from db.store import Change, Store
+from tests.service.conftest import dump
+from tests.service.driver import (
+    GUESTS,
+    HOST,
+    Chooser,
+    FakeClock,
+    seated_table,
+    seed_counter,
+    waited_user,
+)
+
+WATCHER = 8888
+
+
+async def _to_first_card(service: TableService) -> Table:
+    """A started table with four people, waiting for a card to be played."""
+    table = await seated_table(service)
+    table = await service.start(table.id, HOST, table.version)
+    chooser = Chooser(9)
+    while table.game is not None and table.game.phase.value != "playing":
+        table = await chooser.step(service, table)
+    return table
+
+
+def _to_act(table: Table) -> tuple[int, int]:
+    """The user waited on and a card they may play."""
+    assert table.game is not None
+    user = waited_user(table)
+    seat = table.seat_of(user)
+    assert seat is not None
+    legal = view_of(table.game, seat).legal_cards
+    return user, (legal & -legal).bit_length() - 1
+
+
+async def test_ten_people_pressing_join_at_once_are_all_answered(service: TableService) -> None:
+    table = await service.create(1, 500, HOST)
+    people = list(range(2000, 2010))
+    outcomes = await asyncio.gather(
+        *(service.join(table.id, user, table.version) for user in people),
+        return_exceptions=True,
+    )
+    assert all(isinstance(o, Table) for o in outcomes), outcomes
+    final = await service.get(table.id)
+    seated = [u for u in people if final.is_seated(u)]
+    assert len(seated) == 3 and final.seated_count == 4
+    assert sorted(final.spectators) == sorted(set(people) - set(seated))
+    assert final.version == table.version + 10
+
+
+async def test_leave_and_look_take_the_table_as_it_is(service: TableService) -> None:
+    table = await service.create(1, 500, HOST)
+    drawn = await service.join(table.id, GUESTS[0], table.version)
+    await service.join(table.id, GUESTS[1], drawn.version)
+    left = await service.leave(table.id, GUESTS[0], drawn.version - 1)
+    assert not left.is_seated(GUESTS[0]) and left.is_seated(GUESTS[1])
+    blind = await seated_table(service, channel=501, preset="blind-nil")
+    blind = await service.start(blind.id, HOST, blind.version)
+    bidder = blind.seats[1].user_id
+    assert bidder is not None
+    await service.join(blind.id, WATCHER, blind.version)
+    looked = await service.look(blind.id, bidder, blind.version - 1)
+    assert looked.game is not None and looked.game.looked[1]
+
+
+async def test_a_spectator_coming_does_not_outdate_a_card(service: TableService) -> None:
+    table = await _to_first_card(service)
+    user, card = _to_act(table)
+    watched = await service.join(table.id, WATCHER, table.version)
+    assert watched.is_spectator(WATCHER) and watched.version == table.version + 1
+    played = await service.play(table.id, user, card, table.version)
+    assert played.version == table.version + 2
+    # A card played is a change the players see: a click drawn before it is not.
+    nxt, other = _to_act(played)
+    with pytest.raises(errors.StaleAction):
+        await service.play(table.id, nxt, other, watched.version)
+    unwatched = await service.leave(table.id, WATCHER, played.version)
+    again = await service.play(table.id, nxt, other, played.version)
+    assert again.version == unwatched.version + 1
+
+
+async def test_a_spectator_before_a_restart_does_not_outdate_a_card(
+    service: TableService, store: Store, clock: FakeClock, db_path: Path
+) -> None:
+    table = await _to_first_card(service)
+    user, card = _to_act(table)
+    await service.join(table.id, WATCHER, table.version)
+    reopened = await TableService.open(store, now=clock, seed_source=seed_counter())
+    played = await reopened.play(table.id, user, card, table.version)
+    assert played.version == table.version + 2
+    nxt, other = _to_act(played)
+    before = dump(db_path)
+    with pytest.raises(errors.StaleAction):
+        await reopened.play(table.id, nxt, other, table.version + 1)
+    assert dump(db_path) == before
+    # Reopened once more: the card is a visible change, also read from the log.
+    again = await TableService.open(store, now=clock, seed_source=seed_counter())
+    with pytest.raises(errors.StaleAction):
+        await again.play(table.id, nxt, other, table.version + 1)
+    assert dump(db_path) == before
+
+
+@pytest.mark.parametrize("preset", ["standard", "low-club", "cardgames"])
+async def test_looking_without_blind_nil_is_refused(
+    service: TableService, db_path: Path, preset: str
+) -> None:
+    table = await seated_table(service, preset=preset)
+    table = await service.start(table.id, HOST, table.version)
+    user = waited_user(table)
+    before = dump(db_path)
+    with pytest.raises(errors.Malformed):
+        await service.look(table.id, user, table.version)
+    assert dump(db_path) == before
+    assert await service.get(table.id) == table
+
+
+async def test_looking_after_bidding_is_refused(service: TableService, db_path: Path) -> None:
+    table = await seated_table(service, preset="blind-nil")
+    table = await service.start(table.id, HOST, table.version)
+    user = waited_user(table)
+    table = await service.look(table.id, user, table.version)
+    table = await service.bid(table.id, user, 3, table.version)
+    before = dump(db_path)
+    with pytest.raises(errors.Malformed):
+        await service.look(table.id, user, table.version)
+    assert dump(db_path) == before
+
+
+async def test_the_loser_of_a_rematch_race_is_told_it_started(service: TableService) -> None:
+    table = await seated_table(service)
+    table = await service.start(table.id, HOST, table.version)
+    finished = await service.resign(table.id, HOST, table.version)
+    assert finished.status is TableStatus.FINISHED
+    outcomes = await asyncio.gather(
+        service.rematch(table.id, HOST, finished.version),
+        service.rematch(table.id, GUESTS[0], finished.version, swap_teams=True),
+        return_exceptions=True,
+    )
+    started = [o for o in outcomes if isinstance(o, Table)]
+    lost = [o for o in outcomes if not isinstance(o, Table)]
+    assert len(started) == 1 and started[0].game_number == 2
+    assert len(lost) == 1 and isinstance(lost[0], errors.RematchStarted)
+    assert lost[0].code == "rematch_started"
+    assert lost[0].message == "the rematch has already started"
+    # A rematch click on the playing game itself is still "not over".
+    with pytest.raises(errors.NotOver) as caught:
+        await service.rematch(table.id, HOST, started[0].version)
+    assert not isinstance(caught.value, errors.RematchStarted)
+
+
+async def test_no_claim_at_a_stand_in_table(
+    service: TableService, db_path: Path, clock: FakeClock
+) -> None:
+    table = await _to_first_card(service)
+    clock.advance(table.rules.turn_limit_s + 10)
+    waited = table.game.waited_on() if table.game else None
+    assert waited is not None
+    claimant = table.seats[(waited + 1) % 4].user_id
+    assert claimant is not None
+    before = dump(db_path)
+    with pytest.raises(errors.NoClaimAtStandIn) as caught:
+        await service.claim_timeout(table.id, claimant, table.version, stand_in=True)
+    assert caught.value.code == "no_claim_at_stand_in"
+    assert "no win to claim" in caught.value.message
+    assert dump(db_path) == before
+    claimed = await service.claim_timeout(table.id, claimant, table.version)
+    assert claimed.status is TableStatus.FINISHED
+
+
+async def test_before_commit_sees_the_new_table_and_its_change_is_written(
+    store: Store, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[tuple[Table, Change | None, Change]] = []
+    received: list[Change | None] = []
+
+    def before_commit(table: Table, change: Change | None) -> Change | None:
+        returned = dataclasses.replace(change or Change())  # equal, but another object
+        seen.append((table, change, returned))
+        return returned
+
+    commit = store.commit_action
+
+    async def spy(table_id: int, version: int, entry: Any, change: Change | None = None) -> Any:
+        received.append(change)
+        return await commit(table_id, version, entry, change)
+
+    monkeypatch.setattr(store, "commit_action", spy)
+    service = await TableService.open(
+        store, now=clock, seed_source=seed_counter(), before_commit=before_commit
+    )
+    lobby = await service.create(1, 501, HOST)
+    joined = await service.join(lobby.id, GUESTS[0], lobby.version)
+    prospective, planned, returned = seen[-1]
+    assert prospective == joined and prospective.version == lobby.version + 1
+    assert prospective.is_seated(GUESTS[0]) and planned is not None and planned.seats
+    assert received[-1] is returned
+    table = await _to_first_card(service)
+    user, card = _to_act(table)
+    played = await service.play(table.id, user, card, table.version)
+    prospective, planned, returned = seen[-1]
+    assert prospective.version == table.version + 1 == played.version
+    assert prospective.game is not None and prospective.game.snapshot() == played.game.snapshot()  # type: ignore[union-attr]
+    assert planned is not None and planned.state is not None
+    assert received[-1] is returned
+    calls = len(seen)
+    with pytest.raises(errors.StaleAction):
+        await service.play(table.id, user, card, table.version)
+    with pytest.raises(errors.NotSeated):
+        await service.leave(table.id, WATCHER, played.version)
+    assert len(seen) == calls and len(received) == calls
+
+
+async def test_before_commit_sees_a_new_game_without_its_id(store: Store, clock: FakeClock) -> None:
+    seen: list[Table] = []
+
+    def before_commit(table: Table, change: Change | None) -> Change | None:
+        seen.append(table)
+        return change
+
+    service = await TableService.open(
+        store, now=clock, seed_source=seed_counter(), before_commit=before_commit
+    )
+    table = await seated_table(service)
+    started = await service.start(table.id, HOST, table.version)
+    assert seen[-1].status is TableStatus.PLAYING and seen[-1].game_number == 1
+    assert seen[-1].game_id is None and started.game_id is not None
+    assert seen[-1].game is started.game and seen[-1].version == started.version

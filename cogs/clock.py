@@ -17,12 +17,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.clock import ClockSettings, Scheduler, SystemClock
+from bot.clock.turn_clock import TurnClock
 from bot.game.state import Phase, format_duration
 from bot.render import ids
-from bot.scheduler import Scheduler, SystemClock
 from bot.tables.errors import TableError
 from bot.tables.model import Table
-from bot.turns import ClockSettings, TurnClock
 from cogs.errors import Refusal
 from cogs.spades import SpadesCog
 
@@ -46,7 +46,7 @@ def clock_settings_from(settings: Settings) -> ClockSettings:
 
 
 class DiscordTurnNotifier:
-    """Implements :class:`bot.turns.TurnNotifier` with channel messages."""
+    """Implements :class:`bot.clock.notifier.TurnNotifier` with channel messages."""
 
     def __init__(self, bot: SpadesBot, turn_clock: TurnClock | None = None) -> None:
         self.bot = bot

@@ -46,6 +46,9 @@ from bot.tables.model import Table, TableStatus
 from bot.tables.service import REMATCH, START, TableService
 from db.clock_store import ClockStore, TableClockState
 
+# Stands for the game of away seats stored at a table whose game is over.
+GAME_OVER = -1
+
 
 class TurnClock:
     """Create it, then ``await start()`` once the service has resumed its tables
@@ -67,9 +70,8 @@ class TurnClock:
         self.now: Callable[[], float] = scheduler.clock.now
         self._states: dict[int, TableClockState] = {}
         # The game in which a table's away seats and taken-back times were
-        # recorded (unknown after a restart: then they belong to the current
-        # one). A new game gives every seat back to its owner, so a table's
-        # next game is planned without them even before they are cleared.
+        # recorded. A new game gives every seat back to its owner, so a
+        # table's next game is planned without them even before they are cleared.
         self._seats_game: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._computing: set[tuple[int, str]] = set()
@@ -84,9 +86,11 @@ class TurnClock:
         self.scheduler.on(LOBBY, self._on_lobby)
         self._unsubscribe = self.service.subscribe(self._on_change)
         await self.scheduler.start()
+        unfinished = await self.service.unfinished()
+        self._note_games_of_stored_seats(unfinished)
         # Tables whose deadlines are missing (a crash between a commit and its
         # deadline) get them now; the stored ones were loaded as they are.
-        for table in await self.service.unfinished():
+        for table in unfinished:
             await self._replan(table.id)
 
     async def stop(self) -> None:
@@ -273,6 +277,18 @@ class TurnClock:
         if recorded_in != table.game_number and (state.away_seats or state.taken_back):
             return replace(state, away_seats=frozenset(), taken_back={})
         return state
+
+    def _note_games_of_stored_seats(self, unfinished: list[Table]) -> None:
+        """Stored away seats belong to the game still on at their table, or to
+        one that is over (any later game does not have them)."""
+        self._seats_game = {
+            table_id: GAME_OVER
+            for table_id, state in self._states.items()
+            if state.away_seats or state.taken_back
+        }
+        for table in unfinished:
+            if table.id in self._seats_game:
+                self._seats_game[table.id] = table.game_number
 
     async def _save(self, table_id: int, state: TableClockState) -> None:
         await self.clock_store.save(table_id, state)

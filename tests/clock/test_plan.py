@@ -173,3 +173,23 @@ async def test_no_claim_is_ever_announced_at_a_stand_in_table(world: World) -> N
     assert [n.seat for n in world.notifier.of("stood_in")] == [1, 2, 3, 0, 1]
     assert world.notifier.of("claim_open") == []
     assert not world.clk.view(await world.current(table.id)).claim_open
+
+
+@pytest.mark.parametrize("clock_settings", [STAND_IN])
+async def test_away_seats_after_a_restart_count_only_in_their_own_game(world: World) -> None:
+    table = await world.table_of_four(turn_limit_s=LIMIT)
+    await world.clk.set_stand_in(table.id, True)
+    await world.clock.advance(LIMIT + CLAIM_MARGIN_S)
+    await world.restart()
+    playing = await world.current(table.id)
+    assert world.clk.view(playing).away_seats == {1}
+    resigned = await world.svc.resign(playing.id, HOST, playing.version)
+    await world.restart()
+    # The seat stays recorded until a new game starts, but a next game that is
+    # about to start is planned with seat 1 played by its owner.
+    assert world.clk.away_seats(table.id) == {1}
+    assert world.clk.view(resigned).away_seats == frozenset()
+    next_game = replace(table, game_number=resigned.game_number + 1)
+    assert world.clk.view(next_game).away_seats == frozenset()
+    [turn] = world.clk.deadlines_for(next_game)
+    assert (turn.kind, turn.data["seat"]) == (TURN, 1)

@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.scheduler import Deadline, Scheduler, SystemClock
+from bot.clock import Deadline, Scheduler, SystemClock
 from db.store import LogEntry, SeatRow, Store
 
 KIND = "turn"

@@ -26,13 +26,15 @@ from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.clock import Scheduler, SystemClock
+from bot.clock.notifier import TurnNotifier
+from bot.clock.turn_clock import TurnClock
 from bot.config import Settings
 from bot.game.rules import PRESETS, RuleSet
 from bot.refusals import NoTableHere, NotPlaying, SeveralTables, UnknownTable
 from bot.tables import errors as table_errors
 from bot.tables.model import Table
 from bot.tables.service import TableService, random_seed
-from bot.turns import TurnClock, TurnNotifier
 from db.store import Store, TurnMention
 
 log = logging.getLogger(__name__)
@@ -111,8 +113,6 @@ class SpadesApp:
         features: Iterable[str] = (),
     ) -> SpadesApp:
         """Resume every open table over an opened ``store``."""
-        from bot.scheduler import Scheduler, SystemClock
-
         tables = await TableService.open(store, now=now, seed_source=seed_source)
         app = cls(settings, store, tables, now=now, features=features)
         if "clock" in app.features:
@@ -141,14 +141,11 @@ class SpadesApp:
         self._listeners.append(listener)
 
     def snapshot(self, table: Table) -> Snapshot:
-        clock = self.clock
-        if clock is None:
+        if self.clock is None:
             return Snapshot(table)
+        view = self.clock.view(table)
         return Snapshot(
-            table,
-            claim_open=clock.claim_open(table),
-            stand_in=clock.stand_in(table.id),
-            away_seats=clock.away_seats(table.id),
+            table, claim_open=view.claim_open, stand_in=view.stand_in, away_seats=view.away_seats
         )
 
     async def current(self, table_id: int) -> Snapshot:

@@ -29,7 +29,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from bot.turns import ClockSettings
+from bot.clock import ClockSettings
 
 DEFAULT_CONFIG = Path("config.toml")
 TOKEN_VARIABLE = "DISCORD_TOKEN"

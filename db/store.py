@@ -32,7 +32,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.scheduler import Deadline
+from bot.clock import Deadline
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d+)_[A-Za-z0-9_]+\.sql$")

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.scheduler import Deadline, MemoryDeadlineStore, Scheduler
-from bot.turns import ClockSettings
+from bot.clock import ClockSettings, Deadline, MemoryDeadlineStore, Scheduler
 from tests.clock.fake_clock import FakeClock
 from tests.clock.world import World
 

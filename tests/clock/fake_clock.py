@@ -17,7 +17,7 @@ async def _yield_a_few_times() -> None:
 
 
 class FakeClock:
-    """``now`` and ``sleep`` for :class:`bot.scheduler.Scheduler` and the table
+    """``now`` and ``sleep`` for :class:`bot.clock.scheduler.Scheduler` and the table
     service. :meth:`advance` wakes the sleepers in time order, letting the
     program settle (``settle``) after each one, as real time would."""
 

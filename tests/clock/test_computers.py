@@ -7,10 +7,11 @@ import itertools
 import pytest
 
 from bot.ai.base import RandomPlayer, register_level
+from bot.clock import ClockSettings
+from bot.clock.plan import CLAIM_MARGIN_S
 from bot.game.state import Action, ActionKind, EndReason, Phase
 from bot.game.view import PlayerView
 from bot.tables.model import Table, TableStatus
-from bot.turns import CLAIM_MARGIN_S, ClockSettings
 from tests.clock.world import GUESTS, HOST, HOUR, World
 
 DELAY = 2.0

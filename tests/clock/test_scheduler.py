@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from bot.scheduler import Deadline, MemoryDeadlineStore, Scheduler, SystemClock
+from bot.clock import Deadline, MemoryDeadlineStore, Scheduler, SystemClock
 from tests.clock.conftest import Harness
 
 HOUR = 3600.0
@@ -180,7 +180,7 @@ async def test_a_failing_handler_is_logged_and_retried_then_dropped(
     scheduler = await harness.start()
     t0 = harness.clock.now()
     await scheduler.arm(Deadline(1, "broken", t0 + 10))
-    with caplog.at_level(logging.ERROR, logger="bot.scheduler"):
+    with caplog.at_level(logging.ERROR, logger="bot.clock.scheduler"):
         await harness.clock.advance(HOUR)
     # retry_after_s=60, growing with each attempt; three attempts in all.
     assert calls == [10, 70, 190]
@@ -194,7 +194,7 @@ async def test_unknown_kind_is_logged_and_dropped(
     harness: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:
     await harness.store.put_deadline(5, "retired-kind", harness.clock.now() - 1, {})
-    with caplog.at_level(logging.ERROR, logger="bot.scheduler"):
+    with caplog.at_level(logging.ERROR, logger="bot.clock.scheduler"):
         await harness.start()
     assert "no handler for retired-kind" in caplog.text
     assert harness.store.rows == {}

@@ -8,7 +8,7 @@ import asyncio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.scheduler import Deadline, Scheduler
+from bot.clock import Deadline, Scheduler
 from tests.clock.conftest import Harness
 
 Step = tuple[str, tuple[int, str], int]

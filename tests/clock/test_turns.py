@@ -6,10 +6,11 @@ import asyncio
 
 import pytest
 
+from bot.clock import ClockSettings
+from bot.clock.plan import CLAIM_MARGIN_S
 from bot.game.errors import ClaimRefused
 from bot.game.state import EndReason, Phase
 from bot.tables.model import Table, TableStatus
-from bot.turns import CLAIM_MARGIN_S, ClockSettings
 from tests.clock.world import GUESTS, HOST, HOUR, World
 
 LIMIT = 48 * HOUR

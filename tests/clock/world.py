@@ -7,10 +7,10 @@ import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.scheduler import Scheduler
+from bot.clock import ClockSettings, Scheduler
+from bot.clock.turn_clock import TurnClock
 from bot.tables.model import Table
 from bot.tables.service import TableService
-from bot.turns import ClockSettings, TurnClock
 from db.store import Store
 from tests.clock.fake_clock import FakeClock
 

@@ -4,7 +4,9 @@ Deadlines are rows in the store, keyed by ``(table_id, kind)``: arming a key
 again replaces its deadline, cancelling it removes the row. One asyncio task
 sleeps until the earliest deadline is due (a heap ordered by due time), fires
 everything that is due, and sleeps again; arming a nearer deadline wakes it
-early. There is no per-table task and no polling.
+early. There is no per-table task and no polling. A change that writes a
+table's deadlines inside its own transaction hands them to
+:meth:`Scheduler.adopt`, which tracks them without writing again.
 
 Exactly once, across restarts: :meth:`Scheduler.start` loads every stored row
 and fires the ones that fell due while the bot was down at once. A fired
@@ -28,8 +30,11 @@ import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+# The one import of the deadline's definition: the rest of the bot takes it
+# from this package.
+from bot.clock.deadline import Deadline as Deadline
 
 log = logging.getLogger(__name__)
 
@@ -62,21 +67,6 @@ class SystemClock:
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(max(0.0, seconds))
-
-
-@dataclass(frozen=True, slots=True)
-class Deadline:
-    """Something that must happen to a table at ``due_at`` (epoch seconds).
-    ``data`` is JSON-compatible: it is stored with the row."""
-
-    table_id: int
-    kind: str
-    due_at: float
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def key(self) -> DeadlineKey:
-        return (self.table_id, self.kind)
 
 
 class DeadlineStore(Protocol):
@@ -130,7 +120,9 @@ class Scheduler:
         self.retry_after_s = retry_after_s
         self.max_attempts = max_attempts
         self._handlers: dict[str, Handler] = {}
-        self._pending: dict[DeadlineKey, Deadline] = {}
+        # Per table, per kind: a table's deadlines are found without a scan.
+        self._pending: dict[int, dict[str, Deadline]] = {}
+        self._pending_count = 0
         # Entries are (due_at, sequence, deadline); an entry whose deadline is
         # no longer the pending one for its key is stale and skipped (lazy
         # deletion keeps cancel and re-arm O(1)).
@@ -157,12 +149,15 @@ class Scheduler:
         fell due while the bot was down fire at once."""
         if self._loop_task is not None:
             raise RuntimeError("the scheduler is already running")
-        loaded = list(await self.store.load_deadlines())
-        for deadline in loaded:
-            self._pending[deadline.key] = deadline
-        self._heap.extend((d.due_at, next(self._sequence), d) for d in self._pending.values())
+        for deadline in await self.store.load_deadlines():
+            self._remember(deadline)
+        self._heap.extend(
+            (d.due_at, next(self._sequence), d)
+            for kinds in self._pending.values()
+            for d in kinds.values()
+        )
         heapq.heapify(self._heap)
-        log.info("scheduler started with %d pending deadlines", len(self._pending))
+        log.info("scheduler started with %d pending deadlines", self._pending_count)
         self._loop_task = asyncio.create_task(self._run(), name="deadline-scheduler")
         self._loop_task.add_done_callback(_log_loop_end)
 
@@ -197,7 +192,7 @@ class Scheduler:
 
     async def cancel(self, table_id: int, kind: str) -> bool:
         """Drop the pending deadline of that key; True if there was one."""
-        had = self._pending.pop((table_id, kind), None) is not None
+        had = self._forget((table_id, kind)) is not None
         # Before start() the stored rows are not loaded yet: delete blindly.
         if had or self._loop_task is None:
             await self.store.delete_deadline(table_id, kind)
@@ -207,8 +202,34 @@ class Scheduler:
 
     async def cancel_table(self, table_id: int) -> None:
         """Drop every pending deadline of a table (it ended or was closed)."""
-        for key in [key for key in self._pending if key[0] == table_id]:
-            await self.cancel(*key)
+        for kind in list(self._pending.get(table_id, ())):
+            await self.cancel(table_id, kind)
+
+    async def set_table(self, table_id: int, deadlines: tuple[Deadline, ...]) -> None:
+        """Store and track exactly ``deadlines`` as the table's pending ones:
+        the others are cancelled, and only those that differ from the pending
+        deadline of their key are written."""
+        wanted = _by_kind(table_id, deadlines)
+        for kind in [kind for kind in self._pending.get(table_id, ()) if kind not in wanted]:
+            await self.cancel(table_id, kind)
+        for deadline in wanted.values():
+            if self._pending_at(deadline.key) != deadline:
+                await self.arm(deadline)
+
+    def adopt(self, table_id: int, deadlines: tuple[Deadline, ...]) -> None:
+        """The store has just committed exactly ``deadlines`` as the table's
+        rows (inside the transaction of the change that called for them): track
+        them, and forget the table's other pending deadlines, without writing to
+        the store. A deadline equal to the pending one keeps its place."""
+        wanted = _by_kind(table_id, deadlines)
+        dropped = [kind for kind in self._pending.get(table_id, ()) if kind not in wanted]
+        for kind in dropped:
+            self._forget((table_id, kind))
+        for deadline in wanted.values():
+            if self._pending_at(deadline.key) != deadline:
+                self._track(deadline)
+        if dropped:
+            self._compact_if_sparse()
 
     async def consume(self, deadline: Deadline) -> None:
         """Called by a handler: record now that this fired deadline is done, so
@@ -217,17 +238,17 @@ class Scheduler:
         if id(deadline) in self._consumed:
             return
         self._consumed.add(id(deadline))
-        if deadline.key not in self._pending:
+        if self._pending_at(deadline.key) is None:
             await self.store.delete_deadline(deadline.table_id, deadline.kind)
 
     def pending(self, table_id: int, kind: str) -> Deadline | None:
-        return self._pending.get((table_id, kind))
+        return self._pending_at((table_id, kind))
 
     def pending_for(self, table_id: int) -> list[Deadline]:
-        return [d for key, d in self._pending.items() if key[0] == table_id]
+        return list(self._pending.get(table_id, {}).values())
 
     def __len__(self) -> int:
-        return len(self._pending)
+        return self._pending_count
 
     async def wait_idle(self) -> None:
         """Wait until no handler is running and the firing task sleeps with
@@ -242,9 +263,29 @@ class Scheduler:
             if self._idle.is_set():
                 return
 
+    def _pending_at(self, key: DeadlineKey) -> Deadline | None:
+        kinds = self._pending.get(key[0])
+        return kinds.get(key[1]) if kinds is not None else None
+
+    def _remember(self, deadline: Deadline) -> bool:
+        """Make ``deadline`` the pending one of its key; True if it replaced one."""
+        kinds = self._pending.setdefault(deadline.table_id, {})
+        replaced = deadline.kind in kinds
+        kinds[deadline.kind] = deadline
+        self._pending_count += not replaced
+        return replaced
+
+    def _forget(self, key: DeadlineKey) -> Deadline | None:
+        kinds = self._pending.get(key[0])
+        deadline = kinds.pop(key[1], None) if kinds is not None else None
+        if deadline is not None:
+            self._pending_count -= 1
+            if not kinds:
+                del self._pending[key[0]]
+        return deadline
+
     def _track(self, deadline: Deadline) -> None:
-        replaced = self._pending.get(deadline.key) is not None
-        self._pending[deadline.key] = deadline
+        replaced = self._remember(deadline)
         heapq.heappush(self._heap, (deadline.due_at, next(self._sequence), deadline))
         if replaced:
             self._compact_if_sparse()
@@ -255,9 +296,9 @@ class Scheduler:
             self._nap.cancel()
 
     def _compact_if_sparse(self) -> None:
-        if len(self._heap) > 64 and len(self._heap) > 4 * len(self._pending):
+        if len(self._heap) > 64 and len(self._heap) > 4 * self._pending_count:
             self._heap = [
-                entry for entry in self._heap if self._pending.get(entry[2].key) is entry[2]
+                entry for entry in self._heap if self._pending_at(entry[2].key) is entry[2]
             ]
             heapq.heapify(self._heap)
 
@@ -288,9 +329,9 @@ class Scheduler:
         heap = self._heap
         while heap and heap[0][0] <= now:
             _, _, deadline = heapq.heappop(heap)
-            if self._pending.get(deadline.key) is not deadline:
+            if self._pending_at(deadline.key) is not deadline:
                 continue  # cancelled or re-armed since it was pushed
-            del self._pending[deadline.key]
+            self._forget(deadline.key)
             task = asyncio.create_task(self._fire(deadline), name=f"deadline-{deadline.kind}")
             self._firing.add(task)
             task.add_done_callback(self._fired)
@@ -312,13 +353,13 @@ class Scheduler:
         finally:
             consumed = id(deadline) in self._consumed
             self._consumed.discard(id(deadline))
-        if not consumed and deadline.key not in self._pending:
+        if not consumed and self._pending_at(deadline.key) is None:
             await self.store.delete_deadline(deadline.table_id, deadline.kind)
 
     async def _retry(self, deadline: Deadline) -> bool:
         """Arm a failed deadline again later, unless the handler re-armed its
         key or it has failed too often. True if it will be tried again."""
-        if deadline.key in self._pending:
+        if self._pending_at(deadline.key) is not None:
             return True
         attempt = int(deadline.data.get("attempt", 1))
         if attempt >= self.max_attempts:
@@ -348,6 +389,16 @@ class Scheduler:
     def _set_idle_if_quiet(self) -> None:
         if self._sleeping and not self._firing:
             self._idle.set()
+
+
+def _by_kind(table_id: int, deadlines: tuple[Deadline, ...]) -> dict[str, Deadline]:
+    """A table's deadlines by kind, refusing any that a table's rows cannot be."""
+    by_kind = {d.kind: d for d in deadlines}
+    if len(by_kind) < len(deadlines):
+        raise ValueError(f"table {table_id} has at most one deadline of each kind")
+    if any(d.table_id != table_id for d in deadlines):
+        raise ValueError(f"deadlines of another table given as table {table_id}'s")
+    return by_kind
 
 
 def _log_loop_end(task: asyncio.Task[None]) -> None:

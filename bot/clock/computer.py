@@ -1,0 +1,70 @@
+"""Computer moves: what a computer seat (or a stand-in for a late person)
+chooses, and submitting it through the table service."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import zlib
+
+from bot.ai.base import RandomPlayer, make_player
+from bot.game.errors import IllegalAction
+from bot.game.state import Action, ActionKind, Phase
+from bot.game.view import view_of
+from bot.tables.model import Table
+from bot.tables.service import TableService
+
+log = logging.getLogger(__name__)
+
+
+async def decide(table: Table, seat: int, stand_in_level: str) -> Action:
+    """The move of the computer playing ``seat``: its own level, or
+    ``stand_in_level`` for a person's seat. The same table version and seat
+    give the same move."""
+    game = table.game
+    assert game is not None
+    if game.phase is Phase.HAND_OVER:
+        return Action(ActionKind.NEXT_HAND, seat)
+    level = table.seats[seat].bot_level or stand_in_level
+    seed = zlib.crc32(f"{table.id}:{table.version}:{seat}".encode())
+    player = make_player(level, seed)
+    # Stronger levels search for a while: keep the event loop free.
+    return await asyncio.to_thread(player.decide, view_of(game, seat))
+
+
+async def act(service: TableService, table: Table, seat: int, action: Action) -> Table:
+    """Act for a computer seat, or for a late person's seat (as them). A move
+    the engine refuses is replaced by a random legal one."""
+    try:
+        return await _submit(service, table, seat, action)
+    except IllegalAction as refused:
+        if action.kind is ActionKind.NEXT_HAND:
+            raise
+        log.warning(
+            "table %d: the computer's %s for seat %d was refused (%s); playing at random",
+            table.id,
+            action.kind.value,
+            seat,
+            refused.message,
+        )
+        assert table.game is not None
+        fallback = RandomPlayer(random.getrandbits(32)).decide(view_of(table.game, seat))
+        return await _submit(service, table, seat, fallback)
+
+
+async def _submit(service: TableService, table: Table, seat: int, action: Action) -> Table:
+    occupant = table.seats[seat]
+    if occupant.is_bot:
+        return await service.bot_act(table.id, seat, table.version, action)
+    user = occupant.user_id
+    assert user is not None
+    if action.kind is ActionKind.BID:
+        return await service.bid(table.id, user, action.value, table.version)
+    if action.kind is ActionKind.PLAY:
+        return await service.play(table.id, user, action.value, table.version)
+    if action.kind is ActionKind.LOOK:
+        return await service.look(table.id, user, table.version)
+    if action.kind is ActionKind.NEXT_HAND:
+        return await service.next_hand(table.id, user, table.version)
+    raise ValueError(f"a stand-in does not {action.kind.value}")

@@ -1,0 +1,25 @@
+"""What the turn clock tells the players; the Discord layer implements it."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.tables.model import Table
+
+
+class TurnNotifier(Protocol):
+    """The turn clock's voice. Each call follows a recorded change of the
+    clock's state, so a crash loses a message rather than repeating it."""
+
+    async def remind(self, table: Table, seat: int, left_s: float) -> None:
+        """The seat is still awaited; ``left_s`` remain before the limit."""
+
+    async def claim_open(self, table: Table) -> None:
+        """The waited-on seat is past the limit: the other team may claim.
+        Never sent at a table where a computer stands in for late players."""
+
+    async def stood_in(self, table: Table, seat: int) -> None:
+        """A computer player now plays the late seat, until its owner returns."""
+
+    async def lobby_closed(self, table: Table) -> None:
+        """The lobby was idle too long and has been closed."""

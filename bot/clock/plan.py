@@ -1,0 +1,159 @@
+"""Which deadlines a table needs: the turn clock's planning, without I/O.
+
+Each open table has at most one deadline of each kind:
+
+* ``turn``: a person is waited on to bid or play. Its stages are the
+  reminders, then the limit (the claim announcement, or a stand-in taking
+  over at a table with that option).
+* ``computer``: a computer player (or a stand-in) is waited on; it acts after
+  the configured delay. At the end of a hand where no person is present, a
+  computer deals the next one.
+* ``lobby``: a lobby untouched for the configured idle time is closed.
+
+Every deadline carries the identity of the situation it was armed for
+(``data["turn"]``): the game, the seat and when the wait began. A pending
+deadline armed for the very situation the table is in is kept as it is, with
+its progress; any other is replaced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container, Mapping
+from dataclasses import dataclass
+
+from bot.clock.scheduler import Deadline
+from bot.clock.settings import ClockSettings
+from bot.game.state import Phase
+from bot.tables.model import Table, TableStatus
+from db.clock_store import TableClockState
+
+TURN = "turn"
+COMPUTER = "computer"
+LOBBY = "lobby"
+KINDS = (TURN, COMPUTER, LOBBY)
+
+# The engine accepts a claim only once the wait is strictly longer than the
+# limit; announcing it a moment later means the button works when it appears.
+CLAIM_MARGIN_S = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """What a table is waiting for, and since when (its identity)."""
+
+    kind: str
+    seat: int
+    since: float
+    ident: str
+
+
+def claim_open_at(table: Table) -> float | None:
+    """When the other team may claim the win against the waited-on seat (the
+    engine's rule: the wait is longer than the turn limit), or None if nobody
+    is waited on."""
+    game = table.game
+    if table.status is not TableStatus.PLAYING or game is None or game.waited_on() is None:
+        return None
+    return game.waiting_since + game.rules.turn_limit_s
+
+
+def wait_of(table: Table, state: TableClockState) -> Wait | None:
+    """Who the table waits on, and whether a person or a computer acts."""
+    game = table.game
+    if table.status is not TableStatus.PLAYING or game is None or game.over:
+        return None
+    away = state.away_seats
+    prefix = f"g{table.game_number}:h{game.hand_number}"
+    if game.phase is Phase.HAND_OVER:
+        # People press "Next hand"; a table with nobody present deals itself.
+        machines = [n for n, s in enumerate(table.seats) if s.is_bot or n in away]
+        if len(machines) < 4:
+            return None
+        return Wait(COMPUTER, machines[0], game.waiting_since, f"computer:{prefix}:next")
+    seat = game.waited_on()
+    if seat is None:
+        return None
+    if table.seats[seat].is_bot or seat in away:
+        ident = f"computer:{prefix}:s{seat}:{game.waiting_since!r}"
+        return Wait(COMPUTER, seat, game.waiting_since, ident)
+    since = max(game.waiting_since, state.taken_back.get(seat, 0.0))
+    return Wait(TURN, seat, since, f"turn:{prefix}:s{seat}:{since!r}")
+
+
+def turn_stages(table: Table, settings: ClockSettings, since: float) -> list[float]:
+    """Due times of the turn's reminders and, last, of the limit."""
+    limit = table.rules.turn_limit_s
+    offsets = settings.reminder_offsets(limit)
+    return [since + o for o in offsets] + [since + limit + CLAIM_MARGIN_S]
+
+
+def turn_deadline(table: Table, wait: Wait, stages: list[float], stage: int) -> Deadline:
+    """The turn deadline for one stage of the wait."""
+    data = {"turn": wait.ident, "seat": wait.seat, "stage": stage}
+    return Deadline(table.id, TURN, stages[stage], data)
+
+
+def lobby_ident(table: Table) -> str:
+    """The identity of a lobby's idle wait: it starts again with every change."""
+    return f"lobby:{table.updated_at!r}"
+
+
+def planned_deadlines(
+    table: Table,
+    state: TableClockState,
+    settings: ClockSettings,
+    now: float,
+    pending: Mapping[str, Deadline],
+    busy: Container[str] = (),
+) -> tuple[Deadline, ...]:
+    """The table's complete set of deadlines, given its pending ones by kind
+    and the situations whose move is being computed right now (``busy``: not
+    armed a second time). The same arguments always give the same deadlines."""
+    if not table.is_open:
+        return ()
+    planned: list[Deadline] = []
+    for kind, (ident, wanted) in _situations(table, state, settings, now).items():
+        kept = pending.get(kind)
+        if kept is not None and ident is not None and kept.data.get("turn") == ident:
+            planned.append(kept)  # armed for this very situation: keep its progress
+        elif wanted is not None and ident not in busy:
+            planned.append(wanted)
+    return tuple(planned)
+
+
+def _situations(
+    table: Table, state: TableClockState, settings: ClockSettings, now: float
+) -> dict[str, tuple[str | None, Deadline | None]]:
+    """Per kind: the situation the table is in (None: nothing to wait for)
+    and the deadline it calls for if none is pending for that situation."""
+    plan: dict[str, tuple[str | None, Deadline | None]] = dict.fromkeys(KINDS, (None, None))
+    if table.status is TableStatus.LOBBY:
+        if settings.lobby_idle_s is not None:
+            ident = lobby_ident(table)
+            due = table.updated_at + settings.lobby_idle_s
+            plan[LOBBY] = (ident, Deadline(table.id, LOBBY, due, {"turn": ident}))
+        return plan
+    wait = wait_of(table, state)
+    if wait is None:
+        return plan
+    if wait.kind == COMPUTER:
+        due = wait.since + settings.computer_delay_s
+        data = {"turn": wait.ident, "seat": wait.seat}
+        plan[COMPUTER] = (wait.ident, Deadline(table.id, COMPUTER, due, data))
+    else:
+        plan[TURN] = (wait.ident, _first_turn_deadline(table, wait, state, settings, now))
+    return plan
+
+
+def _first_turn_deadline(
+    table: Table, wait: Wait, state: TableClockState, settings: ClockSettings, now: float
+) -> Deadline | None:
+    stages = turn_stages(table, settings, wait.since)
+    upcoming = [i for i, due in enumerate(stages) if due > now]
+    if upcoming:
+        stage = upcoming[0]
+    elif state.stand_in:
+        stage = len(stages) - 1  # the stand-in must still take over
+    else:
+        return None  # the limit passed and was announced already
+    return turn_deadline(table, wait, stages, stage)

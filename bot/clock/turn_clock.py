@@ -1,0 +1,307 @@
+"""The turn clock: what the scheduler does to tables while nobody watches.
+
+After every committed change (``service.subscribe``) and at start, each open
+table gets the deadlines :mod:`bot.clock.plan` calls for, and the handlers
+here act when they fall due: reminders and the claim announcement for a late
+person, a stand-in taking a late seat's turns at a table with that option
+(until its owner takes the seat back by opening their hand), computer moves,
+and closing idle lobbies.
+
+A deadline whose situation has moved on does nothing, which makes a deadline
+that fires again after a crash harmless. Notifications are recorded before
+they are sent, so a crash loses a reminder rather than repeating it; computer
+moves are committed by the service, so they happen once.
+
+Discord stays outside: notifications go through
+:class:`bot.clock.notifier.TurnNotifier`, which the Discord layer implements.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import replace
+
+from bot.clock import computer
+from bot.clock.notifier import TurnNotifier
+from bot.clock.plan import (
+    CLAIM_MARGIN_S,
+    COMPUTER,
+    KINDS,
+    LOBBY,
+    TURN,
+    claim_open_at,
+    lobby_ident,
+    planned_deadlines,
+    turn_deadline,
+    turn_stages,
+    wait_of,
+)
+from bot.clock.scheduler import Deadline, Scheduler
+from bot.clock.settings import ClockSettings
+from bot.clock.view import ClockView
+from bot.game.state import ActionKind
+from bot.tables import errors
+from bot.tables.model import Table, TableStatus
+from bot.tables.service import REMATCH, START, TableService
+from db.clock_store import ClockStore, TableClockState
+
+# Stands for the game of away seats stored at a table whose game is over.
+GAME_OVER = -1
+
+
+class TurnClock:
+    """Create it, then ``await start()`` once the service has resumed its tables
+    (handlers are registered and the scheduler started here)."""
+
+    def __init__(
+        self,
+        service: TableService,
+        scheduler: Scheduler,
+        notifier: TurnNotifier,
+        settings: ClockSettings | None = None,
+        clock_store: ClockStore | None = None,
+    ) -> None:
+        self.service = service
+        self.scheduler = scheduler
+        self.notifier = notifier
+        self.settings = settings or ClockSettings()
+        self.clock_store = clock_store or ClockStore(service.store)
+        self.now: Callable[[], float] = scheduler.clock.now
+        self._states: dict[int, TableClockState] = {}
+        # The game in which a table's away seats and taken-back times were
+        # recorded. A new game gives every seat back to its owner, so a
+        # table's next game is planned without them even before they are cleared.
+        self._seats_game: dict[int, int] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._computing: set[tuple[int, str]] = set()
+        self._unsubscribe: Callable[[], None] | None = None
+
+    # -- lifecycle --------------------------------------------------------------
+
+    async def start(self) -> None:
+        self._states = await self.clock_store.load_all()
+        self.scheduler.on(TURN, self._on_turn)
+        self.scheduler.on(COMPUTER, self._on_computer)
+        self.scheduler.on(LOBBY, self._on_lobby)
+        self._unsubscribe = self.service.subscribe(self._on_change)
+        await self.scheduler.start()
+        unfinished = await self.service.unfinished()
+        self._note_games_of_stored_seats(unfinished)
+        # Tables whose deadlines are missing (a crash between a commit and its
+        # deadline) get them now; the stored ones were loaded as they are.
+        for table in unfinished:
+            await self._replan(table.id)
+
+    async def stop(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        await self.scheduler.stop()
+
+    # -- what the Discord layer and the table service ask ------------------------
+
+    def stand_in(self, table_id: int) -> bool:
+        """Whether a computer takes late players' turns at this table."""
+        state = self._states.get(table_id)
+        return state.stand_in if state is not None else self.settings.stand_in_default
+
+    async def set_stand_in(self, table_id: int, on: bool) -> None:
+        """Turn the stand-in option of a table on or off (e.g. at ``/spades new``)."""
+        state = self._state(table_id)
+        await self._save(table_id, replace(state, stand_in=on))
+        await self._replan(table_id)
+
+    def away_seats(self, table_id: int) -> frozenset[int]:
+        """Seats a computer currently plays for their late owner."""
+        return self._state(table_id).away_seats
+
+    async def take_back(self, table_id: int, user_id: int) -> bool:
+        """The owner of a seat a computer plays for opened their hand: the seat
+        is theirs again, and their turn clock starts afresh. True if it was away."""
+        table = await self.service.get(table_id)
+        seat = table.seat_of(user_id)
+        state = self._seats_state(table)
+        if seat is None or seat not in state.away_seats:
+            return False
+        taken_back = {**state.taken_back, seat: self.now()}
+        await self._save_seats(
+            table, replace(state, away_seats=state.away_seats - {seat}, taken_back=taken_back)
+        )
+        await self._replan(table_id)
+        return True
+
+    def claim_open(self, table: Table) -> bool:
+        """Whether "Claim the win" is offered at this table now: the waited-on
+        seat is past the limit and no computer stands in for it."""
+        at = claim_open_at(table)
+        return at is not None and self.now() > at and self.claim_allowed(table)
+
+    def claim_allowed(self, table: Table) -> bool:
+        """Whether the win may be claimed at this table at all: not where a
+        computer stands in for late players (the engine judges the timing)."""
+        return not self.stand_in(table.id)
+
+    def view(self, table: Table) -> ClockView:
+        """What the table message and the hands show of the clock at this table
+        now. No I/O: it reads the clock's memory and the time."""
+        return ClockView(
+            claim_open=self.claim_open(table),
+            stand_in=self.stand_in(table.id),
+            away_seats=self._seats_state(table).away_seats if table.is_open else frozenset(),
+        )
+
+    def deadlines_for(self, table: Table) -> tuple[Deadline, ...]:
+        """The complete set of deadlines ``table`` (the table as it is, or as a
+        change about to be committed leaves it) should have: from the clock's
+        memory of it, the settings, the time and its pending deadlines; one
+        pending for the very situation the table is in is kept as it is. No
+        I/O: the caller stores them, then hands them to
+        :meth:`Scheduler.adopt`."""
+        pending = {
+            kind: deadline
+            for kind in KINDS
+            if (deadline := self.scheduler.pending(table.id, kind)) is not None
+        }
+        busy = {ident for table_id, ident in self._computing if table_id == table.id}
+        state = self._seats_state(table)
+        return planned_deadlines(table, state, self.settings, self.now(), pending, busy)
+
+    # -- planning ---------------------------------------------------------------
+
+    async def _on_change(self, table: Table, event: str) -> None:
+        if event in (START, REMATCH):
+            await self._seats_back_to_owners(table.id)
+        await self._replan(table.id)
+
+    async def _replan(self, table_id: int) -> None:
+        """Arm, keep or cancel the table's deadlines to match its latest state.
+        One table at a time: two replans must not interleave their writes."""
+        lock = self._locks.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            table = await self._current(table_id)
+            if table is None:
+                await self.scheduler.cancel_table(table_id)
+                self._locks.pop(table_id, None)
+                return
+            await self.scheduler.set_table(table_id, self.deadlines_for(table))
+
+    # -- handlers ---------------------------------------------------------------
+
+    async def _on_turn(self, deadline: Deadline) -> None:
+        table = await self._current(deadline.table_id)
+        wait = wait_of(table, self._seats_state(table)) if table is not None else None
+        if table is None or wait is None or wait.ident != deadline.data.get("turn"):
+            await self._replan(deadline.table_id)  # stale: make sure the right one is armed
+            return
+        now = self.now()
+        stages = turn_stages(table, self.settings, wait.since)
+        passed = [i for i, due in enumerate(stages) if due <= now]
+        if not passed:
+            await self._replan(table.id)
+            return
+        reached = passed[-1]
+        if reached < len(stages) - 1:
+            # Record the progress (the next stage replaces this row), then remind
+            # once, for the latest point passed (several when the bot was down).
+            await self.scheduler.arm(turn_deadline(table, wait, stages, reached + 1))
+            left = stages[-1] - CLAIM_MARGIN_S - now
+            await self.notifier.remind(table, wait.seat, left)
+            return
+        await self.scheduler.consume(deadline)
+        if self.stand_in(table.id):
+            state = self._seats_state(table)
+            await self._save_seats(table, replace(state, away_seats=state.away_seats | {wait.seat}))
+            await self.notifier.stood_in(table, wait.seat)
+            await self._replan(table.id)
+        else:
+            await self.notifier.claim_open(table)
+
+    async def _on_computer(self, deadline: Deadline) -> None:
+        ident = str(deadline.data.get("turn"))
+        key = (deadline.table_id, ident)
+        self._computing.add(key)
+        try:
+            for _ in range(8):
+                table = await self._current(deadline.table_id)
+                wait = wait_of(table, self._seats_state(table)) if table is not None else None
+                if table is None or wait is None or wait.ident != ident:
+                    break
+                try:
+                    action = await computer.decide(table, wait.seat, self.settings.stand_in_level)
+                    await computer.act(self.service, table, wait.seat, action)
+                except errors.StaleAction:
+                    continue  # the table moved under us: look again
+                if action.kind is not ActionKind.LOOK:
+                    break
+                # Having looked at its cards, the same seat now bids.
+        finally:
+            self._computing.discard(key)
+        await self._replan(deadline.table_id)
+
+    async def _on_lobby(self, deadline: Deadline) -> None:
+        table = await self._current(deadline.table_id)
+        if table is None or table.status is not TableStatus.LOBBY:
+            return
+        idle = self.settings.lobby_idle_s
+        if idle is None or lobby_ident(table) != deadline.data.get("turn"):
+            await self._replan(table.id)
+            return
+        try:
+            closed = await self.service.cancel(table.id, table.host_id, table.version)
+        except errors.StaleAction:
+            await self._replan(table.id)  # someone just acted: the lobby is alive
+            return
+        await self.notifier.lobby_closed(closed)
+
+    # -- state ------------------------------------------------------------------
+
+    async def _current(self, table_id: int) -> Table | None:
+        try:
+            table = await self.service.get(table_id)
+        except errors.UnknownTable:
+            return None
+        return table if table.is_open else None
+
+    def _state(self, table_id: int) -> TableClockState:
+        state = self._states.get(table_id)
+        if state is None:
+            return TableClockState(stand_in=self.settings.stand_in_default)
+        return state
+
+    def _seats_state(self, table: Table) -> TableClockState:
+        """The clock's state for this table's current game: away seats and
+        taken-back times recorded in an earlier game no longer count."""
+        state = self._state(table.id)
+        recorded_in = self._seats_game.get(table.id, table.game_number)
+        if recorded_in != table.game_number and (state.away_seats or state.taken_back):
+            return replace(state, away_seats=frozenset(), taken_back={})
+        return state
+
+    def _note_games_of_stored_seats(self, unfinished: list[Table]) -> None:
+        """Stored away seats belong to the game still on at their table, or to
+        one that is over (any later game does not have them)."""
+        self._seats_game = {
+            table_id: GAME_OVER
+            for table_id, state in self._states.items()
+            if state.away_seats or state.taken_back
+        }
+        for table in unfinished:
+            if table.id in self._seats_game:
+                self._seats_game[table.id] = table.game_number
+
+    async def _save(self, table_id: int, state: TableClockState) -> None:
+        await self.clock_store.save(table_id, state)
+        self._states[table_id] = state
+
+    async def _save_seats(self, table: Table, state: TableClockState) -> None:
+        """Save a change of the away seats, made in the table's current game."""
+        await self._save(table.id, state)
+        self._seats_game[table.id] = table.game_number
+
+    async def _seats_back_to_owners(self, table_id: int) -> None:
+        """A new game (start or rematch) gives every seat back to its owner."""
+        state = self._states.get(table_id)
+        if state is not None and (state.away_seats or state.taken_back):
+            await self._save(table_id, replace(state, away_seats=frozenset(), taken_back={}))
+        self._seats_game.pop(table_id, None)

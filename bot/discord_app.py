@@ -124,6 +124,7 @@ class SpadesBot(commands.Bot):
         self._opened = True
 
     async def setup_hook(self) -> None:
+        from bot.stats.service import StatsService
         from cogs.clock import ClockCog
         from cogs.components import SpadesComponent
         from cogs.hands import HandScreens
@@ -131,6 +132,7 @@ class SpadesBot(commands.Bot):
         from cogs.presenter import TablePresenter
         from cogs.spades import SpadesCog
         from cogs.table_ui import TableUI
+        from db.stats_store import StatsStore
 
         await self.open_database()
         self.service = await TableService.open(
@@ -148,7 +150,9 @@ class SpadesBot(commands.Bot):
         if "leaderboard" in self.features:
             # Added like the other cogs, not as an extension: an extension is a
             # second copy of its module, whose classes fail isinstance checks.
-            await self.add_cog(LeaderboardCog(self))
+            stats = StatsService(StatsStore(self.store))
+            names = self.presenter.names.get
+            await self.add_cog(LeaderboardCog(self, stats, self.service, self.spawn, names))
         if not self.commands_only:
             self.heartbeat.change_interval(seconds=self.settings.health.heartbeat_every_s)
             self.heartbeat.start()

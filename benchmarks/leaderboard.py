@@ -34,10 +34,10 @@ from bot.ai.base import make_player
 from bot.game.rules import preset
 from bot.game.state import Action, Game, Phase
 from bot.game.view import view_of
-from bot.stats.leaderboard import SortKey, page_text
+from bot.render.leaderboard import page_text, stats_fields
+from bot.stats.leaderboard import SortKey
 from bot.stats.records import FinishedGame, SeatPlayer
 from bot.stats.service import StatsService
-from bot.stats.summary import stats_fields
 from db.stats_store import StatsStore
 from db.store import Store
 

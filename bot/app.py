@@ -32,9 +32,11 @@ from bot.clock.turn_clock import TurnClock
 from bot.config import Settings
 from bot.game.rules import PRESETS, RuleSet
 from bot.refusals import NoTableHere, NotPlaying, SeveralTables, UnknownTable
+from bot.stats.service import StatsService
 from bot.tables import errors as table_errors
 from bot.tables.model import Table
 from bot.tables.service import TableService, random_seed
+from db.stats_store import StatsStore
 from db.store import Store, TurnMention
 
 log = logging.getLogger(__name__)
@@ -96,6 +98,9 @@ class SpadesApp:
         if unknown:
             raise ValueError(f"unknown features {sorted(unknown)}; known: {FEATURES}")
         self.clock: TurnClock | None = None
+        self.stats: StatsService | None = None
+        if "leaderboard" in self.features:
+            self.stats = StatsService(StatsStore(store))
         self._listeners: list[Listener] = []
         self._background: set[asyncio.Task[Any]] = set()
         self._decks: dict[int, str | None] = {}
@@ -169,6 +174,11 @@ class SpadesApp:
         self._background.add(task)
         task.add_done_callback(self._background_done)
         return task
+
+    async def settle(self) -> None:
+        """Wait until every background task (drawing, counting) has finished."""
+        while running := [task for task in self._background if not task.done()]:
+            await asyncio.gather(*running, return_exceptions=True)
 
     def _background_done(self, task: asyncio.Task[Any]) -> None:
         self._background.discard(task)

@@ -19,12 +19,13 @@ from discord.ext import commands, tasks
 
 from bot.app import FEATURES, SpadesApp
 from bot.config import Settings
+from bot.render.leaderboard import BOARD_PATTERN
 from bot.tables.service import random_seed
 from cogs.clock import ChannelTurnNotifier, ClockCog
 from cogs.components import PATTERN, SpadesComponent, handle_components
 from cogs.errors import on_tree_error, say
 from cogs.hands import HandScreens
-from cogs.leaderboard import BOARD_PATTERN, LeaderboardCog
+from cogs.leaderboard import LeaderboardCog
 from cogs.presenter import TablePresenter
 from cogs.spades import SpadesCog
 from cogs.table_ui import TableUI
@@ -148,7 +149,10 @@ class SpadesBot(commands.Bot):
         if "clock" in self.features:
             await self.add_cog(ClockCog(self.tree, app))
         if "leaderboard" in self.features:
-            await self.add_cog(LeaderboardCog(self, app))
+            assert app.stats is not None
+            await self.add_cog(
+                LeaderboardCog(self, app.stats, app.tables, app.spawn, self.presenter.names.get)
+            )
         if not self.commands_only:
             await app.start()
             self.heartbeat.change_interval(seconds=self.settings.health.heartbeat_every_s)

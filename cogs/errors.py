@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.refusals import IllegalAction, SeveralTables, TableError
-from bot.render.answers import several_tables
+from bot.render.answers import several_tables_text
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ def explain(error: BaseException) -> str | None:
     if isinstance(error, Refusal):
         return error.message
     if isinstance(error, SeveralTables):
-        return several_tables(error.channel_ids)
+        return several_tables_text(error.channel_ids)
     if isinstance(error, TableError | IllegalAction):
         text = _ALWAYS.get(error.code, error.message)
         if isinstance(error, TableError) and text == type(error).default_message:

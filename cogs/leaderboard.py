@@ -2,128 +2,47 @@
 end-of-game picture.
 
 Thin glue: the commands ask :class:`~bot.stats.service.StatsService` and
-render what it returns. The subcommands join the ``/spades`` group that
-:mod:`cogs.spades` registers, so this cog loads after that one. It also
-subscribes to the table service: when a game ends it is counted at once,
-and a picture of the game's scores is posted in the table's channel.
+answer with what :mod:`bot.render.leaderboard` and :mod:`bot.render.results`
+draw. The subcommands join the ``/spades`` group that :mod:`cogs.spades`
+registers, so this cog loads after that one. It also subscribes to the table
+service: when a game ends it is counted in the background (no click waits
+for it), and a picture of the game's scores is posted in the table's channel.
 """
 
 from __future__ import annotations
 
 import io
 import logging
-import re
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
-from discord.ui import DynamicItem, Item
 
-from bot.stats.counting import RecordOutcome
+from bot.render import leaderboard as screens
+from bot.render.results import end_of_game_text, game_record_text, team_names
 from bot.stats.history import export_filename
-from bot.stats.leaderboard import LeaderboardPage, SortKey, page_footer, page_text
+from bot.stats.leaderboard import SortKey
 from bot.stats.records import BadRecord, FinishedGame
-from bot.stats.service import ENGINE_KINDS, StatsService, chart_png, finished_from_table
-from bot.stats.summary import history_line, stats_fields
+from bot.stats.service import StatsService, chart_png, finished_by
 from bot.tables.model import Table
-from cogs.errors import Refusal, report
-from db.stats_store import StatsStore
-
-if TYPE_CHECKING:
-    from bot.discord_app import SpadesBot
+from bot.tables.service import TableService
+from cogs.components import to_embed
+from cogs.errors import Refusal
+from cogs.leaderboard_pages import BoardButton, board_fields, guild_of
 
 log = logging.getLogger(__name__)
 
-BOARD_PREFIX = "spades-board"
-# The sort, the page the button leads to, and which button (ids must differ).
-BOARD_TEMPLATE = rf"{BOARD_PREFIX}:(?P<rest>.*)"
-BOARD_PATTERN = re.compile(BOARD_TEMPLATE, re.DOTALL)
-_BOARD_SHAPE = re.compile(r"(?P<sort>rating|wins):(?P<page>\d{1,6}):(?P<slot>prev|next|sort)")
-COLOUR = 0x2B6CB0
-MAX_PAGE = 999_999
+#: Runs a coroutine in the background under a name (``SpadesBot.spawn``).
+Spawn = Callable[[Coroutine[Any, Any, Any], str], object]
+#: A user's display name if the bot already knows it.
+KnownName = Callable[[int], str | None]
 
 
-def board_id(sort: SortKey, page: int, slot: str) -> str:
-    return f"{BOARD_PREFIX}:{sort.value}:{page}:{slot}"
-
-
-def board_message(page: LeaderboardPage, guild_name: str) -> dict[str, Any]:
-    """The embed and buttons of one leaderboard page."""
-    title = "Ratings" if page.sort is SortKey.RATING else "Most wins"
-    embed = discord.Embed(
-        title=f"{title} · {guild_name}", description=page_text(page), colour=COLOUR
-    )
-    embed.set_footer(text=page_footer(page))
-    view = discord.ui.View(timeout=None)
-    at = page.span.page
-    other = SortKey.WINS if page.sort is SortKey.RATING else SortKey.RATING
-    buttons = (
-        ("◀ Prev", board_id(page.sort, max(at - 1, 0), "prev"), not page.has_previous),
-        ("Next ▶", board_id(page.sort, at + 1, "next"), not page.has_next),
-        (f"By {other.value}", board_id(other, 0, "sort"), False),
-    )
-    for label, custom_id, disabled in buttons:
-        view.add_item(
-            BoardButton(
-                discord.ui.Button(
-                    label=label,
-                    custom_id=custom_id,
-                    disabled=disabled,
-                    style=discord.ButtonStyle.secondary,
-                )
-            )
-        )
-    return {"embed": embed, "view": view}
-
-
-class BoardButton(DynamicItem[Item[Any]], template=BOARD_PATTERN):
-    """A leaderboard page button; it works on any leaderboard message, after
-    any restart. The id is checked in the callback, where a bad one can be
-    answered (an exception in ``from_custom_id`` would leave it unanswered)."""
-
-    def __init__(self, item: Item[Any], rest: str = "") -> None:
-        super().__init__(item)
-        self.rest = rest
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> BoardButton:
-        return cls(item, match["rest"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            cog = _cog(interaction)
-            shape = _BOARD_SHAPE.fullmatch(self.rest)
-            if shape is None:
-                raise Refusal("That button is not valid.")
-            guild = _guild_of(interaction)
-            page = await cog.stats.leaderboard(
-                guild.id, SortKey(shape["sort"]), min(int(shape["page"]), MAX_PAGE)
-            )
-            await interaction.response.edit_message(**board_message(page, guild.name))
-        except Exception as exc:
-            await report(interaction, exc)
-
-
-def _cog(interaction: discord.Interaction[Any]) -> LeaderboardCog:
-    cog = interaction.client.get_cog(LeaderboardCog.__cog_name__)
-    if not isinstance(cog, LeaderboardCog):  # pragma: no cover - loaded with the commands
-        raise RuntimeError("the leaderboard is not loaded")
-    return cog
-
-
-def _guild_of(interaction: discord.Interaction[Any]) -> discord.Guild:
-    if interaction.guild is None:
-        raise Refusal("The leaderboard belongs to a server: use it in a server channel.")
-    return interaction.guild
+def _whose(interaction: discord.Interaction[Any], who: discord.abc.User) -> str:
+    return "You have" if who.id == interaction.user.id else f"{who.mention} has"
 
 
 def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., None]]:
@@ -141,13 +60,13 @@ def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., 
     async def leaderboard(
         interaction: discord.Interaction[Any],
         sort: str = "rating",
-        page: app_commands.Range[int, 1, MAX_PAGE] = 1,
+        page: app_commands.Range[int, 1, screens.MAX_PAGE] = 1,
         share: bool = False,
     ) -> None:
-        guild = _guild_of(interaction)
+        guild = guild_of(interaction)
         found = await cog.stats.leaderboard(guild.id, SortKey(sort), page - 1)
         await interaction.response.send_message(
-            **board_message(found, guild.name), ephemeral=not share
+            **board_fields(found, guild.name), ephemeral=not share
         )
 
     @app_commands.command(name="stats", description="A player's statistics on this server")
@@ -160,14 +79,12 @@ def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., 
         player: discord.User | None = None,
         share: bool = False,
     ) -> None:
-        guild = _guild_of(interaction)
+        guild = guild_of(interaction)
         who = player or interaction.user
         found = await cog.stats.player_stats(guild.id, who.id)
         if found is None:
-            raise Refusal(f"{_whose(interaction, who)} no finished games on this server yet.")
-        embed = discord.Embed(title=f"{who.display_name} · {guild.name}", colour=COLOUR)
-        for name, value in stats_fields(found):
-            embed.add_field(name=name, value=value, inline=name not in _WIDE_FIELDS)
+            raise Refusal(screens.no_games_text(_whose(interaction, who)))
+        embed = to_embed(screens.stats_embed(found, who.display_name, guild.name))
         await interaction.response.send_message(embed=embed, ephemeral=not share)
 
     @app_commands.command(
@@ -182,20 +99,15 @@ def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., 
         player: discord.User | None = None,
         game: app_commands.Range[int, 1] | None = None,
     ) -> None:
-        guild = _guild_of(interaction)
+        guild = guild_of(interaction)
         if game is not None:
             await cog.send_game(interaction, guild.id, game)
             return
         who = player or interaction.user
         games = await cog.stats.recent_games(guild.id, who.id)
         if not games:
-            raise Refusal(f"{_whose(interaction, who)} no finished games on this server yet.")
-        embed = discord.Embed(
-            title=f"Recent games of {who.display_name}",
-            description="\n".join(history_line(g) for g in games),
-            colour=COLOUR,
-        )
-        embed.set_footer(text="/spades history game:<number> gives a game's full record")
+            raise Refusal(screens.no_games_text(_whose(interaction, who)))
+        embed = to_embed(screens.history_embed(games, who.display_name))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(
@@ -206,40 +118,33 @@ def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., 
     async def rating_settings(
         interaction: discord.Interaction[Any], computer_games: bool | None = None
     ) -> None:
-        guild = _guild_of(interaction)
+        guild = guild_of(interaction)
         if computer_games is not None:
             if not interaction.permissions.manage_guild:
                 raise Refusal("Only members who can manage the server can change this.")
             await cog.stats.set_rate_computer_games(guild.id, computer_games)
         rated = await cog.stats.rate_computer_games(guild.id)
-        text = (
-            "Games with computer players change ratings on this server."
-            if rated
-            else "Games with computer players count in statistics but leave ratings alone."
-        )
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(screens.rating_setting_text(rated), ephemeral=True)
 
     return [leaderboard, stats, history, rating_settings]
 
 
-_WIDE_FIELDS = {"Revokes", "Best partners", "Games", "Points per hand"}
-
-
-def _whose(interaction: discord.Interaction[Any], who: discord.abc.User) -> str:
-    return "You have" if who.id == interaction.user.id else f"{who.mention} has"
-
-
 class LeaderboardCog(commands.Cog):
-    """Load after :class:`cogs.spades.SpadesCog`, once the store and the
-    table service are open."""
+    """Load after :class:`cogs.spades.SpadesCog` (it owns the ``/spades`` group)."""
 
     def __init__(
-        self, bot: Any, app: Any, *, names: Callable[[int], str | None] | None = None
+        self,
+        bot: commands.Bot,
+        stats: StatsService,
+        tables: TableService,
+        spawn: Spawn,
+        known_name: KnownName = lambda user_id: None,
     ) -> None:
         self.bot = bot
-        self.app = app
-        self.stats = StatsService(StatsStore(app.store))
-        self._names = names
+        self.stats = stats
+        self.tables = tables
+        self.spawn = spawn
+        self.known_name = known_name
         self._commands = _build_commands(self)
         self._unsubscribe: Callable[[], None] | None = None
 
@@ -249,9 +154,10 @@ class LeaderboardCog(commands.Cog):
             raise RuntimeError("the /spades group must be registered before the leaderboard")
         for command in self._commands:
             group.add_command(command, override=True)
+        BoardButton.sources[self.bot] = self.stats.leaderboard
         self.bot.add_dynamic_items(BoardButton)
-        self._unsubscribe = self.app.tables.subscribe(self.on_table_change)
-        self.app.spawn(self._catch_up(), "stats-catch-up")
+        self._unsubscribe = self.tables.subscribe(self.on_table_change)
+        self.spawn(self._catch_up(), "stats-catch-up")
 
     async def cog_unload(self) -> None:
         group = self.bot.tree.get_command("spades")
@@ -259,6 +165,8 @@ class LeaderboardCog(commands.Cog):
             for command in self._commands:
                 group.remove_command(command.name)
         self.bot.remove_dynamic_items(BoardButton)
+        if BoardButton.sources.get(self.bot) == self.stats.leaderboard:
+            del BoardButton.sources[self.bot]
         if self._unsubscribe is not None:
             self._unsubscribe()
 
@@ -270,45 +178,37 @@ class LeaderboardCog(commands.Cog):
     # -- the end of a game ---------------------------------------------------------
 
     async def on_table_change(self, table: Table, event: str) -> None:
-        """Count a game as soon as it ends, then show its picture."""
-        record = finished_from_table(table)
-        if record is None or event not in ENGINE_KINDS:
-            return
-        outcome = await self.stats.record_game(record)
-        if outcome is not None:  # counted just now: the picture is posted once
-            self.app.spawn(self._post_picture(table, record, outcome), f"game-picture-{table.id}")
+        """When a change finishes a game, count it and show its picture, in the
+        background: the click that finished it is answered without waiting."""
+        record = finished_by(table, event)
+        if record is not None:
+            self.spawn(self._count(table, record), f"count-game-{table.id}")
 
-    async def _post_picture(self, table: Table, game: FinishedGame, outcome: RecordOutcome) -> None:
-        names = (await self._team_name(game, 0), await self._team_name(game, 1))
-        png = chart_png(game, names)  # some 15 ms, once per game
+    async def _count(self, table: Table, game: FinishedGame) -> None:
+        outcome = await self.stats.record_game(game)
+        if outcome is None:  # counted before: the picture was posted then
+            return
+        names = await self._user_names(game)
+        text = end_of_game_text(table.id, game, team_names(game.seats, names.__getitem__), outcome)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
-            await channel.send(
-                content=end_text(table.id, game, names, outcome),
-                file=discord.File(io.BytesIO(png), f"spades-game-{game.game_id}.png"),
-            )
+            await channel.send(content=text, file=_picture(game, names))
         except discord.HTTPException as exc:
             log.warning("could not post the picture of game %d: %s", game.game_id, exc)
 
-    async def _team_name(self, game: FinishedGame, team: int) -> str:
-        return " & ".join([await self._seat_name(game, seat) for seat in (team, team + 2)])
-
-    async def _seat_name(self, game: FinishedGame, seat: int) -> str:
-        player = game.seats[seat]
-        if player.user_id is None:
-            return f"{player.computer_level} computer"
-        if self._names is not None and (name := self._names(player.user_id)):
-            return name
-        presenter_names: dict[int, str] = getattr(getattr(self.bot, "presenter", None), "names", {})
-        if player.user_id in presenter_names:
-            return presenter_names[player.user_id]
-        user = self.bot.get_user(player.user_id)
-        if user is None:
-            try:
-                user = await self.bot.fetch_user(player.user_id)
-            except discord.HTTPException:
-                return f"player {player.user_id % 10000:04d}"
-        return user.display_name
+    async def _user_names(self, game: FinishedGame) -> dict[int, str]:
+        """The display names of the people who played ``game``."""
+        names: dict[int, str] = {}
+        for user_id in (seat.user_id for seat in game.seats if seat.user_id is not None):
+            name = self.known_name(user_id)
+            if name is None:
+                try:
+                    user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+                    name = user.display_name
+                except discord.HTTPException:
+                    name = f"player {user_id % 10000:04d}"
+            names[user_id] = name
+        return names
 
     # -- one game's record ----------------------------------------------------------
 
@@ -324,41 +224,13 @@ class LeaderboardCog(commands.Cog):
         assert data is not None
         files = [discord.File(io.BytesIO(data), export_filename(game_id))]
         try:
-            names = (await self._team_name(game, 0), await self._team_name(game, 1))
-            png = chart_png(game, names)
-            files.append(discord.File(io.BytesIO(png), f"spades-game-{game_id}.png"))
+            files.append(_picture(game, await self._user_names(game)))
         except BadRecord as exc:  # the file still goes out; the picture cannot
             log.warning("no picture for game %d: %s", game_id, exc)
-        await interaction.response.send_message(
-            f"Game {game_id}: {len(game.hand_records)} hands, final score "
-            f"{game.final_scores[0]}–{game.final_scores[1]}.",
-            files=files,
-            ephemeral=True,
-        )
+        await interaction.response.send_message(game_record_text(game), files=files, ephemeral=True)
 
 
-def end_text(
-    table_id: int, game: FinishedGame, names: tuple[str, str], outcome: RecordOutcome
-) -> str:
-    """The words posted with the end-of-game picture."""
-    s0, s1 = game.final_scores
-    if game.winner is None:
-        head = f"Table {table_id}: a draw at {s0}–{s1}."
-    else:
-        head = (
-            f"Table {table_id}: {names[game.winner]} win "
-            f"{game.final_scores[game.winner]}–{game.final_scores[1 - game.winner]}."
-        )
-    if not outcome.rated:
-        return head + " Not rated (computer players took part)."
-    moves = ", ".join(
-        f"<@{c.user_id}> {c.after} ({c.after - c.before:+d})" for c in outcome.changes
-    )
-    return f"{head} Ratings: {moves}."
-
-
-async def setup(bot: SpadesBot) -> None:
-    """Extension entry point, for ``bot.load_extension("cogs.leaderboard")``
-    after the store, the table service and :class:`cogs.spades.SpadesCog` are
-    in place (the bot itself adds the cog directly)."""
-    await bot.add_cog(LeaderboardCog(bot))
+def _picture(game: FinishedGame, names: dict[int, str]) -> discord.File:
+    """The score picture of a game (some 15 ms to draw)."""
+    png = chart_png(game, team_names(game.seats, names.__getitem__, plain=True))
+    return discord.File(io.BytesIO(png), f"spades-game-{game.game_id}.png")

@@ -19,6 +19,7 @@ from typing import Any
 import discord
 
 from bot.app import REDRAW, Snapshot, SpadesApp, TurnMention
+from bot.render.names import computer_label
 from bot.render.table import SEAT_NAMES, table_message
 from bot.tables.model import Table, TableStatus
 from cogs.components import message_fields
@@ -235,7 +236,7 @@ class TablePresenter:
         names = []
         for seat, occupant in enumerate(table.seats):
             if occupant.user_id is None:
-                names.append("Computer")
+                names.append(computer_label(seat, occupant.bot_level))
                 continue
             name = self.names.get(occupant.user_id)
             if name is None:

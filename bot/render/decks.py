@@ -74,11 +74,11 @@ class Deck:
         """The cards of a mask as message text, one suit per line."""
         if not mask:
             return "(no cards)"
-        return "\n".join(self.suit_line(suit) for suit in by_suit(mask))
+        return "\n".join(self.card_line(self.suit_line(suit)) for suit in by_suit(mask))
 
-    def emphasise(self, text: str) -> str:
-        """The finished message text; large print turns it into headings."""
-        return text
+    def card_line(self, line: str) -> str:
+        """A line of message text that shows cards; large print makes it a heading."""
+        return line
 
     def suit_line(self, cards: list[int]) -> str:
         ranks = " ".join(RANK_TEXT[c % 13] for c in cards)
@@ -113,7 +113,7 @@ class FourColourDeck(Deck):
 class LargePrintDeck(Deck):
     name = DeckName.LARGE_PRINT
     title = "Large print"
-    description = "Ranks drawn as big emoji and the hand written in headings."
+    description = "Ranks drawn as big emoji and your cards written as headings."
 
     # Keycap digits and boxed letters are drawn larger than button text.
     RANK_EMOJI = (
@@ -138,14 +138,10 @@ class LargePrintDeck(Deck):
             SUIT_SYMBOLS[card // 13], self.RANK_EMOJI[card % 13], Style.RED if red else Style.GREY
         )
 
-    def suit_line(self, cards: list[int]) -> str:
-        return f"## {super().suit_line(cards)}"
-
-    def emphasise(self, text: str) -> str:
-        return "\n".join(
-            line if line.startswith(("#", ">")) or not line else f"### {line}"
-            for line in text.splitlines()
-        )
+    def card_line(self, line: str) -> str:
+        # Discord's heading mark applies to its own line only: the cards
+        # are large, the words around them stay ordinary text.
+        return f"## {line}"
 
 
 DECKS: dict[DeckName, Deck] = {

@@ -15,6 +15,7 @@ from bot.game.state import Phase
 from bot.game.view import PlayerView
 from bot.render.decks import Deck, Style, by_suit, card_text
 from bot.render.ids import Act, ComponentId
+from bot.render.limits import CONTENT, clip
 from bot.render.spec import MAX_ROWS, ButtonSpec, MessageSpec, chunk
 
 
@@ -101,7 +102,8 @@ def hand_message(
     elif view.phase is Phase.PLAYING:
         trick_no = len(view.tricks) + 1
         broken = "spades broken" if view.spades_broken else "spades not broken"
-        lines.append(f"Trick {trick_no}: {trick_line(view.leader, view.trick, names)} ({broken})")
+        trick = trick_line(view.leader, view.trick, names)
+        lines.append(deck.card_line(f"Trick {trick_no}: {trick} ({broken})"))
         taken = view.tricks_won[seat]
         lines.append(
             f"Your bid {bid_text(view.bids[seat])}, taken {tricks_over_bid(taken, view.bids[seat])}"
@@ -110,7 +112,7 @@ def hand_message(
         rows.extend(_card_rows(view, deck, button))
     else:
         lines.append("This hand is over: the table message shows the result.")
-    return MessageSpec(content=deck.emphasise("\n".join(lines)), rows=tuple(rows))
+    return MessageSpec(content=clip("\n".join(lines), CONTENT), rows=tuple(rows))
 
 
 def _bids_line(view: PlayerView, names: Sequence[str]) -> str:

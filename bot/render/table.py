@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.game.scoring import TeamHandResult
+from bot.game.scoring import BLIND_NIL, NIL, TeamHandResult
 from bot.game.state import EndReason, Game, HandRecord, Phase, team_of
 from bot.render.decks import Style
 from bot.render.hand import bid_text, trick_line, tricks_over_bid
 from bot.render.ids import Act, ComponentId
+from bot.render.limits import FIELD_VALUE, OPTION_LABEL, clip, fit_embed, fit_lines
+from bot.render.names import computer_label
 from bot.render.spec import (
     ButtonSpec,
     EmbedSpec,
@@ -34,12 +36,13 @@ NameOf = Callable[[int], str]
 
 
 def seat_label(table: Table, seat: int) -> str:
-    """How the seat is named in public text: ``<@id>`` or ``Computer``."""
+    """How the seat is named in public text: ``<@id>`` or the seat's computer
+    player, like ``🤖 Wren (random)``."""
     occupant = table.seats[seat]
     if occupant.user_id is not None:
         return f"<@{occupant.user_id}>"
     if occupant.bot_level is not None:
-        return "🤖 Computer"
+        return computer_label(seat, occupant.bot_level)
     return "(empty)"
 
 
@@ -94,14 +97,16 @@ def table_message(
         colour = GOLD if table.status is TableStatus.FINISHED else GREEN
         fields.extend(_game_fields(table, game, claim_open))
     if table.spectators:
-        watching = ", ".join(f"<@{u}>" for u in table.spectators)
-        fields.append(Field("Watching", watching))
-    embed = EmbedSpec(
-        title=title,
-        description="\n".join(description),
-        fields=tuple(fields),
-        footer=_footer(table, game),
-        colour=colour,
+        watching = [f"<@{u}>" for u in table.spectators]
+        fields.append(Field("Watching", fit_lines(watching, FIELD_VALUE, sep=", ")))
+    embed = fit_embed(
+        EmbedSpec(
+            title=title,
+            description="\n".join(description),
+            fields=tuple(fields),
+            footer=_footer(table, game),
+            colour=colour,
+        )
     )
     return MessageSpec(embed=embed, rows=tuple(_rows(table, game, claim_open, partner_names)))
 
@@ -209,12 +214,10 @@ def hand_summary(table: Table, record: HandRecord) -> str:
         who = ", ".join(
             f"{labels[s]} bid {bid_text(bids.get(s))} took {record.tricks_won[s]}" for s in seats
         )
-        made = "made" if result.made else "set"
-        parts = [f"contract {result.contract}: {made}"]
-        if result.nils_made:
-            parts.append(f"Nil made ×{result.nils_made}")
-        if result.nils_failed:
-            parts.append(f"Nil failed ×{result.nils_failed}")
+        parts = []
+        if result.contract:  # a team whose two players bid Nil has no contract
+            parts.append(f"contract {result.contract}: {'made' if result.made else 'set'}")
+        parts.extend(_nil_results(record, bids, seats))
         if result.new_bags:
             parts.append(f"+{result.new_bags} bag{'s' if result.new_bags != 1 else ''}")
         if result.bag_penalty:
@@ -229,14 +232,26 @@ def hand_summary(table: Table, record: HandRecord) -> str:
     return "\n".join(lines)
 
 
+def _nil_results(record: HandRecord, bids: dict[int, int], seats: tuple[int, int]) -> list[str]:
+    """``Nil made (North)``, ``Blind Nil failed (South)``: each Nil of the team."""
+    results = []
+    for seat in seats:
+        bid = bids.get(seat)
+        if bid in (NIL, BLIND_NIL):
+            made = "made" if record.tricks_won[seat] == 0 else "failed"
+            results.append(f"{bid_text(bid)} {made} ({SEAT_NAMES[seat]})")
+    return results
+
+
 def result_text(table: Table, game: Game) -> str:
     result = game.result
     assert result is not None
     labels = seat_labels(table)
-    score = f"{game.scores[0]} to {game.scores[1]}"
     if result.winner is None:
-        return f"**Draw** at {score}."
-    winner = f"**{TEAM_NAMES[result.winner]} win** ({score})"
+        return f"**Draw** at {game.scores[0]} to {game.scores[1]}."
+    # The winner first, in the words and in the score.
+    won, lost = game.scores[result.winner], game.scores[1 - result.winner]
+    winner = f"**{TEAM_NAMES[result.winner]} win** ({won} to {lost})"
     who = labels[result.seat] if result.seat is not None else "a player"
     reasons = {
         EndReason.TARGET: f"reached {table.rules.target}",
@@ -290,7 +305,7 @@ def _rows(
                     str(ComponentId(Act.PARTNER, table.id, table.version)),
                     "Host: choose your partner",
                     tuple(
-                        SelectOption(str(s), f"{names[s]} ({SEAT_NAMES[s]})"[:100])
+                        SelectOption(str(s), clip(f"{names[s]} ({SEAT_NAMES[s]})", OPTION_LABEL))
                         for s in (1, 2, 3)
                     ),
                 )

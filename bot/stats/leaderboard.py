@@ -1,8 +1,4 @@
-"""Leaderboard pages: which rows a page holds and how they read on a phone.
-
-Lines are short on purpose (rank, player, one figure in bold, a short
-record) so that a page of ten fits a phone screen without wrapping.
-"""
+"""Leaderboard pages: which rows a page holds (:mod:`bot.render.leaderboard` draws them)."""
 
 from __future__ import annotations
 
@@ -60,35 +56,3 @@ class LeaderboardPage:
     @property
     def has_next(self) -> bool:
         return self.span.page + 1 < self.span.pages
-
-
-def record_text(row: LeaderboardRow) -> str:
-    text = f"{row.wins}W {row.losses}L"
-    return f"{text} {row.draws}D" if row.draws else text
-
-
-def row_line(row: LeaderboardRow, sort: SortKey) -> str:
-    who = f"<@{row.user_id}>"
-    if sort is SortKey.RATING:
-        return f"`{row.rank:>2}.` {who} **{row.rating}** · {record_text(row)}"
-    rate = (row.wins + row.draws / 2) / row.games if row.games else 0.0
-    return f"`{row.rank:>2}.` {who} **{row.wins}** wins · {row.games} played · {rate:.0%}"
-
-
-def page_text(page: LeaderboardPage) -> str:
-    """The body of a leaderboard page (an embed description)."""
-    if not page.rows:
-        if page.sort is SortKey.RATING:
-            return (
-                "Nobody has a rating on this server yet: ratings come from finished "
-                "games between four people (games with computer players count only "
-                "if the server rates them)."
-            )
-        return "No finished games on this server yet."
-    return "\n".join(row_line(row, page.sort) for row in page.rows)
-
-
-def page_footer(page: LeaderboardPage) -> str:
-    noun = "player" if page.total == 1 else "players"
-    by = "rating" if page.sort is SortKey.RATING else "wins"
-    return f"Page {page.span.page + 1}/{page.span.pages} · {page.total} {noun} · by {by}"

@@ -1,10 +1,11 @@
 """The statistics service: counts finished games and answers the queries.
 
 No Discord here: the cog calls these methods and renders what they return.
-:meth:`StatsService.on_table_event` subscribes to the table service and
-counts each game when it ends; :meth:`StatsService.catch_up` (at start-up)
-counts any finished game a crash left uncounted. Counting a game twice
-changes nothing.
+A table change that finishes a game (:func:`finished_by`) asks for
+:meth:`StatsService.record_game`, which the caller runs in the background so
+that no click waits for it; :meth:`StatsService.catch_up` (at start-up)
+counts any finished game that a crash or a stop left uncounted. Counting a
+game twice changes nothing: a game is counted exactly once.
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ from bot.stats.history import export_bytes
 from bot.stats.leaderboard import PAGE_SIZE, LeaderboardPage, SortKey
 from bot.stats.ratings import Skill
 from bot.stats.records import BadRecord, FinishedGame, SeatPlayer
-from bot.stats.summary import GameSummary, PartnerRecord, PlayerStats
+from bot.stats.summary import PartnerRecord, PlayerStats
 from bot.stats.tally import Tally, game_tallies
 from bot.tables.model import Table, TableStatus
-from db.stats_store import StatsStore, StoredGame
+from db.stats_store import HistoryRow, StatsStore, StoredGame
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,14 @@ ENGINE_KINDS = frozenset(kind.value for kind in ActionKind)
 BEST_PARTNERS = 3
 HISTORY_LENGTH = 10
 
-__all__ = ["RatingChange", "RecordOutcome", "StatsService", "chart_png", "finished_from_table"]
+__all__ = [
+    "RatingChange",
+    "RecordOutcome",
+    "StatsService",
+    "chart_png",
+    "finished_by",
+    "finished_from_table",
+]
 
 
 class StatsService:
@@ -123,23 +131,8 @@ class StatsService:
 
     async def recent_games(
         self, guild_id: int, user_id: int, limit: int = HISTORY_LENGTH
-    ) -> list[GameSummary]:
-        return [
-            GameSummary(
-                game_id=r.game_id,
-                finished_at=r.finished_at,
-                seat=r.seat,
-                winner=r.winner,
-                reason=EndReason(r.reason),
-                scores=r.scores,
-                hands=r.hands,
-                partner_id=r.partner_id,
-                partner_level=r.partner_level,
-                rating_before=r.rating_before,
-                rating_after=r.rating_after,
-            )
-            for r in await self.store.history(guild_id, user_id, limit)
-        ]
+    ) -> list[HistoryRow]:
+        return await self.store.history(guild_id, user_id, limit)
 
     async def finished_game(self, game_id: int) -> tuple[FinishedGame, dict[str, Any]] | None:
         """A finished game from the store, with its ``Game.to_json()`` form
@@ -171,7 +164,6 @@ class StatsService:
         stored: StoredGame,
         *,
         actions: list[Action] | None = None,
-        need_actions: bool = True,
     ) -> FinishedGame:
         if stored.guild_id is None:
             raise BadRecord(f"game {stored.game_id} was not played on a server")
@@ -216,7 +208,7 @@ class StatsService:
             games = []
             for stored in await self.store.stored_games(ids[start : start + batch]):
                 try:
-                    games.append(await self._finished_from_stored(stored, need_actions=False))
+                    games.append(await self._finished_from_stored(stored))
                 except (BadRecord, ValueError) as exc:
                     log.error("finished game %d cannot be counted: %s", stored.game_id, exc)
             outcomes = await self.record_games(games, skip_bad=True)
@@ -241,11 +233,19 @@ class StatsService:
     # -- the table service's subscriber -----------------------------------------
 
     async def on_table_event(self, table: Table, event: str) -> None:
-        """Subscribe with ``table_service.subscribe(stats.on_table_event)``:
-        counts the game when the action that ended it is committed."""
-        record = finished_from_table(table)
-        if record is not None and event in ENGINE_KINDS:
+        """Counts the game a change finished, before returning: for tests and
+        tools. The bot runs :meth:`record_game` of :func:`finished_by` in the
+        background instead, so that no click waits for the counting."""
+        record = finished_by(table, event)
+        if record is not None:
             await self.record_game(record)
+
+
+def finished_by(table: Table, event: str) -> FinishedGame | None:
+    """The record of the game that the engine action ``event`` finished at
+    ``table``; None for any other change. Quick and pure: a subscriber calls
+    it inline and hands the record to :meth:`StatsService.record_game`."""
+    return finished_from_table(table) if event in ENGINE_KINDS else None
 
 
 def finished_from_table(table: Table) -> FinishedGame | None:

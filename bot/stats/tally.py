@@ -49,9 +49,6 @@ class Tally:
         return self.points / self.hands if self.hands else 0.0
 
 
-TALLY_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Tally))
-
-
 def seat_tally(game: FinishedGame, seat: int, hands: list[RecordedHand] | None = None) -> Tally:
     """What ``game`` adds to the statistics of whoever sat in ``seat``."""
     team = seat & 1

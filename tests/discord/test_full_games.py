@@ -9,7 +9,7 @@ import pytest
 from bot.game.rules import PRESETS
 from bot.game.state import EndReason, Phase
 from bot.tables.model import TableStatus
-from tests.discord.harness import World, embed_text, finished, labels_of
+from tests.discord.harness import World, components_of, embed_text, finished, labels_of
 from tests.discord.privacy import PrivacyWatch, looks_like_a_card
 
 
@@ -50,10 +50,25 @@ async def test_one_person_and_three_computer_players(world: World) -> None:
     await world.click(alice, "Add computer players")
     table = await world.table()
     assert [s.is_bot for s in table.seats] == [False, True, True, True]
+    menu = [
+        item
+        for row in components_of(world.table_message())
+        for item in row.get("components", [])
+        if item.get("type") == 3
+    ]
+    labels = [option["label"] for option in menu[0]["options"]]
+    assert labels == [
+        "🤖 Wren (random) (West)",
+        "🤖 Nell (random) (North)",
+        "🤖 Ezra (random) (East)",
+    ]
     await world.click(alice, "Start")
     table = await world.play_until(finished)
     assert table.result is not None
-    assert "🤖 Computer" in embed_text(world.table_message())
+    shown = embed_text(world.table_message())
+    # Each computer player has a name of its own, from its seat.
+    for name in ("🤖 Wren (random)", "🤖 Nell (random)", "🤖 Ezra (random)"):
+        assert name in shown
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

@@ -34,7 +34,16 @@ def playing_game(seed: int = 3, plays: int = 0) -> Game:
     return game
 
 
-def table_of(game: Game | None, status: TableStatus = TableStatus.PLAYING) -> Table:
+def table_of(
+    game: Game | None,
+    status: TableStatus = TableStatus.PLAYING,
+    seats: tuple[Seat, Seat, Seat, Seat] = (
+        Seat(100),
+        Seat(101),
+        Seat(102),
+        Seat(bot_level="random"),
+    ),
+) -> Table:
     return Table(
         id=7,
         guild_id=1,
@@ -44,7 +53,7 @@ def table_of(game: Game | None, status: TableStatus = TableStatus.PLAYING) -> Ta
         options=TableOptions(target=250),
         status=status,
         version=42,
-        seats=(Seat(100), Seat(101), Seat(102), Seat(bot_level="random")),
+        seats=seats,
         spectators=(),
         game=game,
         game_number=1,
@@ -177,8 +186,11 @@ def test_hand_summary_shows_nils_and_a_boston() -> None:
     spec = table_message(table_of(game))
     assert spec.embed is not None
     summary = next(f.value for f in spec.embed.fields if f.name == "Hand 1 result")
-    assert "Boston! (all 13 tricks)" in summary and "Nil made ×2" in summary
-    assert "Nil made ×1" in summary and "contract 13: made" in summary
+    south_north, _, west_east, _ = summary.splitlines()
+    # Both South and North bid Nil: each Nil's result, and no contract line.
+    assert "Nil made (South) · Nil made (North)" in south_north and "contract" not in south_north
+    assert "contract 13: made · Nil made (East)" in west_east
+    assert "Boston! (all 13 tricks)" in west_east
     assert [b.label for b in spec.buttons] == ["My hand", "Next hand"]
     next_hand = next(f.value for f in spec.embed.fields if f.name == "Next hand")
     assert "/revoke" in next_hand

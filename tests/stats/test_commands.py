@@ -75,10 +75,17 @@ class Club:
             scenario=resign_after(0, seat=loser_seat),
             channel_id=channel.id,
         )
-        await self.env.settle()
+        await self.background_done()
         assert table.game_id is not None
         self.channel_of_game[table.game_id] = channel
         return table.game_id
+
+    async def background_done(self) -> None:
+        """Wait for the bot's background work (counting the game, posting its
+        picture). ``settle`` joins only the work that Discord events started,
+        and these games are played straight through the table service."""
+        await self.bot.app.settle()
+        await self.env.settle()
 
 
 @pytest.fixture
@@ -183,7 +190,8 @@ async def test_history_lists_games_and_sends_a_game_as_files(club: Club) -> None
     assert listing.ephemeral and listing.response is not None
     lines = (listing.response.embeds[0].description or "").splitlines()
     assert [line.split()[0] for line in lines] == [f"`#{second}`", f"`#{first}`"]
-    assert "random computer player" in lines[0] and "**Won**" in lines[1]
+    # alice sits South: her partner is North's computer player, named by its seat.
+    assert "with 🤖 Nell (random)" in lines[0] and "**Won**" in lines[1]
 
     record = await alice.slash(club.channel, "spades history", game=first)
     assert record.ephemeral and record.response is not None

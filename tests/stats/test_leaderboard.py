@@ -2,15 +2,8 @@ from __future__ import annotations
 
 import random
 
-from bot.stats.leaderboard import (
-    LeaderboardPage,
-    LeaderboardRow,
-    SortKey,
-    page_footer,
-    page_span,
-    page_text,
-    row_line,
-)
+from bot.render.leaderboard import page_footer, page_text, row_line
+from bot.stats.leaderboard import LeaderboardPage, LeaderboardRow, SortKey, page_span
 from bot.stats.service import StatsService
 
 from .games import Tables

@@ -4,6 +4,7 @@ import pytest
 
 from bot.game.rules import preset
 from bot.game.state import Game
+from bot.render.leaderboard import outcome_word
 from bot.stats.counting import SkillKey, plan_counting
 from bot.stats.leaderboard import SortKey
 from bot.stats.ratings import Skill, rate_teams
@@ -132,7 +133,7 @@ async def test_a_recorded_draw_between_newcomers_keeps_them_level(
     assert len({s.rating for s in found if s}) == 1  # all four equal
     s = found[0]
     assert s is not None and s.tally.draws == 1 and s.tally.wins == s.tally.losses == 0
-    assert (await stats.recent_games(1, 10))[0].outcome == "Draw"
+    assert outcome_word((await stats.recent_games(1, 10))[0]) == "Draw"
 
 
 async def test_recording_a_game_twice_counts_it_once(tables: Tables, stats: StatsService) -> None:

@@ -1,0 +1,93 @@
+"""A finished game is counted exactly once, also when the process dies between
+the game's end (committed by the table service) and the commit of its counting."""
+
+from __future__ import annotations
+
+from collections.abc import Coroutine, Sequence
+from pathlib import Path
+from typing import Any, cast
+
+import aiosqlite
+import pytest
+from discord.ext import commands
+
+from bot.stats.leaderboard import SortKey
+from bot.stats.service import StatsService
+from cogs.leaderboard import LeaderboardCog
+from db.stats_store import GameWrite, StatsStore
+from db.store import Store
+
+from .games import Tables, resign_after
+
+PEOPLE = [10, 11, 12, 13]
+
+
+class Died(BaseException):
+    """The process ending in the middle of a write (no ``except Exception`` stops it)."""
+
+
+class DyingStatsStore(StatsStore):
+    """Writes every row of the counting, then dies before the commit."""
+
+    async def _write_games(self, db: aiosqlite.Connection, games: Sequence[GameWrite]) -> None:
+        await super()._write_games(db, games)
+        raise Died
+
+
+async def after_a_restart(tmp_path: Path) -> tuple[Store, StatsService]:
+    """The database as a new process finds it, with a new statistics service."""
+    store = await Store.open(tmp_path / "spades.db")
+    return store, StatsService(StatsStore(store))
+
+
+async def assert_counted_once(stats: StatsService) -> None:
+    assert await stats.catch_up() == 1
+    assert await stats.catch_up() == 0  # running it again changes nothing
+    found = [await stats.player_stats(1, user) for user in PEOPLE]
+    assert all(s is not None and s.tally.games == 1 and s.rated_games == 1 for s in found)
+    ratings = [s.rating for s in found if s is not None]
+    assert min(ratings[0], ratings[2]) > max(ratings[1], ratings[3])  # seat 1 resigned
+    board = await stats.leaderboard(1, SortKey.RATING)
+    assert board.total == 4
+
+
+async def test_a_game_whose_counting_never_ran_is_counted_once_after_a_restart(
+    tables: Tables, stats: StatsService, tmp_path: Path
+) -> None:
+    tables.stop_counting()
+    spawned: list[tuple[Coroutine[Any, Any, Any], str]] = []
+    cog = LeaderboardCog(
+        cast(commands.Bot, object()),
+        stats,
+        tables.service,
+        lambda coro, name: spawned.append((coro, name)),
+    )
+    stop = tables.service.subscribe(cog.on_table_change)
+    table = await tables.play(1, PEOPLE, scenario=resign_after(0, seat=1))
+    stop()
+    # The change that ended the game was answered without waiting for the counting.
+    assert [name for _, name in spawned] == [f"count-game-{table.id}"]
+    assert await stats.player_stats(1, PEOPLE[0]) is None
+    for coro, _ in spawned:
+        coro.close()  # the process died before the counting ran
+    store, restarted = await after_a_restart(tmp_path)
+    try:
+        await assert_counted_once(restarted)
+    finally:
+        await store.close()
+
+
+async def test_a_counting_cut_off_before_its_commit_is_counted_once_after_a_restart(
+    tables: Tables, store: Store, tmp_path: Path
+) -> None:
+    tables.stop_counting()
+    table = await tables.play(1, PEOPLE, scenario=resign_after(0, seat=1))
+    dying = StatsService(DyingStatsStore(store))
+    with pytest.raises(Died):
+        await dying.on_table_event(table, "resign")
+    assert await dying.player_stats(1, PEOPLE[0]) is None  # nothing of it was kept
+    restarted_store, restarted = await after_a_restart(tmp_path)
+    try:
+        await assert_counted_once(restarted)
+    finally:
+        await restarted_store.close()

@@ -34,8 +34,9 @@ from bot.game.rules import PRESETS, RuleSet
 from bot.refusals import NoTableHere, NotPlaying, SeveralTables, UnknownTable
 from bot.stats.service import StatsService
 from bot.tables import errors as table_errors
-from bot.tables.model import Table
+from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService, random_seed
+from db.announcements import AnnouncementStore
 from db.stats_store import StatsStore
 from db.store import Store, TurnMention
 
@@ -347,3 +348,34 @@ class SpadesApp:
 
     async def set_turn_mention(self, table_id: int, mention: TurnMention | None) -> None:
         await self.store.set_turn_mention(table_id, mention)
+
+    # -- what a finished game owes its channel ------------------------------------
+
+    async def owed(self) -> list[Table]:
+        """Finished tables whose end was never announced (the process stopped
+        right after the last card): their table message and picture are due."""
+        announcements = AnnouncementStore(self.store)
+        due = []
+        for table_id, game_id in await announcements.unannounced():
+            table = await self.tables.get(table_id)
+            if table.game_id == game_id and table.status is TableStatus.FINISHED:
+                due.append(table)
+            else:  # a newer game is on: the old one's end is long out of view
+                await announcements.mark_announced(game_id, self.now())
+        return due
+
+    async def owes_announcement(self, table: Table) -> bool:
+        if table.game_id is None:
+            return False
+        return await AnnouncementStore(self.store).is_unannounced(table.game_id)
+
+    async def announced(self, table: Table) -> None:
+        """The end of the table's game has been shown in its channel."""
+        if table.game_id is not None:
+            await AnnouncementStore(self.store).mark_announced(table.game_id, self.now())
+
+    async def table_shown(self, table: Table) -> None:
+        """The table message now shows ``table``. Without statistics there is
+        no picture to post, so a finished game is then fully announced."""
+        if self.stats is None and table.status is TableStatus.FINISHED:
+            await self.announced(table)

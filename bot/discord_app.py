@@ -70,6 +70,7 @@ class SpadesBot(commands.Bot):
 
     app: SpadesApp
     store: Store
+    leaderboard: LeaderboardCog | None = None
     presenter: TablePresenter
     hands: HandScreens
 
@@ -99,6 +100,7 @@ class SpadesBot(commands.Bot):
             raise ValueError(f"unknown features {sorted(unknown)}; known: {FEATURES}")
         self._opened = False
         self._built = False
+        self._resumed = False
 
     # -- time --------------------------------------------------------------------
 
@@ -149,23 +151,28 @@ class SpadesBot(commands.Bot):
         if "clock" in self.features:
             await self.add_cog(ClockCog(self.tree, app))
         if "leaderboard" in self.features:
-            assert app.stats is not None
-            await self.add_cog(
-                LeaderboardCog(self, app.stats, app.tables, app.spawn, self.presenter.names.get)
-            )
+            self.leaderboard = LeaderboardCog(self, app, self.presenter.names.get)
+            await self.add_cog(self.leaderboard)
         if not self.commands_only:
             await app.start()
             self.heartbeat.change_interval(seconds=self.settings.health.heartbeat_every_s)
             self.heartbeat.start()
 
     async def on_ready(self) -> None:
-        if self.commands_only or not self._built:
-            return
+        if self.commands_only or not self._built or self._resumed:
+            return  # on_ready comes again after each reconnection
+        self._resumed = True
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
         # Bring every open table's message up to date: a change may have been
         # committed just before a restart, or a message deleted meanwhile.
         for table in await self.app.tables.unfinished():
             self.presenter.show(self.app.snapshot(table), check=True)
+        # A game that ended just before the restart still owes its channel the
+        # final table message and its picture.
+        for table in await self.app.owed():
+            self.presenter.show(self.app.snapshot(table), check=True)
+            if self.leaderboard is not None:
+                self.app.spawn(self.leaderboard.deliver_owed(table), f"owed-{table.id}")
 
     async def close(self) -> None:
         if self._opened:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -21,14 +21,14 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
+from bot.app import Snapshot, SpadesApp
 from bot.render import leaderboard as screens
 from bot.render.results import end_of_game_text, game_record_text, team_names
 from bot.stats.history import export_filename
 from bot.stats.leaderboard import SortKey
 from bot.stats.records import BadRecord, FinishedGame
-from bot.stats.service import StatsService, chart_png, finished_by
+from bot.stats.service import StatsService, chart_png, finished_by, finished_from_table
 from bot.tables.model import Table
-from bot.tables.service import TableService
 from cogs.components import to_embed
 from cogs.errors import Refusal
 from cogs.leaderboard_pages import BoardButton, board_fields, guild_of
@@ -36,7 +36,6 @@ from cogs.leaderboard_pages import BoardButton, board_fields, guild_of
 log = logging.getLogger(__name__)
 
 #: Runs a coroutine in the background under a name (``SpadesBot.spawn``).
-Spawn = Callable[[Coroutine[Any, Any, Any], str], object]
 #: A user's display name if the bot already knows it.
 KnownName = Callable[[int], str | None]
 
@@ -133,20 +132,15 @@ class LeaderboardCog(commands.Cog):
     """Load after :class:`cogs.spades.SpadesCog` (it owns the ``/spades`` group)."""
 
     def __init__(
-        self,
-        bot: commands.Bot,
-        stats: StatsService,
-        tables: TableService,
-        spawn: Spawn,
-        known_name: KnownName = lambda user_id: None,
+        self, bot: commands.Bot, app: SpadesApp, known_name: KnownName = lambda user_id: None
     ) -> None:
+        if app.stats is None:
+            raise ValueError("the leaderboard needs an application built with its statistics")
         self.bot = bot
-        self.stats = stats
-        self.tables = tables
-        self.spawn = spawn
+        self.app = app
+        self.stats: StatsService = app.stats
         self.known_name = known_name
         self._commands = _build_commands(self)
-        self._unsubscribe: Callable[[], None] | None = None
 
     async def cog_load(self) -> None:
         group = self.bot.tree.get_command("spades")
@@ -156,8 +150,8 @@ class LeaderboardCog(commands.Cog):
             group.add_command(command, override=True)
         BoardButton.sources[self.bot] = self.stats.leaderboard
         self.bot.add_dynamic_items(BoardButton)
-        self._unsubscribe = self.tables.subscribe(self.on_table_change)
-        self.spawn(self._catch_up(), "stats-catch-up")
+        self.app.subscribe(self.on_change)
+        self.app.spawn(self._catch_up(), "stats-catch-up")
 
     async def cog_unload(self) -> None:
         group = self.bot.tree.get_command("spades")
@@ -167,8 +161,6 @@ class LeaderboardCog(commands.Cog):
         self.bot.remove_dynamic_items(BoardButton)
         if BoardButton.sources.get(self.bot) == self.stats.leaderboard:
             del BoardButton.sources[self.bot]
-        if self._unsubscribe is not None:
-            self._unsubscribe()
 
     async def _catch_up(self) -> None:
         counted = await self.stats.catch_up()
@@ -177,24 +169,38 @@ class LeaderboardCog(commands.Cog):
 
     # -- the end of a game ---------------------------------------------------------
 
-    async def on_table_change(self, table: Table, event: str) -> None:
+    def on_change(self, snapshot: Snapshot, event: str) -> None:
         """When a change finishes a game, count it and show its picture, in the
         background: the click that finished it is answered without waiting."""
+        table = snapshot.table
         record = finished_by(table, event)
         if record is not None:
-            self.spawn(self._count(table, record), f"count-game-{table.id}")
+            self.app.spawn(self.deliver(table, record), f"count-game-{table.id}")
 
-    async def _count(self, table: Table, game: FinishedGame) -> None:
+    async def deliver_owed(self, table: Table) -> None:
+        """The end of a game that a restart interrupted: counted (once) and
+        its picture posted, if it was not yet."""
+        record = finished_from_table(table)
+        if record is not None:
+            await self.deliver(table, record)
+
+    async def deliver(self, table: Table, game: FinishedGame) -> None:
+        """Count the game, then post its picture unless that was done before."""
         outcome = await self.stats.record_game(game)
-        if outcome is None:  # counted before: the picture was posted then
+        if not await self.app.owes_announcement(table):
             return
         names = await self._user_names(game)
         text = end_of_game_text(table.id, game, team_names(game.seats, names.__getitem__), outcome)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             await channel.send(content=text, file=_picture(game, names))
+        except discord.Forbidden as exc:
+            # The host is told about missing permissions with the table message.
+            log.warning("could not post the picture of game %d: %s", game.game_id, exc)
         except discord.HTTPException as exc:
             log.warning("could not post the picture of game %d: %s", game.game_id, exc)
+            return  # tried again after the next restart
+        await self.app.announced(table)
 
     async def _user_names(self, game: FinishedGame) -> dict[int, str]:
         """The display names of the people who played ``game``."""

@@ -148,6 +148,8 @@ class TablePresenter:
                 continue
             screen.behind = None
             screen.shown_version = max(screen.shown_version, table.version)
+            if not table.is_open:
+                await self.app.table_shown(table)
             self._schedule_ping(table, screen)
             await self.hands.refresh(table)
 

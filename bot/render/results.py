@@ -44,13 +44,16 @@ def score_text(game: FinishedGame) -> str:
 
 
 def end_of_game_text(
-    table_id: int, game: FinishedGame, names: tuple[str, str], outcome: RecordOutcome
+    table_id: int, game: FinishedGame, names: tuple[str, str], outcome: RecordOutcome | None
 ) -> str:
-    """The words posted with the end-of-game picture."""
+    """The words posted with the end-of-game picture. Without ``outcome`` (the
+    game was counted before a restart) the rating changes are not repeated."""
     if game.winner is None:
         head = f"Table {table_id}: a draw at {score_text(game)}."
     else:
         head = f"Table {table_id}: {names[game.winner]} win {score_text(game)}."
+    if outcome is None:
+        return clip(head, CONTENT)
     if not outcome.rated:
         return clip(head + " Not rated (computer players took part).", CONTENT)
     moves = [f"<@{c.user_id}> {c.after} ({c.after - c.before:+d})" for c in outcome.changes]

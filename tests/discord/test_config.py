@@ -171,3 +171,13 @@ def test_the_real_command_never_prints_a_traceback(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.startswith("spades-bot: ") and done.stderr.count("\n") == 1
     assert "Traceback" not in done.stderr
+
+
+def test_help_lists_the_subcommands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["--help"])
+    assert stopped.value.code == 0
+    out = capsys.readouterr().out
+    for name in ("sync", "health", "simulate"):
+        line = next(line for line in out.splitlines() if line.strip().startswith(name + " "))
+        assert len(line.split()) > 2, line  # the name and one line saying what it does

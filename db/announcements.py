@@ -1,0 +1,34 @@
+"""SQL of game announcements: which finished games still owe their channel
+the end-of-game messages (column ``games.announced_at``, migration 020)."""
+
+from __future__ import annotations
+
+from db.store import Store
+
+
+class AnnouncementStore:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def unannounced(self) -> list[tuple[int, int]]:
+        """``(table_id, game_id)`` of every finished game not announced yet."""
+        async with self.store.connection.execute(
+            "SELECT table_id, id FROM games"
+            " WHERE ended_at IS NOT NULL AND announced_at IS NULL ORDER BY id"
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [(int(row[0]), int(row[1])) for row in rows]
+
+    async def is_unannounced(self, game_id: int) -> bool:
+        async with self.store.connection.execute(
+            "SELECT 1 FROM games WHERE id = ? AND ended_at IS NOT NULL AND announced_at IS NULL",
+            (game_id,),
+        ) as cursor:
+            return await cursor.fetchone() is not None
+
+    async def mark_announced(self, game_id: int, at: float) -> None:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "UPDATE games SET announced_at = ? WHERE id = ? AND announced_at IS NULL",
+                (at, game_id),
+            )

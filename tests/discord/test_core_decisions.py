@@ -1,0 +1,109 @@
+"""The application core's decisions, seen from Discord: which interaction may
+act on which table, what every click is answered, and what a table is owed
+after a restart."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.tables.model import TableStatus
+from tests.discord.harness import World, embed_text, labels_of
+from tests.discord.test_access import forged, started
+
+UNKNOWN_TABLE = "That table does not exist any more."
+NOT_VALID = "That button is not valid."
+
+
+async def test_a_button_naming_a_table_of_another_server_seats_nobody(world: World) -> None:
+    table = await world.new_table(world.user("alice"))
+    other_guild = world.env.create_guild("Other Club")
+    other_channel = other_guild.create_text_channel("cards")
+    mallory = other_guild.add_member(world.env.create_user("mallory"))
+    # A message in the other server carrying this table's Join id.
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Join", custom_id=f"spades:join:{table.id}:1"))
+    channel = world.bot.get_partial_messageable(other_channel.id, guild_id=other_guild.id)
+    crafted = await channel.send("join us", view=view)
+    view.stop()
+
+    answer = await mallory.click(crafted, label="Join")
+    private = answer.response or answer.followups[0]
+    assert private.ephemeral and private.content == UNKNOWN_TABLE
+    after = await world.table()
+    assert after.version == table.version and not after.is_seated(mallory.id)
+    assert mallory.id not in after.spectators
+
+
+async def test_every_click_on_an_id_that_is_not_ours_is_answered(world: World) -> None:
+    table, people = await started(world)
+    ids = [
+        f"Spades:play:{table.id}:{table.version}:AS",
+        f"spade:play:{table.id}:{table.version}:AS",
+        f"spades:play:{table.id}:{table.version}:9H\n",
+        f"spades:play:{table.id}:{table.version}:9H\nx",
+        f" spades:play:{table.id}:{table.version}:AS",
+        f"ｓpades:play:{table.id}:{table.version}:AS",  # a fullwidth letter
+        "x",
+        "leaderboard:1:1",
+    ]
+    crafted = await forged(world, *ids)
+    for index in range(len(ids)):
+        result = await people[0].click(crafted, label=f"forged {index}")
+        private = result.response or (result.followups[0] if result.followups else None)
+        assert private is not None and private.ephemeral, (ids[index], result)
+        assert private.content == NOT_VALID, ids[index]
+    assert (await world.table()).version == table.version
+    assert world.env.errors == []
+
+
+async def test_the_table_is_drawn_once_its_channel_allows_it_again(world: World) -> None:
+    alice = world.user("alice")
+    me = world.guild.me
+    assert me is not None
+    locked = world.guild.create_text_channel(
+        "locked", overwrites={me: discord.PermissionOverwrite(send_messages=False)}
+    )
+    result = await alice.slash(locked, "spades new")
+    assert result.response is not None and "Send Messages" in result.response.content
+    assert "Embed Links" not in result.response.content  # only what was taken away
+    assert locked.history() == []
+
+    # An admin gives the permission back: nobody has to act for the table to show.
+    channel = world.bot.get_channel(locked.id)
+    assert isinstance(channel, discord.TextChannel)
+    await channel.set_permissions(me, overwrite=None)
+    await world.env.settle()
+    [message] = [m for m in locked.history() if m.embeds]
+    assert f"<@{alice.id}>" in embed_text(message)
+    table = await world.bot.app.tables.in_channel(locked.id)
+    assert table is not None and table.message_id == message.id
+
+
+def pictures(world: World) -> list[discord.Message]:
+    return [m for m in world.channel.history() if m.attachments]
+
+
+async def test_a_game_ended_just_before_a_restart_is_announced_after_it_once(
+    world: World,
+) -> None:
+    table, people = await started(world)
+    # The process dies right after the commit that ends the game: nothing
+    # that follows a commit (drawing, counting, the picture) happens.
+    world.bot.app._listeners.clear()
+    done = await world.bot.app.tables.resign(table.id, people[1].id, table.version)
+    assert done.status is TableStatus.FINISHED
+    assert "win" not in embed_text(world.table_message())
+    assert pictures(world) == []
+
+    await world.restart()
+    await world.env.settle()
+    await world.bot.app.settle()
+    text = embed_text(world.table_message())
+    assert "win" in text
+    assert any("Rematch" in label for label in labels_of(world.table_message()))
+    assert len(pictures(world)) == 1
+
+    await world.restart()
+    await world.env.settle()
+    await world.bot.app.settle()
+    assert len(pictures(world)) == 1  # owed once, delivered once

@@ -21,12 +21,13 @@ tasks, so a click's answer waits only on its own commit.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.clock import Scheduler, SystemClock
+from bot.clock import Deadline, Scheduler, SystemClock
 from bot.clock.notifier import TurnNotifier
 from bot.clock.turn_clock import TurnClock
 from bot.config import Settings
@@ -38,7 +39,7 @@ from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService, random_seed
 from db.announcements import AnnouncementStore
 from db.stats_store import StatsStore
-from db.store import Store, TurnMention
+from db.store import Change, Store, TurnMention
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +79,31 @@ class Snapshot:
     away_seats: frozenset[int] = frozenset()
 
 
+class _CommitPlanner:
+    """One write per action: each action's commit also carries the deadlines
+    it re-arms (planned from the table as the action leaves it), and once it
+    is committed the scheduler adopts them without writing again."""
+
+    def __init__(self) -> None:
+        self.clock: TurnClock | None = None
+        self._planned: dict[int, tuple[int, tuple[Deadline, ...]]] = {}
+
+    def plan(self, table: Table, change: Change | None) -> Change | None:
+        if self.clock is None:
+            return change
+        deadlines = self.clock.deadlines_for(table)
+        self._planned[table.id] = (table.version, deadlines)
+        return dataclasses.replace(change or Change(), deadlines=deadlines)
+
+    def committed(self, table: Table) -> None:
+        planned = self._planned.get(table.id)
+        # Two actions of one table may report their commits in either order:
+        # only the plan of the version just committed is adopted.
+        if self.clock is not None and planned is not None and planned[0] == table.version:
+            del self._planned[table.id]
+            self.clock.scheduler.adopt(table.id, planned[1])
+
+
 class SpadesApp:
     """Build with :meth:`open`; :meth:`start` once the Discord side listens."""
 
@@ -89,6 +115,7 @@ class SpadesApp:
         *,
         now: Now,
         features: Iterable[str] = (),
+        planner: _CommitPlanner | None = None,
     ) -> None:
         self.settings = settings
         self.store = store
@@ -105,6 +132,7 @@ class SpadesApp:
         self._listeners: list[Listener] = []
         self._background: set[asyncio.Task[Any]] = set()
         self._decks: dict[int, str | None] = {}
+        self._planner = planner or _CommitPlanner()
         tables.subscribe(self._on_commit)
 
     @classmethod
@@ -119,11 +147,16 @@ class SpadesApp:
         features: Iterable[str] = (),
     ) -> SpadesApp:
         """Resume every open table over an opened ``store``."""
-        tables = await TableService.open(store, now=now, seed_source=seed_source)
-        app = cls(settings, store, tables, now=now, features=features)
+        planner = _CommitPlanner()
+        tables = await TableService.open(
+            store, now=now, seed_source=seed_source, before_commit=planner.plan
+        )
+        app = cls(settings, store, tables, now=now, features=features, planner=planner)
         if "clock" in app.features:
             scheduler = Scheduler(store, SystemClock(now))
-            app.clock = TurnClock(tables, scheduler, notifier, settings.clock)
+            app.clock = planner.clock = TurnClock(
+                tables, scheduler, notifier, settings.clock, planned_with_commits=True
+            )
         return app
 
     async def start(self) -> None:
@@ -167,6 +200,7 @@ class SpadesApp:
                 log.exception("a listener failed on %s at table %d", event, table.id)
 
     async def _on_commit(self, table: Table, event: str) -> None:
+        self._planner.committed(table)
         self.publish(table, event)
 
     def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:

@@ -43,7 +43,8 @@ from bot.clock.view import ClockView
 from bot.game.state import ActionKind
 from bot.tables import errors
 from bot.tables.model import Table, TableStatus
-from bot.tables.service import REMATCH, START, TableService
+from bot.tables.kinds import CREATE, REMATCH, START
+from bot.tables.service import TableService
 from db.clock_store import ClockStore, TableClockState
 
 # Stands for the game of away seats stored at a table whose game is over.
@@ -61,7 +62,13 @@ class TurnClock:
         notifier: TurnNotifier,
         settings: ClockSettings | None = None,
         clock_store: ClockStore | None = None,
+        *,
+        planned_with_commits: bool = False,
     ) -> None:
+        #: Whether each action's deadlines are planned (``deadlines_for``) and
+        #: committed with the action itself; the clock then writes only for
+        #: what no action carries (a new table, its own handlers).
+        self.planned_with_commits = planned_with_commits
         self.service = service
         self.scheduler = scheduler
         self.notifier = notifier
@@ -172,7 +179,8 @@ class TurnClock:
     async def _on_change(self, table: Table, event: str) -> None:
         if event in (START, REMATCH):
             await self._seats_back_to_owners(table.id)
-        await self._replan(table.id)
+        if not self.planned_with_commits or event == CREATE:
+            await self._replan(table.id)
 
     async def _replan(self, table_id: int) -> None:
         """Arm, keep or cancel the table's deadlines to match its latest state.

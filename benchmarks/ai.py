@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from bot.ai.base import Player, make_player
 from bot.ai.search import DEFAULT_TIME_BUDGET, SearchPlayer
 from bot.game.rules import PRESETS, preset
-from bot.game.state import Action, ActionKind, Game
+from bot.game.state import Game
+from bot.game.types import Action, ActionKind
 from bot.game.view import PlayerView
 from bot.simulate import play_game
 

@@ -18,7 +18,8 @@ from typing import Any, TextIO
 
 from bot.ai.base import Player, make_player, player_levels
 from bot.game.rules import PRESETS, preset
-from bot.game.state import Game, Phase
+from bot.game.state import Game
+from bot.game.types import Phase
 from bot.game.view import view_of
 
 MAX_HANDS_PER_GAME = 500  # a safety stop for players that never reach a score limit

@@ -39,7 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from bot.ai.base import RandomPlayer, make_player
 from bot.game.errors import IllegalAction
-from bot.game.state import Action, ActionKind, Phase
+from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import view_of
 from bot.scheduler import Deadline, Scheduler
 from bot.tables import errors

@@ -17,7 +17,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.game.state import Phase, format_duration
+from bot.game.durations import format_duration
+from bot.game.types import Phase
 from bot.render import ids
 from bot.scheduler import Scheduler, SystemClock
 from bot.tables.errors import TableError

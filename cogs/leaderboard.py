@@ -22,11 +22,12 @@ from discord.app_commands import Choice
 from discord.ext import commands
 from discord.ui import DynamicItem, Item
 
+from bot.game.types import ENGINE_KINDS
 from bot.stats.counting import RecordOutcome
 from bot.stats.history import export_filename
 from bot.stats.leaderboard import LeaderboardPage, SortKey, page_footer, page_text
 from bot.stats.records import BadRecord, FinishedGame
-from bot.stats.service import ENGINE_KINDS, StatsService, chart_png, finished_from_table
+from bot.stats.service import StatsService, chart_png, finished_from_table
 from bot.stats.summary import history_line, stats_fields
 from bot.tables.model import Table
 from cogs.errors import Refusal, report

@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
+from bot.game.durations import format_duration
 from bot.game.rules import PRESETS
 from bot.render.decks import DECKS, DeckName, Style
 from bot.render.ids import Act, ComponentId
@@ -33,14 +34,7 @@ PRESET_CHOICES: list[Choice[str]] = [Choice(name=name, value=name) for name in P
 
 
 def _limit_choice(minutes: int) -> Choice[int]:
-    if minutes < 60:
-        name = f"{minutes} minutes"
-    elif minutes < 72 * 60:
-        hours = minutes // 60
-        name = f"{hours} hour" if hours == 1 else f"{hours} hours"
-    else:
-        name = f"{minutes // 1440} days"
-    return Choice(name=name, value=minutes)
+    return Choice(name=format_duration(minutes * 60), value=minutes)
 
 
 @app_commands.guild_only()

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bot.game.durations import format_duration
 from bot.game.rules import FirstDealer, FirstLead, RuleSet, SetPenalty, TieRule
-from bot.render.table import hours_text
 
 _FIRST_LEAD = {
     FirstLead.ANY_BUT_UNBROKEN_SPADE: "the player left of the dealer leads any card but a spade",
@@ -55,7 +55,7 @@ def rules_text(rules: RuleSet) -> str:
     dealer = "the host" if rules.first_dealer is FirstDealer.HOST else "a random player"
     lines.append(f"- {dealer.capitalize()} deals first; the deal moves left each hand.")
     lines.append(
-        f"- Turn limit {hours_text(rules.turn_limit_s)}: after that the other team may "
+        f"- Turn limit {format_duration(rules.turn_limit_s)}: after that the other team may "
         "claim the game."
     )
     return "\n".join(lines)

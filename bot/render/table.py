@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from bot.game.durations import format_duration
+from bot.game.record import HandRecord
 from bot.game.scoring import TeamHandResult
-from bot.game.state import EndReason, Game, HandRecord, Phase, team_of
+from bot.game.state import Game
+from bot.game.types import EndReason, Phase, team_of
 from bot.render.decks import Style
 from bot.render.hand import bid_text, trick_line, tricks_over_bid
 from bot.render.ids import Act, ComponentId
@@ -47,21 +50,13 @@ def seat_labels(table: Table) -> list[str]:
     return [seat_label(table, s) for s in range(4)]
 
 
-def hours_text(seconds: int) -> str:
-    if seconds % 86400 == 0 and seconds >= 86400 * 2:
-        return f"{seconds // 86400} days"
-    if seconds % 3600 == 0:
-        return f"{seconds // 3600} h"
-    return f"{seconds // 60} min"
-
-
 def options_line(table: Table, stand_in: bool = False) -> str:
     o = table.options
     revokes = "revokes allowed" if o.revokes == "allowed" else "revokes blocked"
     late = " (then a computer plays for the late player)" if stand_in else ""
     return (
         f"Host <@{table.host_id}> · game to {o.target} · {revokes} · "
-        f"{o.preset} rules · turn limit {hours_text(o.turn_limit_s)}{late}"
+        f"{o.preset} rules · turn limit {format_duration(o.turn_limit_s)}{late}"
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.game.state import EndReason
+from bot.game.types import EndReason
 from bot.stats.tally import Tally
 
 

@@ -40,10 +40,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.ai.base import player_levels
+from bot.game import checkpoint
 from bot.game.cards import parse_card
 from bot.game.rules import RuleSet
-from bot.game.state import Action, ActionKind, Game, team_of
-from bot.tables import checkpoint, errors
+from bot.game.state import Game
+from bot.game.types import ENGINE_KINDS, Action, ActionKind, team_of
+from bot.tables import errors
 from bot.tables.model import EMPTY_SEAT, Seat, Table, TableOptions, TableStatus
 from db.store import (
     Change,
@@ -76,8 +78,6 @@ BOTS = "bots"
 START = "start"
 REMATCH = "rematch"
 CANCEL = "cancel"
-#: The engine's actions are logged under their ActionKind values.
-ENGINE_KINDS = frozenset(kind.value for kind in ActionKind)
 EVENTS = frozenset(
     {CREATE, JOIN, WATCH, LEAVE, UNWATCH, PARTNER, BOTS, START, REMATCH, CANCEL} | ENGINE_KINDS
 )
@@ -678,7 +678,7 @@ class TableService:
                 record = reloaded
         if record.game is not None and game is None:
             actions = [
-                Action(ActionKind(e.kind), e.payload["seat"], e.payload.get("value", 0), e.at)
+                Action.from_logged(e.kind, e.payload, e.at)
                 for e in record.game_log
                 if e.kind in ENGINE_KINDS
             ]
@@ -727,7 +727,7 @@ class TableService:
 
     def _state(self, live: _Live, game: Game, step: _Plan, game_no: int, new_game: bool) -> None:
         """Add the checkpoint of ``game`` to the planned write (see
-        :mod:`bot.tables.checkpoint`): the history part only when a hand was
+        :mod:`bot.game.checkpoint`): the history part only when a hand was
         finished since it was last written."""
         if self._state_format is None:
             return

@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from bot.ai.base import RandomPlayer, register_level
-from bot.game.state import Action, ActionKind, EndReason, Phase
+from bot.game.types import Action, ActionKind, EndReason, Phase
 from bot.game.view import PlayerView
 from bot.tables.model import Table, TableStatus
 from bot.turns import CLAIM_MARGIN_S, ClockSettings

@@ -13,7 +13,7 @@ import simcord
 from bot.config import DatabaseSettings, HealthSettings, Settings, TableSettings
 from bot.discord_app import SpadesBot
 from bot.game.errors import ClaimRefused
-from bot.game.state import Phase
+from bot.game.types import Phase
 from bot.turns import TurnClock
 from cogs.clock import ClockCog
 from tests.discord.harness import World

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bot.game.errors import ClaimRefused
-from bot.game.state import EndReason, Phase
+from bot.game.types import EndReason, Phase
 from bot.tables.model import Table, TableStatus
 from bot.turns import CLAIM_MARGIN_S, ClockSettings
 from tests.clock.world import GUESTS, HOST, HOUR, World

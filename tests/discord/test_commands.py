@@ -46,7 +46,7 @@ async def test_new_table_options_and_a_busy_channel(world: World) -> None:
     assert table.options.target == 250 and table.options.revokes == "blocked"
     assert table.options.preset == "cardgames" and table.options.turn_limit_s == 12 * 3600
     text = embed_text(world.table_message())
-    assert "game to 250 · revokes blocked · cardgames rules · turn limit 12 h" in text
+    assert "game to 250 · revokes blocked · cardgames rules · turn limit 12 hours" in text
     again = await alice.slash(world.channel, "spades new")
     assert again.response is not None and "already open in this channel" in again.response.content
     assert_error(world.env, ChannelBusy)

@@ -23,13 +23,13 @@ import time
 from dataclasses import dataclass, field
 
 from bot.ai.base import Player, make_player
+from bot.ai.intervals import mean_interval, wilson_interval
 from bot.ai.search import DEFAULT_TIME_BUDGET, SearchPlayer
 from bot.game.rules import PRESETS, preset
-from bot.game.state import Action, ActionKind, Game
+from bot.game.state import Game
+from bot.game.types import Action, ActionKind
 from bot.game.view import PlayerView
 from bot.simulate import play_game
-
-Z95 = 1.959964
 
 
 @dataclass
@@ -87,26 +87,6 @@ def play_pair(task: tuple[str, str, str, int, float]) -> PairResult:
             mine, theirs = hand.hand_score[level_team], hand.hand_score[1 - level_team]
             result.margins.append(mine - theirs)
     return result
-
-
-def wilson(wins: float, n: int) -> list[float]:
-    if n == 0:
-        return [0.0, 0.0]
-    p = wins / n
-    centre = (p + Z95 * Z95 / (2 * n)) / (1 + Z95 * Z95 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / (1 + Z95 * Z95 / n)
-    return [round(centre - half, 4), round(centre + half, 4)]
-
-
-def mean_ci(values: list[int]) -> tuple[float, list[float]]:
-    n = len(values)
-    if n < 2:
-        mean = float(values[0]) if values else 0.0
-        return mean, [mean, mean]
-    mean = sum(values) / n
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = Z95 * math.sqrt(var / n)
-    return mean, [round(mean - half, 2), round(mean + half, 2)]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -168,8 +148,8 @@ def main(argv: list[str] | None = None) -> int:
         "heuristic", "random", args.heuristic_pairs, args.rules, args.seed, 0.0, args.jobs
     )
     easy_rate = easy.wins / easy.games if easy.games else 0.0
-    easy_margin, easy_ci = mean_ci(easy.margins)
-    easy_ci95 = wilson(easy.wins, easy.games)
+    easy_margin, easy_ci = mean_interval(easy.margins, 2)
+    easy_ci95 = wilson_interval(easy.wins, easy.games)
     print(
         f"  heuristic won {easy.wins:g}/{easy.games} = {easy_rate:.3f} {easy_ci95};"
         f" margin per hand {easy_margin:.1f} {easy_ci} over {len(easy.margins)} hands"
@@ -184,8 +164,8 @@ def main(argv: list[str] | None = None) -> int:
         "search", "heuristic", args.search_pairs, args.rules, args.seed, args.time_budget, args.jobs
     )
     hard_rate = hard.wins / hard.games if hard.games else 0.0
-    margin, margin_ci = mean_ci(hard.margins)
-    hard_ci95 = wilson(hard.wins, hard.games)
+    margin, margin_ci = mean_interval(hard.margins, 2)
+    hard_ci95 = wilson_interval(hard.wins, hard.games)
     print(
         f"  search won {hard.wins:g}/{hard.games} = {hard_rate:.3f} {hard_ci95};"
         f" margin per hand {margin:.2f} {margin_ci} over {len(hard.margins)} hands"

@@ -38,7 +38,8 @@ from typing import Any
 from bot.game.native import engine_build
 from bot.game.playout import Position, random_play_out
 from bot.game.rules import preset
-from bot.game.state import Game, Phase
+from bot.game.state import Game
+from bot.game.types import Phase
 
 POOL = 16  # bid positions the play-outs cycle through
 BATCH = 50  # units of work between two looks at the clock

@@ -32,7 +32,8 @@ from typing import Any
 
 from bot.ai.base import make_player
 from bot.game.rules import preset
-from bot.game.state import Action, Game, Phase
+from bot.game.state import Game
+from bot.game.types import Action, Phase
 from bot.game.view import view_of
 from bot.render.leaderboard import page_text, stats_fields
 from bot.stats.leaderboard import SortKey

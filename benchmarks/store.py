@@ -39,7 +39,8 @@ from pathlib import Path
 from bot.ai.base import make_player
 from bot.game.random_play import random_card
 from bot.game.rules import PRESETS
-from bot.game.state import Action, Game, Phase
+from bot.game.state import Game
+from bot.game.types import Action, Phase
 from bot.game.view import view_of
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService

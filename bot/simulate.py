@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 import time
@@ -17,8 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from bot.ai.base import Player, make_player, player_levels
+from bot.ai.intervals import mean_interval, wilson_interval
 from bot.game.rules import PRESETS, preset
-from bot.game.state import Game, Phase
+from bot.game.state import Game
+from bot.game.types import Phase
 from bot.game.view import view_of
 
 MAX_HANDS_PER_GAME = 500  # a safety stop for players that never reach a score limit
@@ -98,34 +99,11 @@ def _count(tally: Tally, game: Game, swapped: bool) -> None:
         tally.wins[side] += 1
 
 
-def _wilson(wins: float, n: int) -> list[float]:
-    """95% Wilson interval of a win rate (draws count as half a win)."""
-    if n == 0:
-        return [0.0, 0.0]
-    z = 1.959964
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return [round(centre - half, 4), round(centre + half, 4)]
-
-
-def _mean_ci(values: list[int]) -> tuple[float, list[float]]:
-    n = len(values)
-    if n == 0:
-        return 0.0, [0.0, 0.0]
-    mean = sum(values) / n
-    if n == 1:
-        return mean, [mean, mean]
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = 1.959964 * math.sqrt(var / n)
-    return mean, [round(mean - half, 3), round(mean + half, 3)]
-
-
 def _summary(
     tally: Tally, rules_name: str, ns: str, ew: str, duplicate: bool, seconds: float
 ) -> dict[str, Any]:
     finished = tally.games - tally.unfinished
-    margin, margin_ci = _mean_ci(tally.points_diff)
+    margin, margin_ci = mean_interval(tally.points_diff, 3)
     return {
         "games": tally.games,
         "hands": tally.hands,
@@ -138,9 +116,9 @@ def _summary(
         "unfinished": tally.unfinished,
         "mean_hands_per_game": round(tally.hands / tally.games, 3) if tally.games else 0.0,
         "ns_win_rate": round((tally.wins[0] + tally.draws / 2) / finished, 4) if finished else 0.0,
-        "ns_win_rate_ci95": _wilson(tally.wins[0] + tally.draws / 2, finished),
+        "ns_win_rate_ci95": wilson_interval(tally.wins[0] + tally.draws / 2, finished),
         "ew_win_rate": round((tally.wins[1] + tally.draws / 2) / finished, 4) if finished else 0.0,
-        "ew_win_rate_ci95": _wilson(tally.wins[1] + tally.draws / 2, finished),
+        "ew_win_rate_ci95": wilson_interval(tally.wins[1] + tally.draws / 2, finished),
         "ns_margin_per_hand": round(margin, 3),
         "ns_margin_per_hand_ci95": margin_ci,
         "seconds": round(seconds, 3),

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from bot.game.random_play import random_card
-from bot.game.state import Action, ActionKind, Phase
+from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import PlayerView
 
 

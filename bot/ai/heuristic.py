@@ -14,7 +14,7 @@ from bot.ai.knowledge import knowledge_of
 from bot.ai.plan import plan_of
 from bot.ai.policy import choose_card
 from bot.game.scoring import BLIND_NIL
-from bot.game.state import Action, ActionKind, Phase
+from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import PlayerView
 
 

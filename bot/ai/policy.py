@@ -19,14 +19,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.ai.plan import GAME_AT_STAKE, HandPlan
-from bot.game.cards import NON_SPADE_MASK, SPADE_MASK, SPADES, SUIT_MASKS
+from bot.game.cards import (
+    ABOVE,
+    BEATERS,
+    NON_SPADE_MASK,
+    SPADE_MASK,
+    SPADES,
+    SUIT_MASKS,
+    trick_winner_index,
+)
 
-# Per card: the higher and lower cards of its suit, and every card that beats
-# it once it is on the table (a higher card of its suit, or any spade over a
-# card of another suit).
-ABOVE: tuple[int, ...] = tuple(SUIT_MASKS[c // 13] & ~((2 << c) - 1) for c in range(52))
+# Per card, the lower cards of its suit (ABOVE and BEATERS come with the
+# engine's trick rule).
 BELOW: tuple[int, ...] = tuple(SUIT_MASKS[c // 13] & ((1 << c) - 1) for c in range(52))
-BEATERS: tuple[int, ...] = tuple(ABOVE[c] | (SPADE_MASK if c < 39 else 0) for c in range(52))
 SIDE_SUITS = (0, 1, 2)
 
 
@@ -40,16 +45,8 @@ def highest(mask: int) -> int:
 
 def trick_winner(trick: Sequence[int], leader: int) -> tuple[int, int]:
     """The winning card of a (possibly partial) trick and the seat that played it."""
-    best = trick[0]
-    at = 0
-    for i in range(1, len(trick)):
-        card = trick[i]
-        if card // 13 == best // 13:
-            if card > best:
-                best, at = card, i
-        elif card >= 39:
-            best, at = card, i
-    return best, (leader + at) & 3
+    at = trick_winner_index(trick)
+    return trick[at], (leader + at) & 3
 
 
 def may_beat(card: int, led_mask: int, seats: Sequence[int], possible: Sequence[int]) -> bool:

@@ -37,7 +37,7 @@ from bot.ai.utility import HandValuer
 from bot.game.cards import mask_of
 from bot.game.playout import Position
 from bot.game.scoring import BLIND_NIL, NIL
-from bot.game.state import Action, ActionKind, Phase
+from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import PlayerView
 
 DEFAULT_TIME_BUDGET = 0.12  # seconds per decision
@@ -60,7 +60,6 @@ EVIDENCE = 1.0
 MIN_GAIN = 0.0005
 NIL_DANGER_LIMIT = 3.0  # hands more dangerous than this do not consider Nil
 AFTER_LOOK_BIDS = (NIL, *range(1, 14))
-LOOKING = 100  # stands for "look at the cards, then bid" among Blind Nil options
 
 
 class SearchPlayer:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.game.cards import NON_SPADE_MASK, SUIT_MASKS
+from bot.game.cards import NON_SPADE_MASK, SUIT_MASKS, trick_winner_index
 from bot.game.playout import Position
 
 Valuer = Callable[[Sequence[int]], float]
@@ -49,16 +49,8 @@ def distinct_moves(legal: int, live: int) -> list[int]:
 
 def _trick_winner(trick: Sequence[int], leader: int) -> tuple[int, int]:
     """The seat that takes a full trick, and its winning card."""
-    best = trick[0]
-    at = 0
-    for i in (1, 2, 3):
-        card = trick[i]
-        if card // 13 == best // 13:
-            if card > best:
-                best, at = card, i
-        elif card >= 39:
-            best, at = card, i
-    return (leader + at) & 3, best
+    at = trick_winner_index(trick)
+    return (leader + at) & 3, trick[at]
 
 
 class Solver:

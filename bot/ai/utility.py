@@ -73,8 +73,3 @@ class HandValuer:
         value = position_value(self.rules, self.team, scores, bags)
         self._cache[key] = value
         return value
-
-    def points_margin(self, bids: Sequence[int], won: Sequence[int]) -> int:
-        """The hand's points for this side minus the other side's."""
-        results = score_hand(self.rules, list(bids), list(won), self.bags)
-        return results[self.team].points - results[1 - self.team].points

@@ -10,7 +10,7 @@ import zlib
 
 from bot.ai.base import RandomPlayer, make_player
 from bot.game.errors import IllegalAction
-from bot.game.state import Action, ActionKind, Phase
+from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import view_of
 from bot.tables.model import Table
 from bot.tables.service import TableService

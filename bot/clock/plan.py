@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from bot.clock.scheduler import Deadline
 from bot.clock.settings import ClockSettings
-from bot.game.state import Phase
+from bot.game.types import Phase
 from bot.tables.model import Table, TableStatus
 from db.clock_store import TableClockState
 

@@ -40,10 +40,10 @@ from bot.clock.plan import (
 from bot.clock.scheduler import Deadline, Scheduler
 from bot.clock.settings import ClockSettings
 from bot.clock.view import ClockView
-from bot.game.state import ActionKind
+from bot.game.types import ActionKind
 from bot.tables import errors
-from bot.tables.model import Table, TableStatus
 from bot.tables.kinds import CREATE, REMATCH, START
+from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService
 from db.clock_store import ClockStore, TableClockState
 

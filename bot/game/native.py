@@ -31,10 +31,10 @@ from types import ModuleType
 
 PACKAGE = "bot.game"
 #: The modules compiled to C, each imported by the ones after it.
-COMPILED = ("cards", "scoring", "state", "playout")
+COMPILED = ("cards", "types", "scoring", "deal", "record", "state", "playout")
 #: Plain modules whose types the compiled code was built against: an edit to
 #: them makes a build stale too.
-BUILT_AGAINST = ("errors", "rules")
+BUILT_AGAINST = ("errors", "rules", "durations", "refusals")
 #: The library the compiled modules share (top level, beside the ``bot`` package).
 SHARED_LIBRARY = "bot_game__mypyc"
 #: Beside the modules: ``{module: sha256 of its source}`` as compiled.

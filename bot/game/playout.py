@@ -26,7 +26,9 @@ from bot.game.cards import (
     FULL_SUIT,
     NON_SPADE_MASK,
     SUIT_MASKS,
+    TAKES_FROM,
     cards_tuple,
+    trick_winner_index,
 )
 from bot.game.rules import FirstLead, SpadesBreak
 
@@ -121,14 +123,9 @@ class Position:
         trick.append(card)
         if len(trick) < 4:
             return
-        best = trick[0]
-        led = best // 13
-        best_at = 0
-        for i in (1, 2, 3):
-            other = trick[i]
-            if other > best and (other >= 39 or other // 13 == led):
-                best, best_at = other, i
-        if best >= 39 and (led != 3 or self.spades_break is SpadesBreak.ANY_SPADE):
+        best_at = trick_winner_index(trick)
+        best = trick[best_at]
+        if best >= 39 and (trick[0] < 39 or self.spades_break is SpadesBreak.ANY_SPADE):
             # A spade won, so one was played: to a spade lead, or off suit.
             self.spades_broken = True
         winner = (self.leader + best_at) & 3
@@ -217,6 +214,7 @@ def random_play_out(
                 break
         leader, broken = work.leader, work.spades_broken
     by_suit = CARDS_OF_PATTERN
+    takes_from = TAKES_FROM
     followers = _FOLLOWERS
     any_spade_breaks = spades_break is SpadesBreak.ANY_SPADE
     for _ in range(h[leader].bit_count()):
@@ -231,30 +229,24 @@ def random_play_out(
             cards += spades[hand >> 39]
         best = cards[int(rnd() * len(cards))]
         h[leader] = hand ^ (1 << best)
-        base = best // 13 * 13
-        suit_cards = by_suit[best // 13]
+        led = best // 13
+        base = 13 * led
+        suit_cards = by_suit[led]
         winner = leader
+        takes = takes_from[best]
         for seat in followers[leader]:
             hand = h[seat]
-            cards = suit_cards[hand >> base & FULL_SUIT]
-            if cards:
-                # Following suit: a higher card of the suit led wins unless the
-                # trick is trumped, and then every card of it is lower.
-                card = cards[int(rnd() * len(cards))]
-                if card > best:
-                    best, winner = card, seat
-            else:
-                cards = (
-                    clubs[hand & FULL_SUIT]
-                    + diamonds[hand >> 13 & FULL_SUIT]
-                    + hearts[hand >> 26 & FULL_SUIT]
-                    + spades[hand >> 39]
-                )
-                card = cards[int(rnd() * len(cards))]
-                if card >= 39 and card > best:  # only a spade can win off-suit
-                    best, winner = card, seat
+            cards = suit_cards[hand >> base & FULL_SUIT] or (
+                clubs[hand & FULL_SUIT]
+                + diamonds[hand >> 13 & FULL_SUIT]
+                + hearts[hand >> 26 & FULL_SUIT]
+                + spades[hand >> 39]
+            )
+            card = cards[int(rnd() * len(cards))]
+            if takes[card]:
+                best, winner, takes = card, seat, takes_from[card]
             h[seat] = hand ^ (1 << card)
-        if best >= 39 and (base != 39 or any_spade_breaks):
+        if best >= 39 and not broken and (led != 3 or any_spade_breaks):
             # A spade won, so one was played: off suit, or to a spade lead.
             broken = True
         won[winner] += 1

@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 
 from bot.game.cards import cards_tuple
-from bot.game.state import Action, ActionKind, Game, Phase
+from bot.game.state import Game
+from bot.game.types import Action, ActionKind, Phase
 
 
 def random_card(mask: int, rng: random.Random) -> int:

@@ -7,7 +7,6 @@ fields and never asks which preset it is playing.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -89,8 +88,6 @@ class RuleSet(BaseModel):
         """A validated copy with some options changed (host choices)."""
         return RuleSet.model_validate({**self.model_dump(), **changes})
 
-
-PresetName = Literal["standard", "low-club", "cardgames", "blind-nil"]
 
 PRESETS: dict[str, RuleSet] = {
     # Texts 000 and 002: the project's default table.

@@ -1,4 +1,5 @@
-"""Scoring of one hand: a pure function of the rules, bids and tricks taken.
+"""Scoring of one hand, a pure function of the rules, bids and tricks taken,
+and whether the score ends the game.
 
 Bids are per seat: 1-13, :data:`NIL` or :data:`BLIND_NIL`. Team 0 is seats 0
 and 2, team 1 seats 1 and 3.
@@ -6,16 +7,14 @@ and 2, team 1 seats 1 and 3.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final, NamedTuple
 
-from bot.game.rules import RuleSet, SetPenalty
+from bot.game.rules import RuleSet, SetPenalty, TieRule
+from bot.game.types import EndReason, GameResult
 
 NIL: Final = 0
 BLIND_NIL: Final = -1
-
-
-def is_nil(bid: int) -> bool:
-    return bid <= 0
 
 
 def bid_text(bid: int) -> str:
@@ -117,3 +116,20 @@ def score_hand(
         score_team(rules, (bids[0], bids[2]), (tricks_won[0], tricks_won[2]), bags_before[0]),
         score_team(rules, (bids[1], bids[3]), (tricks_won[1], tricks_won[3]), bags_before[1]),
     )
+
+
+def game_result(rules: RuleSet, scores: Sequence[int]) -> GameResult | None:
+    """How the score ends the game after a hand, or None when it goes on: a
+    team reached the target or fell to the losing score (a level score is a
+    draw or another hand, as the rules say)."""
+    s0, s1 = scores
+    reached = s0 >= rules.target or s1 >= rules.target
+    fell = rules.losing_score is not None and min(s0, s1) <= rules.losing_score
+    if not (reached or fell):
+        return None
+    reason = EndReason.TARGET if reached else EndReason.LOSING_SCORE
+    if s0 != s1:
+        return GameResult(0 if s0 > s1 else 1, reason)
+    if rules.tie is TieRule.DRAW:
+        return GameResult(None, reason)
+    return None  # level: another hand

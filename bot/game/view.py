@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.game.rules import RuleSet
-from bot.game.state import Game, GameResult, Phase, Trick
+from bot.game.state import Game
+from bot.game.types import GameResult, Phase, Trick
 
 
 @dataclass(frozen=True, slots=True)

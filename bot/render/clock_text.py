@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.game.state import Phase, format_duration
+from bot.game.durations import format_duration
+from bot.game.types import Phase
 from bot.tables.model import Table
 
 __all__ = [

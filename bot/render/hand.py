@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from bot.game.cards import card_name
 from bot.game.scoring import BLIND_NIL, NIL
-from bot.game.state import Phase
+from bot.game.types import Phase
 from bot.game.view import PlayerView
 from bot.render.decks import Deck, Style, by_suit, card_text
 from bot.render.ids import Act, ComponentId

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from bot.game.state import EndReason
+from bot.game.types import EndReason
 from bot.render.decks import Style
 from bot.render.limits import (
     EMBED_DESCRIPTION,

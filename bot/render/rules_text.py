@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bot.game.durations import format_duration
 from bot.game.rules import FirstDealer, FirstLead, RuleSet, SetPenalty, TieRule
-from bot.game.state import format_duration
 
 _FIRST_LEAD = {
     FirstLead.ANY_BUT_UNBROKEN_SPADE: "the player left of the dealer leads any card but a spade",

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from bot.game.durations import format_duration
+from bot.game.record import HandRecord
 from bot.game.scoring import BLIND_NIL, NIL, TeamHandResult
-from bot.game.state import EndReason, Game, HandRecord, Phase, format_duration, team_of
+from bot.game.state import Game
+from bot.game.types import EndReason, Phase, team_of
 from bot.render.decks import Style
 from bot.render.hand import bid_text, trick_line, tricks_over_bid
 from bot.render.ids import Act, ComponentId

@@ -1,7 +1,7 @@
 """A finished game as the statistics see it, read from the recorded hand records.
 
 Hand records are the JSON objects of the simulator's ``--record`` lines
-(:meth:`bot.game.state.HandRecord.to_json`). They are re-read here into small
+(:meth:`bot.game.record.HandRecord.to_json`). They are re-read here into small
 typed objects, and each hand is scored again with the game's rules so that
 sets, bags and Nils come from the engine's own scoring rather than a second
 copy of it.
@@ -15,7 +15,8 @@ from typing import Any
 
 from bot.game.rules import RuleSet
 from bot.game.scoring import BLIND_NIL, NIL, TeamHandResult, score_hand
-from bot.game.state import ActionKind, EndReason, Game
+from bot.game.state import Game
+from bot.game.types import ActionKind, EndReason
 
 
 class BadRecord(ValueError):
@@ -156,7 +157,7 @@ class FinishedGame:
 
     ``winner`` is team 0 (seats 0 and 2), team 1, or None for a draw;
     ``reason`` and ``reason_seat`` say how it ended (see
-    :class:`~bot.game.state.EndReason`); ``hand_records`` are JSON objects in
+    :class:`~bot.game.types.EndReason`); ``hand_records`` are JSON objects in
     the ``--record`` format.
     """
 

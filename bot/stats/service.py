@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.game.rules import RuleSet
-from bot.game.state import Action, ActionKind, EndReason
+from bot.game.types import ENGINE_KINDS, Action, ActionKind, EndReason
 from bot.stats.chart import score_chart_png
 from bot.stats.counting import RatingChange, RecordOutcome, plan_counting, skill_key
 from bot.stats.history import export_bytes
@@ -29,9 +29,6 @@ from bot.tables.model import Table, TableStatus
 from db.stats_store import HistoryRow, StatsStore, StoredGame
 
 log = logging.getLogger(__name__)
-
-#: Log kinds of the engine's actions (one of them ends a game).
-ENGINE_KINDS = frozenset(kind.value for kind in ActionKind)
 
 BEST_PARTNERS = 3
 HISTORY_LENGTH = 10
@@ -154,9 +151,7 @@ class StatsService:
     async def _engine_actions(self, stored: StoredGame) -> list[Action]:
         logged = await self.store.game_actions(stored.table_id, stored.game_no)
         return [
-            Action(ActionKind(a.kind), int(a.payload["seat"]), int(a.payload.get("value", 0)), a.at)
-            for a in logged
-            if a.kind in ENGINE_KINDS
+            Action.from_logged(a.kind, a.payload, a.at) for a in logged if a.kind in ENGINE_KINDS
         ]
 
     async def _finished_from_stored(

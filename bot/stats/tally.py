@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from bot.game.scoring import BLIND_NIL, NIL
-from bot.game.state import EndReason
+from bot.game.types import EndReason
 from bot.stats.records import FinishedGame, RecordedHand
 
 

@@ -1,12 +1,13 @@
 """What a game writes besides its log rows: the stored engine state after
-each action (see :mod:`bot.tables.checkpoint`) and, when it ends, its result."""
+each action (see :mod:`bot.game.checkpoint`) and, when it ends, its result."""
 
 from __future__ import annotations
 
 import dataclasses
 
-from bot.game.state import Game, team_of
-from bot.tables import checkpoint
+from bot.game import checkpoint
+from bot.game.state import Game
+from bot.game.types import team_of
 from bot.tables.live import LiveTable, Plan
 from db.store import Change, GameEnd, SeatOutcome, StateWrite
 

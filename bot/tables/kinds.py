@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bot.game.state import ActionKind
+from bot.game.types import ENGINE_KINDS, ActionKind
+
+__all__ = ["ENGINE_KINDS"]  # the engine's actions are logged under their ActionKind values
 
 CREATE = "create"
 JOIN = "join"  # took a free seat
@@ -14,8 +16,6 @@ BOTS = "bots"
 START = "start"
 REMATCH = "rematch"
 CANCEL = "cancel"
-#: The engine's actions are logged under their ActionKind values.
-ENGINE_KINDS = frozenset(kind.value for kind in ActionKind)
 #: Changes no player sees on the table: a spectator coming or going. A click
 #: made before one of them is still up to date (see ``checks.check_version``).
 UNSEEN_KINDS = frozenset({WATCH, UNWATCH})

@@ -16,7 +16,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from bot.game.rules import PRESETS, RuleSet, preset
-from bot.game.state import Game, GameResult
+from bot.game.state import Game
+from bot.game.types import GameResult
 
 #: The targets a host can choose from (rules text 000).
 TARGETS = (500, 250)

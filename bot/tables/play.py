@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.game.state import Action, ActionKind, Game
+from bot.game.state import Game
+from bot.game.types import Action, ActionKind
 from bot.tables import errors
 from bot.tables.checks import check_member, check_not_ahead, check_version
 from bot.tables.game_rows import add_state, game_end

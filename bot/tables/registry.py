@@ -14,9 +14,11 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable
 
+from bot.game import checkpoint
 from bot.game.rules import RuleSet
-from bot.game.state import Action, ActionKind, Game
-from bot.tables import checkpoint, errors
+from bot.game.state import Game
+from bot.game.types import Action
+from bot.tables import errors
 from bot.tables.checks import is_int
 from bot.tables.game_rows import STATE_FORMAT
 from bot.tables.kinds import ENGINE_KINDS, UNSEEN_KINDS
@@ -152,7 +154,7 @@ class TableRegistry:
                 record = reloaded
         if record.game is not None and game is None:
             actions = [
-                Action(ActionKind(e.kind), e.payload["seat"], e.payload.get("value", 0), e.at)
+                Action.from_logged(e.kind, e.payload, e.at)
                 for e in record.game_log
                 if e.kind in ENGINE_KINDS
             ]

@@ -43,7 +43,7 @@ from collections.abc import Awaitable, Callable
 
 from pydantic import ValidationError
 
-from bot.game.state import Action, ActionKind
+from bot.game.types import Action, ActionKind
 from bot.tables import errors, lobby
 from bot.tables.checks import card_value, check_id, is_int, validation_message
 from bot.tables.kinds import BOT_KINDS, CREATE, REMATCH, START

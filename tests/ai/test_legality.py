@@ -11,7 +11,8 @@ from bot.ai.heuristic import HeuristicPlayer
 from bot.ai.search import SearchPlayer
 from bot.game.random_play import random_card
 from bot.game.rules import PRESETS, preset
-from bot.game.state import Action, ActionKind, Game, Phase
+from bot.game.state import Game
+from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import PlayerView, view_of
 
 

@@ -12,7 +12,8 @@ from bot.ai.search import SearchPlayer
 from bot.game.cards import card_name, parse_card
 from bot.game.rules import preset
 from bot.game.scoring import BLIND_NIL, NIL
-from bot.game.state import Action, ActionKind, Game
+from bot.game.state import Game
+from bot.game.types import Action, ActionKind
 from bot.game.view import view_of
 from tests.ai.positions import STANDARD, position
 

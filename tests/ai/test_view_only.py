@@ -14,7 +14,8 @@ from bot.ai.search import SearchPlayer
 from bot.game.cards import SUIT_MASKS, cards_of, mask_of
 from bot.game.errors import IllegalAction
 from bot.game.rules import PRESETS, preset
-from bot.game.state import Game, Phase
+from bot.game.state import Game
+from bot.game.types import Phase
 from bot.game.view import view_of
 
 

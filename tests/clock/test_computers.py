@@ -9,7 +9,7 @@ import pytest
 from bot.ai.base import RandomPlayer, register_level
 from bot.clock import ClockSettings
 from bot.clock.plan import CLAIM_MARGIN_S
-from bot.game.state import Action, ActionKind, EndReason, Phase
+from bot.game.types import Action, ActionKind, EndReason, Phase
 from bot.game.view import PlayerView
 from bot.tables.model import Table, TableStatus
 from tests.clock.world import GUESTS, HOST, HOUR, World

@@ -14,7 +14,7 @@ from bot.clock.turn_clock import TurnClock
 from bot.config import DatabaseSettings, HealthSettings, Settings, TableSettings
 from bot.discord_app import SpadesBot
 from bot.game.errors import ClaimRefused
-from bot.game.state import Phase
+from bot.game.types import Phase
 from tests.discord.harness import World
 
 HOUR = 3600

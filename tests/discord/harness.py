@@ -17,7 +17,7 @@ from simcord import MemberActor
 
 from bot.discord_app import SpadesBot
 from bot.game.cards import parse_card
-from bot.game.state import Phase
+from bot.game.types import Phase
 from bot.tables.model import Table, TableStatus
 
 TABLE_TITLE = "Spades · table"

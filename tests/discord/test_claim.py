@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import DatabaseSettings, HealthSettings, Settings, TableSettings
-from bot.game.state import EndReason
+from bot.game.types import EndReason
 from tests.discord.harness import World, embed_text, labels_of
 
 HOUR = 3600

@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from bot.game.rules import PRESETS
-from bot.game.state import EndReason, Phase
+from bot.game.types import EndReason, Phase
 from bot.tables.model import TableStatus
 from tests.discord.harness import World, components_of, embed_text, finished, labels_of
 from tests.discord.privacy import PrivacyWatch, looks_like_a_card

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from bot.game.cards import cards_of, mask_of, parse_card
 from bot.game.rules import preset
-from bot.game.state import Game, Phase
+from bot.game.state import Game
+from bot.game.types import Phase
 from bot.game.view import view_of
 from bot.render.decks import DECKS, DeckName, Style, by_suit, card_text, deck
 from bot.render.hand import hand_message

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.game.state import Phase
+from bot.game.types import Phase
 from bot.tables.model import Table
 from tests.discord.harness import World, buttons_of, embed_text
 

@@ -6,7 +6,7 @@ from simcord import MemberActor, assert_error
 
 from bot.game.cards import SPADES, SUIT_MASKS
 from bot.game.errors import ChallengeRefused
-from bot.game.state import EndReason, Phase
+from bot.game.types import EndReason, Phase
 from bot.tables.model import Table, TableStatus
 from tests.discord.harness import Button, World, buttons_of, embed_text
 

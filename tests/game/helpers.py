@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from bot.game.cards import SUIT_MASKS, cards_of, parse_cards
 from bot.game.rules import RuleSet, preset
-from bot.game.state import Game, Phase
+from bot.game.state import Game
+from bot.game.types import Phase
 
 
 def mask(text: str) -> int:

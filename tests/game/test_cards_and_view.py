@@ -20,7 +20,8 @@ from bot.game.cards import (
 )
 from bot.game.random_play import random_card
 from bot.game.scoring import BLIND_NIL
-from bot.game.state import Game, Phase
+from bot.game.state import Game
+from bot.game.types import Phase
 from bot.game.view import view_of
 
 from .helpers import MIXED_DEAL, all_spades_deal, bid_round, new_game, play_out_lowest

@@ -10,7 +10,8 @@ import pytest
 
 from bot.game.rules import preset
 from bot.game.scoring import NIL
-from bot.game.state import EndReason, Game, Phase
+from bot.game.state import Game
+from bot.game.types import EndReason, Phase
 
 from .helpers import all_spades_deal, play_hand
 

@@ -10,7 +10,8 @@ from bot.game.cards import cards_of
 from bot.game.playout import CardPolicy, Position, play_out, random_play_out
 from bot.game.random_play import random_card
 from bot.game.rules import PRESETS, FirstLead, preset
-from bot.game.state import Game, Phase
+from bot.game.state import Game
+from bot.game.types import Phase
 from bot.game.view import view_of
 
 from .helpers import all_spades_deal, bid_round, make_deal

@@ -13,7 +13,8 @@ from bot.game.cards import DECK_MASK, cards_of, mask_of
 from bot.game.errors import IllegalAction
 from bot.game.rules import PRESETS, RevokeRule, preset
 from bot.game.scoring import BLIND_NIL
-from bot.game.state import Action, ActionKind, Game, Phase, team_of
+from bot.game.state import Game
+from bot.game.types import Action, ActionKind, Phase, team_of
 
 from . import oracle
 

@@ -11,7 +11,8 @@ from bot.game import errors
 from bot.game.cards import parse_card
 from bot.game.rules import preset
 from bot.game.scoring import BLIND_NIL, NIL
-from bot.game.state import Action, ActionKind, EndReason, Game, Phase
+from bot.game.state import Game
+from bot.game.types import Action, ActionKind, EndReason, Phase
 
 from .helpers import MIXED_DEAL, all_spades_deal, bid_round, new_game, play_out_lowest
 

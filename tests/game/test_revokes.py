@@ -7,7 +7,8 @@ import pytest
 from bot.game import errors
 from bot.game.cards import parse_card
 from bot.game.rules import preset
-from bot.game.state import EndReason, Game, Phase
+from bot.game.state import Game
+from bot.game.types import EndReason, Phase
 
 from .helpers import MIXED_DEAL, bid_round, play_out_lowest
 

@@ -13,7 +13,8 @@ from bot.game import errors
 from bot.game.cards import parse_card
 from bot.game.rules import FirstDealer, preset
 from bot.game.scoring import BLIND_NIL, NIL, score_hand
-from bot.game.state import Game, Phase
+from bot.game.state import Game
+from bot.game.types import Phase
 
 from .helpers import all_spades_deal, bid_round, make_deal, new_game, play_out_lowest
 

@@ -6,7 +6,8 @@ import re
 from dataclasses import replace
 
 from bot.game.rules import preset
-from bot.game.state import EndReason, Game, Phase
+from bot.game.state import Game
+from bot.game.types import EndReason, Phase
 from bot.game.view import view_of
 from bot.render.answers import several_tables_text
 from bot.render.decks import DECKS

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from bot.game.cards import mask_of
+from bot.game.record import HandRecord
 from bot.game.rules import preset
 from bot.game.scoring import NIL, score_hand
-from bot.game.state import EndReason, Game, GameResult, HandRecord, Phase
+from bot.game.state import Game
+from bot.game.types import EndReason, GameResult, Phase
 from bot.game.view import view_of
 from bot.render.decks import DECKS, DeckName
 from bot.render.hand import hand_message

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.game import errors as rules
-from bot.game.state import Action, ActionKind, Phase
+from bot.game.types import Action, ActionKind, Phase
 from bot.tables import errors
 from bot.tables.model import Table
 from bot.tables.service import TableService

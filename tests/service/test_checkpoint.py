@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from bot.game import checkpoint
 from bot.game.random_play import random_card
+from bot.game.record import HandRecord
 from bot.game.rules import PRESETS
-from bot.game.state import Game, HandRecord, Phase
+from bot.game.state import Game
+from bot.game.types import Phase
 from bot.game.view import view_of
-from bot.tables import checkpoint
 from bot.tables.model import TableStatus
 from bot.tables.service import TableService
 from db.store import Store

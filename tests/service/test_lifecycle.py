@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.game.state import ActionKind, EndReason, Phase
+from bot.game.types import ActionKind, EndReason, Phase
 from bot.tables import errors
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from bot.ai.base import Player, make_player
 from bot.game.rules import RuleSet, preset
-from bot.game.state import Action, ActionKind, Game, Phase
+from bot.game.state import Game
+from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import view_of
 from bot.stats.records import FinishedGame, SeatPlayer, human
 from bot.stats.service import StatsService

@@ -5,7 +5,8 @@ import json
 import pytest
 
 from bot.game.rules import preset
-from bot.game.state import EndReason, Game
+from bot.game.state import Game
+from bot.game.types import EndReason
 from bot.stats.history import export_document, export_filename, replay_actions, replay_hands
 from bot.stats.records import BadRecord
 from bot.stats.service import StatsService

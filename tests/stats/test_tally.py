@@ -10,7 +10,8 @@ import pytest
 
 from bot.game.rules import preset
 from bot.game.scoring import BLIND_NIL, NIL
-from bot.game.state import EndReason, Game
+from bot.game.state import Game
+from bot.game.types import EndReason
 from bot.stats.records import BadRecord, SeatPlayer, human
 from bot.stats.service import StatsService, finished_from_table
 from bot.stats.tally import Tally, seat_tally

@@ -12,14 +12,16 @@ stores its engine state, in two parts:
   every action.
 
 Both are ``marshal`` data of plain tuples, lists, numbers and packed arrays
-(nothing that runs code when read), decoded into a :class:`~bot.game.state.Game` through its
-constructor, which takes every field including the private ones it keeps for
-speed (``Game(**fields)`` is how the engine copies a game).
+(nothing that runs code when read): the game's public fields and its
+:meth:`~bot.game.state.Game.log_entries`, decoded through
+:meth:`~bot.game.state.Game.restore`, which derives the fields the engine
+keeps for speed.
 
 The action log stays the truth: a checkpoint is only used when its
 :data:`FINGERPRINT` (this format plus the engine's field names) matches the
-running code, otherwise the game is replayed from the log. When the engine
-grows a field this codec does not know, :data:`USABLE` is False and every game
+running code, otherwise the game is replayed from the log (so a new format
+replays the games stored in an older one). When the engine grows a field this
+codec does not know, :data:`USABLE` is False and every game
 is replayed (a test fails first, asking for this module to follow).
 """
 
@@ -33,14 +35,18 @@ from array import array
 from functools import partial
 from typing import Any
 
+from bot.game.record import HandRecord
 from bot.game.rules import RuleSet
 from bot.game.scoring import TeamHandResult
-from bot.game.state import ActionKind, EndReason, Game, GameResult, HandRecord, Phase, Trick
+from bot.game.state import Game
+from bot.game.types import ActionKind, EndReason, GameResult, LogEntry, Phase, Trick
 
-FORMAT = 3
+#: 4: the fields the engine keeps for speed are derived on decoding, not stored.
+FORMAT = 4
 
-#: The engine fields this module stores (``rules`` comes from the table's
-#: options; ``_actions`` is a cache the engine rebuilds from ``_log``).
+#: The engine's fields: the public ones this module stores (``rules`` comes
+#: from the table's options), then the private ones ``Game.restore`` derives
+#: (``_log`` is the log entries).
 GAME_FIELDS = (
     "rules", "seed", "started_at", "fixed_deals", "phase", "hand_number", "dealer", "dealt",
     "hands", "looked", "bids", "bid_order", "to_act", "leader", "trick", "tricks", "tricks_won",
@@ -76,7 +82,7 @@ class CheckpointError(ValueError):
 
 def history_marks(game: Game) -> tuple[int, int]:
     """How much of the game the history part holds: (hand records, log entries)."""
-    return len(game.hand_records), len(game._log)
+    return len(game.hand_records), game.action_count
 
 
 def encode_history(game: Game) -> bytes:
@@ -85,7 +91,7 @@ def encode_history(game: Game) -> bytes:
         (
             FORMAT,
             [_record_tuple(r) for r in game.hand_records],
-            _log_columns(game._log),
+            _log_columns(game.log_entries()),
         )
     )
 
@@ -94,7 +100,6 @@ def encode_current(game: Game, marks: tuple[int, int]) -> bytes:
     """Everything but the history, with the records and entries after ``marks``."""
     records, entries = marks
     result = game.result
-    turn_seat = game._turn  # a seat, or -1 (NOBODY)
     return marshal.dumps(
         (
             FORMAT,
@@ -123,11 +128,7 @@ def encode_current(game: Game, marks: tuple[int, int]) -> bytes:
             [_record_tuple(r) for r in game.hand_records[records:]],
             game.waiting_since,
             None if result is None else (result.winner, result.reason.value, result.seat),
-            _log_columns(game._log[entries:]),
-            turn_seat,
-            game._led,
-            game._led_mask,
-            game._club_lead,
+            _log_columns(game.log_entries(entries)),
         )
     )
 
@@ -152,13 +153,12 @@ def _decode(rules: RuleSet, history: bytes | None, current: bytes) -> tuple[Game
         form, records, entries, seed, started_at, fixed_deals, phase, hand_number, dealer,
         dealt, hands, looked, bids, bid_order, to_act, leader, trick, tricks, tricks_won,
         spades_broken, revokes, scores, bags, new_records, waiting_since, result, new_log,
-        turn, led, led_mask, club_lead,
     ) = marshal.loads(current)  # fmt: skip
     if form != FORMAT or records != len(old_records) or entries != len(old_log[0]):
         raise CheckpointError("the two parts of the checkpoint do not belong together")
     log = _log_entries(old_log)
     log.extend(_log_entries(new_log))
-    game = Game(
+    game = Game.restore(
         rules=rules,
         seed=seed,
         started_at=started_at,
@@ -183,17 +183,12 @@ def _decode(rules: RuleSet, history: bytes | None, current: bytes) -> tuple[Game
         hand_records=[_record(r) for r in old_records] + [_record(r) for r in new_records],
         waiting_since=waiting_since,
         result=None if result is None else GameResult(result[0], EndReason(result[1]), result[2]),
-        _log=log,
-        _actions=[],
-        _turn=turn,
-        _led=led,
-        _led_mask=led_mask,
-        _club_lead=club_lead,
+        log=log,
     )
     return game, (records, entries)
 
 
-def _log_columns(log: list[tuple[ActionKind, int, int, float]]) -> tuple[bytes, ...]:
+def _log_columns(log: list[LogEntry]) -> tuple[bytes, ...]:
     """Log entries as four packed columns (kind index, seat, value, time): a
     handful of objects to read back instead of four per entry."""
     index = _KIND_INDEX
@@ -205,7 +200,7 @@ def _log_columns(log: list[tuple[ActionKind, int, int, float]]) -> tuple[bytes, 
     )
 
 
-def _log_entries(columns: tuple[bytes, ...]) -> list[tuple[ActionKind, int, int, float]]:
+def _log_entries(columns: tuple[bytes, ...]) -> list[LogEntry]:
     kinds, seats, values, times = columns
     return list(
         zip(

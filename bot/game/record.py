@@ -1,0 +1,86 @@
+"""The record of a finished hand: what was dealt, bid and played, and the score."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.game.cards import card_name, cards_of
+from bot.game.scoring import TeamHandResult, bid_text
+from bot.game.types import Trick
+
+if TYPE_CHECKING:
+    from bot.game.state import Game
+
+
+@dataclass(slots=True)
+class HandRecord:
+    """A finished hand, in the shape of the simulator's ``--record`` lines."""
+
+    hand: int
+    dealer: int
+    dealt: list[int]  # the four hands as dealt, as masks (see :attr:`hands`)
+    bids: list[tuple[int, int]]  # (seat, bid) in bidding order
+    tricks: list[Trick]
+    tricks_won: list[int]
+    score_before: list[int]
+    bags_before: list[int]
+    hand_score: list[int]
+    score_after: list[int]
+    bags_after: list[int]
+    results: tuple[TeamHandResult, TeamHandResult]
+    game_over: bool = False
+    winner: int | str | None = None
+
+    @classmethod
+    def of_hand(cls, game: Game, results: tuple[TeamHandResult, TeamHandResult]) -> HandRecord:
+        """The record of the hand the game has just played, scored ``results``:
+        the game's score is the score before it."""
+        ours, theirs = results
+        scores, bags = game.scores, game.bags
+        return cls(
+            game.hand_number,
+            game.dealer,
+            list(game.dealt),
+            list(game.bid_order),
+            list(game.tricks),
+            list(game.tricks_won),
+            list(scores),
+            list(bags),
+            [ours.points, theirs.points],
+            [scores[0] + ours.points, scores[1] + theirs.points],
+            [ours.bags_after, theirs.bags_after],
+            results,
+        )
+
+    @property
+    def hands(self) -> list[list[int]]:
+        """The four hands as dealt, each as its cards (listed on reading: a
+        finished hand keeps only its four masks)."""
+        return [cards_of(mask) for mask in self.dealt]
+
+    def to_json(self, game_id: str, preset: str) -> dict[str, Any]:
+        return {
+            "game": game_id,
+            "hand": self.hand,
+            "preset": preset,
+            "dealer": self.dealer,
+            "hands": [[card_name(c) for c in hand] for hand in self.hands],
+            "bids": [{"seat": s, "bid": bid_json(b)} for s, b in self.bids],
+            "tricks": [
+                {"leader": t.leader, "cards": [card_name(c) for c in t.cards], "winner": t.winner}
+                for t in self.tricks
+            ],
+            "tricks_won": list(self.tricks_won),
+            "score_before": list(self.score_before),
+            "bags_before": list(self.bags_before),
+            "hand_score": list(self.hand_score),
+            "score_after": list(self.score_after),
+            "bags_after": list(self.bags_after),
+            "game_over": self.game_over,
+            "winner": self.winner,
+        }
+
+
+def bid_json(bid: int) -> int | str:
+    return bid if bid > 0 else bid_text(bid)

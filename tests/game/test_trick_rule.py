@@ -1,0 +1,77 @@
+"""The rule of who takes a trick, written once per card representation (ints
+for the engine and the players' reasoning, masks for the play-outs), gives
+the same winner on every trick."""
+
+from __future__ import annotations
+
+import random
+
+from bot.ai.policy import trick_winner
+from bot.game.cards import BEATERS, TAKES_FROM, parse_cards, trick_winner_index
+from bot.game.playout import Position, random_play_out
+from bot.game.random_play import play_random_game
+from bot.game.rules import PRESETS
+from bot.game.state import Game
+
+GAMES = 2000
+
+
+def mask_winner_index(cards: tuple[int, ...]) -> int:
+    """The winner by the mask rule: each card tested against the best so far's beaters."""
+    best_at = 0
+    for i in range(1, len(cards)):
+        if BEATERS[cards[best_at]] >> cards[i] & 1:
+            best_at = i
+    return best_at
+
+
+def test_the_flags_of_the_play_outs_are_the_masks() -> None:
+    for best in range(52):
+        assert [TAKES_FROM[best][card] for card in range(52)] == [
+            BEATERS[best] >> card & 1 for card in range(52)
+        ]
+
+
+def test_a_spade_or_a_higher_card_of_the_suit_led_takes_it() -> None:
+    cards = tuple(parse_cards("KH AH 2S 3S"))
+    assert [trick_winner_index(cards[:n]) for n in (1, 2, 3, 4)] == [0, 1, 2, 3]
+    assert [mask_winner_index(cards[:n]) for n in (1, 2, 3, 4)] == [0, 1, 2, 3]
+    off_suit = tuple(parse_cards("5D AC KD 4D"))  # the ace of clubs does not follow
+    assert trick_winner_index(off_suit) == mask_winner_index(off_suit) == 2
+
+
+def test_both_representations_agree_on_every_trick_of_many_games() -> None:
+    rng = random.Random(2026)
+    presets = sorted(PRESETS)
+    tricks = 0
+    for seed in range(GAMES):
+        game = Game.new(PRESETS[presets[seed % len(presets)]], seed)
+        play_random_game(game, rng)
+        for record in game.hand_records:
+            for trick in record.tricks:
+                cards = trick.cards
+                for n in range(1, 5):  # every trick so far, as the players see it
+                    assert trick_winner_index(cards[:n]) == mask_winner_index(cards[:n])
+                at = trick_winner_index(cards)
+                assert (trick.leader + at) & 3 == trick.winner
+                assert trick_winner(cards, trick.leader) == (cards[at], trick.winner)
+                tricks += 1
+    assert tricks >= 13 * GAMES
+
+
+def test_play_outs_take_the_tricks_the_engine_gives() -> None:
+    """The play-outs' hot loop (flags) and the engine (ints) count the same tricks."""
+    for seed in range(200):
+        game = Game.new(PRESETS["standard"], seed)
+        for _ in range(4):
+            game.bid(game.to_act, 3)
+        position = Position.from_game(game)
+        won = random_play_out(
+            position.hands, [], position.leader, False, [0, 0, 0, 0], random.Random(seed)
+        )
+        replay = random.Random(seed)
+        while game.hand_records == []:
+            seat = game.to_act
+            cards = game.legal_cards(seat)
+            game.play(seat, cards[int(replay.random() * len(cards))])
+        assert won == game.hand_records[0].tricks_won

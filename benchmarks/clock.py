@@ -28,7 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.scheduler import Deadline, Scheduler, SystemClock
+from bot.scheduler import Scheduler, SystemClock
+from db.deadlines import Deadline
 from db.store import LogEntry, SeatRow, Store
 
 KIND = "turn"

@@ -28,12 +28,11 @@ import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-log = logging.getLogger(__name__)
+from db.deadlines import Deadline, DeadlineKey
 
-DeadlineKey = tuple[int, str]
+log = logging.getLogger(__name__)
 
 # With nothing scheduled the loop still wakes now and then; this keeps the
 # sleep a plain timer (which simulated clocks can fast-forward) rather than an
@@ -62,21 +61,6 @@ class SystemClock:
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(max(0.0, seconds))
-
-
-@dataclass(frozen=True, slots=True)
-class Deadline:
-    """Something that must happen to a table at ``due_at`` (epoch seconds).
-    ``data`` is JSON-compatible: it is stored with the row."""
-
-    table_id: int
-    kind: str
-    due_at: float
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def key(self) -> DeadlineKey:
-        return (self.table_id, self.kind)
 
 
 class DeadlineStore(Protocol):

@@ -41,11 +41,12 @@ from bot.ai.base import RandomPlayer, make_player
 from bot.game.errors import IllegalAction
 from bot.game.state import Action, ActionKind, Phase
 from bot.game.view import view_of
-from bot.scheduler import Deadline, Scheduler
+from bot.scheduler import Scheduler
 from bot.tables import errors
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import REMATCH, START, TableService
 from db.clock_store import ClockStore, TableClockState
+from db.deadlines import Deadline
 
 log = logging.getLogger(__name__)
 

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.scheduler import Deadline, MemoryDeadlineStore, Scheduler
+from bot.scheduler import MemoryDeadlineStore, Scheduler
 from bot.turns import ClockSettings
+from db.deadlines import Deadline
 from tests.clock.fake_clock import FakeClock
 from tests.clock.world import World
 

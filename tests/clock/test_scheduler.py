@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from bot.scheduler import Deadline, MemoryDeadlineStore, Scheduler, SystemClock
+from bot.scheduler import MemoryDeadlineStore, Scheduler, SystemClock
+from db.deadlines import Deadline
 from tests.clock.conftest import Harness
 
 HOUR = 3600.0

@@ -8,7 +8,8 @@ import asyncio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.scheduler import Deadline, Scheduler
+from bot.scheduler import Scheduler
+from db.deadlines import Deadline
 from tests.clock.conftest import Harness
 
 Step = tuple[str, tuple[int, str], int]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.scheduler import Deadline
+from db.deadlines import Deadline
 from db.store import (
     Change,
     ChannelTaken,

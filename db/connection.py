@@ -35,7 +35,10 @@ import aiosqlite
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d+)_[A-Za-z0-9_]+\.sql$")
 BUSY_TIMEOUT_MS = 5000
-READ_ONLY = "the database file or its folder is read-only"
+READ_ONLY = (
+    "the database is read-only: the bot must be able to write its file, the -wal and -shm"
+    " files beside it, and their folder"
+)
 
 
 class StoreError(Exception):
@@ -155,16 +158,16 @@ class Connected:
             await store._check_writable()
             await store._migrate(find_migrations(migrations), upto)
         except sqlite3.Error as exc:
-            await connection.close()
+            await _close(connection)
             raise _open_error(exc) from exc
         except BaseException:
-            await connection.close()
+            await _close(connection)
             raise
         return store
 
     async def close(self) -> None:
         async with self.write_lock:
-            await self.connection.close()
+            await _close(self.connection)
 
     async def schema_version(self) -> int:
         async with self.connection.execute("PRAGMA user_version") as cursor:
@@ -234,13 +237,25 @@ async def _connect(path: Path) -> aiosqlite.Connection:
     try:
         return await connection
     except sqlite3.Error as exc:
-        # aiosqlite stops its thread on this failure but does not wait for
-        # it; the thread then reports to the event loop, which may be closed
-        # by then ("Event loop is closed"). Wait: it has nothing else to do.
-        worker = getattr(connection, "_thread", None)
-        if isinstance(worker, threading.Thread):
-            worker.join(timeout=5)
+        _wait_for_thread(connection)
         raise _open_error(exc) from None
+
+
+async def _close(connection: aiosqlite.Connection) -> None:
+    try:
+        await connection.close()
+    finally:
+        _wait_for_thread(connection)
+
+
+def _wait_for_thread(connection: aiosqlite.Connection) -> None:
+    """Wait for the connection's thread to end. aiosqlite only tells it to
+    stop (on close, or when the connection failed to open); a thread still
+    running when the event loop closes reports to a closed loop ("Event loop
+    is closed"). It has nothing left to do but end, so this is quick."""
+    worker = getattr(connection, "_thread", None)  # aiosqlite's own attribute
+    if isinstance(worker, threading.Thread) and worker.is_alive():
+        worker.join(timeout=5)
 
 
 async def _configure(connection: aiosqlite.Connection, synchronous: str) -> None:

@@ -3,7 +3,6 @@ entries, game starts and ends, engine states, and a table as stored."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -121,11 +120,6 @@ class GameInfo:
     preset: str
     options_json: str  # the game's rules as stored
 
-    @property
-    def options(self) -> dict[str, Any]:
-        value: dict[str, Any] = json.loads(self.options_json)
-        return value
-
 
 @dataclass(slots=True)
 class TableRecord:
@@ -152,8 +146,3 @@ class TableRecord:
     #: format exists; otherwise ``game_log`` holds the game's log entries.
     state: StoredState | None = None
     game_log: list[LogEntry] = field(default_factory=list)
-
-    @property
-    def options(self) -> dict[str, Any]:
-        value: dict[str, Any] = json.loads(self.options_json)
-        return value

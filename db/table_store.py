@@ -367,14 +367,6 @@ class TableStore(Connected):
                     records[r[0]].game_log.append(LogEntry(r[2], r[3], loads(r[4]), r[5], r[1]))
         return list(records.values())
 
-    async def open_table_in_channel(self, channel_id: int) -> int | None:
-        async with self.connection.execute(
-            "SELECT id FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing')",
-            (channel_id,),
-        ) as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else None
-
     async def action_log(self, table_id: int) -> list[LogEntry]:
         """A table's whole log, oldest first."""
         async with self.connection.execute(

@@ -190,8 +190,8 @@ class Connected:
 
     async def _check_writable(self) -> None:
         """Write something and roll it back. SQLite opens a file it may not
-        write read-only without a word, and WAL also needs the folder: found
-        out at the first move, every move would fail."""
+        write without a word (read-only), and WAL also needs to write the
+        folder; found out only at the first move, every move would fail."""
         async with self.write_lock:
             await self.connection.execute("BEGIN IMMEDIATE")
             try:
@@ -238,7 +238,7 @@ async def _connect(path: Path) -> aiosqlite.Connection:
         return await connection
     except sqlite3.Error as exc:
         _wait_for_thread(connection)
-        raise _open_error(exc) from None
+        raise _open_error(exc) from exc
 
 
 async def _close(connection: aiosqlite.Connection) -> None:

@@ -31,7 +31,7 @@ class Deadline:
         return (self.table_id, self.kind)
 
 
-class DeadlineStore(Connected):
+class DeadlineSQL(Connected):
     """The deadline rows, written each in a transaction of its own."""
 
     async def put_deadline(

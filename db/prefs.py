@@ -31,7 +31,7 @@ class TurnMention:
     turn: str | None
 
 
-class PrefsStore(Connected):
+class PrefsSQL(Connected):
     """Users' preferences and tables' turn mentions, each write a transaction."""
 
     async def get_user_prefs(self, user_id: int) -> UserPrefs | None:

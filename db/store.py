@@ -29,8 +29,8 @@ from db.connection import (
     find_migrations,
     split_statements,
 )
-from db.deadlines import Deadline, DeadlineKey, DeadlineStore
-from db.prefs import PrefsStore, TurnMention, UserPrefs
+from db.deadlines import Deadline, DeadlineKey, DeadlineSQL
+from db.prefs import PrefsSQL, TurnMention, UserPrefs
 from db.table_records import (
     Change,
     Committed,
@@ -44,7 +44,7 @@ from db.table_records import (
     StoredState,
     TableRecord,
 )
-from db.table_store import TableStore
+from db.table_store import TableSQL
 
 __all__ = [
     "MIGRATIONS_DIR",
@@ -75,5 +75,5 @@ __all__ = [
 ]
 
 
-class Store(TableStore, DeadlineStore, PrefsStore):
+class Store(TableSQL, DeadlineSQL, PrefsSQL):
     """The database. Create with ``await Store.open(path)``; ``await close()``."""

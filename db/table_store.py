@@ -1,7 +1,7 @@
 """SQL of the tables: their rows, seats and spectators, the append-only
 action log, the games they played and their stored engine states.
 
-Every accepted action is one :meth:`TableStore.commit_action`: the log row,
+Every accepted action is one :meth:`TableSQL.commit_action`: the log row,
 the version bump and whatever the action changes (see :class:`Change`),
 including the table's deadlines, in one transaction. The store knows no
 rules: it keeps what the table service hands it and gives it back.
@@ -32,7 +32,7 @@ from db.table_records import (
 )
 
 
-class TableStore(Connected):
+class TableSQL(Connected):
     """Tables, their seats, spectators, log, games and engine states."""
 
     # -- tables ----------------------------------------------------------------

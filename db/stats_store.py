@@ -11,14 +11,37 @@ passes the tallies and new ratings computed in :mod:`bot.stats`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import aiosqlite
 
-from bot.stats.leaderboard import LeaderboardPage, LeaderboardRow, SortKey, page_span
+from db.log_kinds import GAME_STARTS
+from db.stats_records import (
+    GameWrite,
+    HistoryRow,
+    LeaderboardRow,
+    LoggedAction,
+    PartnerRow,
+    PlayerRow,
+    SeatWrite,
+    SortKey,
+    StoredGame,
+)
 from db.store import Store
+
+__all__ = [
+    "GameWrite",
+    "HistoryRow",
+    "LeaderboardRow",
+    "LoggedAction",
+    "PartnerRow",
+    "PlayerRow",
+    "SeatWrite",
+    "SortKey",
+    "StatsStore",
+    "StoredGame",
+]
 
 TALLY_COLUMNS = (
     "games",
@@ -38,96 +61,6 @@ TALLY_COLUMNS = (
     "false_claims",
 )
 
-
-@dataclass(frozen=True, slots=True)
-class StoredGame:
-    """A finished game as the main store keeps it."""
-
-    game_id: int
-    table_id: int
-    game_no: int
-    guild_id: int | None
-    rules: dict[str, Any]
-    seed: int
-    started_at: float
-    finished_at: float
-    winner: int | None
-    reason: str
-    reason_seat: int | None
-    scores: tuple[int, int]
-    hand_records: list[dict[str, Any]]
-    seats: tuple[tuple[int | None, str | None], ...]  # (user_id, computer_level) per seat
-    challenger_seat: int | None  # as counted; None if not counted or no challenge
-    counted: bool
-
-
-@dataclass(frozen=True, slots=True)
-class LoggedAction:
-    kind: str
-    payload: dict[str, Any]
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
-class SeatWrite:
-    """What recording a game writes for one seat."""
-
-    seat: int
-    user_id: int | None
-    computer_level: str | None
-    tally: Mapping[str, int]
-    new_skill: tuple[float, float, int] | None  # (mu, sigma, display rating) when rated
-    rating_before: int | None
-    start_skill: tuple[float, float, int]  # a newcomer's skill, stored if unrated
-
-
-@dataclass(frozen=True, slots=True)
-class GameWrite:
-    """Everything counting one finished game writes."""
-
-    game_id: int
-    guild_id: int
-    finished_at: float
-    rated: bool
-    challenger_seat: int | None
-    seats: tuple[SeatWrite, ...]
-    partner_results: tuple[tuple[int, int, int, int], ...]  # (user, partner, won, drew)
-    computer_skills: Mapping[str, tuple[float, float]]  # level -> new (mu, sigma)
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerRow:
-    user_id: int
-    rating: int
-    rated_games: int
-    tally: dict[str, int]
-
-
-@dataclass(frozen=True, slots=True)
-class PartnerRow:
-    partner_id: int
-    games: int
-    wins: int
-    draws: int
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryRow:
-    game_id: int
-    finished_at: float
-    seat: int
-    winner: int | None
-    reason: str
-    scores: tuple[int, int]
-    hands: int
-    partner_id: int | None
-    partner_level: str | None
-    rating_before: int | None
-    rating_after: int | None
-
-
-#: Log kinds that begin a game at a table (the table service's start and rematch).
-GAME_STARTS = frozenset({"start", "rematch"})
 
 _ORDER = {
     SortKey.RATING: ("rated_games > 0", "rating DESC, wins DESC, user_id"),
@@ -293,26 +226,28 @@ class StatsStore:
 
     # -- queries ----------------------------------------------------------------
 
-    async def leaderboard(
-        self, guild_id: int, sort: SortKey, page: int, page_size: int
-    ) -> LeaderboardPage:
-        where, order = _ORDER[sort]
+    async def leaderboard_size(self, guild_id: int, sort: SortKey) -> int:
+        """How many players the leaderboard in that order lists."""
+        where, _ = _ORDER[sort]
         async with self.db.execute(
             f"SELECT COUNT(*) FROM stats_players WHERE guild_id = ? AND {where}", (guild_id,)
         ) as cursor:
             row = await cursor.fetchone()
-        total = int(row[0]) if row else 0
-        span = page_span(page, total, page_size)
+        return int(row[0]) if row else 0
+
+    async def leaderboard_rows(
+        self, guild_id: int, sort: SortKey, offset: int, limit: int
+    ) -> tuple[LeaderboardRow, ...]:
+        """The leaderboard's rows from place ``offset + 1`` on, at most ``limit``."""
+        where, order = _ORDER[sort]
         async with self.db.execute(
             f"SELECT user_id, rating, rated_games, games, wins, losses, draws FROM stats_players "
             f"WHERE guild_id = ? AND {where} ORDER BY {order} LIMIT ? OFFSET ?",
-            (guild_id, span.limit, span.offset),
+            (guild_id, limit, offset),
         ) as cursor:
-            rows = tuple(
-                LeaderboardRow(span.offset + i + 1, *r)
-                for i, r in enumerate(await cursor.fetchall())
+            return tuple(
+                LeaderboardRow(offset + i + 1, *r) for i, r in enumerate(await cursor.fetchall())
             )
-        return LeaderboardPage(sort=sort, span=span, total=total, rows=rows)
 
     async def player(self, guild_id: int, user_id: int) -> PlayerRow | None:
         columns = ", ".join(TALLY_COLUMNS)

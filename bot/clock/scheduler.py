@@ -32,13 +32,12 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, Protocol
 
-# The one import of the deadline's definition: the rest of the bot takes it
-# from this package.
-from bot.clock.deadline import Deadline as Deadline
+# The one import of the deadline's definition (the store's own type): the
+# rest of the bot takes it from this package.
+from db.deadlines import Deadline as Deadline
+from db.deadlines import DeadlineKey
 
 log = logging.getLogger(__name__)
-
-DeadlineKey = tuple[int, str]
 
 # With nothing scheduled the loop still wakes now and then; this keeps the
 # sleep a plain timer (which simulated clocks can fast-forward) rather than an

@@ -2,15 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bot.game.cards import card_name, cards_of
 from bot.game.scoring import TeamHandResult, bid_text
 from bot.game.types import Trick
 
-if TYPE_CHECKING:
-    from bot.game.state import Game
+
+class PlayedHand(Protocol):
+    """What a record is taken from: a game at the end of a hand (the game
+    module implements it; naming it here keeps this module below the game)."""
+
+    @property
+    def hand_number(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def dealt(self) -> Sequence[int]: ...
+    @property
+    def bid_order(self) -> Sequence[tuple[int, int]]: ...
+    @property
+    def tricks(self) -> Sequence[Trick]: ...
+    @property
+    def tricks_won(self) -> Sequence[int]: ...
+    @property
+    def scores(self) -> Sequence[int]: ...
+    @property
+    def bags(self) -> Sequence[int]: ...
 
 
 @dataclass(slots=True)
@@ -33,7 +53,9 @@ class HandRecord:
     winner: int | str | None = None
 
     @classmethod
-    def of_hand(cls, game: Game, results: tuple[TeamHandResult, TeamHandResult]) -> HandRecord:
+    def of_hand(
+        cls, game: PlayedHand, results: tuple[TeamHandResult, TeamHandResult]
+    ) -> HandRecord:
         """The record of the hand the game has just played, scored ``results``:
         the game's score is the score before it."""
         ours, theirs = results

@@ -8,17 +8,37 @@ functions read the game's public fields and never change them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
 from bot.game import errors
 from bot.game.cards import SPADES, SUIT_MASKS, card_name, lowest_card
 from bot.game.durations import format_duration
-from bot.game.rules import FirstLead, RevokeRule
+from bot.game.rules import FirstLead, RevokeRule, RuleSet
 from bot.game.scoring import BLIND_NIL
-from bot.game.types import Phase, team_of
+from bot.game.types import Phase, Trick, team_of
 
-if TYPE_CHECKING:
-    from bot.game.state import Game
+
+class Game(Protocol):
+    """What the checks read of a game (the game module implements it; naming
+    it here keeps this module below the game)."""
+
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def to_act(self) -> int: ...
+    @property
+    def looked(self) -> Sequence[bool]: ...
+    @property
+    def trick(self) -> Sequence[int]: ...
+    @property
+    def tricks(self) -> Sequence[Trick]: ...
+    @property
+    def waiting_since(self) -> float: ...
+    def waited_on(self) -> int | None: ...
+    def blind_nil_open(self, seat: int) -> bool: ...
 
 
 def check_seat(seat: int) -> None:

@@ -4,26 +4,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from enum import StrEnum
+
+# The store's orders and rows are what the pages show (re-exported).
+from db.stats_records import LeaderboardRow as LeaderboardRow
+from db.stats_records import SortKey as SortKey
 
 PAGE_SIZE = 10
-
-
-class SortKey(StrEnum):
-    RATING = "rating"
-    WINS = "wins"
-
-
-@dataclass(frozen=True, slots=True)
-class LeaderboardRow:
-    rank: int
-    user_id: int
-    rating: int
-    rated_games: int
-    games: int
-    wins: int
-    losses: int
-    draws: int
 
 
 @dataclass(frozen=True, slots=True)

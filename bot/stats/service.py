@@ -20,7 +20,7 @@ from bot.game.types import ENGINE_KINDS, Action, ActionKind, EndReason
 from bot.stats.chart import score_chart_png
 from bot.stats.counting import RatingChange, RecordOutcome, plan_counting, skill_key
 from bot.stats.history import export_bytes
-from bot.stats.leaderboard import PAGE_SIZE, LeaderboardPage, SortKey
+from bot.stats.leaderboard import PAGE_SIZE, LeaderboardPage, SortKey, page_span
 from bot.stats.ratings import Skill
 from bot.stats.records import BadRecord, FinishedGame, SeatPlayer
 from bot.stats.summary import PartnerRecord, PlayerStats
@@ -100,7 +100,10 @@ class StatsService:
     # -- queries ----------------------------------------------------------------
 
     async def leaderboard(self, guild_id: int, sort: SortKey, page: int = 0) -> LeaderboardPage:
-        return await self.store.leaderboard(guild_id, sort, page, self.page_size)
+        total = await self.store.leaderboard_size(guild_id, sort)
+        span = page_span(page, total, self.page_size)
+        rows = await self.store.leaderboard_rows(guild_id, sort, span.offset, span.limit)
+        return LeaderboardPage(sort=sort, span=span, total=total, rows=rows)
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         """A player's statistics on one server; None if they never finished a game there."""

@@ -11,15 +11,18 @@ from bot.game.types import team_of
 from bot.tables.live import LiveTable, Plan
 from db.store import Change, GameEnd, SeatOutcome, StateWrite
 
-#: The stored state's format, or None where checkpoints cannot be used (the
-#: games are then rebuilt from their logs).
-STATE_FORMAT = checkpoint.FINGERPRINT if checkpoint.USABLE else None
+
+def state_format() -> str | None:
+    """The stored state's format, or None where checkpoints cannot be used
+    (the games are then rebuilt from their logs)."""
+    return checkpoint.FINGERPRINT if checkpoint.USABLE else None
 
 
 def add_state(live: LiveTable, game: Game, plan: Plan, game_no: int, *, new_game: bool) -> None:
     """Add the checkpoint of ``game`` to the planned write: the history part
     only when a hand was finished since it was last written."""
-    if STATE_FORMAT is None:
+    state_format_now = state_format()
+    if state_format_now is None:
         return
     marks = live.marks
     history: bytes | None = None
@@ -33,7 +36,7 @@ def add_state(live: LiveTable, game: Game, plan: Plan, game_no: int, *, new_game
         keep = True
     state = StateWrite(
         game_no=game_no,
-        format=STATE_FORMAT,
+        format=state_format_now,
         current=checkpoint.encode_current(game, marks),
         history=history,
         keep_history=keep,

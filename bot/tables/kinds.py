@@ -4,18 +4,34 @@ from __future__ import annotations
 
 from bot.game.types import ENGINE_KINDS, ActionKind
 
-__all__ = ["ENGINE_KINDS"]  # the engine's actions are logged under their ActionKind values
+#: The engine's actions are logged under their ActionKind values.
+__all__ = [
+    "BOTS",
+    "CANCEL",
+    "CREATE",
+    "ENGINE_KINDS",
+    "JOIN",
+    "LEAVE",
+    "PARTNER",
+    "REMATCH",
+    "START",
+    "UNWATCH",
+    "WATCH",
+]
+# The store owns the names it writes (it finds games by their starts).
+from db.log_kinds import (
+    BOTS,
+    CANCEL,
+    CREATE,
+    JOIN,
+    LEAVE,
+    PARTNER,
+    REMATCH,
+    START,
+    UNWATCH,
+    WATCH,
+)
 
-CREATE = "create"
-JOIN = "join"  # took a free seat
-WATCH = "watch"  # joined as a spectator
-LEAVE = "leave"  # left a seat before the start
-UNWATCH = "unwatch"  # a spectator left
-PARTNER = "partner"
-BOTS = "bots"
-START = "start"
-REMATCH = "rematch"
-CANCEL = "cancel"
 #: Changes no player sees on the table: a spectator coming or going. A click
 #: made before one of them is still up to date (see ``checks.check_version``).
 UNSEEN_KINDS = frozenset({WATCH, UNWATCH})

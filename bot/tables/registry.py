@@ -20,7 +20,7 @@ from bot.game.state import Game
 from bot.game.types import Action
 from bot.tables import errors
 from bot.tables.checks import is_int
-from bot.tables.game_rows import STATE_FORMAT
+from bot.tables.game_rows import state_format
 from bot.tables.kinds import ENGINE_KINDS, UNSEEN_KINDS
 from bot.tables.live import LiveTable, Plan
 from bot.tables.model import EMPTY_SEAT, Seat, Table, TableOptions, TableStatus
@@ -62,7 +62,7 @@ class TableRegistry:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            for record in await self.store.load_open_tables(STATE_FORMAT):
+            for record in await self.store.load_open_tables(state_format()):
                 await self._adopt(record)
         finally:
             if collecting:
@@ -86,7 +86,7 @@ class TableRegistry:
         async with self._load_lock:
             live = self.tables.get(table_id)
             if live is None:
-                record = await self.store.load_table(table_id, STATE_FORMAT)
+                record = await self.store.load_table(table_id, state_format())
                 if record is None:
                     raise errors.UnknownTable()
                 live = await self._adopt(record)

@@ -3,6 +3,7 @@ the game's end (committed by the table service) and the commit of its counting."
 
 from __future__ import annotations
 
+import time
 from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any, cast
@@ -11,6 +12,8 @@ import aiosqlite
 import pytest
 from discord.ext import commands
 
+from bot.app import SpadesApp
+from bot.config import Settings
 from bot.stats.leaderboard import SortKey
 from bot.stats.service import StatsService
 from cogs.leaderboard import LeaderboardCog
@@ -52,19 +55,17 @@ async def assert_counted_once(stats: StatsService) -> None:
 
 
 async def test_a_game_whose_counting_never_ran_is_counted_once_after_a_restart(
-    tables: Tables, stats: StatsService, tmp_path: Path
+    tables: Tables, stats: StatsService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tables.stop_counting()
     spawned: list[tuple[Coroutine[Any, Any, Any], str]] = []
-    cog = LeaderboardCog(
-        cast(commands.Bot, object()),
-        stats,
-        tables.service,
-        lambda coro, name: spawned.append((coro, name)),
+    app = SpadesApp(
+        Settings(), tables.service.store, tables.service, now=time.time, features=["leaderboard"]
     )
-    stop = tables.service.subscribe(cog.on_table_change)
+    monkeypatch.setattr(app, "spawn", lambda coro, name: spawned.append((coro, name)))
+    cog = LeaderboardCog(cast(commands.Bot, object()), app)
+    app.subscribe(cog.on_change)
     table = await tables.play(1, PEOPLE, scenario=resign_after(0, seat=1))
-    stop()
     # The change that ended the game was answered without waiting for the counting.
     assert [name for _, name in spawned] == [f"count-game-{table.id}"]
     assert await stats.player_stats(1, PEOPLE[0]) is None

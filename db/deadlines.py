@@ -1,0 +1,103 @@
+"""Deadlines of the turn clock (table ``deadlines``): at most one per table
+and kind. The store only keeps them; the scheduler and the turn clock give
+them their meaning."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiosqlite
+
+from db.connection import Connected, to_json
+
+DeadlineKey = tuple[int, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """Something that must happen to a table at ``due_at`` (epoch seconds).
+    ``data`` is JSON-compatible: it is stored with the row."""
+
+    table_id: int
+    kind: str
+    due_at: float
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> DeadlineKey:
+        return (self.table_id, self.kind)
+
+
+class DeadlineSQL(Connected):
+    """The deadline rows, written each in a transaction of its own."""
+
+    async def put_deadline(
+        self, table_id: int, kind: str, due_at: float, data: Mapping[str, Any]
+    ) -> None:
+        """Store a deadline, replacing the table's deadline of the same kind."""
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO deadlines (table_id, kind, due_at, data) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (table_id, kind) DO UPDATE"
+                " SET due_at = excluded.due_at, data = excluded.data",
+                (table_id, kind, due_at, to_json(data)),
+            )
+
+    async def delete_deadline(self, table_id: int, kind: str | None = None) -> None:
+        """Remove one deadline of a table, or all of them when ``kind`` is None."""
+        async with self.transaction() as db:
+            if kind is None:
+                await db.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
+            else:
+                await db.execute(
+                    "DELETE FROM deadlines WHERE table_id = ? AND kind = ?", (table_id, kind)
+                )
+
+    async def load_deadlines(self) -> list[Deadline]:
+        """Every stored deadline, soonest first."""
+        return await self.next_deadlines()
+
+    async def next_deadlines(
+        self, until: float | None = None, limit: int | None = None
+    ) -> list[Deadline]:
+        """Deadlines due at or before ``until`` (all when None), soonest first."""
+        sql = "SELECT table_id, kind, due_at, data FROM deadlines"
+        args: list[Any] = []
+        if until is not None:
+            sql += " WHERE due_at <= ?"
+            args.append(until)
+        sql += " ORDER BY due_at, table_id, kind"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit)
+        async with self.connection.execute(sql, args) as cursor:
+            rows = await cursor.fetchall()
+        return [Deadline(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
+
+
+DeadlineRow = tuple[int, str, float, str]
+
+
+def deadline_rows(table_id: int, deadlines: Sequence[Deadline]) -> list[DeadlineRow]:
+    """The rows of ``deadlines``, checked before any write: all of them the
+    table's, one per kind (the key of a row)."""
+    if any(d.table_id != table_id for d in deadlines):
+        raise ValueError(f"a deadline of another table written with table {table_id}")
+    if len({d.kind for d in deadlines}) != len(deadlines):
+        raise ValueError(f"two deadlines of the same kind for table {table_id}")
+    return [(table_id, d.kind, d.due_at, to_json(d.data)) for d in deadlines]
+
+
+async def replace_deadlines(
+    db: aiosqlite.Connection, table_id: int, rows: list[DeadlineRow]
+) -> None:
+    """Inside the caller's transaction: the table's deadlines become exactly
+    ``rows`` (none: the table has no deadline left)."""
+    await db.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
+    if rows:
+        await db.executemany(
+            "INSERT INTO deadlines (table_id, kind, due_at, data) VALUES (?, ?, ?, ?)", rows
+        )

@@ -1,0 +1,24 @@
+"""The kinds of the action log's rows: what the store writes in ``actions.kind``
+and reads back (a game's actions lie between the start or rematch that began
+it and the next one). The table service logs under these names; changing one
+would orphan every row already written under it."""
+
+from __future__ import annotations
+
+# A table's lobby and life (also the table service's subscriber events).
+CREATE = "create"
+JOIN = "join"  # took a free seat
+WATCH = "watch"  # joined as a spectator
+LEAVE = "leave"  # left a seat before the start
+UNWATCH = "unwatch"  # a spectator left
+PARTNER = "partner"
+BOTS = "bots"
+START = "start"
+REMATCH = "rematch"
+CANCEL = "cancel"
+
+TABLE_KINDS = frozenset(
+    {CREATE, JOIN, WATCH, LEAVE, UNWATCH, PARTNER, BOTS, START, REMATCH, CANCEL}
+)
+#: Log kinds that begin a game at a table.
+GAME_STARTS = frozenset({START, REMATCH})

@@ -1,0 +1,93 @@
+"""SQL of what the bot remembers for people and channels outside the game:
+each user's preferences (table ``user_prefs``) and each table's posted turn
+mention (columns of ``tables``; not an action, so the version stays)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from db.connection import Connected, to_json
+
+
+@dataclass(frozen=True, slots=True)
+class UserPrefs:
+    user_id: int
+    deck: str | None
+    data: dict[str, Any]
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TurnMention:
+    """A table's posted turn mention and the turn it is for. ``turn`` is the
+    presenter's text for it, opaque here; it lets a restarted bot keep a
+    mention for the turn that is still on instead of mentioning the person
+    again. None: written without one (matches no turn)."""
+
+    message_id: int
+    turn: str | None
+
+
+class PrefsSQL(Connected):
+    """Users' preferences and tables' turn mentions, each write a transaction."""
+
+    async def get_user_prefs(self, user_id: int) -> UserPrefs | None:
+        async with self.connection.execute(
+            "SELECT deck, data, updated_at FROM user_prefs WHERE user_id = ?", (user_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        return UserPrefs(user_id, row[0], json.loads(row[1]), row[2])
+
+    async def get_deck(self, user_id: int) -> str | None:
+        """The user's deck design, or None if they never chose one."""
+        prefs = await self.get_user_prefs(user_id)
+        return prefs.deck if prefs else None
+
+    async def set_deck(self, user_id: int, deck: str | None, at: float) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO user_prefs (user_id, deck, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE"
+                " SET deck = excluded.deck, updated_at = excluded.updated_at",
+                (user_id, deck, at),
+            )
+
+    async def set_user_data(self, user_id: int, data: Mapping[str, Any], at: float) -> None:
+        """Replace the user's further preferences (a JSON object)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO user_prefs (user_id, data, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE"
+                " SET data = excluded.data, updated_at = excluded.updated_at",
+                (user_id, to_json(data), at),
+            )
+
+    # -- turn mentions ----------------------------------------------------------
+
+    async def turn_mention(self, table_id: int) -> TurnMention | None:
+        """The table's current turn mention and the turn it is for, None if
+        none is posted (or no such table): after a restart only the database
+        knows them."""
+        async with self.connection.execute(
+            "SELECT turn_mention_id, turn_mention_turn FROM tables WHERE id = ?", (table_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None or row[0] is None:
+            return None
+        return TurnMention(int(row[0]), None if row[1] is None else str(row[1]))
+
+    async def set_turn_mention(self, table_id: int, mention: TurnMention | None) -> None:
+        """Remember the table's turn mention with its turn; None clears it (it
+        was deleted, or the turn is nobody's to be told). Not an action: the
+        version stays."""
+        message_id, turn = (mention.message_id, mention.turn) if mention else (None, None)
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE tables SET turn_mention_id = ?, turn_mention_turn = ? WHERE id = ?",
+                (message_id, turn, table_id),
+            )

@@ -1,0 +1,115 @@
+"""What the statistics part of the store takes and gives back: finished
+games as stored, what counting one writes, and the rows of the queries."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class SortKey(StrEnum):
+    """The orders of the leaderboard."""
+
+    RATING = "rating"
+    WINS = "wins"
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    rank: int
+    user_id: int
+    rating: int
+    rated_games: int
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A finished game as the main store keeps it."""
+
+    game_id: int
+    table_id: int
+    game_no: int
+    guild_id: int | None
+    rules: dict[str, Any]
+    seed: int
+    started_at: float
+    finished_at: float
+    winner: int | None
+    reason: str
+    reason_seat: int | None
+    scores: tuple[int, int]
+    hand_records: list[dict[str, Any]]
+    seats: tuple[tuple[int | None, str | None], ...]  # (user_id, computer_level) per seat
+    challenger_seat: int | None  # as counted; None if not counted or no challenge
+    counted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    kind: str
+    payload: dict[str, Any]
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SeatWrite:
+    """What recording a game writes for one seat."""
+
+    seat: int
+    user_id: int | None
+    computer_level: str | None
+    tally: Mapping[str, int]
+    new_skill: tuple[float, float, int] | None  # (mu, sigma, display rating) when rated
+    rating_before: int | None
+    start_skill: tuple[float, float, int]  # a newcomer's skill, stored if unrated
+
+
+@dataclass(frozen=True, slots=True)
+class GameWrite:
+    """Everything counting one finished game writes."""
+
+    game_id: int
+    guild_id: int
+    finished_at: float
+    rated: bool
+    challenger_seat: int | None
+    seats: tuple[SeatWrite, ...]
+    partner_results: tuple[tuple[int, int, int, int], ...]  # (user, partner, won, drew)
+    computer_skills: Mapping[str, tuple[float, float]]  # level -> new (mu, sigma)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    user_id: int
+    rating: int
+    rated_games: int
+    tally: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class PartnerRow:
+    partner_id: int
+    games: int
+    wins: int
+    draws: int
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    game_id: int
+    finished_at: float
+    seat: int
+    winner: int | None
+    reason: str
+    scores: tuple[int, int]
+    hands: int
+    partner_id: int | None
+    partner_level: str | None
+    rating_before: int | None
+    rating_after: int | None

@@ -1,0 +1,148 @@
+"""What the table part of the store takes and gives back: seats, log
+entries, game starts and ends, engine states, and a table as stored."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from db.deadlines import Deadline
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One seat: a user, a computer player level, or neither (empty)."""
+
+    seat: int
+    user_id: int | None = None
+    bot_level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One row of a table's append-only action log."""
+
+    kind: str
+    actor: int | None
+    payload: Mapping[str, Any]
+    at: float
+    seq: int = 0  # assigned by the store: the table's version after the action
+
+
+@dataclass(frozen=True, slots=True)
+class GameStart:
+    """A game begins: its row in ``games`` and one ``game_seats`` row per seat."""
+
+    game_no: int
+    preset: str
+    options: Mapping[str, Any]
+    seed: int
+    started_at: float
+    seats: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOutcome:
+    seat: int
+    outcome: str  # 'won', 'lost' or 'draw'
+    points: int  # the seat's team's final score
+    opponent_points: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """How the current game ended, written with the action that ended it."""
+
+    game_no: int
+    ended_at: float
+    winner: int | None  # team 0 or 1; None for a draw
+    reason: str
+    reason_seat: int | None
+    scores: tuple[int, int]
+    hands: Sequence[Mapping[str, Any]]  # hand records, JSON-ready
+    seats: tuple[SeatOutcome, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StateWrite:
+    """A game's stored engine state (opaque to the store). ``history`` None
+    with ``keep_history`` leaves the stored history as it is."""
+
+    game_no: int
+    format: str
+    current: bytes
+    history: bytes | None = None
+    keep_history: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StoredState:
+    history: bytes | None
+    current: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What an accepted action changes besides the log row and the version."""
+
+    status: str | None = None
+    seats: tuple[SeatRow, ...] | None = None  # all four seats, replacing the old ones
+    add_spectator: int | None = None
+    remove_spectator: int | None = None
+    game_start: GameStart | None = None  # also moves the table's game_no/game_seq
+    game_end: GameEnd | None = None
+    state: StateWrite | None = None
+    #: Not None: the table's deadlines become exactly these (an empty tuple
+    #: deletes them all), in the action's transaction, so an action and the
+    #: deadlines it arms are written together or not at all. None leaves the
+    #: stored deadlines as they are.
+    deadlines: tuple[Deadline, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """What :meth:`Store.commit_action` wrote: the table's new version and,
+    when the action started a game, that game's id."""
+
+    version: int
+    game_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """The stored row of a table's current game."""
+
+    game_id: int
+    game_no: int
+    seed: int
+    started_at: float
+    preset: str
+    options_json: str  # the game's rules as stored
+
+
+@dataclass(slots=True)
+class TableRecord:
+    """Everything stored about one table that the service needs to rebuild it:
+    the table row, its seats and spectators, its current game and that game's
+    log entries (the actions after the one that started it)."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    message_id: int | None
+    host_id: int
+    options_json: str  # the options as stored (the service caches on it)
+    status: str
+    version: int
+    game_no: int
+    game_seq: int
+    created_at: float
+    updated_at: float
+    seats: list[SeatRow] = field(default_factory=list)
+    spectators: list[int] = field(default_factory=list)
+    game: GameInfo | None = None
+    #: The stored engine state of the current game, when one in the requested
+    #: format exists; otherwise ``game_log`` holds the game's log entries.
+    state: StoredState | None = None
+    game_log: list[LogEntry] = field(default_factory=list)

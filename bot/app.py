@@ -310,7 +310,7 @@ class SpadesApp:
 
     async def add_computers(self, table: Table, user_id: int, version: int) -> Table:
         level = self.settings.tables.computer_level
-        return await self.tables.add_bots(table.id, user_id, version, level)
+        return await self.tables.add_computers(table.id, user_id, version, level)
 
     async def start_game(self, table: Table, user_id: int, version: int) -> Table:
         return await self.tables.start(table.id, user_id, version)

@@ -238,7 +238,7 @@ class TablePresenter:
         names = []
         for seat, occupant in enumerate(table.seats):
             if occupant.user_id is None:
-                names.append(computer_label(seat, occupant.bot_level))
+                names.append(computer_label(seat, occupant.computer_level))
                 continue
             name = self.names.get(occupant.user_id)
             if name is None:

@@ -12,13 +12,13 @@ WATCH = "watch"  # joined as a spectator
 LEAVE = "leave"  # left a seat before the start
 UNWATCH = "unwatch"  # a spectator left
 PARTNER = "partner"
-BOTS = "bots"
+COMPUTERS = "bots"
 START = "start"
 REMATCH = "rematch"
 CANCEL = "cancel"
 
 TABLE_KINDS = frozenset(
-    {CREATE, JOIN, WATCH, LEAVE, UNWATCH, PARTNER, BOTS, START, REMATCH, CANCEL}
+    {CREATE, JOIN, WATCH, LEAVE, UNWATCH, PARTNER, COMPUTERS, START, REMATCH, CANCEL}
 )
 #: Log kinds that begin a game at a table.
 GAME_STARTS = frozenset({START, REMATCH})

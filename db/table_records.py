@@ -16,7 +16,7 @@ class SeatRow:
 
     seat: int
     user_id: int | None = None
-    bot_level: str | None = None
+    computer_level: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,7 +63,7 @@ class TableSQL(Connected):
             assert table_id is not None
             await db.executemany(
                 "INSERT INTO seats (table_id, seat, user_id, bot_level) VALUES (?, ?, ?, ?)",
-                [(table_id, s.seat, s.user_id, s.bot_level) for s in seats],
+                [(table_id, s.seat, s.user_id, s.computer_level) for s in seats],
             )
             await self._insert_entry(db, table_id, 1, entry)
         return table_id
@@ -120,7 +120,7 @@ class TableSQL(Connected):
                 await db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
                 await db.executemany(
                     "INSERT INTO seats (table_id, seat, user_id, bot_level) VALUES (?, ?, ?, ?)",
-                    [(table_id, s.seat, s.user_id, s.bot_level) for s in change.seats],
+                    [(table_id, s.seat, s.user_id, s.computer_level) for s in change.seats],
                 )
             if change.add_spectator is not None:
                 await db.execute(
@@ -233,7 +233,7 @@ class TableSQL(Connected):
         await db.executemany(
             "INSERT INTO game_seats (game_id, seat, user_id, bot_level, team)"
             " VALUES (?, ?, ?, ?, ?)",
-            [(game_id, s.seat, s.user_id, s.bot_level, s.seat & 1) for s in start.seats],
+            [(game_id, s.seat, s.user_id, s.computer_level, s.seat & 1) for s in start.seats],
         )
         return game_id
 

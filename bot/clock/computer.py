@@ -26,7 +26,7 @@ async def decide(table: Table, seat: int, stand_in_level: str) -> Action:
     assert game is not None
     if game.phase is Phase.HAND_OVER:
         return Action(ActionKind.NEXT_HAND, seat)
-    level = table.seats[seat].bot_level or stand_in_level
+    level = table.seats[seat].computer_level or stand_in_level
     seed = zlib.crc32(f"{table.id}:{table.version}:{seat}".encode())
     player = make_player(level, seed)
     # Stronger levels search for a while: keep the event loop free.
@@ -55,8 +55,8 @@ async def act(service: TableService, table: Table, seat: int, action: Action) ->
 
 async def _submit(service: TableService, table: Table, seat: int, action: Action) -> Table:
     occupant = table.seats[seat]
-    if occupant.is_bot:
-        return await service.bot_act(table.id, seat, table.version, action)
+    if occupant.is_computer:
+        return await service.computer_act(table.id, seat, table.version, action)
     user = occupant.user_id
     assert user is not None
     if action.kind is ActionKind.BID:

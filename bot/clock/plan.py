@@ -66,14 +66,14 @@ def wait_of(table: Table, state: TableClockState) -> Wait | None:
     prefix = f"g{table.game_number}:h{game.hand_number}"
     if game.phase is Phase.HAND_OVER:
         # People press "Next hand"; a table with nobody present deals itself.
-        machines = [n for n, s in enumerate(table.seats) if s.is_bot or n in away]
+        machines = [n for n, s in enumerate(table.seats) if s.is_computer or n in away]
         if len(machines) < 4:
             return None
         return Wait(COMPUTER, machines[0], game.waiting_since, f"computer:{prefix}:next")
     seat = game.waited_on()
     if seat is None:
         return None
-    if table.seats[seat].is_bot or seat in away:
+    if table.seats[seat].is_computer or seat in away:
         ident = f"computer:{prefix}:s{seat}:{game.waiting_since!r}"
         return Wait(COMPUTER, seat, game.waiting_since, ident)
     since = max(game.waiting_since, state.taken_back.get(seat, 0.0))

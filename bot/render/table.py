@@ -44,8 +44,8 @@ def seat_label(table: Table, seat: int) -> str:
     occupant = table.seats[seat]
     if occupant.user_id is not None:
         return f"<@{occupant.user_id}>"
-    if occupant.bot_level is not None:
-        return computer_label(seat, occupant.bot_level)
+    if occupant.computer_level is not None:
+        return computer_label(seat, occupant.computer_level)
     return "(empty)"
 
 

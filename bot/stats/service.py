@@ -257,7 +257,9 @@ def finished_from_table(table: Table) -> FinishedGame | None:
         or table.game_id is None
     ):
         return None
-    seats = tuple(SeatPlayer(user_id=s.user_id, computer_level=s.bot_level) for s in table.seats)
+    seats = tuple(
+        SeatPlayer(user_id=s.user_id, computer_level=s.computer_level) for s in table.seats
+    )
     return FinishedGame.from_game(
         game,
         guild_id=table.guild_id,

@@ -102,8 +102,8 @@ class StaleAction(TableError):
     default_message = "this was made on an outdated view of the table"
 
 
-class NotABot(TableError):
-    code = "not_a_bot"
+class NotAComputer(TableError):
+    code = "not_a_computer"
     default_message = "that seat is not played by the computer"
 
 

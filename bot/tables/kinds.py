@@ -4,24 +4,11 @@ from __future__ import annotations
 
 from bot.game.types import ENGINE_KINDS, ActionKind
 
-#: The engine's actions are logged under their ActionKind values.
-__all__ = [
-    "BOTS",
-    "CANCEL",
-    "CREATE",
-    "ENGINE_KINDS",
-    "JOIN",
-    "LEAVE",
-    "PARTNER",
-    "REMATCH",
-    "START",
-    "UNWATCH",
-    "WATCH",
-]
-# The store owns the names it writes (it finds games by their starts).
+# The store owns the names it writes (it finds a game's actions by its start);
+# the engine's actions are logged under their ActionKind values.
 from db.log_kinds import (
-    BOTS,
     CANCEL,
+    COMPUTERS,
     CREATE,
     JOIN,
     LEAVE,
@@ -32,12 +19,28 @@ from db.log_kinds import (
     WATCH,
 )
 
+__all__ = [
+    "CANCEL",
+    "COMPUTERS",
+    "COMPUTER_KINDS",
+    "CREATE",
+    "ENGINE_KINDS",
+    "JOIN",
+    "LEAVE",
+    "PARTNER",
+    "REMATCH",
+    "START",
+    "UNSEEN_KINDS",
+    "UNWATCH",
+    "WATCH",
+]
+
 #: Changes no player sees on the table: a spectator coming or going. A click
 #: made before one of them is still up to date (see ``checks.check_version``).
 UNSEEN_KINDS = frozenset({WATCH, UNWATCH})
-#: What computer players may do through ``TableService.bot_act``: they never
+#: What computer players may do through ``TableService.computer_act``: they never
 #: call a revoke and never resign.
-BOT_KINDS = frozenset(
+COMPUTER_KINDS = frozenset(
     {
         ActionKind.LOOK,
         ActionKind.BID,

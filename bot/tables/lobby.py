@@ -23,7 +23,7 @@ from bot.tables.checks import (
     is_int,
 )
 from bot.tables.game_rows import add_state
-from bot.tables.kinds import BOTS, CANCEL, JOIN, LEAVE, PARTNER, REMATCH, START, UNWATCH, WATCH
+from bot.tables.kinds import CANCEL, COMPUTERS, JOIN, LEAVE, PARTNER, REMATCH, START, UNWATCH, WATCH
 from bot.tables.live import LiveTable, Plan
 from bot.tables.model import EMPTY_SEAT, Seat, TableStatus
 from db.store import Change, GameStart, LogEntry, SeatRow
@@ -33,7 +33,7 @@ SeedSource = Callable[[], int]
 
 
 def seat_rows(seats: Iterable[Seat]) -> tuple[SeatRow, ...]:
-    return tuple(SeatRow(n, s.user_id, s.bot_level) for n, s in enumerate(seats))
+    return tuple(SeatRow(n, s.user_id, s.computer_level) for n, s in enumerate(seats))
 
 
 def join(live: LiveTable, user_id: int, version: int, now: Clock) -> Plan:
@@ -119,7 +119,7 @@ def choose_partner(
     )
 
 
-def add_bots(live: LiveTable, user_id: int, version: int, level: str, now: Clock) -> Plan:
+def add_computers(live: LiveTable, user_id: int, version: int, level: str, now: Clock) -> Plan:
     check_host(live, user_id)
     check_lobby(live)
     if not isinstance(level, str) or level not in player_levels():
@@ -130,9 +130,9 @@ def add_bots(live: LiveTable, user_id: int, version: int, level: str, now: Clock
     if not empty:
         raise errors.TableFull()
     check_version(live, version)
-    seats = [Seat(bot_level=level) if seat.is_empty else seat for seat in live.seats]
+    seats = [Seat(computer_level=level) if seat.is_empty else seat for seat in live.seats]
     return Plan(
-        LogEntry(BOTS, user_id, {"level": level, "seats": empty}, now()),
+        LogEntry(COMPUTERS, user_id, {"level": level, "seats": empty}, now()),
         Change(seats=seat_rows(seats)),
         seats=seats,
     )
@@ -226,4 +226,4 @@ def _new_game(
 
 
 def _seat_json(seat: Seat) -> dict[str, Any]:
-    return {"user_id": seat.user_id, "bot_level": seat.bot_level}
+    return {"user_id": seat.user_id, "bot_level": seat.computer_level}

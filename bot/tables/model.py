@@ -73,15 +73,15 @@ class Seat:
     """A seat holds a Discord user, a computer player of some level, or nobody."""
 
     user_id: int | None = None
-    bot_level: str | None = None
+    computer_level: str | None = None
 
     @property
     def is_empty(self) -> bool:
-        return self.user_id is None and self.bot_level is None
+        return self.user_id is None and self.computer_level is None
 
     @property
-    def is_bot(self) -> bool:
-        return self.bot_level is not None
+    def is_computer(self) -> bool:
+        return self.computer_level is not None
 
     @property
     def is_human(self) -> bool:
@@ -152,5 +152,5 @@ class Table:
         return tuple(n for n, seat in enumerate(self.seats) if seat.is_empty)
 
     @property
-    def bot_seats(self) -> tuple[int, ...]:
-        return tuple(n for n, seat in enumerate(self.seats) if seat.is_bot)
+    def computer_seats(self) -> tuple[int, ...]:
+        return tuple(n for n, seat in enumerate(self.seats) if seat.is_computer)

@@ -29,17 +29,17 @@ def engine_plan(
     value: int | Callable[[LiveTable], int],
     now: Clock,
     *,
-    bot_seat: int | None = None,
+    computer_seat: int | None = None,
     stand_in: bool = False,
 ) -> Plan:
     """One engine action by a person (``user_id``) or by the computer player
     at ``bot_seat``. ``stand_in``: a claim at a table where a computer takes
     late players' turns, which is refused."""
     if user_id is None:
-        assert bot_seat is not None
-        seat = bot_seat
-        if not live.seats[seat].is_bot:
-            raise errors.NotABot()
+        assert computer_seat is not None
+        seat = computer_seat
+        if not live.seats[seat].is_computer:
+            raise errors.NotAComputer()
     else:
         seat = check_member(live, user_id)
     if stand_in:
@@ -62,7 +62,7 @@ def engine_plan(
     game.apply(Action(kind, seat, number, at))  # IllegalAction: nothing changed
     payload: dict[str, Any] = {"seat": seat, "value": number}
     if user_id is None:
-        payload["bot"] = live.seats[seat].bot_level
+        payload["bot"] = live.seats[seat].computer_level
     plan = Plan(LogEntry(kind.value, user_id, payload, at), game=game)
     if game.over:
         plan.status = TableStatus.FINISHED

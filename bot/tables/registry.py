@@ -141,7 +141,7 @@ class TableRegistry:
         options, rules = self._options_of(record.options_json)
         seats = [EMPTY_SEAT] * 4
         for row in record.seats:
-            seats[row.seat] = Seat(row.user_id, row.bot_level)
+            seats[row.seat] = Seat(row.user_id, row.computer_level)
         game: Game | None = None
         marks: tuple[int, int] | None = None
         if record.game is not None and record.state is not None:

@@ -46,7 +46,7 @@ from pydantic import ValidationError
 from bot.game.types import Action, ActionKind
 from bot.tables import errors, lobby
 from bot.tables.checks import card_value, check_id, is_int, validation_message
-from bot.tables.kinds import BOT_KINDS, CREATE, REMATCH, START
+from bot.tables.kinds import COMPUTER_KINDS, CREATE, REMATCH, START
 from bot.tables.live import LiveTable, Plan
 from bot.tables.model import (
     DEFAULT_TURN_LIMIT_S,
@@ -270,7 +270,7 @@ class TableService:
 
         return await self._act(table_id, user_id, version, plan)
 
-    async def add_bots(
+    async def add_computers(
         self, table_id: int, user_id: int, version: int, level: str = "heuristic"
     ) -> Table:
         """Fill every empty seat with a computer player of ``level``. Host only,
@@ -279,7 +279,7 @@ class TableService:
             table_id,
             user_id,
             version,
-            lambda live: lobby.add_bots(live, user_id, version, level, self.now),
+            lambda live: lobby.add_computers(live, user_id, version, level, self.now),
         )
 
     async def start(self, table_id: int, user_id: int, version: int) -> Table:
@@ -372,17 +372,17 @@ class TableService:
             table_id, user_id, version, ActionKind.CLAIM_TIMEOUT, 0, stand_in=stand_in
         )
 
-    async def bot_act(self, table_id: int, seat: int, version: int, action: Action) -> Table:
+    async def computer_act(self, table_id: int, seat: int, version: int, action: Action) -> Table:
         """A computer player's action for its own seat, through the same checks
         and commit as a person's. The action's ``at`` is replaced by the clock."""
         if not is_int(seat) or not 0 <= seat <= 3:
             raise errors.Malformed("a seat is a number from 0 to 3")
         if not isinstance(action, Action) or action.seat != seat:
             raise errors.Malformed("a computer player acts for its own seat")
-        if action.kind not in BOT_KINDS:
+        if action.kind not in COMPUTER_KINDS:
             raise errors.Malformed(f"computer players do not {action.kind.value.replace('_', ' ')}")
         return await self._engine_act(
-            table_id, None, version, action.kind, action.value, bot_seat=seat
+            table_id, None, version, action.kind, action.value, computer_seat=seat
         )
 
     # -- internals -------------------------------------------------------------
@@ -410,12 +410,19 @@ class TableService:
         kind: ActionKind,
         value: int | Callable[[LiveTable], int],
         *,
-        bot_seat: int | None = None,
+        computer_seat: int | None = None,
         stand_in: bool = False,
     ) -> Table:
         def plan(live: LiveTable) -> Plan:
             return engine_plan(
-                live, user_id, version, kind, value, self.now, bot_seat=bot_seat, stand_in=stand_in
+                live,
+                user_id,
+                version,
+                kind,
+                value,
+                self.now,
+                computer_seat=computer_seat,
+                stand_in=stand_in,
             )
 
         return await self._act(table_id, user_id, version, plan)

@@ -111,7 +111,7 @@ class World:
 
     async def table_with_computers(self, level: str = "random", **options: object) -> Table:
         table = await self.svc.create(1, next(self.channels), HOST, **options)  # type: ignore[arg-type]
-        table = await self.svc.add_bots(table.id, HOST, table.version, level)
+        table = await self.svc.add_computers(table.id, HOST, table.version, level)
         return await self.svc.start(table.id, HOST, table.version)
 
     async def current(self, table_id: int) -> Table:

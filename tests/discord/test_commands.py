@@ -113,7 +113,7 @@ async def test_only_the_host_adds_computers_and_start_waits_for_four(world: Worl
     assert refused.followups[0].content == "Only the host can do that."
     await world.click(alice, "Add computer players")
     table = await world.table()
-    assert [s.is_bot for s in table.seats] == [False, False, True, True]
+    assert [s.is_computer for s in table.seats] == [False, False, True, True]
 
 
 async def test_cancel_closes_the_lobby(world: World) -> None:

@@ -49,7 +49,7 @@ async def test_one_person_and_three_computer_players(world: World) -> None:
     await world.new_table(alice, target=250)
     await world.click(alice, "Add computer players")
     table = await world.table()
-    assert [s.is_bot for s in table.seats] == [False, True, True, True]
+    assert [s.is_computer for s in table.seats] == [False, True, True, True]
     menu = [
         item
         for row in components_of(world.table_message())

@@ -42,7 +42,7 @@ def table_of(
         Seat(100),
         Seat(101),
         Seat(102),
-        Seat(bot_level="random"),
+        Seat(computer_level="random"),
     ),
 ) -> Table:
     return Table(

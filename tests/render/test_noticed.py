@@ -20,9 +20,9 @@ from tests.discord.test_render import table_of as any_table
 
 COMPUTERS = (
     Seat(100),
-    Seat(bot_level="random"),
-    Seat(bot_level="heuristic"),
-    Seat(bot_level="search"),
+    Seat(computer_level="random"),
+    Seat(computer_level="heuristic"),
+    Seat(computer_level="search"),
 )
 
 

@@ -85,13 +85,13 @@ class Chooser:
         seat_no = waiting
         player_seat = table.seats[seat_no]
         view = view_of(game, seat_no)
-        if player_seat.is_bot:
-            assert player_seat.bot_level is not None
-            key = (table.id, seat_no, player_seat.bot_level)
+        if player_seat.is_computer:
+            assert player_seat.computer_level is not None
+            key = (table.id, seat_no, player_seat.computer_level)
             player = self.players.get(key)
             if player is None:
                 player = self.players[key] = make_player(key[2], rng.randrange(1 << 30))
-            return await service.bot_act(table.id, seat_no, version, player.decide(view))
+            return await service.computer_act(table.id, seat_no, version, player.decide(view))
         user = player_seat.user_id
         assert user is not None
         if game.phase is Phase.BIDDING:
@@ -122,7 +122,7 @@ async def seated_table(
     *,
     channel: int = 500,
     humans: int = 4,
-    bot_level: str = "random",
+    computer_level: str = "random",
     **options: object,
 ) -> Table:
     """A lobby table with the host and ``humans - 1`` guests seated and the
@@ -131,7 +131,7 @@ async def seated_table(
     for guest in GUESTS[: humans - 1]:
         table = await service.join(table.id, guest, table.version)
     if humans < 4:
-        table = await service.add_bots(table.id, HOST, table.version, bot_level)
+        table = await service.add_computers(table.id, HOST, table.version, computer_level)
     return table
 
 

@@ -74,12 +74,12 @@ LOBBY_CASES: list[tuple[str, Attempt, type[Exception]]] = [
     ("guest cancels", lambda s, t: s.cancel(t.id, GUESTS[0], t.version), errors.HostOnly),
     (
         "guest adds bots",
-        lambda s, t: s.add_bots(t.id, GUESTS[0], t.version, "random"),
+        lambda s, t: s.add_computers(t.id, GUESTS[0], t.version, "random"),
         errors.HostOnly,
     ),
     (
         "unknown bot level",
-        lambda s, t: s.add_bots(t.id, HOST, t.version, "oracle"),
+        lambda s, t: s.add_computers(t.id, HOST, t.version, "oracle"),
         errors.Malformed,
     ),
     (
@@ -116,7 +116,7 @@ async def test_lobby_refusals_change_nothing(
 FULL_LOBBY_CASES: list[tuple[str, Attempt, type[Exception]]] = [
     (
         "bots with no empty seat",
-        lambda s, t: s.add_bots(t.id, HOST, t.version, "random"),
+        lambda s, t: s.add_computers(t.id, HOST, t.version, "random"),
         errors.TableFull,
     ),
     (
@@ -211,7 +211,7 @@ PLAYING_CASES: list[tuple[str, Attempt, type[Exception]]] = [
     ("cancel a started table", lambda s, t: s.cancel(t.id, HOST, t.version), errors.AlreadyStarted),
     (
         "add bots after start",
-        lambda s, t: s.add_bots(t.id, HOST, t.version, "random"),
+        lambda s, t: s.add_computers(t.id, HOST, t.version, "random"),
         errors.AlreadyStarted,
     ),
     ("rematch before the end", lambda s, t: s.rematch(t.id, HOST, t.version), errors.NotOver),
@@ -234,22 +234,22 @@ PLAYING_CASES: list[tuple[str, Attempt, type[Exception]]] = [
     ("challenge nobody", lambda s, t: s.challenge(t.id, HOST, None, t.version), errors.Malformed),
     (
         "bot acts for a human seat",
-        lambda s, t: s.bot_act(t.id, 1, t.version, Action(ActionKind.BID, 1, 3)),
-        errors.NotABot,
+        lambda s, t: s.computer_act(t.id, 1, t.version, Action(ActionKind.BID, 1, 3)),
+        errors.NotAComputer,
     ),
     (
         "bot seat 7",
-        lambda s, t: s.bot_act(t.id, 7, t.version, Action(ActionKind.BID, 7, 3)),
+        lambda s, t: s.computer_act(t.id, 7, t.version, Action(ActionKind.BID, 7, 3)),
         errors.Malformed,
     ),
     (
         "bot acts for another seat",
-        lambda s, t: s.bot_act(t.id, 1, t.version, Action(ActionKind.BID, 2, 3)),
+        lambda s, t: s.computer_act(t.id, 1, t.version, Action(ActionKind.BID, 2, 3)),
         errors.Malformed,
     ),
     (
         "bot action not an Action",
-        lambda s, t: s.bot_act(t.id, 1, t.version, {"kind": "bid"}),  # type: ignore[arg-type]
+        lambda s, t: s.computer_act(t.id, 1, t.version, {"kind": "bid"}),  # type: ignore[arg-type]
         errors.Malformed,
     ),
 ]
@@ -310,12 +310,12 @@ async def test_rules_refusals_in_play_change_nothing(service: TableService, db_p
         lambda s, t: s.play(t.id, user, missing, t.version),
         rules.CardNotInHand,
     )
-    bot = table.bot_seats[0]
+    bot = table.computer_seats[0]
     await refused(
         service,
         db_path,
         table,
-        lambda s, t: s.bot_act(t.id, bot, t.version, Action(ActionKind.CHALLENGE, bot, 0)),
+        lambda s, t: s.computer_act(t.id, bot, t.version, Action(ActionKind.CHALLENGE, bot, 0)),
         errors.Malformed,
     )
     legal = (follow & -follow).bit_length() - 1

@@ -69,14 +69,14 @@ async def test_the_chosen_partner_sits_across_from_the_host(service: TableServic
 async def test_a_computer_player_can_be_the_partner(service: TableService) -> None:
     table = await seated_table(service, humans=2)
     table = await service.choose_partner(table.id, HOST, None, table.version, partner_seat=3)
-    assert table.seats[2].is_bot and table.seats[1].user_id == GUESTS[0]
+    assert table.seats[2].is_computer and table.seats[1].user_id == GUESTS[0]
 
 
 async def test_bots_fill_every_empty_seat(service: TableService) -> None:
     table = await service.create(1, 500, HOST)
-    table = await service.add_bots(table.id, HOST, table.version, "random")
-    assert table.bot_seats == (1, 2, 3)
-    assert all(seat.bot_level == "random" for seat in table.seats[1:])
+    table = await service.add_computers(table.id, HOST, table.version, "random")
+    assert table.computer_seats == (1, 2, 3)
+    assert all(seat.computer_level == "random" for seat in table.seats[1:])
     table = await service.join(table.id, 4000, table.version)
     assert table.spectators == (4000,)
 
@@ -108,7 +108,7 @@ async def test_a_whole_game_with_bots_writes_its_results(
         assert seat["points"] == game.scores[team]
         assert (seat["user_id"], seat["bot_level"]) == (
             table.seats[seat["seat"]].user_id,
-            table.seats[seat["seat"]].bot_level,
+            table.seats[seat["seat"]].computer_level,
         )
 
 
@@ -216,7 +216,7 @@ async def test_subscribers_hear_every_commit_and_cannot_undo_it(
     with caplog.at_level(logging.ERROR):
         table = await service.create(1, 500, HOST)
         table = await service.join(table.id, 1001, table.version)
-        table = await service.add_bots(table.id, HOST, table.version, "random")
+        table = await service.add_computers(table.id, HOST, table.version, "random")
         table = await service.start(table.id, HOST, table.version)
     assert heard == [(1, "create"), (2, "join"), (3, "bots"), (4, "start")]
     assert "listener bug" in caplog.text

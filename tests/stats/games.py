@@ -149,7 +149,7 @@ class Tables:
         for user in users[1:]:
             table = await service.join(table.id, user, table.version)
         if computers:
-            table = await service.add_bots(table.id, users[0], table.version, level="random")
+            table = await service.add_computers(table.id, users[0], table.version, level="random")
         table = await service.start(table.id, users[0], table.version)
         return await self.play_on(table, seed, level, scenario, timeout_after)
 
@@ -204,8 +204,8 @@ class Tables:
             return await service.next_hand(table.id, user, table.version)
         seat = game.to_act
         action = players[seat].decide(view_of(game, seat))
-        if table.seats[seat].is_bot:
-            return await service.bot_act(table.id, seat, table.version, action)
+        if table.seats[seat].is_computer:
+            return await service.computer_act(table.id, seat, table.version, action)
         user = table.seats[seat].user_id
         assert user is not None
         if action.kind is ActionKind.LOOK:
@@ -216,7 +216,9 @@ class Tables:
 
 
 def seat_players(table: Table) -> tuple[SeatPlayer, ...]:
-    return tuple(SeatPlayer(user_id=s.user_id, computer_level=s.bot_level) for s in table.seats)
+    return tuple(
+        SeatPlayer(user_id=s.user_id, computer_level=s.computer_level) for s in table.seats
+    )
 
 
 def random_people(rng: random.Random, pool: Sequence[int]) -> list[int]:

@@ -87,7 +87,7 @@ async def test_games_with_computer_players_leave_ratings_alone(
     await tables.play(1, [10, 11, 12, 13], scenario=resign_after(0, seat=1))
     before = {u: await stats.player_stats(1, u) for u in (10, 11)}
     table = await tables.play(1, [10, 11], computers=2, seed=3)
-    assert [s.is_bot for s in table.seats] == [False, False, True, True]
+    assert [s.is_computer for s in table.seats] == [False, False, True, True]
     for user in (10, 11):
         after = await stats.player_stats(1, user)
         old = before[user]

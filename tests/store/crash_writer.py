@@ -42,7 +42,7 @@ async def _play(service: TableService, channel: int, fd: int, seed: int) -> None
             if table.empty_seats and table.seated_count < 2:
                 table = await service.join(table.id, GUESTS[0], table.version)
             elif table.empty_seats:
-                table = await service.add_bots(table.id, HOST, table.version, "random")
+                table = await service.add_computers(table.id, HOST, table.version, "random")
             else:
                 table = await service.start(table.id, HOST, table.version)
         elif table.status is TableStatus.PLAYING:

@@ -42,7 +42,7 @@ def resumed(table: Table) -> dict[str, Any]:
             "options": table.options.model_dump(mode="json"),
             "status": table.status.value,
             "version": table.version,
-            "seats": [[s.user_id, s.bot_level] for s in table.seats],
+            "seats": [[s.user_id, s.computer_level] for s in table.seats],
             "spectators": list(table.spectators),
             "game_number": table.game_number,
             "game_id": table.game_id,

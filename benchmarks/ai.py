@@ -162,9 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-budget", type=float, default=DEFAULT_TIME_BUDGET)
     parser.add_argument("--rules", default="standard", choices=sorted(PRESETS))
     parser.add_argument("--seed", type=int, default=0)
-    args = parse_args(
-        parser, argv, jobs=1, heuristic_pairs=2, search_pairs=1, time_budget=0.002
-    )
+    args = parse_args(parser, argv, jobs=1, heuristic_pairs=2, search_pairs=1, time_budget=0.002)
 
     started = time.perf_counter()
     print(f"heuristic v random: {args.heuristic_pairs} duplicate deals, rules {args.rules}")

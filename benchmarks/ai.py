@@ -1,7 +1,7 @@
 """Strength and speed of the computer players.
 
     python -m benchmarks.ai [--jobs 2] [--heuristic-pairs 100] [--search-pairs 100]
-                            [--time-budget SECONDS] [--rules standard] [--seed 0]
+                            [--time-budget SECONDS] [--rules standard] [--seed 0] [--quick]
 
 Plays duplicate matches (every deal twice, the sides swapping seats, so each
 level holds each set of cards once): heuristic against random, then search
@@ -30,6 +30,8 @@ from bot.game.state import Game
 from bot.game.types import Action, ActionKind
 from bot.game.view import PlayerView
 from bot.simulate import play_game
+
+from .quick import parse_args
 
 
 @dataclass
@@ -140,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-budget", type=float, default=DEFAULT_TIME_BUDGET)
     parser.add_argument("--rules", default="standard", choices=sorted(PRESETS))
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
+    args = parse_args(parser, argv, jobs=1, heuristic_pairs=2, search_pairs=1, time_budget=0.002)
 
     started = time.perf_counter()
     print(f"heuristic v random: {args.heuristic_pairs} duplicate deals, rules {args.rules}")

@@ -1,7 +1,7 @@
 """Turn clock speed: loading 10,000 pending deadlines at start, and how late
 deadlines fire on the real clock.
 
-    python -m benchmarks.clock [--tables 10000] [--lead 0.5] [--db PATH]
+    python -m benchmarks.clock [--tables 10000] [--lead 0.5] [--db PATH] [--quick]
 
 Both phases use the bot's SQLite store (a fresh file unless ``--db``), with
 one lobby table row per deadline (deadlines belong to tables).
@@ -30,6 +30,8 @@ from pathlib import Path
 
 from bot.clock import Deadline, Scheduler, SystemClock
 from db.store import LogEntry, SeatRow, Store
+
+from .quick import parse_args
 
 KIND = "turn"
 
@@ -94,7 +96,7 @@ async def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tables", type=int, default=10_000)
     parser.add_argument("--lead", type=float, default=0.5, help="seconds from arming to due")
     parser.add_argument("--db", type=Path, default=None)
-    args = parser.parse_args(argv)
+    args = parse_args(parser, argv, tables=200, lead=0.1)
 
     path = args.db or Path(tempfile.mkdtemp(prefix="clock-bench-")) / "bench.db"
     store = await Store.open(path)

@@ -1,6 +1,6 @@
 """Rules engine speed: complete random hands and play-only random play-outs per second.
 
-    python -m benchmarks.engine [--seconds 3] [--repeats 15] [--seed 0]
+    python -m benchmarks.engine [--seconds 3] [--repeats 15] [--seed 0] [--quick]
 
 1. Hands: through the engine's public API, ``Game.new`` deals a hand, four
    random legal bids (``legal_bids``), then 52 random legal cards
@@ -40,6 +40,8 @@ from bot.game.playout import Position, random_play_out
 from bot.game.rules import preset
 from bot.game.state import Game
 from bot.game.types import Phase
+
+from .quick import parse_args
 
 POOL = 16  # bid positions the play-outs cycle through
 BATCH = 50  # units of work between two looks at the clock
@@ -169,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=15, help="slices per measurement")
     parser.add_argument("--rules", default="standard", help="preset of the engine's hands")
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
+    args = parse_args(parser, argv, seconds=0.2, repeats=2)
     if args.seconds <= 0 or args.repeats < 1:
         parser.error("--seconds must be positive and --repeats at least 1")
 

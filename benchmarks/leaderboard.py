@@ -1,7 +1,7 @@
 """Speed of the leaderboard and stats queries over a large database.
 
     python -m benchmarks.leaderboard [--games 100000] [--guilds 50] [--queries 2000]
-                                     [--seed 0] [--db PATH]
+                                     [--seed 0] [--db PATH] [--quick]
 
 Fills a SQLite file (a temporary one unless ``--db``) with finished games
 spread over servers of very different sizes, as the table service stores
@@ -41,6 +41,8 @@ from bot.stats.records import FinishedGame, SeatPlayer
 from bot.stats.service import StatsService
 from db.stats_store import StatsStore
 from db.store import Store
+
+from .quick import parse_args
 
 PRESETS = ("standard", "low-club", "cardgames", "blind-nil")
 FIRST_USER = 10**17  # Discord-sized ids
@@ -356,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pool", type=int, default=400, help="distinct games played")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--db", type=Path, help="database file (default: a temporary one)")
-    args = parser.parse_args(argv)
+    args = parse_args(parser, argv, games=300, guilds=3, queries=60, pool=8)
     if args.db is not None:
         if args.db.exists():
             parser.error(f"{args.db} exists: give a new file")

@@ -1,7 +1,7 @@
 """Table service and store speed: committed actions per second, latency of one
 action, and the time to resume 10,000 unfinished tables.
 
-    python -m benchmarks.store [--actions 3000] [--tables 100] [--resume 10000]
+    python -m benchmarks.store [--actions 3000] [--tables 100] [--resume 10000] [--quick]
 
 Every figure goes through :class:`bot.tables.service.TableService` over a
 fresh SQLite file (WAL, ``synchronous=NORMAL``) on the default temp folder.
@@ -45,6 +45,8 @@ from bot.game.view import view_of
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService
 from db.store import Store
+
+from .quick import parse_args
 
 PLAYERS = (1000, 1001, 1002, 1003)
 
@@ -160,6 +162,22 @@ async def _template(service: TableService, channel: int, rng: random.Random) -> 
             table = await service.next_hand(table.id, user, version)
 
 
+# The rows a table's resume reads, and the columns that number a table, a
+# game or a channel (the copies shift them; every other column is copied as
+# it is, whatever columns later migrations add).
+COPIED = ("tables", "seats", "actions", "games", "game_seats", "table_states", "table_histories")
+SHIFTED = {"table_id", "game_id", "channel_id"}
+SHIFTED_IDS = {"tables", "games"}  # their own ``id`` is a table's or a game's
+
+
+def _copy_select(db: sqlite3.Connection, name: str) -> str:
+    """``INSERT INTO name SELECT ...`` with its columns read from the schema."""
+    columns = [row[1] for row in db.execute(f"PRAGMA table_info({name})")]
+    shifted = SHIFTED | ({"id"} if name in SHIFTED_IDS else set())
+    values = [f"{c} + k * :s" if c in shifted else c for c in columns]
+    return f"INSERT INTO {name} ({', '.join(columns)}) SELECT {', '.join(values)} FROM {name}, n"
+
+
 def _copy_tables(path: Path, copies: int, stride: int) -> None:
     """Clone every stored table ``copies`` times, ids and channels shifted by
     multiples of ``stride``, rows identical otherwise."""
@@ -169,41 +187,8 @@ def _copy_tables(path: Path, copies: int, stride: int) -> None:
             " (SELECT 1 UNION ALL SELECT k + 1 FROM c WHERE k < ?) SELECT k FROM c",
             (copies,),
         )
-        db.execute(
-            "INSERT INTO tables SELECT id + k * :s, guild_id, channel_id + k * :s, message_id,"
-            " host_id, options, status, version, game_no, game_seq, created_at, updated_at"
-            " FROM tables, n",
-            {"s": stride},
-        )
-        db.execute(
-            "INSERT INTO seats SELECT table_id + k * :s, seat, user_id, bot_level FROM seats, n",
-            {"s": stride},
-        )
-        db.execute(
-            "INSERT INTO actions SELECT table_id + k * :s, seq, kind, actor, payload, at"
-            " FROM actions, n",
-            {"s": stride},
-        )
-        db.execute(
-            "INSERT INTO games SELECT id + k * :s, table_id + k * :s, game_no, guild_id,"
-            " channel_id + k * :s, preset, options, seed, started_at, ended_at, winner, reason,"
-            " reason_seat, score0, score1, hands_played, hands FROM games, n",
-            {"s": stride},
-        )
-        db.execute(
-            "INSERT INTO game_seats SELECT game_id + k * :s, seat, user_id, bot_level, team,"
-            " outcome, points, opponent_points FROM game_seats, n",
-            {"s": stride},
-        )
-        db.execute(
-            "INSERT INTO table_states SELECT table_id + k * :s, game_no, version, format,"
-            " current FROM table_states, n",
-            {"s": stride},
-        )
-        db.execute(
-            "INSERT INTO table_histories SELECT table_id + k * :s, history FROM table_histories, n",
-            {"s": stride},
-        )
+        for name in COPIED:
+            db.execute(_copy_select(db, name), {"s": stride})
 
 
 async def resume(folder: Path, count: int, templates: int) -> tuple[float, int, int]:
@@ -223,6 +208,8 @@ async def resume(folder: Path, count: int, templates: int) -> tuple[float, int, 
         service = await TableService.open(store)
         elapsed = time.perf_counter() - started
         tables = await service.unfinished()
+        stored = templates * (count // templates)
+        assert len(tables) == stored, f"resumed {len(tables)} of {stored} unfinished tables"
         actions = sum(len(t.game.actions) for t in tables if t.game is not None)
     finally:
         await store.close()
@@ -234,14 +221,14 @@ def _ms(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
-async def main() -> None:
+async def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--actions", type=int, default=3000, help="actions on the single table")
     parser.add_argument("--tables", type=int, default=100, help="tables played at once")
     parser.add_argument("--per-table", type=int, default=60, help="actions per concurrent table")
     parser.add_argument("--resume", type=int, default=10000, help="unfinished tables to resume")
     parser.add_argument("--templates", type=int, default=50, help="distinct stored tables")
-    args = parser.parse_args()
+    args = parse_args(parser, argv, actions=200, tables=5, per_table=20, resume=200, templates=10)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         one_rate, timings = await one_table(folder, args.actions)

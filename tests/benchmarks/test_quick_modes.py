@@ -1,0 +1,74 @@
+"""Every benchmark still runs: its quick mode exits 0 and ends with its JSON line.
+
+The figures themselves are not judged here (targets live in the benchmarks'
+output, never in timed tests); the keys are a contract other tools read.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CLOSING_KEYS = {
+    "engine": [
+        "hands_per_s",
+        "playouts_per_s",
+        "openspiel_hands_per_s",
+        "openspiel_playouts_per_s",
+        "engine_build",
+    ],
+    "ai": [
+        "heuristic_vs_random_win_rate",
+        "search_vs_heuristic_win_rate",
+        "search_vs_heuristic_games",
+        "search_margin_per_hand",
+        "search_margin_ci95",
+        "search_p95_ms",
+        "search_p99_ms",
+    ],
+    "clock": ["load_10000_s", "fire_delay_p50_ms", "fire_delay_p99_ms"],
+    "leaderboard": ["leaderboard_p50_ms", "leaderboard_p99_ms", "stats_p50_ms", "stats_p99_ms"],
+    "store": [
+        "actions_per_s_one_table",
+        "actions_per_s_100_tables",
+        "p50_ms",
+        "p99_ms",
+        "resume_10000_s",
+    ],
+    "click": [
+        "clicks",
+        "answer_p50_ms",
+        "answer_p99_ms",
+        "result_p50_ms",
+        "result_p99_ms",
+        "writes_per_card_play",
+        "engine_build",
+    ],
+}
+
+
+def test_every_benchmark_is_listed() -> None:
+    found = {p.stem for p in (ROOT / "benchmarks").glob("*.py")} - {"__init__", "quick"}
+    assert found == set(CLOSING_KEYS)
+
+
+@pytest.mark.parametrize("name", sorted(CLOSING_KEYS))
+def test_the_quick_mode_runs_and_closes_with_its_json_line(name: str) -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", f"benchmarks.{name}", "--quick"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    assert list(figures) == CLOSING_KEYS[name]
+    numbers = [v for k, v in figures.items() if k != "engine_build" and v is not None]
+    assert all(isinstance(v, int | float | list) for v in numbers), figures

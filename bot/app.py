@@ -24,6 +24,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from bot.clock import Scheduler, SystemClock
@@ -36,6 +37,7 @@ from bot.stats.service import StatsService
 from bot.tables import errors as table_errors
 from bot.tables.model import Table
 from bot.tables.service import TableService, random_seed
+from db.live_hands import LiveHandRow, LiveHandStore
 from db.stats_store import StatsStore
 from db.store import Store, TurnMention
 
@@ -48,7 +50,16 @@ FEATURES = ("clock", "leaderboard")
 #: The rules presets a host can choose, the default first.
 PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
 
-__all__ = ["FEATURES", "PRESET_NAMES", "REDRAW", "Origin", "Snapshot", "SpadesApp", "TurnMention"]
+__all__ = [
+    "FEATURES",
+    "PRESET_NAMES",
+    "REDRAW",
+    "LiveHandRow",
+    "Origin",
+    "Snapshot",
+    "SpadesApp",
+    "TurnMention",
+]
 
 Listener = Callable[["Snapshot", str], None]
 #: The event of a snapshot at an unchanged version whose clock part changed
@@ -347,3 +358,21 @@ class SpadesApp:
 
     async def set_turn_mention(self, table_id: int, mention: TurnMention | None) -> None:
         await self.store.set_turn_mention(table_id, mention)
+
+    # -- live hand messages (db/live_hands.py) ------------------------------------
+
+    @cached_property
+    def _live_hands(self) -> LiveHandStore:
+        return LiveHandStore(self.store)
+
+    async def live_hands(self) -> list[LiveHandRow]:
+        """The private hands kept live by an earlier run, still editable now;
+        the expired ones are deleted."""
+        return await self._live_hands.load(self.now())
+
+    async def keep_hand_live(self, row: LiveHandRow) -> None:
+        """Write down a hand message to keep live (expired ones go meanwhile)."""
+        await self._live_hands.save(row, self.now())
+
+    async def forget_live_hand(self, table_id: int, user_id: int, token: str) -> None:
+        await self._live_hands.drop(table_id, user_id, token)

@@ -55,11 +55,6 @@ class _LiveHand:
     written: bool = False  # the database knows it
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
-    def row(self, key: _Key, version: int) -> LiveHandRow:
-        return LiveHandRow(
-            key[0], key[1], self.application_id, self.token, self.expires_at, version
-        )
-
 
 class HandScreens:
     def __init__(self, app: SpadesApp, client: discord.Client) -> None:
@@ -149,7 +144,8 @@ class HandScreens:
         live.version, live.moment = table.version, hand_moment(table, key[1])
         if not live.written:
             live.written = True
-            await self.app.keep_hand_live(live.row(key, table.version))
+            row = LiveHandRow(*key, live.application_id, live.token, live.expires_at, table.version)
+            await self.app.keep_hand_live(row)
 
     # -- keeping hands live ----------------------------------------------------------
 

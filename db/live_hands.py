@@ -3,9 +3,9 @@
 A row holds what editing one player's hand message needs once the
 interaction object that drew it is gone: the application id and the
 interaction's token. The token is a secret for as long as Discord accepts it
-(15 minutes), so a row never outlives ``expires_at``: expired rows are
-deleted whenever this module reads or writes, and a newer hand of the same
-player replaces the older one. It writes through the main store's
+(15 minutes), so rows do not linger: an expired row is deleted the next time
+this module reads (at start-up) or writes (a hand opened anywhere), and a
+newer hand of the same player replaces the older one. It writes through the main store's
 transactions and knows no rules.
 """
 

@@ -25,6 +25,7 @@ import dataclasses
 import logging
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from bot.clock import Deadline, Scheduler, SystemClock
@@ -38,6 +39,7 @@ from bot.tables import errors as table_errors
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService, random_seed
 from db.announcements import AnnouncementStore
+from db.live_hands import LiveHandRow, LiveHandStore
 from db.stats_store import StatsStore
 from db.store import Change, Store, TurnMention
 
@@ -50,7 +52,16 @@ FEATURES = ("clock", "leaderboard")
 #: The rules presets a host can choose, the default first.
 PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
 
-__all__ = ["FEATURES", "PRESET_NAMES", "REDRAW", "Origin", "Snapshot", "SpadesApp", "TurnMention"]
+__all__ = [
+    "FEATURES",
+    "PRESET_NAMES",
+    "REDRAW",
+    "LiveHandRow",
+    "Origin",
+    "Snapshot",
+    "SpadesApp",
+    "TurnMention",
+]
 
 Listener = Callable[["Snapshot", str], None]
 #: The event of a snapshot at an unchanged version whose clock part changed
@@ -413,3 +424,21 @@ class SpadesApp:
         no picture to post, so a finished game is then fully announced."""
         if self.stats is None and table.status is TableStatus.FINISHED:
             await self.announced(table)
+
+    # -- live hand messages (db/live_hands.py) ------------------------------------
+
+    @cached_property
+    def _live_hands(self) -> LiveHandStore:
+        return LiveHandStore(self.store)
+
+    async def live_hands(self) -> list[LiveHandRow]:
+        """The private hands kept live by an earlier run, still editable now;
+        the expired ones are deleted."""
+        return await self._live_hands.load(self.now())
+
+    async def keep_hand_live(self, row: LiveHandRow) -> None:
+        """Write down a hand message to keep live (expired ones go meanwhile)."""
+        await self._live_hands.save(row, self.now())
+
+    async def forget_live_hand(self, table_id: int, user_id: int, token: str) -> None:
+        await self._live_hands.drop(table_id, user_id, token)

@@ -140,7 +140,8 @@ class SpadesBot(commands.Bot):
         )
         self._built = True
         notifier.app = app
-        self.hands = HandScreens(app)
+        self.hands = HandScreens(app, self)
+        await self.hands.resume()
         self.presenter = TablePresenter(self, app, self.hands)
         app.subscribe(self.presenter.on_change)
         ui = TableUI(app, self.hands, self.presenter)

@@ -7,6 +7,14 @@ While the interaction that showed a hand is younger than Discord's
 table, so the owner's buttons come alive when it is their turn. Each redraw
 reads the table's current state under a per-hand lock, so the last edit
 always shows the newest state.
+
+A live hand is edited through a webhook built from the application id and
+the interaction's token, which outlive the interaction object: both are
+written to the database when a hand is opened, and again when clicks on it
+have brought a token five minutes newer (not at every click: a card play
+stays one write), so a restarted bot keeps the same messages live. What
+a hand last showed stays in memory; after a restart a hand is redrawn once
+if its table moved on since it was opened.
 """
 
 from __future__ import annotations
@@ -17,8 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
 
-from bot.app import SpadesApp
+from bot.app import LiveHandRow, SpadesApp
 from bot.refusals import TableError
 from bot.render.decks import Deck, deck
 from bot.render.hand_screen import hand_moment, hand_screen
@@ -31,22 +41,48 @@ log = logging.getLogger(__name__)
 #: Discord accepts edits through an interaction token for 15 minutes; stop a
 #: little earlier so an edit never races the expiry.
 LIVE_FOR_S = 14 * 60
+#: Each click on a hand brings a fresh token; the database gets it only once
+#: the one it holds is this much older, so a card play stays one write and a
+#: restart still finds a token good for at least 9 minutes of an active hand.
+REWRITE_AFTER_S = 5 * 60
 NO_MENTIONS = discord.AllowedMentions.none()
+
+_Key = tuple[int, int]  # (table id, owner's user id)
 
 
 @dataclass
 class _LiveHand:
-    interaction: discord.Interaction[Any]
-    expires_at: float
-    version: int
-    moment: tuple[object, ...] = ()  # what the owner could do when it was drawn
+    application_id: int
+    token: str = field(repr=False)  # edits the message; never in a log line
+    expires_at: float  # no edit is tried from then on
+    version: int = 0  # the table version it was last drawn at
+    moment: tuple[object, ...] = ()  # what the owner could do then; () if unknown
+    stored_token: str | None = field(default=None, repr=False)  # what the database holds
+    stored_expires_at: float | None = None  # and when that token expires
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 class HandScreens:
-    def __init__(self, app: SpadesApp) -> None:
+    def __init__(self, app: SpadesApp, client: discord.Client) -> None:
         self.app = app
-        self._live: dict[tuple[int, int], _LiveHand] = {}
+        self.client = client
+        self._live: dict[_Key, _LiveHand] = {}
+
+    async def resume(self) -> None:
+        """Keep live the hands an earlier run of the bot kept live (at start-up).
+        The database knows the version a hand was opened at, not what it last
+        showed: one whose table moved on since is redrawn once, when the
+        table is next drawn (at once after a restart)."""
+        for row in await self.app.live_hands():
+            hand = _LiveHand(
+                row.application_id,
+                row.token,
+                row.expires_at,
+                row.version,
+                stored_token=row.token,
+                stored_expires_at=row.expires_at,
+            )
+            self._live.setdefault((row.table_id, row.user_id), hand)
 
     # -- drawing ---------------------------------------------------------------------
 
@@ -65,8 +101,9 @@ class HandScreens:
         user = interaction.user.id
         table = (await self.app.open_hand(table, user)).table
         await send_private(interaction, await self.spec(table, user))
-        live = self._track(interaction, table.id)
-        live.version, live.moment = table.version, hand_moment(table, user)
+        key, live = self._track(interaction, table.id)
+        async with live.lock:
+            await self._drawn(key, live, table)
 
     async def redraw(
         self, interaction: discord.Interaction[Any], table_id: int, note: str | None = None
@@ -85,28 +122,48 @@ class HandScreens:
                 **message_fields(spec), ephemeral=True, allowed_mentions=NO_MENTIONS
             )
             return
-        live = self._track(interaction, table_id)
+        key, live = self._track(interaction, table_id)
         async with live.lock:
             table = await self.app.tables.get(table_id)
             spec = await self.spec(table, interaction.user.id, note)
             await interaction.edit_original_response(
                 **message_fields(spec), allowed_mentions=NO_MENTIONS
             )
-            live.version = table.version
-            live.moment = hand_moment(table, interaction.user.id)
+            await self._drawn(key, live, table)
 
-    def _track(self, interaction: discord.Interaction[Any], table_id: int) -> _LiveHand:
+    def _track(
+        self, interaction: discord.Interaction[Any], table_id: int
+    ) -> tuple[_Key, _LiveHand]:
         """Keep the hand message of this interaction live: the owner's most
         recently used hand message is the one kept current."""
         key = (table_id, interaction.user.id)
         expires = interaction.created_at.timestamp() + LIVE_FOR_S
         live = self._live.get(key)
-        if live is None:
-            live = self._live[key] = _LiveHand(interaction, expires, 0)
-        elif expires >= live.expires_at:
-            live.interaction, live.expires_at, live.version = interaction, expires, 0
-            live.moment = ()
-        return live
+        if live is None or expires >= live.expires_at:
+            # A newer token for the same owner: the lock is shared, so edits
+            # through the old and the new one never interleave.
+            lock = live.lock if live is not None else asyncio.Lock()
+            token, application = interaction.token, interaction.application_id
+            fresh = _LiveHand(application, token, expires, lock=lock)
+            if live is not None:
+                fresh.stored_token, fresh.stored_expires_at = (
+                    live.stored_token,
+                    live.stored_expires_at,
+                )
+            live = self._live[key] = fresh
+        return key, live
+
+    async def _drawn(self, key: _Key, live: _LiveHand, table: Table) -> None:
+        """``live``'s message now shows ``table``. If it is still the owner's
+        live hand, remember that, and write it down the first time."""
+        if self._live.get(key) is not live:
+            return  # a newer hand of the owner's is the live one
+        live.version, live.moment = table.version, hand_moment(table, key[1])
+        stored = live.stored_expires_at
+        if stored is None or live.expires_at - stored >= REWRITE_AFTER_S:
+            live.stored_token, live.stored_expires_at = live.token, live.expires_at
+            row = LiveHandRow(*key, live.application_id, live.token, live.expires_at, table.version)
+            await self.app.keep_hand_live(row)
 
     # -- keeping hands live ----------------------------------------------------------
 
@@ -114,31 +171,73 @@ class HandScreens:
         """Redraw the live hands of the table whose owner's moment changed."""
         now = self.app.now()
         for key in [k for k in self._live if k[0] == table.id]:
-            live = self._live[key]
+            live = self._live.get(key)
+            if live is None:
+                continue
             if live.expires_at <= now or not table.is_seated(key[1]):
-                self._live.pop(key, None)
+                await self._forget(key, live)
                 continue
             if live.version < table.version and live.moment != hand_moment(table, key[1]):
                 await self._refresh_one(key, live)
             if not table.is_open:
                 # The game is over: its hands are drawn for the last time.
-                self._live.pop(key, None)
+                await self._forget(key, live)
 
-    async def _refresh_one(self, key: tuple[int, int], live: _LiveHand) -> None:
+    async def _refresh_one(self, key: _Key, live: _LiveHand) -> None:
         async with live.lock:
+            if self._live.get(key) is not live:
+                return  # replaced meanwhile by a newer hand, drawn just now
+            if live.expires_at <= self.app.now():
+                # It expired while waiting for the lock: Discord would refuse the edit.
+                await self._forget(key, live)
+                return
             table = await self.app.tables.get(key[0])
             if live.version >= table.version or live.moment == hand_moment(table, key[1]):
                 return
             try:
                 spec = await self.spec(table, key[1])
-                await live.interaction.edit_original_response(
-                    **message_fields(spec), allowed_mentions=NO_MENTIONS
-                )
+                await edit_answer(self.client, live.application_id, live.token, spec)
             except (discord.HTTPException, TableError) as exc:
-                # Expired or deleted: the owner opens a fresh hand next time.
+                # Deleted (or refused): the owner opens a fresh hand next time.
                 log.debug("live hand of table %d dropped: %s", key[0], exc)
-                if self._live.get(key) is live:
-                    self._live.pop(key, None)
+                await self._forget(key, live)
                 return
             live.version = table.version
             live.moment = hand_moment(table, key[1])
+
+    async def _forget(self, key: _Key, live: _LiveHand) -> None:
+        """Stop keeping this hand live, unless a newer one took its place."""
+        if self._live.get(key) is not live:
+            return
+        del self._live[key]
+        if live.stored_token is not None:
+            await self.app.forget_live_hand(key[0], key[1], live.stored_token)
+
+
+async def edit_answer(
+    client: discord.Client, application_id: int, token: str, spec: MessageSpec
+) -> None:
+    """Edit the answer to an interaction known by its application id and token
+    alone (``PATCH /webhooks/{application}/{token}/messages/@original``).
+
+    This sends what ``Interaction.edit_original_response`` sends, through the
+    same adapter, without the interaction object, which a restart loses.
+    discord.py has no public call for it: ``Webhook.edit_message("@original")``
+    would send the "@" percent-encoded.
+    """
+    session = discord.Webhook.partial(application_id, token, client=client).session
+    with handle_message_parameters(
+        **message_fields(spec),
+        allowed_mentions=NO_MENTIONS,
+        previous_allowed_mentions=client.allowed_mentions,
+    ) as params:
+        await async_context.get().edit_original_interaction_response(
+            application_id,
+            token,
+            session=session,
+            proxy=client.http.proxy,
+            proxy_auth=client.http.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+        )

@@ -1,0 +1,79 @@
+"""SQL of the private hand messages kept live across a restart (table ``live_hands``).
+
+A row holds what editing one player's hand message needs once the
+interaction object that drew it is gone: the application id and the
+interaction's token. The token is a secret for as long as Discord accepts it
+(15 minutes), so rows do not linger: an expired row is deleted the next time
+this module reads (at start-up) or writes (a hand opened anywhere), and a
+newer hand of the same player replaces the older one. It writes through the main store's
+transactions and knows no rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import aiosqlite
+
+from db.store import Store
+
+
+@dataclass(frozen=True, slots=True)
+class LiveHandRow:
+    table_id: int
+    user_id: int
+    application_id: int
+    token: str = field(repr=False)  # never in a log line
+    expires_at: float  # epoch seconds; no edit is tried from then on
+    version: int  # the table version the hand showed when it was opened
+
+
+class LiveHandStore:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def load(self, now: float) -> list[LiveHandRow]:
+        """The hands still live at ``now``; the expired ones are deleted."""
+        async with self.store.connection.execute(
+            "SELECT table_id, user_id, application_id, token, expires_at, version"
+            " FROM live_hands ORDER BY table_id, user_id"
+        ) as cursor:
+            rows = [LiveHandRow(*row) for row in await cursor.fetchall()]
+        if any(row.expires_at <= now for row in rows):
+            async with self.store.transaction() as db:
+                await _delete_expired(db, now)
+        return [row for row in rows if row.expires_at > now]
+
+    async def save(self, row: LiveHandRow, now: float) -> None:
+        """Keep ``row`` as the player's live hand at its table, unless a hand
+        that stays live longer is kept already; expired rows go meanwhile."""
+        async with self.store.transaction() as db:
+            await _delete_expired(db, now)
+            await db.execute(
+                "INSERT INTO live_hands"
+                " (table_id, user_id, application_id, token, expires_at, version)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, user_id) DO UPDATE"
+                " SET application_id = excluded.application_id, token = excluded.token,"
+                " expires_at = excluded.expires_at, version = excluded.version"
+                " WHERE excluded.expires_at >= live_hands.expires_at",
+                (
+                    row.table_id,
+                    row.user_id,
+                    row.application_id,
+                    row.token,
+                    row.expires_at,
+                    row.version,
+                ),
+            )
+
+    async def drop(self, table_id: int, user_id: int, token: str) -> None:
+        """Forget the hand of this token; a newer hand of the same player stays."""
+        async with self.store.transaction() as db:
+            await db.execute(
+                "DELETE FROM live_hands WHERE table_id = ? AND user_id = ? AND token = ?",
+                (table_id, user_id, token),
+            )
+
+
+async def _delete_expired(db: aiosqlite.Connection, now: float) -> None:
+    await db.execute("DELETE FROM live_hands WHERE expires_at <= ?", (now,))

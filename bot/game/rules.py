@@ -53,6 +53,8 @@ class FirstDealer(StrEnum):
 
 
 HOURS = 3600
+#: How long a table waits on one player by default (rules text 000: 48 hours).
+DEFAULT_TURN_LIMIT_S = 48 * HOURS
 
 
 class RuleSet(BaseModel):
@@ -76,7 +78,7 @@ class RuleSet(BaseModel):
     bag_penalty: int = Field(100, ge=0)
     revokes: RevokeRule = RevokeRule.ALLOWED
     first_dealer: FirstDealer = FirstDealer.HOST
-    turn_limit_s: int = Field(48 * HOURS, gt=0)
+    turn_limit_s: int = Field(DEFAULT_TURN_LIMIT_S, gt=0)
 
     @model_validator(mode="after")
     def _losing_below_target(self) -> RuleSet:

@@ -7,7 +7,7 @@ taken, cards already played, scores. No unplayed card is read here (the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from bot.game.durations import format_duration
 from bot.game.record import HandRecord
@@ -35,7 +35,6 @@ TEAM_NAMES = ("South & North", "West & East")
 GREEN, BLUE, GOLD, GREY = 0x3BA55C, 0x5865F2, 0xF1C40F, 0x747F8D
 
 #: Seat labels for text: a mention for people, a plain label for computers.
-NameOf = Callable[[int], str]
 
 
 def seat_label(table: Table, seat: int) -> str:

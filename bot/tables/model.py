@@ -15,13 +15,22 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from bot.game.rules import PRESETS, RuleSet, preset
+from bot.game.rules import DEFAULT_TURN_LIMIT_S, PRESETS, RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import GameResult
 
+__all__ = [
+    "DEFAULT_TURN_LIMIT_S",
+    "EMPTY_SEAT",
+    "TARGETS",
+    "Seat",
+    "Table",
+    "TableOptions",
+    "TableStatus",
+]
+
 #: The targets a host can choose from (rules text 000).
 TARGETS = (500, 250)
-DEFAULT_TURN_LIMIT_S = 48 * 3600
 MAX_TURN_LIMIT_S = 30 * 24 * 3600
 
 

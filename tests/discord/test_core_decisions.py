@@ -5,8 +5,11 @@ after a restart."""
 from __future__ import annotations
 
 import discord
+from discord import app_commands
+from simcord import assert_error
 
-from bot.tables.model import TableStatus
+from bot.refusals import SeveralTables
+from bot.tables.model import DEFAULT_TURN_LIMIT_S, TableStatus
 from tests.discord.harness import World, embed_text, labels_of
 from tests.discord.test_access import forged, started
 
@@ -107,3 +110,31 @@ async def test_a_game_ended_just_before_a_restart_is_announced_after_it_once(
     await world.env.settle()
     await world.bot.app.settle()
     assert len(pictures(world)) == 1  # owed once, delivered once
+
+
+async def test_a_refusal_listing_many_tables_still_fits_in_one_message(world: World) -> None:
+    alice = world.user("alice")
+    for number in range(100):
+        channel = world.guild.create_text_channel(f"table-{number}")
+        await world.bot.app.tables.create(world.guild.id, channel.id, alice.id)
+    nowhere = world.guild.create_text_channel("lounge")
+    answer = await alice.slash(nowhere, "spades hand")
+    assert answer.ephemeral and answer.response is not None
+    text = answer.response.content
+    assert text.startswith("You play at several tables") and len(text) <= 2000
+    assert "more" in text  # what did not fit is counted, not dropped silently
+    assert_error(world.env, SeveralTables)  # answered through the command error path
+
+
+async def test_the_turn_limit_reads_the_same_where_it_is_offered_and_shown(world: World) -> None:
+    commands = {c.name: c for c in world.bot.tree.get_commands()}
+    group = commands["spades"]
+    assert isinstance(group, app_commands.Group)
+    new = group.get_command("new")
+    assert isinstance(new, app_commands.Command)
+    [limit] = [p for p in new.parameters if p.name == "turn_limit"]
+    offered = {choice.value: choice.name for choice in limit.choices}
+    await world.new_table(world.user("alice"))
+    default = offered[DEFAULT_TURN_LIMIT_S // 60]
+    assert default == "48 hours"
+    assert f"turn limit {default}" in embed_text(world.table_message())

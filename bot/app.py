@@ -23,9 +23,11 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import sqlite3
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from bot.clock import Deadline, Scheduler, SystemClock
@@ -41,7 +43,7 @@ from bot.tables.service import TableService, random_seed
 from db.announcements import AnnouncementStore
 from db.live_hands import LiveHandRow, LiveHandStore
 from db.stats_store import StatsStore
-from db.store import Change, Store, TurnMention
+from db.store import Change, Store, StoreError, TurnMention
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +62,11 @@ __all__ = [
     "Origin",
     "Snapshot",
     "SpadesApp",
+    "Store",
+    "StoreUnavailable",
     "TurnMention",
+    "known_features",
+    "open_store",
 ]
 
 Listener = Callable[["Snapshot", str], None]
@@ -68,6 +74,27 @@ Listener = Callable[["Snapshot", str], None]
 #: (a claim opened, the stand-in option set): it must be drawn again.
 REDRAW = "redraw"
 Now = Callable[[], float]
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be opened or written; the message says why (one line)."""
+
+
+async def open_store(path: str | Path) -> Store:
+    """Open (creating or migrating) the database the application runs on."""
+    try:
+        return await Store.open(path)
+    except (OSError, sqlite3.Error, StoreError) as exc:
+        raise StoreUnavailable(f"cannot open the database {path}: {exc}") from None
+
+
+def known_features(features: Iterable[str]) -> frozenset[str]:
+    """The features asked for; ValueError naming any that does not exist."""
+    chosen = frozenset(features)
+    unknown = chosen - set(FEATURES)
+    if unknown:
+        raise ValueError(f"unknown features {sorted(unknown)}; known: {FEATURES}")
+    return chosen
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,10 +159,7 @@ class SpadesApp:
         self.store = store
         self.tables = tables
         self.now = now
-        self.features = frozenset(features)
-        unknown = self.features - set(FEATURES)
-        if unknown:
-            raise ValueError(f"unknown features {sorted(unknown)}; known: {FEATURES}")
+        self.features = known_features(features)
         self.clock: TurnClock | None = None
         self.stats: StatsService | None = None
         if "leaderboard" in self.features:

@@ -9,7 +9,6 @@ calls on the application, and the presenter keeps the table messages current.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -17,7 +16,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.app import FEATURES, SpadesApp
+from bot.app import (
+    FEATURES,
+    SpadesApp,
+    Store,
+    StoreUnavailable,
+    known_features,
+    open_store,
+)
 from bot.config import Settings
 from bot.render.leaderboard import BOARD_PATTERN
 from bot.tables.service import random_seed
@@ -29,7 +35,6 @@ from cogs.leaderboard import LeaderboardCog
 from cogs.presenter import TablePresenter
 from cogs.spades import SpadesCog
 from cogs.table_ui import TableUI
-from db.store import Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +74,7 @@ class SpadesBot(commands.Bot):
     whole bot has them all; without the clock, computer players never move)."""
 
     app: SpadesApp
-    store: Store
+    store: Store  # opened before the application, closed after it
     leaderboard: LeaderboardCog | None = None
     presenter: TablePresenter
     hands: HandScreens
@@ -94,10 +99,7 @@ class SpadesBot(commands.Bot):
         self.settings = settings
         self.commands_only = commands_only
         self.seed_source = seed_source
-        self.features = frozenset(features)
-        unknown = self.features - set(FEATURES)
-        if unknown:
-            raise ValueError(f"unknown features {sorted(unknown)}; known: {FEATURES}")
+        self.features = known_features(features)
         self._opened = False
         self._built = False
         self._resumed = False
@@ -122,9 +124,9 @@ class SpadesBot(commands.Bot):
             return
         path = ":memory:" if self.commands_only else self.settings.database.path
         try:
-            self.store = await Store.open(path)
-        except (OSError, sqlite3.Error, StoreError) as exc:
-            raise StartupError(f"cannot open the database {path}: {exc}") from None
+            self.store = await open_store(path)
+        except StoreUnavailable as exc:
+            raise StartupError(str(exc)) from None
         self._opened = True
 
     async def setup_hook(self) -> None:

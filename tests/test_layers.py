@@ -121,7 +121,9 @@ def breaks_layers(name: str, target: str) -> bool:
         return not in_layer(target, "db")
     if in_layer(name, "bot.game"):
         return not in_layer(target, "bot.game")
-    if in_layer(name, "bot") and name not in ENTRY:
+    if name in ENTRY:
+        return in_layer(target, "db")  # the entry points reach the store through the core
+    if in_layer(name, "bot"):
         return in_layer(target, "cogs") or target in ENTRY
     return False
 

@@ -20,6 +20,10 @@ from bot.render.answers import several_tables_text
 
 log = logging.getLogger(__name__)
 
+UNKNOWN_COMMAND = (
+    "That command has changed since Discord last heard of it: an admin can publish "
+    "the current ones with `python -m bot sync`."
+)
 SORRY = "Something went wrong on my side; nothing was changed by it. Please try again."
 
 #: Wording for a click, where the service's or the engine's is too terse or
@@ -100,6 +104,10 @@ async def on_tree_error(
         error, app_commands.CommandInvokeError
     ):
         await report(interaction, Refusal(str(error) or "You cannot use that command here."))
+        return
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        # Discord still shows a command this bot no longer has in that shape.
+        await report(interaction, Refusal(UNKNOWN_COMMAND))
         return
     await report(interaction, error)
 

@@ -138,3 +138,15 @@ async def test_the_turn_limit_reads_the_same_where_it_is_offered_and_shown(world
     default = offered[DEFAULT_TURN_LIMIT_S // 60]
     assert default == "48 hours"
     assert f"turn limit {default}" in embed_text(world.table_message())
+
+
+async def test_a_command_discord_still_shows_but_the_bot_dropped_is_answered(
+    world: World,
+) -> None:
+    alice = world.user("alice")
+    # Published, then gone from this version of the bot (a sync is due).
+    world.bot.tree.remove_command("revoke")
+    answer = await alice.slash(world.channel, "revoke", player=alice.user)
+    assert answer.ephemeral and answer.response is not None
+    assert "python -m bot sync" in answer.response.content
+    assert_error(world.env, app_commands.CommandNotFound)  # answered through the error path

@@ -102,6 +102,10 @@ class TablePresenter:
         if screen.wanted is None or table.version >= screen.wanted.table.version:
             screen.wanted = snapshot
         screen.check = screen.check or check
+        if screen.problem is not None and not check:
+            # Refused for a permission: another try would only be refused
+            # again (and count against the bot) until permissions change.
+            return
         if screen.task is None or screen.task.done():
             screen.task = self.app.spawn(self._work(table.id), f"table-message-{table.id}")
 
@@ -166,11 +170,11 @@ class TablePresenter:
             failures = 0
             if drawn is not _Drawn.SHOWN:
                 # Not shown (no permission, channel gone, Discord failing):
-                # drawn again at the next change, when permissions change, a
-                # message is deleted, or the table moves.
+                # drawn again at the next change (for a missing permission:
+                # once permissions change), or when a message is deleted.
                 screen.wanted = screen.wanted if screen.wanted is not snapshot else None
                 screen.behind = snapshot
-                if screen.wanted is None:
+                if screen.wanted is None or screen.problem is not None:
                     return
                 continue
             screen.behind = None

@@ -26,6 +26,7 @@ from bot.game.types import Phase
 from bot.render.table import table_message
 from bot.tables.model import Table
 from cogs.components import message_fields
+from cogs.pacing import Pacer
 from tests.discord.conftest import fast_settings
 from tests.discord.harness import Message, World, buttons_of, embed_text
 from tests.discord.test_live_hands import requests_with, token_of
@@ -246,3 +247,20 @@ async def test_an_edit_refused_for_a_permission_waits_for_permissions_to_change(
     assert edits_of(world, message.id, since) == 2
     shown = embed_text(world.table_message())
     assert all(f"<@{user.id}>" in shown for user in (bob, carol, dave))
+
+
+def test_the_pacer_spaces_turns_out_without_one_channel_holding_up_the_others() -> None:
+    now = [100.0]
+    pacer = Pacer(lambda: now[0], per_s=4, interval_s=1.0)
+    assert [pacer.reserve("a") for _ in range(3)] == [100.0, 101.0, 102.0]
+    # Another channel takes the free turns between those of "a", a quarter
+    # of a second from every one already given out.
+    assert [pacer.reserve("b") for _ in range(2)] == [100.25, 101.25]
+    assert pacer.reserve() == 100.5
+    now[0] = 110.0  # the past is no longer in the way
+    assert pacer.reserve("a") == 110.0
+
+
+def test_a_budget_of_zero_is_no_limit() -> None:
+    pacer = Pacer(lambda: 5.0, per_s=0, interval_s=0)
+    assert {pacer.reserve("a") for _ in range(100)} == {5.0}

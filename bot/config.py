@@ -46,6 +46,11 @@ class Section(BaseModel):
 
 class DiscordSettings(Section):
     token: SecretStr | None = None
+    # Budgets for the table messages' REST calls, kept under Discord's own
+    # limits (about 5 writes per 5 s in a channel, 50 requests per second for
+    # the whole bot) so that no request is answered with a 429. 0 turns one off.
+    table_edits_per_channel_s: float = Field(1.0, ge=0, le=60)
+    rest_per_s: float = Field(40.0, ge=0)
 
 
 class DatabaseSettings(Section):

@@ -3,10 +3,15 @@
 The application calls :meth:`TablePresenter.on_change` after each commit.
 That only records the newest snapshot and makes sure one worker task per
 table is running; the worker edits the message to the newest version it
-knows (several quick changes become one edit, which also keeps the bot under
-Discord's rate limits), posts it again if it was deleted, and reports a
-missing permission to the host, and draws again once permissions change.
-The game state never depends on any of this succeeding.
+knows, posts it again if it was deleted, and reports a missing permission to
+the host, and draws again once permissions change. The game state never
+depends on any of this succeeding.
+
+Every request here waits for its turn on one :class:`~cogs.pacing.Pacer`
+(the ``[discord]`` budgets): writes of table messages in one channel are
+spaced out, and all requests together stay under a rate. A worker takes the
+newest snapshot only once its turn has come, so the changes made while it
+waited become one edit, and the last one is always shown.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 import discord
@@ -24,6 +30,7 @@ from bot.render.table import SEAT_NAMES, table_message
 from bot.tables.model import Table, TableStatus
 from cogs.components import message_fields
 from cogs.hands import HandScreens
+from cogs.pacing import Pacer
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +44,12 @@ NEEDED = (
 )
 RETRIES = 3
 UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003
+
+
+class _Drawn(Enum):
+    SHOWN = "shown"
+    LATER = "later"  # a rate limit or Discord's own error: try again soon
+    NOT_SHOWN = "not shown"  # no permission, channel gone: wait for a change
 
 
 @dataclass
@@ -68,6 +81,10 @@ class TablePresenter:
         self._screens: dict[int, _Screen] = {}
         self._by_message: dict[int, int] = {}  # table message id -> table id
         self.names: dict[int, str] = {}  # user id -> display name, seen in interactions
+        budget = app.settings.discord
+        self.pacer = Pacer(
+            app.now, per_s=budget.rest_per_s, interval_s=budget.table_edits_per_channel_s
+        )
 
     # -- scheduling ----------------------------------------------------------------
 
@@ -85,6 +102,10 @@ class TablePresenter:
         if screen.wanted is None or table.version >= screen.wanted.table.version:
             screen.wanted = snapshot
         screen.check = screen.check or check
+        if screen.problem is not None and not check:
+            # Refused for a permission: another try would only be refused
+            # again (and count against the bot) until permissions change.
+            return
         if screen.task is None or screen.task.done():
             screen.task = self.app.spawn(self._work(table.id), f"table-message-{table.id}")
 
@@ -129,21 +150,31 @@ class TablePresenter:
 
     async def _work(self, table_id: int) -> None:
         screen = self._screens[table_id]
+        failures = 0
         while True:
-            snapshot = screen.wanted
-            if snapshot is None or (
-                snapshot.table.version <= screen.shown_version and not screen.check
-            ):
+            if not self._to_draw(screen):
                 screen.wanted = None  # drawn: the snapshot (and its game) can go
                 return
+            assert screen.wanted is not None
+            await self.pacer.turn(screen.wanted.table.channel_id)
+            # Changes that came while waiting are drawn by this same edit.
+            snapshot, check = screen.wanted, screen.check
             table = snapshot.table
             screen.check = False
-            if not await self._draw(snapshot, screen):
-                # Not shown (no permission, channel gone): drawn again when
-                # permissions change, a message is deleted, or the table moves.
+            drawn = await self._draw(snapshot, screen)
+            if drawn is _Drawn.LATER and failures < RETRIES - 1:
+                screen.check = screen.check or check
+                await asyncio.sleep(2**failures)
+                failures += 1
+                continue
+            failures = 0
+            if drawn is not _Drawn.SHOWN:
+                # Not shown (no permission, channel gone, Discord failing):
+                # drawn again at the next change (for a missing permission:
+                # once permissions change), or when a message is deleted.
                 screen.wanted = screen.wanted if screen.wanted is not snapshot else None
                 screen.behind = snapshot
-                if screen.wanted is None:
+                if screen.wanted is None or screen.problem is not None:
                     return
                 continue
             screen.behind = None
@@ -153,8 +184,13 @@ class TablePresenter:
             self._schedule_ping(table, screen)
             await self.hands.refresh(table)
 
-    async def _draw(self, snapshot: Snapshot, screen: _Screen) -> bool:
-        """Edit (or post) the table message; False if it could not be shown."""
+    @staticmethod
+    def _to_draw(screen: _Screen) -> bool:
+        wanted = screen.wanted
+        return wanted is not None and (wanted.table.version > screen.shown_version or screen.check)
+
+    async def _draw(self, snapshot: Snapshot, screen: _Screen) -> _Drawn:
+        """Edit (or post) the table message, once its turn has come."""
         table = snapshot.table
         names = await self._partner_names(table)
         spec = table_message(
@@ -165,41 +201,37 @@ class TablePresenter:
         )
         fields = message_fields(spec)
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        for attempt in range(RETRIES):
-            try:
-                if screen.message_id is not None:
-                    try:
-                        await channel.get_partial_message(screen.message_id).edit(**fields)
-                        screen.problem = None
-                        return True
-                    except discord.NotFound as exc:
-                        if exc.code != UNKNOWN_MESSAGE or not table.is_open:
-                            raise
-                        log.info("table %d message is gone; posting it again", table.id)
-                        self._by_message.pop(screen.message_id, None)
-                        screen.message_id = None
-                message = await channel.send(**fields)
-                screen.message_id = message.id
-                self._by_message[message.id] = table.id
-                screen.problem = None
-                await self.app.set_message(table.id, message.id)
-                return True
-            except discord.Forbidden as exc:
-                await self._tell_host(table, screen, exc)
-                return False
-            except discord.NotFound:
-                log.warning("table %d: its channel %d is gone", table.id, table.channel_id)
-                return False
-            except discord.HTTPException as exc:
-                # discord.py already waits out ordinary rate limits; what still
-                # arrives here (a 429 it gave up on, Discord's own 5xx errors)
-                # is worth a few more tries later.
-                retry = exc.status == 429 or exc.status >= 500
-                if not retry or attempt == RETRIES - 1:
-                    log.warning("table %d message not updated: %s", table.id, exc)
-                    return False
-                await asyncio.sleep(2**attempt)
-        return False
+        try:
+            if screen.message_id is not None:
+                try:
+                    await channel.get_partial_message(screen.message_id).edit(**fields)
+                    screen.problem = None
+                    return _Drawn.SHOWN
+                except discord.NotFound as exc:
+                    if exc.code != UNKNOWN_MESSAGE or not table.is_open:
+                        raise
+                    log.info("table %d message is gone; posting it again", table.id)
+                    self._by_message.pop(screen.message_id, None)
+                    screen.message_id = None
+                await self.pacer.turn(table.channel_id)
+            message = await channel.send(**fields)
+            screen.message_id = message.id
+            self._by_message[message.id] = table.id
+            screen.problem = None
+            await self.app.set_message(table.id, message.id)
+            return _Drawn.SHOWN
+        except discord.Forbidden as exc:
+            await self._tell_host(table, screen, exc)
+            return _Drawn.NOT_SHOWN
+        except discord.NotFound:
+            log.warning("table %d: its channel %d is gone", table.id, table.channel_id)
+            return _Drawn.NOT_SHOWN
+        except discord.HTTPException as exc:
+            # discord.py already waits out ordinary rate limits; what still
+            # arrives here (a 429 it gave up on, Discord's own 5xx errors)
+            # is worth a few more tries later.
+            log.warning("table %d message not updated: %s", table.id, exc)
+            return _Drawn.LATER if exc.status == 429 or exc.status >= 500 else _Drawn.NOT_SHOWN
 
     async def _tell_host(self, table: Table, screen: _Screen, exc: discord.Forbidden) -> None:
         missing = self._missing_permissions(table.channel_id)
@@ -314,6 +346,7 @@ class TablePresenter:
         old, screen.ping_message = screen.ping_message, None
         try:
             if old is not None:
+                await self.pacer.turn()
                 await channel.get_partial_message(old).delete()
         except discord.HTTPException:
             pass  # already deleted by someone, or no permission: leave it
@@ -321,6 +354,7 @@ class TablePresenter:
         if key is not None:
             _hand, _seat, phase, user_id = key
             verb = "bid" if phase == "bidding" else "play"
+            await self.pacer.turn()
             try:
                 message = await channel.send(
                     f"<@{user_id}>, your turn to {verb} at table {table.id}.",

@@ -15,7 +15,7 @@ from bot.config import DatabaseSettings, HealthSettings, Settings, TableSettings
 from bot.discord_app import SpadesBot
 from bot.game.errors import ClaimRefused
 from bot.game.types import Phase
-from tests.discord.harness import World
+from tests.discord.harness import UNPACED, World
 
 HOUR = 3600
 
@@ -30,6 +30,7 @@ def bot_features() -> tuple[str, ...]:
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     return Settings(
+        discord=UNPACED,
         database=DatabaseSettings(path=tmp_path / "spades.db"),
         tables=TableSettings(computer_delay_s=0.0, turn_ping=False),
         # A heartbeat every 30 virtual seconds would make days of time slow to pass.

@@ -13,13 +13,17 @@ from pathlib import Path
 import pytest
 
 from bot.config import DatabaseSettings, Settings, TableSettings
+from tests.discord.harness import UNPACED
 
 
 def fast_settings(db: Path, **tables: object) -> Settings:
-    """Computer players and turn mentions without delay, so games run at once."""
+    """Computer players, turn mentions and table edits without delay, so
+    games run at once."""
     table_settings = {"computer_delay_s": 0.0, "turn_ping_delay_s": 0.0, **tables}
     return Settings(
-        database=DatabaseSettings(path=db), tables=TableSettings.model_validate(table_settings)
+        discord=UNPACED,
+        database=DatabaseSettings(path=db),
+        tables=TableSettings.model_validate(table_settings),
     )
 
 

@@ -15,12 +15,18 @@ import discord
 import simcord
 from simcord import MemberActor
 
+from bot.config import DiscordSettings
 from bot.discord_app import SpadesBot
 from bot.game.cards import parse_card
 from bot.game.types import Phase
 from bot.tables.model import Table, TableStatus
 
 TABLE_TITLE = "Spades · table"
+
+#: No edit budgets: SimCord's clock stands still between the tests' clicks, so
+#: a paced edit would wait for real time. tests/discord/test_coalescing.py
+#: turns them on and moves the clock itself.
+UNPACED = DiscordSettings(table_edits_per_channel_s=0, rest_per_s=0)
 
 Message = discord.Message | simcord.ResponseMessage
 

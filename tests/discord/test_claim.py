@@ -8,7 +8,7 @@ import pytest
 
 from bot.config import DatabaseSettings, HealthSettings, Settings, TableSettings
 from bot.game.types import EndReason
-from tests.discord.harness import World, embed_text, labels_of
+from tests.discord.harness import UNPACED, World, embed_text, labels_of
 
 HOUR = 3600
 pytestmark = pytest.mark.simcord(settle_timeout=0.5)
@@ -18,6 +18,7 @@ pytestmark = pytest.mark.simcord(settle_timeout=0.5)
 def settings(tmp_path: Path) -> Settings:
     # A heartbeat every 30 virtual seconds would make half a day slow to pass.
     return Settings(
+        discord=UNPACED,
         database=DatabaseSettings(path=tmp_path / "spades.db"),
         tables=TableSettings(computer_delay_s=0.0, turn_ping_delay_s=0.0),
         health=HealthSettings(heartbeat_every_s=30 * 24 * HOUR, stale_after_s=60 * 24 * HOUR),

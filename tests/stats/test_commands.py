@@ -19,6 +19,7 @@ from bot.discord_app import SpadesBot
 from bot.stats.history import replay_actions, replay_hands
 from cogs.errors import Refusal
 from cogs.leaderboard import BoardButton, LeaderboardCog
+from tests.discord.harness import UNPACED
 
 from .games import Clock, Tables, resign_after
 
@@ -31,6 +32,7 @@ def bot_features() -> tuple[str, ...]:
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     return Settings(
+        discord=UNPACED,
         database=DatabaseSettings(path=tmp_path / "spades.db"),
         tables=TableSettings(computer_delay_s=0.0, turn_ping_delay_s=0.0),
     )

@@ -80,7 +80,7 @@ TITLE = re.compile(re.escape(TABLE_TITLE) + r" (\d+)")
 #: SimCord runs a bot's sleeps longer than its settle timeout on the fake
 #: clock only (shorter ones it waits out): the turn mention's delay (10 s) and
 #: the computer players' (2 s) must be longer than the timeout during play.
-SETTLE_S = 1.0
+SETTLE_S = 1.9
 #: The timeout while opening every table: that takes longer than SETTLE_S.
 SETTLE_SETUP_S = 300.0
 #: The timeout while restarting (every table is drawn again then): below
@@ -118,6 +118,7 @@ class Traffic:
     actions: int = 0
     shown: list[float] = field(default_factory=list)
     modelled_429: int = 0
+    stalls: int = 0  # turns whose work outlasted SimCord's settle timeout
     _window: deque[float] = field(default_factory=deque)
     # table id -> version -> (wall, fake) instant of its commit, until shown
     _unshown: dict[int, dict[int, tuple[float, float]]] = field(default_factory=dict)
@@ -321,6 +322,11 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                 traffic.recording = True
                 cpu = time.process_time()
                 started = env.now().timestamp()
+                reported = 0
+
+                def ahead_of(start: float) -> float:
+                    return env.now().timestamp() - start
+
                 due = [(started + think.uniform(*THINK_S), n) for n in range(active)]
                 heapq.heapify(due)
                 while due and due[0][0] < started + seconds:
@@ -328,7 +334,18 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                     ahead = at - env.now().timestamp()
                     if ahead > 0:
                         await env.advance_time(ahead)
-                    wait = await take_turn(worlds[number], think)
+                    try:
+                        wait: float | None = await take_turn(worlds[number], think)
+                    except TimeoutError:
+                        # SimCord gave up waiting (SETTLE_S) for the bot's work
+                        # behind this turn; it is still tracked: wait it out.
+                        traffic.stalls += 1
+                        with patient(env, SETTLE_SETUP_S):
+                            await env.settle()
+                        wait = 1.0
+                    if traffic.actions >= reported + 1000:
+                        reported = traffic.actions
+                        print(f"... {reported} actions at fake second {ahead_of(started):.0f}")
                     if wait is not None:
                         heapq.heappush(due, (env.now().timestamp() + wait, number))
                 await env.settle()
@@ -367,7 +384,10 @@ def report(result: Run, tables: int, active: int) -> dict[str, Any]:
     statuses = Counter(r.status for r in traffic.requests if r.status is not None)
     real_429 = statuses.pop(429, 0)
     invalid = sum(n for status, n in statuses.items() if 400 <= status < 500)
-    print(f"{traffic.actions} accepted actions, {len(result.watch.log.answers)} interactions")
+    print(
+        f"{traffic.actions} accepted actions, {len(result.watch.log.answers)} interactions,"
+        f" {traffic.stalls} turns outlasted SimCord's settle timeout ({SETTLE_S} s)"
+    )
     print(f"REST requests per accepted action during play ({len(play)} requests):")
     for route, n in Counter(r.route for r in play).most_common():
         print(f"  {n / actions:7.3f}  {route}")

@@ -50,6 +50,21 @@ CLOSING_KEYS = {
         "writes_per_card_play",
         "engine_build",
     ],
+    "bot": [
+        "tables",
+        "active",
+        "actions",
+        "response_p50_ms",
+        "response_p99_ms",
+        "shown_p99_ms",
+        "rest_per_action",
+        "peak_rest_per_s",
+        "rate_limited",
+        "invalid_requests",
+        "cpu_ms_per_action",
+        "rss_mb",
+        "resume_s",
+    ],
 }
 
 

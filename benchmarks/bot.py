@@ -1,0 +1,455 @@
+"""The whole bot under load: many live tables, some in play, inside Discord's limits.
+
+    python -m benchmarks.bot [--tables 1000] [--active 100] [--seconds 120] [--quick]
+
+The real bot (every feature, default settings) runs in SimCord's simulated
+Discord over a SQLite file in a temporary folder. ``--tables`` tables are
+live, each in a channel of its own; all but ``--active`` of them wait on a
+player who is away (opened, filled and started through the table service,
+which is what their clicks would have done). At the active ones people play
+by clicking their hands, each after a random think time of 2 to 10 seconds
+of SimCord's fake clock (``env.advance_time`` compresses it; the turn
+clock's reminders and the computer players' moves come due as it moves);
+every fourth active table is one person with three computer players. After
+``--seconds`` of fake time the bot is restarted over the same database.
+
+Measured from the end of the set-up to the end of the run:
+
+* response: from sending an interaction to the bot's initial response to it
+  (wall clock);
+* shown: from an accepted action's commit to the request that edits (or
+  posts) its table message carrying that version, read from the message's
+  title ("Spades · table N") and its buttons' ids. On the wall clock when
+  both happen in one step of the driver, else on the fake clock (the bot
+  waited on purpose);
+* REST requests by route (method and path template) per accepted action,
+  counted at discord.py's HTTP layer: SimCord logs requests but neither their
+  route templates nor their answers;
+* token routes (everything but interaction callbacks and interaction-token
+  webhooks): the peak in any 1 s window of the fake clock. SimCord has no
+  rate limits: a request beyond 50 in the last fake second counts as a 429
+  here (counted, not refused), besides any real 429 or other 4xx answer;
+* CPU (``time.process_time``) per accepted action during the play, the
+  resident memory at the end and per live table, and the time the restarted
+  bot's ``setup_hook`` takes to resume every table.
+
+The last line is one JSON object: ``{"tables", "active", "actions",
+"response_p50_ms", "response_p99_ms", "shown_p99_ms", "rest_per_action",
+"peak_rest_per_s", "rate_limited", "invalid_requests", "cpu_ms_per_action",
+"rss_mb", "resume_s"}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import heapq
+import itertools
+import json
+import random
+import re
+import resource
+import tempfile
+import time
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+import simcord
+from simcord.http import FakeHTTPClient, FakeWebhookAdapter
+
+from bot.app import REDRAW, Snapshot
+from bot.discord_app import FEATURES, SpadesBot
+from bot.game.types import Phase
+from bot.tables.model import Table, TableStatus
+from tests.discord.harness import TABLE_TITLE, World
+
+from .click import PEOPLE, Stopwatch, _ms, bench_settings, timed_world
+from .quick import parse_args
+
+#: Discord's global limit on a bot's token-authenticated requests, per second.
+GLOBAL_LIMIT = 50
+THINK_S = (2.0, 10.0)
+#: Every this many active tables, one is a person with three computer players.
+SOLO_EVERY = 4
+TITLE = re.compile(re.escape(TABLE_TITLE) + r" (\d+)")
+#: SimCord runs a bot's sleeps longer than its settle timeout on the fake
+#: clock only (shorter ones it waits out): the turn mention's delay (10 s) and
+#: the computer players' (2 s) must be longer than the timeout during play.
+SETTLE_S = 1.9
+#: The timeout while opening every table: that takes longer than SETTLE_S.
+SETTLE_SETUP_S = 300.0
+#: The timeout while restarting (every table is drawn again then): below
+#: the turn mention's delay, which would be waited out on the wall clock.
+SETTLE_RESTART_S = 5.0
+COMPONENT = re.compile(r"spades:[a-z_]+:(\d+):(\d+)")
+
+
+class TimedBot(SpadesBot):
+    """The real bot, noting how long its start-up (resuming every table) took."""
+
+    resumed_in: float | None = None
+
+    async def setup_hook(self) -> None:
+        started = time.perf_counter()
+        await super().setup_hook()
+        self.resumed_in = time.perf_counter() - started
+
+
+@dataclass
+class Request:
+    route: str
+    token: bool
+    fake: float
+    status: int | None = None
+
+
+@dataclass
+class Traffic:
+    """Every REST request and every accepted action from the end of the set-up."""
+
+    fake_now: Callable[[], float]
+    recording: bool = False
+    requests: list[Request] = field(default_factory=list)
+    actions: int = 0
+    shown: list[float] = field(default_factory=list)
+    modelled_429: int = 0
+    stalls: int = 0  # turns whose work outlasted SimCord's settle timeout
+    _window: deque[float] = field(default_factory=deque)
+    # table id -> version -> (wall, fake) instant of its commit, until shown
+    _unshown: dict[int, dict[int, tuple[float, float]]] = field(default_factory=dict)
+    _latest: dict[int, int] = field(default_factory=dict)
+
+    def committed(self, snapshot: Snapshot, event: str) -> None:
+        table = snapshot.table
+        self._latest[table.id] = max(self._latest.get(table.id, 0), table.version)
+        if not self.recording or event == REDRAW:
+            return
+        self.actions += 1
+        instant = (time.perf_counter(), self.fake_now())
+        self._unshown.setdefault(table.id, {})[table.version] = instant
+
+    def sent(self, route: str, token: bool, payload: Any) -> Request:
+        request = Request(route, token, self.fake_now())
+        if not self.recording:
+            return request
+        self.requests.append(request)
+        if token:
+            window = self._window
+            while window and window[0] <= request.fake - 1.0:
+                window.popleft()
+            if len(window) >= GLOBAL_LIMIT:
+                self.modelled_429 += 1
+            window.append(request.fake)
+        if route.endswith("/channels/{channel_id}/messages") or route.endswith(
+            "/channels/{channel_id}/messages/{message_id}"
+        ):
+            self._table_message(payload, request.fake)
+        return request
+
+    def _table_message(self, payload: Any, fake: float) -> None:
+        if not isinstance(payload, dict):
+            return
+        titles = [str(e.get("title") or "") for e in payload.get("embeds") or []]
+        found = next((m for m in map(TITLE.match, titles) if m), None)
+        if found is None:
+            return
+        table_id = int(found[1])
+        versions = [
+            int(v)
+            for t, v in COMPONENT.findall(json.dumps(payload.get("components")))
+            if int(t) == table_id
+        ]
+        version = max(versions, default=self._latest.get(table_id, 0))
+        waiting = self._unshown.get(table_id, {})
+        wall = time.perf_counter()
+        for committed in [v for v in waiting if v <= version]:
+            at_wall, at_fake = waiting.pop(committed)
+            self.shown.append(fake - at_fake if fake > at_fake else wall - at_wall)
+
+
+def _payload(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    for key in ("json", "payload"):
+        if kwargs.get(key) is not None:
+            return kwargs[key]
+    form = kwargs.get("form") or kwargs.get("multipart")
+    for part in form or ():
+        if part.get("name") == "payload_json":
+            return json.loads(part["value"])
+    return None
+
+
+@contextmanager
+def counted(traffic: Traffic) -> Iterator[None]:
+    """Count every request at discord.py's HTTP layer: SimCord's stand-ins
+    for discord.py's HTTP client (the bot's token) and its webhook adapter
+    (interaction callbacks and interaction-token webhooks)."""
+    originals: dict[type[Any], Callable[..., Awaitable[Any]]] = {
+        FakeHTTPClient: FakeHTTPClient.request,
+        FakeWebhookAdapter: FakeWebhookAdapter.request,
+    }
+
+    def wrap(kind: type[Any], through_token: bool) -> None:
+        original = originals[kind]
+
+        async def request(self: Any, route: Any, *args: Any, **kwargs: Any) -> Any:
+            token = through_token and "token" not in route.path
+            entry = traffic.sent(f"{route.method} {route.path}", token, _payload(args, kwargs))
+            try:
+                return await original(self, route, *args, **kwargs)
+            except discord.HTTPException as exc:
+                entry.status = exc.status
+                raise
+
+        kind.request = request
+
+    wrap(FakeHTTPClient, True)
+    wrap(FakeWebhookAdapter, False)
+    try:
+        yield
+    finally:
+        for kind, original in originals.items():
+            kind.request = original
+
+
+@contextmanager
+def patient(env: simcord.Env, timeout: float) -> Iterator[None]:
+    """SimCord waits up to ``timeout`` for the bot's work to settle."""
+    env.settle_timeout = timeout
+    try:
+        yield
+    finally:
+        env.settle_timeout = SETTLE_S
+
+
+def rss_mb() -> float:
+    """The resident memory now (the peak where /proc is missing)."""
+    try:
+        status = Path("/proc/self/status").read_text()
+        return int(status.split("VmRSS:")[1].split()[0]) / 1024
+    except (OSError, IndexError):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def peak_per_second(instants: list[float]) -> int:
+    """The most instants in any window of one second."""
+    ordered = sorted(instants)
+    peak, first = 0, 0
+    for last, instant in enumerate(ordered):
+        while ordered[first] <= instant - 1.0:
+            first += 1
+        peak = max(peak, last - first + 1)
+    return peak
+
+
+async def open_table(world: World, *, solo: bool) -> Table:
+    """A started table in the world's channel, through the table service;
+    ``solo``: its first person and three computer players."""
+    app = world.bot.app
+    people = [world.users[name].id for name in (PEOPLE[:1] if solo else PEOPLE)]
+    table = await app.tables.create(world.guild.id, world.channel.id, people[0])
+    for person in people[1:]:
+        table = await app.tables.join(table.id, person, table.version)
+    if solo:
+        table = await app.add_computers(table, people[0], table.version)
+    table = await app.tables.start(table.id, people[0], table.version)
+    await world.bot.presenter.settle(table.id)  # its message is posted
+    return table
+
+
+async def take_turn(world: World, think: random.Random) -> float | None:
+    """The person the table waits on acts; the fake seconds until the table
+    should be looked at again (None: the game is over)."""
+    table = await world.table_any()
+    game = table.game
+    if table.status is not TableStatus.PLAYING or game is None:
+        return None
+    if game.phase is Phase.HAND_OVER:
+        first = next(s.user_id for s in table.seats if s.user_id is not None)
+        await world.click(world.by_id(first), "Next hand")
+    else:
+        seat = game.waited_on()
+        if seat is None or table.seats[seat].user_id is None:
+            return 1.0  # a computer player's turn: the clock moves it
+        await world.act(table)
+    return think.uniform(*THINK_S)
+
+
+@dataclass
+class Run:
+    traffic: Traffic
+    watch: Stopwatch
+    cpu_s: float
+    rss_mb: float
+    rss_per_table_kb: float
+    resume_s: float
+    restart_s: float
+    play_requests: int
+
+
+async def run(folder: Path, tables: int, active: int, seconds: float, seed: int) -> Run:
+    seeds = itertools.count(seed)
+
+    def make_bot() -> TimedBot:
+        return TimedBot(
+            bench_settings(folder / "spades.db"), seed_source=lambda: next(seeds), features=FEATURES
+        )
+
+    bots = [make_bot()]
+    bot = bots[0]
+    think = random.Random(seed)
+    async with simcord.run(bot, settle_timeout=SETTLE_S) as env:
+        traffic = Traffic(lambda: env.now().timestamp())
+        with counted(traffic):
+            try:
+                bot.app.subscribe(traffic.committed)
+                watch = await Stopwatch.on(env, bot.app.store)
+                baseline = rss_mb()
+                with patient(env, SETTLE_SETUP_S):
+                    worlds = []
+                    for number in range(tables):
+                        world = timed_world(env, lambda: bot, watch)
+                        await open_table(world, solo=number < active and number % SOLO_EVERY == 0)
+                        worlds.append(world)
+                    # The first turn mentions of the tables opened all at once.
+                    await env.advance_time(bot.settings.tables.turn_ping_delay_s + 1)
+                print(f"{tables} tables open, {active} in play, for {seconds:.0f} fake seconds")
+
+                traffic.recording = True
+                cpu = time.process_time()
+                started = env.now().timestamp()
+                reported = 0
+
+                def ahead_of(start: float) -> float:
+                    return env.now().timestamp() - start
+
+                due = [(started + think.uniform(*THINK_S), n) for n in range(active)]
+                heapq.heapify(due)
+                while due and due[0][0] < started + seconds:
+                    at, number = heapq.heappop(due)
+                    ahead = at - env.now().timestamp()
+                    if ahead > 0:
+                        await env.advance_time(ahead)
+                    try:
+                        wait: float | None = await take_turn(worlds[number], think)
+                    except TimeoutError:
+                        # SimCord gave up waiting (SETTLE_S) for the bot's work
+                        # behind this turn; it is still tracked: wait it out.
+                        traffic.stalls += 1
+                        with patient(env, SETTLE_SETUP_S):
+                            await env.settle()
+                        wait = 1.0
+                    if traffic.actions >= reported + 1000:
+                        reported = traffic.actions
+                        print(f"... {reported} actions at fake second {ahead_of(started):.0f}")
+                    if wait is not None:
+                        heapq.heappush(due, (env.now().timestamp() + wait, number))
+                await env.settle()
+                cpu_s = time.process_time() - cpu
+                play_requests = len(traffic.requests)
+
+                restarted = make_bot()
+                bots.append(restarted)
+                restart_started = time.perf_counter()
+                with patient(env, SETTLE_RESTART_S):
+                    await env.restart_bot(restarted)
+                restart_s = time.perf_counter() - restart_started
+                assert restarted.resumed_in is not None, "the restarted bot never started"
+                assert len(await restarted.app.tables.unfinished()) == tables, "tables lost"
+                end_rss = rss_mb()
+            finally:
+                # A restart leaves the old bot as a crash would: its store open.
+                for made in bots:
+                    await made.store.close()
+    return Run(
+        traffic,
+        watch,
+        cpu_s,
+        end_rss,
+        (end_rss - baseline) * 1024 / tables,
+        restarted.resumed_in,
+        restart_s,
+        play_requests,
+    )
+
+
+def report(result: Run, tables: int, active: int) -> dict[str, Any]:
+    traffic = result.traffic
+    actions = max(traffic.actions, 1)
+    play = traffic.requests[: result.play_requests]
+    statuses = Counter(r.status for r in traffic.requests if r.status is not None)
+    real_429 = statuses.pop(429, 0)
+    invalid = sum(n for status, n in statuses.items() if 400 <= status < 500)
+    print(
+        f"{traffic.actions} accepted actions, {len(result.watch.log.answers)} interactions,"
+        f" {traffic.stalls} turns outlasted SimCord's settle timeout ({SETTLE_S} s)"
+    )
+    print(f"REST requests per accepted action during play ({len(play)} requests):")
+    for route, n in Counter(r.route for r in play).most_common():
+        print(f"  {n / actions:7.3f}  {route}")
+    play_peak = peak_per_second([r.fake for r in play if r.token])
+    peak = peak_per_second([r.fake for r in traffic.requests if r.token])
+    print(
+        f"token routes, peak per fake second: {play_peak} during play,"
+        f" {peak} with the restart's redraws"
+    )
+    print(
+        f"429s: {traffic.modelled_429} over the modelled global limit, {real_429} answered;"
+        f" other answers: {dict(statuses) or 'none'}"
+    )
+    for name, values in (("response", result.watch.log.answers), ("shown", traffic.shown)):
+        if values:
+            print(
+                f"{name}: p50 {_ms(values, 0.5):.2f} ms, p99 {_ms(values, 0.99):.2f} ms,"
+                f" max {max(values) * 1000:.2f} ms"
+            )
+    print(
+        f"cpu {result.cpu_s:.1f} s during play; rss {result.rss_mb:.0f} MB,"
+        f" {result.rss_per_table_kb:.1f} KB per live table"
+    )
+    print(
+        f"restart: setup_hook resumed {tables} tables in {result.resume_s:.3f} s,"
+        f" whole restart (with every table redrawn) {result.restart_s:.2f} s"
+    )
+    answers, shown = result.watch.log.answers or [0.0], traffic.shown or [0.0]
+    return {
+        "tables": tables,
+        "active": active,
+        "actions": traffic.actions,
+        "response_p50_ms": round(_ms(answers, 0.5), 3),
+        "response_p99_ms": round(_ms(answers, 0.99), 3),
+        "shown_p99_ms": round(_ms(shown, 0.99), 3),
+        "rest_per_action": round(len(play) / actions, 3),
+        "peak_rest_per_s": peak,
+        "rate_limited": traffic.modelled_429 + real_429,
+        "invalid_requests": invalid,
+        "cpu_ms_per_action": round(result.cpu_s * 1000 / actions, 3),
+        "rss_mb": round(result.rss_mb, 1),
+        "resume_s": round(result.resume_s, 3),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bot", description=__doc__)
+    parser.add_argument("--tables", type=int, default=1000, help="live tables")
+    parser.add_argument("--active", type=int, default=100, help="of them, tables in play")
+    parser.add_argument("--seconds", type=float, default=120.0, help="fake seconds of play")
+    parser.add_argument("--seed", type=int, default=1, help="deals and think times")
+    args = parse_args(parser, argv, tables=20, active=4, seconds=20.0)
+    if not 1 <= args.active <= args.tables or args.seconds <= 0:
+        parser.error("need 1 <= --active <= --tables and --seconds above 0")
+    with tempfile.TemporaryDirectory() as tmp:
+        started = time.perf_counter()
+        result = asyncio.run(run(Path(tmp), args.tables, args.active, args.seconds, args.seed))
+        figures = report(result, args.tables, args.active)
+    print(f"wall {time.perf_counter() - started:.1f} s")
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -41,8 +41,9 @@ _DEFAULTS = {
 }
 
 
-class Refusal(Exception):
-    """A refusal about the interaction itself (a bad choice in a menu...)."""
+class InteractionRefused(Exception):
+    """A refusal about the interaction itself (a bad choice in a menu...), decided
+    here; the core's own refusals are in :mod:`bot.refusals`."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -51,7 +52,7 @@ class Refusal(Exception):
 
 def explain(error: BaseException) -> str | None:
     """The answer for a refusal, or None for an unexpected error."""
-    if isinstance(error, Refusal):
+    if isinstance(error, InteractionRefused):
         return error.message
     if isinstance(error, SeveralTables):
         return several_tables_text(error.channel_ids)
@@ -103,11 +104,13 @@ async def on_tree_error(
     if isinstance(error, app_commands.CheckFailure) and not isinstance(
         error, app_commands.CommandInvokeError
     ):
-        await report(interaction, Refusal(str(error) or "You cannot use that command here."))
+        await report(
+            interaction, InteractionRefused(str(error) or "You cannot use that command here.")
+        )
         return
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         # Discord still shows a command this bot no longer has in that shape.
-        await report(interaction, Refusal(UNKNOWN_COMMAND))
+        await report(interaction, InteractionRefused(UNKNOWN_COMMAND))
         return
     await report(interaction, error)
 

@@ -30,7 +30,7 @@ from bot.stats.records import BadRecord, FinishedGame
 from bot.stats.service import StatsService, chart_png, finished_by, finished_from_table
 from bot.tables.model import Table
 from cogs.components import to_embed
-from cogs.errors import Refusal
+from cogs.errors import InteractionRefused
 from cogs.leaderboard_pages import BoardButton, board_fields, guild_of
 
 log = logging.getLogger(__name__)
@@ -82,7 +82,7 @@ def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., 
         who = player or interaction.user
         found = await cog.stats.player_stats(guild.id, who.id)
         if found is None:
-            raise Refusal(screens.no_games_text(_whose(interaction, who)))
+            raise InteractionRefused(screens.no_games_text(_whose(interaction, who)))
         embed = to_embed(screens.stats_embed(found, who.display_name, guild.name))
         await interaction.response.send_message(embed=embed, ephemeral=not share)
 
@@ -105,7 +105,7 @@ def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., 
         who = player or interaction.user
         games = await cog.stats.recent_games(guild.id, who.id)
         if not games:
-            raise Refusal(screens.no_games_text(_whose(interaction, who)))
+            raise InteractionRefused(screens.no_games_text(_whose(interaction, who)))
         embed = to_embed(screens.history_embed(games, who.display_name))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
@@ -120,7 +120,7 @@ def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., 
         guild = guild_of(interaction)
         if computer_games is not None:
             if not interaction.permissions.manage_guild:
-                raise Refusal("Only members who can manage the server can change this.")
+                raise InteractionRefused("Only members who can manage the server can change this.")
             await cog.stats.set_rate_computer_games(guild.id, computer_games)
         rated = await cog.stats.rate_computer_games(guild.id)
         await interaction.response.send_message(screens.rating_setting_text(rated), ephemeral=True)
@@ -224,7 +224,7 @@ class LeaderboardCog(commands.Cog):
         """A game's hand records (JSON) and score picture, privately."""
         found = await self.stats.finished_game(game_id)
         if found is None or found[0].guild_id != guild_id:
-            raise Refusal(f"There is no finished game {game_id} on this server.")
+            raise InteractionRefused(f"There is no finished game {game_id} on this server.")
         game, _ = found
         data = await self.stats.export_history(guild_id, game_id)
         assert data is not None

@@ -18,7 +18,7 @@ from discord.ui import DynamicItem, Item
 from bot.render import leaderboard as screens
 from bot.stats.leaderboard import LeaderboardPage, SortKey
 from cogs.components import BUTTON_STYLES, to_embed
-from cogs.errors import Refusal, report
+from cogs.errors import InteractionRefused, report
 
 #: What a page button asks for: (guild id, sort, page) -> the page.
 PageSource = Callable[[int, SortKey, int], Awaitable[LeaderboardPage]]
@@ -47,7 +47,7 @@ class BoardButton(DynamicItem[Item[Any]], template=screens.BOARD_PATTERN):
             wanted = screens.parse_board_id(self.rest)
             source = self.sources.get(interaction.client)
             if wanted is None or source is None:
-                raise Refusal("That button is not valid.")
+                raise InteractionRefused("That button is not valid.")
             guild = guild_of(interaction)
             page = await source(guild.id, *wanted)
             await interaction.response.edit_message(**board_fields(page, guild.name))
@@ -72,5 +72,5 @@ def board_fields(page: LeaderboardPage, guild_name: str) -> dict[str, Any]:
 
 def guild_of(interaction: discord.Interaction[Any]) -> discord.Guild:
     if interaction.guild is None:
-        raise Refusal("The leaderboard belongs to a server: use it in a server channel.")
+        raise InteractionRefused("The leaderboard belongs to a server: use it in a server channel.")
     return interaction.guild

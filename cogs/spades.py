@@ -22,7 +22,7 @@ from bot.render.spec import ButtonSpec, MessageSpec
 from bot.render.table import SEAT_NAMES
 from bot.tables.model import DEFAULT_TURN_LIMIT_S
 from cogs.components import send_private
-from cogs.errors import Refusal
+from cogs.errors import InteractionRefused
 from cogs.hands import HandScreens
 from cogs.presenter import TablePresenter
 
@@ -125,7 +125,7 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
         table = await self.app.my_table(interaction.user.id, interaction.channel_id)
         if table.game is None or table.game.over:
-            raise Refusal("There is no game in progress to resign from.")
+            raise InteractionRefused("There is no game in progress to resign from.")
         confirm = ButtonSpec(
             str(ComponentId(Act.RESIGN, table.id, table.version)), "Yes, resign", Style.RED
         )

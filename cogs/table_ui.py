@@ -20,7 +20,7 @@ from bot.refusals import IllegalAction, InvalidButton, StaleAction
 from bot.render.ids import Act, BadComponentId, ComponentId, parse
 from bot.render.table import SEAT_NAMES
 from bot.tables.model import Table
-from cogs.errors import Refusal, explain, report, say
+from cogs.errors import InteractionRefused, explain, report, say
 from cogs.hands import HandScreens
 from cogs.presenter import TablePresenter
 
@@ -147,7 +147,7 @@ class TableUI:
     ) -> None:
         await interaction.response.defer()
         if len(values) != 1 or values[0] not in ("1", "2", "3"):
-            raise Refusal("Pick one of the three other players.")
+            raise InteractionRefused("Pick one of the three other players.")
         await self.app.choose_partner(table, interaction.user.id, cid.version, int(values[0]))
 
     async def _computers(

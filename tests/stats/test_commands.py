@@ -17,7 +17,7 @@ from simcord import MemberActor
 from bot.config import DatabaseSettings, Settings, TableSettings
 from bot.discord_app import SpadesBot
 from bot.stats.history import replay_actions, replay_hands
-from cogs.errors import Refusal
+from cogs.errors import InteractionRefused
 from cogs.leaderboard import BoardButton, LeaderboardCog
 from tests.discord.harness import UNPACED
 
@@ -99,7 +99,7 @@ async def club(simcord_env: simcord.Env) -> Club:
 
 def refused(club: Club) -> None:
     """The command was refused through the one error path (SimCord records it)."""
-    simcord.assert_error(club.env, Refusal)
+    simcord.assert_error(club.env, InteractionRefused)
 
 
 def buttons(message: Any) -> dict[str, dict[str, Any]]:

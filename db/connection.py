@@ -1,10 +1,12 @@
-"""The store's connection: opening it, its settings, the schema migrations,
-transactions, and the errors every part of the store raises.
+"""The store's connection: opening it, its settings, the schema migrations
+and transactions.
 
 One :class:`Connected` owns one aiosqlite connection (WAL, foreign keys on,
-a busy timeout). Writes go through :meth:`Connected.transaction`, one at a
-time: several coroutines sharing a connection must never interleave the
-statements of two transactions.
+a busy timeout). Writes go through :meth:`Connected.transaction`, or for the
+tables' actions through :attr:`Connected.commits` (many actions to a
+transaction, :mod:`db.group_commit`), one transaction at a time: several
+coroutines sharing a connection must never interleave the statements of two
+transactions.
 
 The schema lives in ``db/migrations/NNN_name.sql``. At open every file whose
 number is above ``PRAGMA user_version`` is applied, in number order, all in
@@ -32,6 +34,9 @@ from typing import Any, Self
 
 import aiosqlite
 
+from db.errors import SchemaTooNew, StoreError
+from db.group_commit import GroupCommit
+
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d+)_[A-Za-z0-9_]+\.sql$")
 BUSY_TIMEOUT_MS = 5000
@@ -39,23 +44,6 @@ READ_ONLY = (
     "the database is read-only: the bot must be able to write its file, the -wal and -shm"
     " files beside it, and their folder"
 )
-
-
-class StoreError(Exception):
-    """A problem with the database itself (not a refused action)."""
-
-
-class SchemaTooNew(StoreError):
-    """The database was written by a newer version of the bot."""
-
-
-class VersionConflict(StoreError):
-    """The table's stored version is not the one the write was based on:
-    another writer got there first. Nothing was written."""
-
-
-class ChannelTaken(StoreError):
-    """Another open table already holds the channel. Nothing was written."""
 
 
 # -- migrations --------------------------------------------------------------------
@@ -124,6 +112,7 @@ class Connected:
         self.path = path
         # One transaction at a time on the shared connection.
         self.write_lock = asyncio.Lock()
+        self.commits = GroupCommit(connection, self.write_lock)
 
     @classmethod
     async def open(
@@ -166,6 +155,7 @@ class Connected:
         return store
 
     async def close(self) -> None:
+        await self.commits.drain()
         async with self.write_lock:
             await _close(self.connection)
 

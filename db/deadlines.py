@@ -5,11 +5,10 @@ them their meaning."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-import aiosqlite
 
 from db.connection import Connected, to_json
 
@@ -91,13 +90,12 @@ def deadline_rows(table_id: int, deadlines: Sequence[Deadline]) -> list[Deadline
     return [(table_id, d.kind, d.due_at, to_json(d.data)) for d in deadlines]
 
 
-async def replace_deadlines(
-    db: aiosqlite.Connection, table_id: int, rows: list[DeadlineRow]
-) -> None:
-    """Inside the caller's transaction: the table's deadlines become exactly
-    ``rows`` (none: the table has no deadline left)."""
-    await db.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
+def replace_deadlines(db: sqlite3.Connection, table_id: int, rows: list[DeadlineRow]) -> None:
+    """Inside the caller's transaction (on the connection's thread): the
+    table's deadlines become exactly ``rows`` (none: the table has no
+    deadline left)."""
+    db.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
     if rows:
-        await db.executemany(
+        db.executemany(
             "INSERT INTO deadlines (table_id, kind, due_at, data) VALUES (?, ?, ?, ?)", rows
         )

@@ -5,7 +5,9 @@ One :class:`Store` owns one connection and offers every part of the store
 on it; each part's SQL lives in its own module, so that another database
 can be put in at these seams:
 
-* :mod:`db.connection`: opening, settings, migrations, transactions, errors;
+* :mod:`db.connection`: opening, settings, migrations, transactions;
+* :mod:`db.errors`: the errors every part raises;
+* :mod:`db.group_commit`: the actions of many tables in one transaction;
 * :mod:`db.table_store`: tables, seats, spectators, the action log, games
   and engine states (records in :mod:`db.table_records`);
 * :mod:`db.deadlines`: the turn clock's deadlines;
@@ -21,15 +23,12 @@ from __future__ import annotations
 from db.connection import (
     MIGRATIONS_DIR,
     READ_ONLY,
-    ChannelTaken,
     Migration,
-    SchemaTooNew,
-    StoreError,
-    VersionConflict,
     find_migrations,
     split_statements,
 )
 from db.deadlines import Deadline, DeadlineKey, DeadlineSQL
+from db.errors import ChannelTaken, SchemaTooNew, StoreError, VersionConflict
 from db.prefs import PrefsSQL, TurnMention, UserPrefs
 from db.table_records import (
     Change,

@@ -3,30 +3,27 @@ action log, the games they played and their stored engine states.
 
 Every accepted action is one :meth:`TableSQL.commit_action`: the log row,
 the version bump and whatever the action changes (see :class:`Change`),
-including the table's deadlines, in one transaction. The store knows no
-rules: it keeps what the table service hands it and gives it back.
+including the table's deadlines, in one transaction (shared with other
+tables' actions under load: :mod:`db.group_commit`; the statements are in
+:mod:`db.action_writes`). The store knows no rules: it keeps what the table
+service hands it and gives it back.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import aiosqlite
-
-from db.connection import ChannelTaken, Connected, StoreError, VersionConflict, to_json
-from db.deadlines import DeadlineRow, deadline_rows, replace_deadlines
+from db.action_writes import Action, NewTable
+from db.connection import Connected, to_json
+from db.deadlines import deadline_rows
 from db.table_records import (
     Change,
     Committed,
-    GameEnd,
     GameInfo,
-    GameStart,
     LogEntry,
     SeatRow,
-    StateWrite,
     StoredState,
     TableRecord,
 )
@@ -49,24 +46,9 @@ class TableSQL(Connected):
     ) -> int:
         """Insert a lobby table at version 1 with its first log row; returns its id.
         Raises :class:`ChannelTaken` if the channel has an open table."""
-        options_json = to_json(options)
-        async with self.transaction() as db:
-            try:
-                cursor = await db.execute(
-                    "INSERT INTO tables (guild_id, channel_id, host_id, options, status,"
-                    " version, created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', 1, ?, ?)",
-                    (guild_id, channel_id, host_id, options_json, entry.at, entry.at),
-                )
-            except sqlite3.IntegrityError as exc:
-                raise _integrity(exc) from exc
-            table_id = cursor.lastrowid
-            assert table_id is not None
-            await db.executemany(
-                "INSERT INTO seats (table_id, seat, user_id, bot_level) VALUES (?, ?, ?, ?)",
-                [(table_id, s.seat, s.user_id, s.computer_level) for s in seats],
-            )
-            await self._insert_entry(db, table_id, 1, entry)
-        return table_id
+        return await self.commits.write(
+            NewTable(guild_id, channel_id, host_id, to_json(options), seats, entry)
+        )
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
         """Remember the table's message (not an action: the version stays)."""
@@ -87,184 +69,8 @@ class TableSQL(Connected):
         table; nothing is written then (no deadline either).
         """
         change = change or Change()
-        new_version = version + 1
         rows = None if change.deadlines is None else deadline_rows(table_id, change.deadlines)
-        if _only_current_state(change):
-            assert change.state is not None
-            await self._commit_plain(table_id, new_version, entry, change.state, rows)
-            return Committed(new_version)
-        async with self.transaction() as db:
-            start = change.game_start
-            try:
-                cursor = await db.execute(
-                    "UPDATE tables SET version = ?, updated_at = ?,"
-                    " status = coalesce(?, status),"
-                    " game_no = coalesce(?, game_no), game_seq = coalesce(?, game_seq)"
-                    " WHERE id = ? AND version = ?",
-                    (
-                        new_version,
-                        entry.at,
-                        change.status,
-                        start.game_no if start else None,
-                        new_version if start else None,
-                        table_id,
-                        version,
-                    ),
-                )
-            except sqlite3.IntegrityError as exc:
-                raise _integrity(exc) from exc
-            if cursor.rowcount != 1:
-                raise VersionConflict(f"table {table_id} is no longer at version {version}")
-            await self._insert_entry(db, table_id, new_version, entry)
-            if change.seats is not None:
-                await db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-                await db.executemany(
-                    "INSERT INTO seats (table_id, seat, user_id, bot_level) VALUES (?, ?, ?, ?)",
-                    [(table_id, s.seat, s.user_id, s.computer_level) for s in change.seats],
-                )
-            if change.add_spectator is not None:
-                await db.execute(
-                    "INSERT INTO spectators (table_id, user_id, joined_at) VALUES (?, ?, ?)",
-                    (table_id, change.add_spectator, entry.at),
-                )
-            if change.remove_spectator is not None:
-                await db.execute(
-                    "DELETE FROM spectators WHERE table_id = ? AND user_id = ?",
-                    (table_id, change.remove_spectator),
-                )
-            game_id = None
-            if start is not None:
-                game_id = await self._insert_game(db, table_id, start)
-            if change.game_end is not None:
-                await self._finish_game(db, table_id, change.game_end)
-            if change.state is not None:
-                await self._write_state(db, table_id, new_version, change.state)
-            if rows is not None:
-                await replace_deadlines(db, table_id, rows)
-        return Committed(new_version, game_id)
-
-    async def _commit_plain(
-        self,
-        table_id: int,
-        version: int,
-        entry: LogEntry,
-        state: StateWrite,
-        deadlines: list[DeadlineRow] | None,
-    ) -> None:
-        """The common case (a bid, a card): the log row, the version bump and
-        the current state in one INSERT, which is one transaction of its own
-        (see migration 016): one round trip to the database thread. With
-        deadlines to write, that INSERT and theirs share one transaction."""
-        commit = (
-            "INSERT INTO action_commits (table_id, seq, kind, actor, payload, at,"
-            " game_no, format, current) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                table_id,
-                version,
-                entry.kind,
-                entry.actor,
-                to_json(entry.payload),
-                entry.at,
-                state.game_no,
-                state.format,
-                state.current,
-            ),
-        )
-        try:
-            if deadlines is None:
-                async with self.write_lock:
-                    await self.connection.execute(*commit)
-            else:
-                async with self.transaction() as db:
-                    await db.execute(*commit)
-                    await replace_deadlines(db, table_id, deadlines)
-        except sqlite3.IntegrityError as exc:
-            if "version conflict" in str(exc):
-                raise VersionConflict(
-                    f"table {table_id} is no longer at version {version - 1}"
-                ) from None
-            raise _integrity(exc) from exc
-
-    async def _write_state(
-        self, db: aiosqlite.Connection, table_id: int, version: int, state: StateWrite
-    ) -> None:
-        await db.execute(
-            "INSERT INTO table_states (table_id, game_no, version, format, current)"
-            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET"
-            " game_no = excluded.game_no, version = excluded.version,"
-            " format = excluded.format, current = excluded.current",
-            (table_id, state.game_no, version, state.format, state.current),
-        )
-        if state.keep_history:
-            return
-        if state.history is None:
-            await db.execute("DELETE FROM table_histories WHERE table_id = ?", (table_id,))
-        else:
-            await db.execute(
-                "INSERT INTO table_histories (table_id, history) VALUES (?, ?)"
-                " ON CONFLICT (table_id) DO UPDATE SET history = excluded.history",
-                (table_id, state.history),
-            )
-
-    async def _insert_entry(
-        self, db: aiosqlite.Connection, table_id: int, seq: int, entry: LogEntry
-    ) -> None:
-        await db.execute(
-            "INSERT INTO actions (table_id, seq, kind, actor, payload, at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (table_id, seq, entry.kind, entry.actor, to_json(entry.payload), entry.at),
-        )
-
-    async def _insert_game(self, db: aiosqlite.Connection, table_id: int, start: GameStart) -> int:
-        cursor = await db.execute(
-            "INSERT INTO games (table_id, game_no, guild_id, channel_id, preset, options, seed,"
-            " started_at) SELECT id, ?, guild_id, channel_id, ?, ?, ?, ? FROM tables WHERE id = ?",
-            (
-                start.game_no,
-                start.preset,
-                to_json(start.options),
-                start.seed,
-                start.started_at,
-                table_id,
-            ),
-        )
-        game_id = cursor.lastrowid
-        assert game_id is not None
-        await db.executemany(
-            "INSERT INTO game_seats (game_id, seat, user_id, bot_level, team)"
-            " VALUES (?, ?, ?, ?, ?)",
-            [(game_id, s.seat, s.user_id, s.computer_level, s.seat & 1) for s in start.seats],
-        )
-        return game_id
-
-    async def _finish_game(self, db: aiosqlite.Connection, table_id: int, end: GameEnd) -> None:
-        async with db.execute(
-            "SELECT id FROM games WHERE table_id = ? AND game_no = ?", (table_id, end.game_no)
-        ) as cursor:
-            row = await cursor.fetchone()
-        if row is None:
-            raise StoreError(f"table {table_id} has no game {end.game_no} to finish")
-        game_id = int(row[0])
-        await db.execute(
-            "UPDATE games SET ended_at = ?, winner = ?, reason = ?, reason_seat = ?,"
-            " score0 = ?, score1 = ?, hands_played = ?, hands = ? WHERE id = ?",
-            (
-                end.ended_at,
-                end.winner,
-                end.reason,
-                end.reason_seat,
-                end.scores[0],
-                end.scores[1],
-                len(end.hands),
-                to_json(list(end.hands)),
-                game_id,
-            ),
-        )
-        await db.executemany(
-            "UPDATE game_seats SET outcome = ?, points = ?, opponent_points = ?"
-            " WHERE game_id = ? AND seat = ?",
-            [(s.outcome, s.points, s.opponent_points, game_id, s.seat) for s in end.seats],
-        )
+        return await self.commits.write(Action(table_id, version, entry, change, rows))
 
     # -- loading ---------------------------------------------------------------
 
@@ -422,24 +228,3 @@ class TableSQL(Connected):
                 }
             )
         return results
-
-
-def _only_current_state(change: Change) -> bool:
-    """Whether ``change`` is just a new current engine state (most actions),
-    perhaps with the table's deadlines."""
-    return (
-        change.state is not None
-        and change.state.keep_history
-        and change.status is None
-        and change.seats is None
-        and change.add_spectator is None
-        and change.remove_spectator is None
-        and change.game_start is None
-        and change.game_end is None
-    )
-
-
-def _integrity(exc: sqlite3.IntegrityError) -> StoreError:
-    if "tables.channel_id" in str(exc):
-        return ChannelTaken("a table is already open in this channel")
-    return StoreError(f"the database refused the write: {exc}")

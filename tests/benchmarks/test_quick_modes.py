@@ -40,6 +40,8 @@ CLOSING_KEYS = {
         "p50_ms",
         "p99_ms",
         "resume_10000_s",
+        "tables_p50_ms",
+        "tables_p99_ms",
     ],
     "click": [
         "clicks",

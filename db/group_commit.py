@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from functools import partial
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
@@ -48,78 +49,118 @@ class _Refused:
     error: StoreError
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Queued:
     write: Write[Any]
+    #: What its caller waits for: the write's outcome, or :data:`_TAKE_OVER`
+    #: (then a fresh future takes its place).
     answer: asyncio.Future[Any]
+
+
+#: The answer that tells a waiting caller that its leader stopped (was
+#: cancelled) with actions still queued: it leads now.
+_TAKE_OVER: Any = object()
 
 
 class GroupCommit:
     """The write queue of one connection; ``lock`` is the connection's write
     lock, held while a transaction is written so that other transactions on
-    the connection never interleave with it."""
+    the connection never interleave with it.
+
+    No task of its own writes the queue: the first caller to find nobody
+    writing leads, writing batch after batch until the queue is empty, while
+    the others wait for their answer. A leader that is cancelled hands over:
+    the first caller still waiting leads. (A long-lived writer task would
+    outlive the work that started it, which an event loop driven step by step,
+    as the tests drive it, cannot see the end of.)"""
 
     def __init__(self, connection: aiosqlite.Connection, lock: asyncio.Lock) -> None:
         self._connection = connection
         self._lock = lock
         self._queued: list[_Queued] = []
-        self._writer: asyncio.Task[None] | None = None
+        # Done when the current leader stops leading; None: nobody leads.
+        self._leading: asyncio.Future[None] | None = None
+        # Transactions on the connection's thread, whoever waits for them.
+        self._in_flight: set[asyncio.Future[list[Any]]] = set()
 
     async def write(self, write: Write[T]) -> T:
         """Run ``write`` in the next transaction; returns what it returned
         once that transaction is committed."""
-        answer: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queued.append(_Queued(write, answer))
-        if self._writer is None:
-            self._writer = asyncio.create_task(self._write_queued())
-        return await answer
+        loop = asyncio.get_running_loop()
+        queued = _Queued(write, loop.create_future())
+        self._queued.append(queued)
+        try:
+            if self._leading is None:
+                await self._lead(queued)
+            while True:
+                outcome = await queued.answer
+                if outcome is not _TAKE_OVER:
+                    return cast(T, outcome)
+                queued.answer = loop.create_future()
+                if self._leading is None:  # else a newcomer leads already
+                    await self._lead(queued)
+        except asyncio.CancelledError:
+            # Still queued: taken off the queue. Already written or on its way:
+            # it commits or fails with its transaction all the same.
+            queued.answer.cancel()
+            raise
 
     async def drain(self) -> None:
         """Wait until everything queued so far is written (before closing)."""
-        while self._writer is not None:
-            await asyncio.shield(self._writer)
+        while self._leading is not None or self._in_flight:
+            waits: list[asyncio.Future[Any]] = list(self._in_flight)
+            if self._leading is not None:
+                waits.append(self._leading)
+            await asyncio.wait(waits)
 
-    async def _write_queued(self) -> None:
+    async def _lead(self, own: _Queued) -> None:
+        leading = self._leading = asyncio.get_running_loop().create_future()
         try:
             while self._queued:
                 async with self._lock:
                     # Everything queued until now, the waits for the lock included.
-                    batch = [q for q in self._queued if not q.answer.cancelled()]
+                    batch = [q for q in self._queued if not q.answer.done()]
                     self._queued = []
                     if batch:
                         await self._write_batch(batch)
         finally:
-            # Only a cancelled writer leaves actions queued: fail them too.
-            self._writer = None
-            for queued in self._queued:
-                queued.answer.cancel()
-            self._queued = []
+            if self._leading is leading:
+                self._leading = None
+            leading.set_result(None)
+            # Stopped early (cancelled): the first other caller still waiting leads.
+            waiting = [q for q in self._queued if not q.answer.done()]
+            self._queued = waiting
+            heirs = [q for q in waiting if q is not own]
+            if heirs:
+                heirs[0].answer.set_result(_TAKE_OVER)
 
     async def _write_batch(self, batch: list[_Queued]) -> None:
-        try:
-            outcomes = await _on_thread(self._connection, _write_together, [q.write for q in batch])
-        except BaseException as exc:
+        written = _on_thread(self._connection, _write_together, [q.write for q in batch])
+        self._in_flight.add(written)
+        written.add_done_callback(lambda done: self._answer(batch, done))
+        # Shielded: a cancelled leader stops waiting, the transaction goes on
+        # and its callers still hear how it went.
+        await asyncio.shield(written)
+
+    def _answer(self, batch: list[_Queued], written: asyncio.Future[list[Any]]) -> None:
+        self._in_flight.discard(written)
+        if written.cancelled():
             for queued in batch:
-                _fail(queued.answer, exc)
-            if not isinstance(exc, Exception):
-                raise
+                queued.answer.cancel()
             return
-        for queued, outcome in zip(batch, outcomes, strict=True):
+        failure = written.exception()
+        if failure is not None:
+            for queued in batch:
+                if not queued.answer.done():
+                    queued.answer.set_exception(failure)
+            return
+        for queued, outcome in zip(batch, written.result(), strict=True):
             if queued.answer.done():
                 continue  # its caller was cancelled; the action is written all the same
             if isinstance(outcome, _Refused):
                 queued.answer.set_exception(outcome.error)
             else:
                 queued.answer.set_result(outcome)
-
-
-def _fail(answer: asyncio.Future[Any], exc: BaseException) -> None:
-    if answer.done():
-        return
-    if isinstance(exc, asyncio.CancelledError):
-        answer.cancel()
-    else:
-        answer.set_exception(exc)
 
 
 def _write_together(db: sqlite3.Connection, writes: list[Write[Any]]) -> list[Any]:
@@ -149,12 +190,18 @@ def _write_together(db: sqlite3.Connection, writes: list[Write[Any]]) -> list[An
     return outcomes
 
 
-async def _on_thread(
+def _on_thread(
     connection: aiosqlite.Connection,
     function: Callable[[sqlite3.Connection, list[Write[Any]]], list[Any]],
     writes: list[Write[Any]],
-) -> list[Any]:
-    # aiosqlite runs every call on the connection's own thread through this
-    # method; its public ones run one statement per trip.
-    run: Callable[..., Awaitable[list[Any]]] = connection._execute
-    return await run(function, connection._conn, writes)
+) -> asyncio.Future[list[Any]]:
+    """``function`` queued on the connection's own thread, as every aiosqlite
+    call is; the future it answers through, itself (aiosqlite's public calls
+    run one statement per trip, and wrap the future in a coroutine that a
+    cancelled caller would take down with it)."""
+    future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+    if not connection._running or connection._connection is None:
+        future.set_exception(ValueError("Connection closed"))
+        return future
+    connection._tx.put_nowait((future, partial(function, connection._conn, writes)))
+    return future

@@ -17,14 +17,17 @@ from bot.tables.kinds import UNSEEN_KINDS
 from bot.tables.model import Seat, Table, TableOptions, TableStatus
 from db.store import Change, LogEntry
 
+#: The engine state's fields, read once: every action copies a game.
+_GAME_FIELDS: tuple[str, ...] = tuple(spec.name for spec in dataclasses.fields(Game))
+
 
 def copy_game(game: Game) -> Game:
     """An independent copy of an engine state: the engine changes its lists in
     place (never the objects in them), so copying every list field suffices."""
     values: dict[str, Any] = {}
-    for spec in dataclasses.fields(game):
-        value = getattr(game, spec.name)
-        values[spec.name] = list(value) if isinstance(value, list) else value
+    for name in _GAME_FIELDS:
+        value = getattr(game, name)
+        values[name] = list(value) if type(value) is list else value
     return Game(**values)
 
 

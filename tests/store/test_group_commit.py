@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 from typing import Any
@@ -215,3 +216,54 @@ async def test_closing_writes_what_is_queued_first(tmp_path: Path) -> None:
     assert [(await p).version for p in pending] == [2, 2, 2]
     with sqlite3.connect(tmp_path / "store.db") as db:
         assert db.execute("SELECT version FROM tables ORDER BY id").fetchall() == [(2,)] * 3
+
+
+async def test_a_leader_cancelled_mid_transaction_hands_over_and_nobody_is_left_waiting(
+    store: Store,
+) -> None:
+    first, second, third = await _tables(store, 3)
+    # The connection's thread busy for a moment, so the transaction below
+    # waits on it while its leader is cancelled.
+    busy = asyncio.ensure_future(store.connection._execute(time.sleep, 0.2))
+    await asyncio.sleep(0)
+    async with store.write_lock:
+        leader = asyncio.ensure_future(
+            store.commit_action(first, 1, LogEntry("bid", 11, {}, 2.0), _plain(first))
+        )
+        follower = asyncio.ensure_future(
+            store.commit_action(second, 1, LogEntry("bid", 11, {}, 2.0), _plain(second))
+        )
+        await asyncio.sleep(0)
+    for _ in range(3):
+        await asyncio.sleep(0)  # the leader has sent both to the thread
+    leader.cancel()
+    later = asyncio.ensure_future(
+        store.commit_action(third, 1, LogEntry("bid", 11, {}, 2.0), _plain(third))
+    )
+    with pytest.raises(asyncio.CancelledError):
+        await leader
+    # The follower hears how its transaction went; the next action finds a
+    # new leader (itself).
+    assert (await follower).version == 2
+    assert (await later).version == 2
+    await busy
+    # The cancelled leader's action went with its transaction all the same.
+    assert _table_rows(store, first)[0] == (2,)
+
+
+async def test_a_leader_cancelled_while_waiting_for_the_lock_hands_over(store: Store) -> None:
+    first, second = await _tables(store, 2)
+    async with store.write_lock:
+        leader = asyncio.ensure_future(
+            store.commit_action(first, 1, LogEntry("bid", 11, {}, 2.0), _plain(first))
+        )
+        follower = asyncio.ensure_future(
+            store.commit_action(second, 1, LogEntry("bid", 11, {}, 2.0), _plain(second))
+        )
+        await asyncio.sleep(0)
+        leader.cancel()
+        await asyncio.sleep(0)
+    with pytest.raises(asyncio.CancelledError):
+        await leader
+    assert (await follower).version == 2
+    assert _table_rows(store, first)[0] == (1,)

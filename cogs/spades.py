@@ -54,6 +54,7 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
         preset="Rules preset",
         turn_limit="How long the table waits on one player before the others may claim",
         stand_in="Past the turn limit, a computer plays for the late player (else: a claim)",
+        hints="A Hint button on the players' hands (such games leave ratings alone)",
     )
     @app_commands.choices(
         target=[Choice(name="500 points", value=500), Choice(name="250 points", value=250)],
@@ -71,6 +72,7 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
         preset: str = "standard",
         turn_limit: int = DEFAULT_TURN_LIMIT_MINUTES,
         stand_in: bool | None = None,
+        hints: bool | None = None,
     ) -> None:
         # Posting the table message may wait on Discord's rate limits.
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -84,6 +86,7 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
             preset=preset,
             turn_limit_s=turn_limit * 60,
             stand_in=stand_in,
+            hints=hints,
         )
         table = snapshot.table
         await presenter.settle(table.id)

@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.app import PRESET_NAMES, Origin, SpadesApp
 from bot.render.clock_text import format_duration
+from bot.render.coach_text import hints_table_text
 from bot.render.decks import DECKS, DeckName, Style
 from bot.render.ids import Act, ComponentId
 from bot.render.rules_text import rules_text
@@ -94,10 +95,10 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
         if problem is not None:
             await interaction.followup.send(problem, ephemeral=True)
             return
-        await interaction.followup.send(
-            f"Table {table.id} is open: you sit South. Others press Join on the table message.",
-            ephemeral=True,
-        )
+        opened = f"Table {table.id} is open: you sit South. Others press Join on the table message."
+        if table.options.hints:
+            opened += " " + hints_table_text()
+        await interaction.followup.send(opened, ephemeral=True)
 
     @app_commands.command(name="join", description="Take a seat at this channel's table, or watch")
     async def join(self, interaction: discord.Interaction[Any]) -> None:

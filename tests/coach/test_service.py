@@ -196,3 +196,11 @@ async def test_a_server_may_rate_games_with_hints(
     await service.resign(table.id, HOST, table.version)
     host = await stats.player_stats(1, HOST)
     assert host is not None and host.rated_games == 1
+
+
+async def test_no_hint_between_hands(service: TableService, coach: CoachService) -> None:
+    table = await started(service, hints=True)
+    table, _ = await play_hand(service, table)
+    assert table.game is not None and table.game.phase is Phase.HAND_OVER
+    with pytest.raises(NoHintNow):
+        await coach.hint(table, HOST, table.version, stamp(table))

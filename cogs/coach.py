@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 
 #: Follow-ups are accepted for 15 minutes after an interaction; stop earlier.
 FOLLOW_UP_FOR_S = 14 * 60
+#: Past this many people, the expired interactions are let go.
+KEPT_INTERACTIONS = 1000
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -66,6 +68,9 @@ class CoachDesk:
         """Every interaction: the person's latest one carries their review."""
         expires = interaction.created_at.timestamp() + FOLLOW_UP_FOR_S
         self._latest[interaction.user.id] = _Latest(interaction, expires)
+        if len(self._latest) > KEPT_INTERACTIONS:
+            now = self.app.now()
+            self._latest = {u: kept for u, kept in self._latest.items() if kept.expires_at > now}
 
     def on_change(self, snapshot: Snapshot, event: str) -> None:
         record = self.app.coach.hand_ended(snapshot.table, event)

@@ -33,6 +33,8 @@ class Why(StrEnum):
     LEAD_LOWEST_CLUB = "lead_lowest_club"
     CASH_WINNER = "cash_winner"
     LEAD_SIDE = "lead_side"
+    LEAD_SPADE = "lead_spade"
+    LEAD_LOW = "lead_low"
     LEAD = "lead"
     PARTNER_WINNING = "partner_winning"
     TRUMP = "trump"
@@ -69,7 +71,8 @@ class Reason:
     """The idea behind an action. ``card`` is the card played (or None for a
     bid); ``other`` a card it refers to (the winning card, say); ``seat`` a
     seat it refers to (a Nil bidder); ``number`` a count (the team's
-    contract, a bid, points behind); ``items`` a bid's sources of tricks."""
+    contract, a bid, points behind; for CANNOT_WIN, 1 if the card is the
+    lowest of its suit); ``items`` a bid's sources of tricks."""
 
     why: Why
     card: int | None = None
@@ -207,7 +210,7 @@ def _card_reason(view: PlayerView, card: int) -> Reason:
             return Reason(Why.TRUMP, card, best, number=need)
         return Reason(Why.WIN_TRICK, card, best, number=need)
     if follows:
-        return Reason(Why.CANNOT_WIN, card, best)
+        return Reason(Why.CANNOT_WIN, card, best, number=int(_lowest_of_suit(view, card)))
     return Reason(Why.DISCARD, card, best)
 
 
@@ -228,4 +231,8 @@ def _lead_reason(view: PlayerView, card: int) -> Reason:
         return Reason(Why.LEAD_LOWEST_CLUB, card)
     if not view.spades_broken and suit != SPADES:
         return Reason(Why.LEAD_SIDE, card)
+    if suit == SPADES:
+        return Reason(Why.LEAD_SPADE, card)
+    if _lowest_of_suit(view, card):
+        return Reason(Why.LEAD_LOW, card)
     return Reason(Why.LEAD, card)

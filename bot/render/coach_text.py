@@ -88,6 +88,17 @@ def reason_text(reason: Reason, names: Sequence[str]) -> str:
         )
     if why is Why.LEAD_SIDE:
         return fill("Spades are not broken: lead the {card}, from a side suit.", card=card)
+    if why is Why.LEAD_SPADE:
+        return fill(
+            "Spades are broken: lead the {card} and draw out the other players' spades.",
+            card=card,
+        )
+    if why is Why.LEAD_LOW:
+        return fill(
+            "Lead the {card}, your lowest {suit}, and let the others spend their high cards.",
+            card=card,
+            suit=_suit_singular(reason.card),
+        )
     if why is Why.LEAD:
         return fill("Lead the {card}: on the deals you may be facing, it does best.", card=card)
     if why is Why.PARTNER_WINNING:
@@ -103,6 +114,8 @@ def reason_text(reason: Reason, names: Sequence[str]) -> str:
             card=card,
         )
     if why is Why.WIN_TRICK:
+        if reason.number == 1:
+            return fill("Your team needs one more trick: take this one with the {card}.", card=card)
         if reason.number:
             return fill(
                 "Your team still needs {need} tricks: take this one with the {card}.",
@@ -115,8 +128,14 @@ def reason_text(reason: Reason, names: Sequence[str]) -> str:
             winning=_card(reason.other),
         )
     if why is Why.CANNOT_WIN:
+        if reason.number:
+            return fill(
+                "You cannot beat the {winning}: play your lowest, the {card}.",
+                winning=_card(reason.other),
+                card=card,
+            )
         return fill(
-            "You cannot beat the {winning}: give the {card} and keep your better cards.",
+            "You cannot beat the {winning}: the trick is lost anyway, so give the {card} now.",
             winning=_card(reason.other),
             card=card,
         )
@@ -140,6 +159,7 @@ def reason_text(reason: Reason, names: Sequence[str]) -> str:
         )
     if why is Why.LOOK_FIRST:
         return "Look at your cards before you bid: Blind Nil is only for a team far behind."
+    assert why is Why.BID_COUNT, why
     return _bid_count_text(reason)
 
 

@@ -9,12 +9,12 @@ import pytest
 
 from bot.ai.search import SearchPlayer
 from bot.coach.hint import hint_for
-from bot.coach.reasons import Count, Why
+from bot.coach.reasons import Count, Reason, Why
 from bot.game.cards import DIAMONDS, parse_card
 from bot.game.rules import PRESETS
 from bot.game.types import ActionKind
 from bot.game.view import view_of
-from bot.render.coach_text import hint_text
+from bot.render.coach_text import hint_text, reason_text
 from tests.ai.test_view_only import positions
 from tests.coach.scenarios import (
     Scenario,
@@ -128,3 +128,10 @@ def test_no_hint_for_a_seat_not_on_turn() -> None:
     game = stop_once_made().game
     with pytest.raises(ValueError, match="nothing to decide"):
         hint_for(view_of(game, (game.to_act + 1) & 3))
+
+
+def test_every_reason_has_its_sentence() -> None:
+    for why in Why:
+        reason = Reason(why, card=parse_card("7H"), other=parse_card("9H"), seat=1, number=2)
+        text = reason_text(reason, NAMES)
+        assert text.endswith(".") and "{" not in text

@@ -8,11 +8,11 @@ from collections.abc import Callable
 import pytest
 
 from bot.ai.heuristic import HeuristicPlayer
-from bot.coach.review import Effect, Review, review_hand
+from bot.coach.review import Effect, Mistake, Review, review_hand
 from bot.game.cards import parse_card
 from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import view_of
-from bot.render.coach_text import review_text
+from bot.render.coach_text import mistake_text, review_text
 from tests.coach.scenarios import (
     Scenario,
     count_sure_tricks,
@@ -105,3 +105,12 @@ def test_a_hand_played_as_the_tips_say_has_no_costly_card() -> None:
         game.apply(player.decide(view_of(game, game.to_act)))
     review = review_hand(game.rules, game.hand_records[-1], seat)
     assert review.mistake is None or review.mistake.trick != 3
+
+
+def test_every_effect_has_its_sentence() -> None:
+    for effect in Effect:
+        for number in (1, 2):
+            mistake = Mistake(4, parse_card("KD"), parse_card("9D"), effect, number, 30)
+            text = mistake_text(mistake)
+            assert text.startswith("Trick 4: the 9♦ instead of the K♦ would have ")
+            assert text.endswith(".") and "{" not in text

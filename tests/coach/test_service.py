@@ -4,8 +4,11 @@ of games played with hints."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from bot.app import Origin, SpadesApp
 from bot.coach.refusals import CoachBusy, HintsOff, NoHintNow
 from bot.coach.service import HINT_COOLDOWN_S, REVIEW_COOLDOWN_S, CoachService
 from bot.game.types import ActionKind, Phase
@@ -16,6 +19,7 @@ from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService
 from db.store import Store
 from tests.coach.conftest import quick_search
+from tests.discord.conftest import fast_settings
 from tests.service.driver import GUESTS, HOST, FakeClock, seated_table, waited_user
 
 SPECTATOR = 4242
@@ -204,3 +208,32 @@ async def test_no_hint_between_hands(service: TableService, coach: CoachService)
     assert table.game is not None and table.game.phase is Phase.HAND_OVER
     with pytest.raises(NoHintNow):
         await coach.hint(table, HOST, table.version, stamp(table))
+
+
+async def test_hints_default_off_only_where_games_are_rated(
+    store: Store, service: TableService, clock: FakeClock, tmp_path: Path
+) -> None:
+    settings = fast_settings(tmp_path / "unused.db")
+    for channel, features, default in ((601, ("leaderboard",), False), (602, (), True)):
+        app = SpadesApp(settings, store, service, now=clock, features=features)
+        opened = await app.create(
+            Origin(1, channel),
+            HOST,
+            target=500,
+            revokes="allowed",
+            preset="standard",
+            turn_limit_s=3600,
+            stand_in=None,
+        )
+        assert opened.table.options.hints is default
+        chosen = await app.create(
+            Origin(1, channel + 10),
+            HOST,
+            target=500,
+            revokes="allowed",
+            preset="standard",
+            turn_limit_s=3600,
+            stand_in=None,
+            hints=not default,
+        )
+        assert chosen.table.options.hints is not default

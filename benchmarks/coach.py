@@ -1,6 +1,11 @@
-"""Speed of the coach, for ``benchmarks/ai.py``: a hint (the search from the
-seat's view, and its reason) answered in at most 1 s at the 95th percentile,
-and a hand's review well within the 2 s after the hand's end.
+"""Speed of the coach: a hint (the search from the seat's view, and its
+reason) answered in at most 1 s at the 95th percentile, and a hand's review
+well within the 2 s after the hand's end.
+
+    python -m benchmarks.coach [--positions 200] [--rules standard] [--seed 0] [--quick]
+
+``benchmarks/ai.py`` calls :func:`coach_figures` too, so that its closing
+line carries ``hint_p95_ms``.
 
 The positions are the decisions of whole hands played by the heuristic
 player from seeded deals: every bid and every card with a choice.
@@ -8,17 +13,22 @@ player from seeded deals: every bid and every card with a choice.
 
 from __future__ import annotations
 
+import argparse
+import json
 import random
+import sys
 import time
 
 from bot.ai.heuristic import HeuristicPlayer
 from bot.coach.hint import can_hint, hint_for
 from bot.coach.review import review_hand
-from bot.game.rules import preset
+from bot.game.rules import PRESETS, preset
 from bot.game.state import Game
 from bot.game.types import Phase
 from bot.game.view import view_of
 from bot.render.coach_text import hint_text, review_text
+
+from .quick import parse_args
 
 NAMES = ("South", "West", "North", "East")
 
@@ -60,3 +70,17 @@ def coach_figures(positions: int, rules_name: str, seed: int) -> dict[str, float
         f" {len(review_times)} reviews p95 {review_p95:.0f} ms (target 2000)"
     )
     return {"hint_p95_ms": round(hint_p95, 1), "review_p95_ms": round(review_p95, 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.coach", description=__doc__)
+    parser.add_argument("--positions", type=int, default=200, help="positions hinted")
+    parser.add_argument("--rules", default="standard", choices=sorted(PRESETS))
+    parser.add_argument("--seed", type=int, default=0)
+    args = parse_args(parser, argv, positions=3)
+    sys.stdout.write(json.dumps(coach_figures(args.positions, args.rules, args.seed)) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

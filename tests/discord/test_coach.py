@@ -163,3 +163,24 @@ async def test_a_review_comes_by_direct_message_once_the_last_click_is_old(
     for person in people:
         direct = "\n".join(m.content for m in person.user.dm_channel.history())
         assert (review in direct) == (person.id != last.id)
+
+
+async def test_a_review_follows_a_hand_that_a_computer_finished(world: World) -> None:
+    alice = world.user("alice")
+    await world.new_table(alice, hints=True)
+    await world.click(alice, "Add computer players")
+    await alice.slash(world.channel, "spades coach", mode="on")
+    await world.click(alice, "Start")
+    table = await world.play_until(
+        lambda t: t.game is not None and t.game.phase is Phase.HAND_OVER, next_hand=False
+    )
+    await world.bot.app.settle()
+    assert table.game is not None
+    last_trick = table.game.hand_records[-1].tricks[-1]
+    assert table.seats[(last_trick.leader + 3) & 3].is_computer
+    reviews = [
+        line
+        for line in seen_by(world, alice).splitlines()
+        if line.startswith(f"Table {table.id}, hand 1: you bid ")
+    ]
+    assert len(reviews) == 1

@@ -31,6 +31,7 @@ from bot.game.types import Action, ActionKind
 from bot.game.view import PlayerView
 from bot.simulate import play_game
 
+from .coach import coach_figures
 from .quick import parse_args
 
 
@@ -142,7 +143,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-budget", type=float, default=DEFAULT_TIME_BUDGET)
     parser.add_argument("--rules", default="standard", choices=sorted(PRESETS))
     parser.add_argument("--seed", type=int, default=0)
-    args = parse_args(parser, argv, jobs=1, heuristic_pairs=2, search_pairs=1, time_budget=0.002)
+    parser.add_argument("--hint-positions", type=int, default=200, help="positions the coach hints")
+    args = parse_args(
+        parser,
+        argv,
+        jobs=1,
+        heuristic_pairs=2,
+        search_pairs=1,
+        time_budget=0.002,
+        hint_positions=3,
+    )
 
     started = time.perf_counter()
     print(f"heuristic v random: {args.heuristic_pairs} duplicate deals, rules {args.rules}")
@@ -184,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         "search_p95_ms": round(1000 * percentile(search_times, 0.95), 1),
         "search_p99_ms": round(1000 * percentile(search_times, 0.99), 1),
     }
+    summary.update(coach_figures(args.hint_positions, args.rules, args.seed))
     sys.stdout.write(json.dumps(summary) + "\n")
     return 0
 

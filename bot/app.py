@@ -33,6 +33,7 @@ from typing import Any
 from bot.clock import Deadline, Scheduler, SystemClock
 from bot.clock.notifier import TurnNotifier
 from bot.clock.turn_clock import TurnClock
+from bot.coach.service import CoachService
 from bot.config import Settings
 from bot.game.rules import PRESETS, RuleSet
 from bot.refusals import NoTableHere, NotPlaying, SeveralTables, UnknownTable
@@ -164,6 +165,7 @@ class SpadesApp:
         self.stats: StatsService | None = None
         if "leaderboard" in self.features:
             self.stats = StatsService(StatsStore(store))
+        self.coach = CoachService(store, now)
         self._listeners: list[Listener] = []
         self._background: set[asyncio.Task[Any]] = set()
         self._decks: dict[int, str | None] = {}
@@ -317,7 +319,10 @@ class SpadesApp:
         preset: str,
         turn_limit_s: int,
         stand_in: bool | None,
+        hints: bool | None = None,
     ) -> Snapshot:
+        """Open a table. Hints are off by default where games are rated
+        (with the statistics on), on where nothing is."""
         if origin.channel_id is None:
             raise table_errors.Malformed("tables are opened in a channel")
         table = await self.tables.create(
@@ -328,6 +333,7 @@ class SpadesApp:
             revokes=revokes,
             preset=preset,
             turn_limit_s=turn_limit_s,
+            hints=self.stats is None if hints is None else hints,
         )
         if stand_in is not None and self.clock is not None:
             await self.clock.set_stand_in(table.id, stand_in)

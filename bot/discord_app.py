@@ -28,6 +28,7 @@ from bot.config import Settings
 from bot.render.leaderboard import BOARD_PATTERN
 from bot.tables.service import random_seed
 from cogs.clock import ChannelTurnNotifier, ClockCog
+from cogs.coach import CoachCog, CoachDesk
 from cogs.components import PATTERN, SpadesComponent, handle_components
 from cogs.errors import on_tree_error, say
 from cogs.hands import HandScreens
@@ -146,11 +147,15 @@ class SpadesBot(commands.Bot):
         await self.hands.resume()
         self.presenter = TablePresenter(self, app, self.hands)
         app.subscribe(self.presenter.on_change)
-        ui = TableUI(app, self.hands, self.presenter)
+        coach = CoachDesk(app, self)
+        app.subscribe(coach.on_change)
+        self.add_listener(coach.remember, "on_interaction")
+        ui = TableUI(app, self.hands, self.presenter, coach)
         handle_components(self, ui.on_component)
         self.add_dynamic_items(SpadesComponent)
         await self.add_cog(SpadesCog(self.tree, app, self.hands, self.presenter))
         # Both add their commands to the /spades group: after SpadesCog.
+        await self.add_cog(CoachCog(self.tree, app))
         if "clock" in self.features:
             await self.add_cog(ClockCog(self.tree, app))
         if "leaderboard" in self.features:

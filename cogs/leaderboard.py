@@ -111,9 +111,9 @@ def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., 
 
     @app_commands.command(
         name="rating-settings",
-        description="Whether games with computer players change ratings here (Manage Server)",
+        description="Whether games with computer players or hints change ratings (Manage Server)",
     )
-    @app_commands.describe(computer_games="Rate games that had computer players in them")
+    @app_commands.describe(computer_games="Rate games that had computer players or hints in them")
     async def rating_settings(
         interaction: discord.Interaction[Any], computer_games: bool | None = None
     ) -> None:

@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.app import PRESET_NAMES, Origin, SpadesApp
 from bot.render.clock_text import format_duration
+from bot.render.coach_text import hints_table_text
 from bot.render.decks import DECKS, DeckName, Style
 from bot.render.ids import Act, ComponentId
 from bot.render.rules_text import rules_text
@@ -54,6 +55,7 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
         preset="Rules preset",
         turn_limit="How long the table waits on one player before the others may claim",
         stand_in="Past the turn limit, a computer plays for the late player (else: a claim)",
+        hints="A Hint button on the players' hands (such games leave ratings alone)",
     )
     @app_commands.choices(
         target=[Choice(name="500 points", value=500), Choice(name="250 points", value=250)],
@@ -71,6 +73,7 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
         preset: str = "standard",
         turn_limit: int = DEFAULT_TURN_LIMIT_MINUTES,
         stand_in: bool | None = None,
+        hints: bool | None = None,
     ) -> None:
         # Posting the table message may wait on Discord's rate limits.
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -84,6 +87,7 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
             preset=preset,
             turn_limit_s=turn_limit * 60,
             stand_in=stand_in,
+            hints=hints,
         )
         table = snapshot.table
         await presenter.settle(table.id)
@@ -91,10 +95,10 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
         if problem is not None:
             await interaction.followup.send(problem, ephemeral=True)
             return
-        await interaction.followup.send(
-            f"Table {table.id} is open: you sit South. Others press Join on the table message.",
-            ephemeral=True,
-        )
+        opened = f"Table {table.id} is open: you sit South. Others press Join on the table message."
+        if table.options.hints:
+            opened += " " + hints_table_text()
+        await interaction.followup.send(opened, ephemeral=True)
 
     @app_commands.command(name="join", description="Take a seat at this channel's table, or watch")
     async def join(self, interaction: discord.Interaction[Any]) -> None:

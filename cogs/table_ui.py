@@ -20,6 +20,7 @@ from bot.refusals import IllegalAction, InvalidButton, StaleAction
 from bot.render.ids import Act, BadComponentId, ComponentId, parse
 from bot.render.table import SEAT_NAMES
 from bot.tables.model import Table
+from cogs.coach import CoachDesk
 from cogs.errors import InteractionRefused, explain, report, say
 from cogs.hands import HandScreens
 from cogs.presenter import TablePresenter
@@ -51,7 +52,9 @@ def origin_of(interaction: discord.Interaction[Any]) -> Origin:
 
 
 class TableUI:
-    def __init__(self, app: SpadesApp, hands: HandScreens, presenter: TablePresenter) -> None:
+    def __init__(
+        self, app: SpadesApp, hands: HandScreens, presenter: TablePresenter, coach: CoachDesk
+    ) -> None:
         self.app = app
         self.hands = hands
         self.presenter = presenter
@@ -69,6 +72,7 @@ class TableUI:
             Act.REMATCH: self._rematch,
             Act.RESIGN: self._resign,
             Act.CLAIM: self._claim,
+            Act.HINT: coach.hint,
         }
 
     async def on_component(

@@ -205,13 +205,15 @@ def _write_state(db: sqlite3.Connection, table_id: int, version: int, state: Sta
 def _insert_game(db: sqlite3.Connection, table_id: int, start: GameStart) -> int:
     cursor = db.execute(
         "INSERT INTO games (table_id, game_no, guild_id, channel_id, preset, options, seed,"
-        " started_at) SELECT id, ?, guild_id, channel_id, ?, ?, ?, ? FROM tables WHERE id = ?",
+        " started_at, hints) SELECT id, ?, guild_id, channel_id, ?, ?, ?, ?, ? FROM tables"
+        " WHERE id = ?",
         (
             start.game_no,
             start.preset,
             to_json(start.options),
             start.seed,
             start.started_at,
+            int(start.hints),
             table_id,
         ),
     )

@@ -48,6 +48,7 @@ class StoredGame:
     seats: tuple[tuple[int | None, str | None], ...]  # (user_id, computer_level) per seat
     challenger_seat: int | None  # as counted; None if not counted or no challenge
     counted: bool
+    hints: bool = False  # played with the coach's hints on
 
 
 @dataclass(frozen=True, slots=True)

@@ -327,7 +327,7 @@ class StatsStore:
             async with self.db.execute(
                 "SELECT g.id, g.table_id, g.game_no, g.guild_id, g.options, g.seed, "
                 "g.started_at, g.ended_at, g.winner, g.reason, g.reason_seat, g.score0, g.score1, "
-                "g.hands, s.game_id, s.challenger_seat "
+                "g.hands, s.game_id, s.challenger_seat, g.hints "
                 "FROM games AS g LEFT JOIN stats_games AS s ON s.game_id = g.id "
                 f"WHERE g.id IN ({marks}) AND g.ended_at IS NOT NULL",
                 chunk,
@@ -358,6 +358,7 @@ class StatsStore:
                 seats=tuple(seats.get(row[0], ())),
                 challenger_seat=row[15],
                 counted=row[14] is not None,
+                hints=bool(row[16]),
             )
             for game_id in game_ids
             if (row := rows.get(game_id)) is not None

@@ -40,6 +40,7 @@ class GameStart:
     seed: int
     started_at: float
     seats: tuple[SeatRow, ...]
+    hints: bool = False  # the table's coach hints were on (migration 024)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from bot.game.view import view_of
 from bot.render.decks import Deck
 from bot.render.hand import hand_message
+from bot.render.hint_button import with_hint_button
 from bot.render.spec import MessageSpec
 from bot.render.table import seat_labels
 from bot.tables import errors as table_errors
@@ -25,14 +26,18 @@ def hand_screen(table: Table, user_id: int, deck: Deck, note: str | None = None)
         raise table_errors.NotSeated()
     if table.game is None:
         raise table_errors.NotStarted()
-    return hand_message(
-        view_of(table.game, seat),
+    view = view_of(table.game, seat)
+    spec = hand_message(
+        view,
         table_id=table.id,
         version=table.version,
         names=seat_labels(table),
         deck=deck,
         note=note,
     )
+    if table.options.hints:
+        spec = with_hint_button(spec, view, table.id, table.version, table.game.action_count)
+    return spec
 
 
 def hand_moment(table: Table, user_id: int) -> tuple[object, ...]:

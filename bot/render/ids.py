@@ -35,6 +35,7 @@ class Act(StrEnum):
     REMATCH = "rematch"  # arg: same | swap
     RESIGN = "resign"  # the confirmation button of /spades resign
     CLAIM = "claim"  # claim the game once the turn limit has passed
+    HINT = "hint"  # the coach's advice (hints tables); arg: the game's action count
 
 
 @dataclass(frozen=True, slots=True)

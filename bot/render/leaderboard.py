@@ -171,8 +171,10 @@ def no_games_text(whose: str) -> str:
 
 def rating_setting_text(rated: bool) -> str:
     if rated:
-        return "Games with computer players change ratings on this server."
-    return "Games with computer players count in statistics but leave ratings alone."
+        return "Games with computer players or with hints on change ratings on this server."
+    return (
+        "Games with computer players or with hints on count in statistics but leave ratings alone."
+    )
 
 
 # -- recent games -------------------------------------------------------------------------

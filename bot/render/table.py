@@ -56,9 +56,10 @@ def options_line(table: Table, stand_in: bool = False) -> str:
     o = table.options
     revokes = "revokes allowed" if o.revokes == "allowed" else "revokes blocked"
     late = " (then a computer plays for the late player)" if stand_in else ""
+    hints = " · hints on" if o.hints else ""
     return (
         f"Host <@{table.host_id}> · game to {o.target} · {revokes} · "
-        f"{o.preset} rules · turn limit {format_duration(o.turn_limit_s)}{late}"
+        f"{o.preset} rules · turn limit {format_duration(o.turn_limit_s)}{late}{hints}"
     )
 
 

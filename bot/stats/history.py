@@ -43,6 +43,7 @@ def export_document(
             "seat": game.reason_seat,
         },
         "final_scores": list(game.final_scores),
+        "hints": game.hints,
         "hands": [dict(record) for record in game.hand_records],
     }
     if game_json is not None:

@@ -64,6 +64,6 @@ def rate_teams(
 
 
 def is_rated(game: FinishedGame, rate_computer_games: bool) -> bool:
-    """Whether a game moves ratings: games with computer players only where
-    the server chose to rate them."""
-    return rate_computer_games or not game.has_computer
+    """Whether a game moves ratings: games with computer players, or with
+    the coach's hints on, only where the server chose to rate them."""
+    return rate_computer_games or not game.has_help

@@ -172,10 +172,16 @@ class FinishedGame:
     final_scores: tuple[int, int]
     hand_records: tuple[Mapping[str, Any], ...]
     challenger_seat: int | None = None  # who called the revoke, for REVOKE and FALSE_CLAIM
+    hints: bool = False  # played with the coach's hints on
 
     @property
     def has_computer(self) -> bool:
         return any(not seat.is_human for seat in self.seats)
+
+    @property
+    def has_help(self) -> bool:
+        """Whether anyone had help: a computer player at the table, or hints."""
+        return self.has_computer or self.hints
 
     def hands(self) -> list[RecordedHand]:
         return read_hands(self.rules, self.hand_records)
@@ -189,6 +195,7 @@ class FinishedGame:
         game_id: int,
         seats: Sequence[SeatPlayer],
         finished_at: float,
+        hints: bool = False,
     ) -> FinishedGame:
         """The record of a game the engine has finished."""
         if game.result is None:
@@ -210,4 +217,5 @@ class FinishedGame:
             final_scores=(game.scores[0], game.scores[1]),
             hand_records=records,
             challenger_seat=challenger,
+            hints=hints,
         )

@@ -188,6 +188,7 @@ class StatsService:
             final_scores=stored.scores,
             hand_records=tuple(stored.hand_records),
             challenger_seat=challenger,
+            hints=stored.hints,
         )
 
     async def export_history(self, guild_id: int, game_id: int) -> bytes | None:
@@ -266,6 +267,7 @@ def finished_from_table(table: Table) -> FinishedGame | None:
         game_id=table.game_id,
         seats=seats,
         finished_at=game.actions[-1].at if game.actions else table.updated_at,
+        hints=table.options.hints,
     )
 
 

@@ -214,6 +214,7 @@ def _new_game(
                 seed=seed,
                 started_at=at,
                 seats=rows,
+                hints=live.options.hints,
             ),
         ),
         status=TableStatus.PLAYING,

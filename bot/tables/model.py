@@ -55,6 +55,8 @@ class TableOptions(BaseModel):
     revokes: Literal["allowed", "blocked"] = "allowed"
     preset: str = "standard"
     turn_limit_s: int = Field(DEFAULT_TURN_LIMIT_S, gt=0, le=MAX_TURN_LIMIT_S)
+    #: The coach's Hint button on the private hands (tables from before read False).
+    hints: bool = False
 
     @field_validator("target")
     @classmethod

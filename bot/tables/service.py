@@ -165,6 +165,7 @@ class TableService:
         revokes: str = "allowed",
         preset: str = "standard",
         turn_limit_s: int = DEFAULT_TURN_LIMIT_S,
+        hints: bool = False,
     ) -> Table:
         """Open a table in the channel with the host in seat 0 (version 1).
         Raises ChannelBusy if the channel already has an open table."""
@@ -174,7 +175,11 @@ class TableService:
             check_id(guild_id, "server")
         try:
             options = TableOptions(
-                target=target, revokes=revokes, preset=preset, turn_limit_s=turn_limit_s
+                target=target,
+                revokes=revokes,
+                preset=preset,
+                turn_limit_s=turn_limit_s,
+                hints=hints,
             )
             options.rules()
         except (ValidationError, ValueError) as exc:

@@ -31,7 +31,10 @@ CLOSING_KEYS = {
         "search_margin_ci95",
         "search_p95_ms",
         "search_p99_ms",
+        "hint_p95_ms",
+        "review_p95_ms",
     ],
+    "coach": ["hint_p95_ms", "review_p95_ms"],
     "clock": ["load_10000_s", "fire_delay_p50_ms", "fire_delay_p99_ms"],
     "leaderboard": ["leaderboard_p50_ms", "leaderboard_p99_ms", "stats_p50_ms", "stats_p99_ms"],
     "store": [

@@ -1,0 +1,238 @@
+"""Why a bid or a card is right, in terms a beginner knows, from one view.
+
+:func:`reason_for` looks at the position the seat sees and the action chosen
+for it, and names the one idea behind the action: covering a partner's Nil,
+staying under an opponent's Nil, ducking once the contract is made, leading
+the lowest club while spades are not broken, the sure tricks behind a bid.
+It reads the view only, so a reason can never tell more than the seat knows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.game.cards import ABOVE, BEATERS, CLUBS, SPADES, SUIT_MASKS, trick_winner_index
+from bot.game.scoring import BLIND_NIL
+from bot.game.types import Action, ActionKind
+from bot.game.view import PlayerView
+
+ACE, KING, QUEEN = 12, 11, 10
+
+
+class Why(StrEnum):
+    ONLY_CARD = "only_card"
+    OWN_NIL_LEAD = "own_nil_lead"
+    OWN_NIL_UNDER = "own_nil_under"
+    OWN_NIL_DISCARD = "own_nil_discard"
+    COVER_NIL = "cover_nil"
+    COVER_NIL_LOW = "cover_nil_low"  # the partner is safe already: keep the high cards
+    NIL_LEAD_LOW = "nil_lead_low"
+    NIL_STAY_UNDER = "nil_stay_under"
+    DUCK_MADE = "duck_made"
+    LEAD_LOWEST_CLUB = "lead_lowest_club"
+    CASH_WINNER = "cash_winner"
+    LEAD_SIDE = "lead_side"
+    LEAD_SPADE = "lead_spade"
+    LEAD_LOW = "lead_low"
+    LEAD = "lead"
+    PARTNER_WINNING = "partner_winning"
+    TRUMP = "trump"
+    WIN_TRICK = "win_trick"
+    CANNOT_WIN = "cannot_win"
+    DISCARD = "discard"
+    BID_COUNT = "bid_count"
+    BID_NIL = "bid_nil"
+    BID_BLIND_NIL = "bid_blind_nil"
+    LOOK_FIRST = "look_first"
+
+
+class Count(StrEnum):
+    """One source of tricks in a bid's count."""
+
+    ACE = "ace"  # card: a side-suit ace
+    KING = "king"  # card: a side-suit king with a guard
+    TOP_SPADE = "top_spade"  # card: the ace of spades, or a guarded king or queen
+    LONG_SPADES = "long_spades"  # number: spades beyond the third
+    VOID = "void"  # suit: no card of it, spades to trump
+    SINGLETON = "singleton"  # suit: one card of it, spades to trump
+
+
+@dataclass(frozen=True, slots=True)
+class CountItem:
+    kind: Count
+    card: int | None = None
+    suit: int | None = None
+    number: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """The idea behind an action. ``card`` is the card played (or None for a
+    bid); ``other`` a card it refers to (the winning card, say); ``seat`` a
+    seat it refers to (a Nil bidder); ``number`` a count (the team's
+    contract, a bid, points behind; for CANNOT_WIN, 1 if the card is the
+    lowest of its suit); ``items`` a bid's sources of tricks."""
+
+    why: Why
+    card: int | None = None
+    other: int | None = None
+    seat: int | None = None
+    number: int = 0
+    items: tuple[CountItem, ...] = ()
+
+
+def reason_for(view: PlayerView, action: Action) -> Reason:
+    if action.kind is ActionKind.LOOK:
+        return Reason(Why.LOOK_FIRST)
+    if action.kind is ActionKind.BID:
+        return _bid_reason(view, action.value)
+    return _card_reason(view, action.value)
+
+
+# -- bidding --------------------------------------------------------------------
+
+
+def _ranks(hand: int, suit: int) -> int:
+    return (hand >> (13 * suit)) & 0x1FFF
+
+
+def sure_tricks(hand: int) -> tuple[CountItem, ...]:
+    """The tricks a beginner counts: side aces, guarded side kings, the top
+    spades with their guards, spades beyond the third, and short side suits
+    while spades not needed elsewhere remain to trump them."""
+    items: list[CountItem] = []
+    spades = _ranks(hand, SPADES)
+    n_spades = spades.bit_count()
+    for suit in (0, 1, 2):
+        ranks = _ranks(hand, suit)
+        if ranks >> ACE & 1:
+            items.append(CountItem(Count.ACE, card=13 * suit + ACE))
+        if ranks >> KING & 1 and ranks.bit_count() >= 2:
+            items.append(CountItem(Count.KING, card=13 * suit + KING))
+    top = 0
+    for rank, guards in ((ACE, 0), (KING, 1), (QUEEN, 2)):
+        if spades >> rank & 1 and n_spades - 1 >= guards:
+            items.append(CountItem(Count.TOP_SPADE, card=39 + rank))
+            top += 1
+    if n_spades > 3:
+        items.append(CountItem(Count.LONG_SPADES, number=n_spades - 3))
+    spare = min(n_spades, 3) - top
+    for suit in (0, 1, 2):
+        if spare <= 0:
+            break
+        n = _ranks(hand, suit).bit_count()
+        if n <= 1:
+            items.append(CountItem(Count.VOID if n == 0 else Count.SINGLETON, suit=suit))
+            spare -= 1
+    return tuple(items)
+
+
+def count_of(items: tuple[CountItem, ...]) -> int:
+    return sum(item.number if item.kind is Count.LONG_SPADES else 1 for item in items)
+
+
+def _bid_reason(view: PlayerView, bid: int) -> Reason:
+    if bid == BLIND_NIL:
+        team = view.team
+        return Reason(Why.BID_BLIND_NIL, number=view.scores[1 - team] - view.scores[team])
+    if bid <= 0:
+        spades = view.hand & SUIT_MASKS[SPADES]
+        highest = spades.bit_length() - 1 if spades else None
+        return Reason(Why.BID_NIL, other=highest)
+    items = sure_tricks(view.hand)
+    return Reason(Why.BID_COUNT, number=bid, items=items)
+
+
+# -- card play ------------------------------------------------------------------
+
+
+def _is_nil(view: PlayerView, seat: int) -> bool:
+    bid = view.bids[seat]
+    return bid is not None and bid <= 0 and view.tricks_won[seat] == 0
+
+
+def contract_and_need(view: PlayerView) -> tuple[int, int]:
+    """The team's contract (its numeric bids) and the tricks it still needs."""
+    seats = (view.seat, view.partner)
+    contract = sum(b for s in seats if (b := view.bids[s]) is not None and b > 0)
+    nil_counts = view.rules.failed_nil_tricks_count_for_partner
+    taken = sum(view.tricks_won[s] for s in seats if nil_counts or not ((view.bids[s] or 0) <= 0))
+    return contract, max(0, contract - taken)
+
+
+def _unseen(view: PlayerView) -> int:
+    return ((1 << 52) - 1) & ~view.played_mask & ~view.hand
+
+
+def _card_reason(view: PlayerView, card: int) -> Reason:
+    legal = view.legal_cards
+    if not legal & (legal - 1):
+        return Reason(Why.ONLY_CARD, card)
+    trick = view.trick
+    seat, partner = view.seat, view.partner
+    led_suit = trick[0] // 13 if trick else None
+    best = trick[trick_winner_index(trick)] if trick else None
+    best_seat = (view.leader + trick_winner_index(trick)) & 3 if trick else None
+    wins_now = best is None or bool(BEATERS[best] >> card & 1)
+    follows = led_suit is not None and card // 13 == led_suit
+    played = {(view.leader + i) & 3 for i in range(len(trick))}
+    if _is_nil(view, seat):
+        if not trick:
+            return Reason(Why.OWN_NIL_LEAD, card)
+        if not follows:
+            return Reason(Why.OWN_NIL_DISCARD, card, best)
+        if not wins_now:
+            return Reason(Why.OWN_NIL_UNDER, card, best)
+    if _is_nil(view, partner):
+        if partner in played and best_seat != partner:
+            return Reason(Why.COVER_NIL_LOW, card, seat=partner)
+        if wins_now:
+            return Reason(Why.COVER_NIL, card, seat=partner)
+    for opponent in (seat ^ 1, seat ^ 3):
+        if not _is_nil(view, opponent):
+            continue
+        if not trick and _lowest_of_suit(view, card) and _unseen(view) & ABOVE[card]:
+            return Reason(Why.NIL_LEAD_LOW, card, seat=opponent)
+        if trick and (opponent not in played or best_seat == opponent) and not wins_now:
+            return Reason(Why.NIL_STAY_UNDER, card, best, seat=opponent)
+    contract, need = contract_and_need(view)
+    takes = wins_now and (len(trick) == 3 or _sure_to_win(view, card))
+    if contract and not need and not takes:
+        return Reason(Why.DUCK_MADE, card, number=contract)
+    if not trick:
+        return _lead_reason(view, card)
+    assert best is not None
+    if best_seat == partner and not wins_now:
+        return Reason(Why.PARTNER_WINNING, card, best)
+    if wins_now:
+        if card // 13 == SPADES and led_suit != SPADES:
+            return Reason(Why.TRUMP, card, best, number=need)
+        return Reason(Why.WIN_TRICK, card, best, number=need)
+    if follows:
+        return Reason(Why.CANNOT_WIN, card, best, number=int(_lowest_of_suit(view, card)))
+    return Reason(Why.DISCARD, card, best)
+
+
+def _lowest_of_suit(view: PlayerView, card: int) -> bool:
+    return not view.hand & SUIT_MASKS[card // 13] & ((1 << card) - 1)
+
+
+def _sure_to_win(view: PlayerView, card: int) -> bool:
+    """No unseen card of the suit is higher (trumps aside)."""
+    return not _unseen(view) & ABOVE[card]
+
+
+def _lead_reason(view: PlayerView, card: int) -> Reason:
+    suit = card // 13
+    if _sure_to_win(view, card) and (suit == SPADES or _unseen(view) & SUIT_MASKS[suit]):
+        return Reason(Why.CASH_WINNER, card)
+    if not view.spades_broken and suit == CLUBS and _lowest_of_suit(view, card):
+        return Reason(Why.LEAD_LOWEST_CLUB, card)
+    if not view.spades_broken and suit != SPADES:
+        return Reason(Why.LEAD_SIDE, card)
+    if suit == SPADES:
+        return Reason(Why.LEAD_SPADE, card)
+    if _lowest_of_suit(view, card):
+        return Reason(Why.LEAD_LOW, card)
+    return Reason(Why.LEAD, card)

@@ -1,0 +1,224 @@
+"""The review of a finished hand for one seat: its bid against the tricks
+it took, and the one card of its that cost its team the most.
+
+Once the hand is over every card of it is known, so each card the seat
+played can be judged on the real deal: every other card it could have
+played instead is played out too, the last tricks exactly
+(:class:`bot.ai.solver.Solver`, both sides at their best), earlier ones with
+the search player's rollout policy on the known hands. The card whose best
+alternative gains the most points for the team is the one named, with what
+the alternative would have changed (a Nil kept, the contract made, a bag
+saved...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.ai.plan import HandPlan, plan_of
+from bot.ai.rollout import roll_out
+from bot.ai.solver import Solver, distinct_moves
+from bot.game.cards import mask_of
+from bot.game.playout import Position
+from bot.game.record import HandRecord
+from bot.game.rules import RuleSet
+from bot.game.scoring import score_hand
+
+#: Tricks (the one in progress included) from which the rest is solved exactly.
+EXACT_TRICKS = 5
+#: A card costing fewer points than this is not worth a review line (a bag
+#: costs about 9: its share of the bag penalty less the point it scores).
+MIN_COST = 8
+#: Values handed to the solver lie in [0, 1]: points are scaled by this span.
+POINT_SPAN = 4000.0
+
+
+class Effect(StrEnum):
+    KEEP_PARTNER_NIL = "keep_partner_nil"
+    KEEP_OWN_NIL = "keep_own_nil"
+    MAKE_CONTRACT = "make_contract"
+    BREAK_THEIR_NIL = "break_their_nil"
+    SET_THEM = "set_them"
+    FEWER_BAGS = "fewer_bags"
+    MORE_POINTS = "more_points"
+
+
+@dataclass(frozen=True, slots=True)
+class Mistake:
+    trick: int  # 1 to 13
+    played: int
+    better: int
+    effect: Effect
+    number: int  # bags saved for FEWER_BAGS, points for MORE_POINTS
+    points: int  # what the better card gains the team, in points of the hand
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    hand: int
+    seat: int
+    bid: int
+    taken: int
+    team_bid: int  # the numeric bids of the seat's team
+    team_taken: int
+    mistake: Mistake | None
+
+
+def bids_of(record: HandRecord) -> list[int]:
+    bids = [0, 0, 0, 0]
+    for seat, bid in record.bids:
+        bids[seat] = bid
+    return bids
+
+
+def review_hand(rules: RuleSet, record: HandRecord, seat: int) -> Review:
+    """The review of ``seat``'s part in the finished hand ``record``. CPU
+    work of up to a few hundred milliseconds: run it off the event loop."""
+    bids = bids_of(record)
+    team = seat & 1
+    judge = _Judge(rules, record, team, bids)
+    worst: Mistake | None = None
+    for trick, position, card in _decisions(rules, record, seat):
+        mistake = judge.mistake(trick, position, card, seat)
+        if mistake is not None and (worst is None or mistake.points > worst.points):
+            worst = mistake
+    won = record.tricks_won
+    return Review(
+        hand=record.hand,
+        seat=seat,
+        bid=bids[seat],
+        taken=won[seat],
+        team_bid=sum(b for s, b in enumerate(bids) if s & 1 == team and b > 0),
+        team_taken=won[team] + won[team + 2],
+        mistake=worst,
+    )
+
+
+def _decisions(rules: RuleSet, record: HandRecord, seat: int) -> list[tuple[int, Position, int]]:
+    """(trick number, position before the card, the card) for each card of ``seat``."""
+    if not record.tricks:
+        return []
+    position = Position(
+        list(record.dealt),
+        [],
+        record.tricks[0].leader,
+        False,
+        [0, 0, 0, 0],
+        rules.first_lead,
+        rules.spades_break,
+    )
+    found = []
+    for number, trick in enumerate(record.tricks, start=1):
+        position.leader = trick.leader
+        for index, card in enumerate(trick.cards):
+            if (trick.leader + index) & 3 == seat:
+                found.append((number, position.copy(), card))
+            position.play(card)
+    return found
+
+
+class _Judge:
+    """Values positions of one hand for one team, in points of the hand."""
+
+    def __init__(self, rules: RuleSet, record: HandRecord, team: int, bids: list[int]) -> None:
+        self.rules = rules
+        self.team = team
+        self.bids = bids
+        self.bags_before = list(record.bags_before)
+        self.plan: HandPlan = plan_of(rules, bids, record.bags_before, record.score_before)
+        self._points: dict[tuple[int, ...], int] = {}
+        self.solver = Solver(team, self._scaled)
+
+    def points(self, won: Sequence[int]) -> int:
+        """The team's points of the hand less the other team's, each bag
+        charged its share of the bag penalty (rather than the penalty falling
+        on the hand that happens to reach the limit)."""
+        key = tuple(won)
+        cached = self._points.get(key)
+        if cached is None:
+            results = score_hand(self.rules, self.bids, list(won), self.bags_before)
+            per_bag = self.rules.bag_penalty / self.rules.bag_limit
+            worth = [r.points - r.bag_penalty - round(r.new_bags * per_bag) for r in results]
+            cached = self._points[key] = worth[self.team] - worth[1 - self.team]
+        return cached
+
+    def _scaled(self, won: Sequence[int]) -> float:
+        return (self.points(won) + POINT_SPAN / 2) / POINT_SPAN
+
+    def outcome(self, position: Position) -> list[int]:
+        """The tricks per seat when ``position`` is played out: exactly near
+        the end, else by the rollout policy."""
+        if position.tricks_left > EXACT_TRICKS:
+            return roll_out(position, self.plan)
+        return self._principal_line(position.copy())
+
+    def _principal_line(self, position: Position) -> list[int]:
+        """Both sides at their best from ``position`` to the end: the tricks taken."""
+        while position.tricks_left:
+            legal = position.legal_mask()
+            live = 0
+            mover = position.to_act
+            for other in range(4):
+                if other != mover:
+                    live |= position.hands[other]
+            moves = distinct_moves(legal, live | mask_of(position.trick))
+            values = self.solver.values_of_moves(position, moves)
+            pick = max if mover & 1 == self.team else min
+            position.play(moves[values.index(pick(values))])
+        return position.tricks_won
+
+    def mistake(self, trick: int, position: Position, card: int, seat: int) -> Mistake | None:
+        legal = position.legal_mask()
+        if not legal >> card & 1 or not legal & (legal - 1):
+            return None  # a revoke (the table's business), or no choice at all
+        live = 0
+        for other in range(4):
+            if other != seat:
+                live |= position.hands[other]
+        moves = distinct_moves(legal, live | mask_of(position.trick))
+        results = {move: self._after(position, move) for move in moves}
+        if card not in results:
+            results[card] = self._after(position, card)
+        played_points = self.points(results[card])
+        better = max(results, key=lambda move: (self.points(results[move]), -move))
+        gain = self.points(results[better]) - played_points
+        if gain < MIN_COST:
+            return None
+        effect, number = self._effect(results[card], results[better], seat, gain)
+        return Mistake(trick, card, better, effect, number, gain)
+
+    def _after(self, position: Position, card: int) -> list[int]:
+        child = position.copy()
+        child.play(card)
+        return self.outcome(child)
+
+    def _effect(
+        self, played: Sequence[int], better: Sequence[int], seat: int, gain: int
+    ) -> tuple[Effect, int]:
+        team, bids = self.team, self.bids
+        partner = seat ^ 2
+        if bids[partner] <= 0 and played[partner] and not better[partner]:
+            return Effect.KEEP_PARTNER_NIL, 0
+        if bids[seat] <= 0 and played[seat] and not better[seat]:
+            return Effect.KEEP_OWN_NIL, 0
+        contract = sum(b for s, b in enumerate(bids) if s & 1 == team and b > 0)
+        if contract and self._counted(team, played) < contract <= self._counted(team, better):
+            return Effect.MAKE_CONTRACT, 0
+        for opponent in (seat ^ 1, seat ^ 3):
+            if bids[opponent] <= 0 and not played[opponent] and better[opponent]:
+                return Effect.BREAK_THEIR_NIL, 0
+        theirs = sum(b for s, b in enumerate(bids) if s & 1 != team and b > 0)
+        if theirs and self._counted(1 - team, played) >= theirs > self._counted(1 - team, better):
+            return Effect.SET_THEM, 0
+        saved = self._bags(played) - self._bags(better)
+        if saved > 0:
+            return Effect.FEWER_BAGS, saved
+        return Effect.MORE_POINTS, gain
+
+    def _counted(self, team: int, won: Sequence[int]) -> int:
+        return self.plan.counted(team, won)
+
+    def _bags(self, won: Sequence[int]) -> int:
+        return score_hand(self.rules, self.bids, list(won), self.bags_before)[self.team].new_bags

@@ -1,0 +1,129 @@
+"""The coach's part of the application: hints on request, reviews after hands.
+
+Both are CPU work (a search, a hand solved card by card): they run in worker
+threads, at most :data:`WORKERS` at once, so the event loop and the tables
+never wait on them, and each person gets at most one hint every
+:data:`HINT_COOLDOWN_S` and one review every :data:`REVIEW_COOLDOWN_S`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from bot.ai.base import Player
+from bot.coach.cooldown import Cooldown, whole_seconds
+from bot.coach.hint import Hint, can_hint, hint_for, hint_player
+from bot.coach.refusals import CoachBusy, HintsOff, NoHintNow
+from bot.coach.review import Review, review_hand
+from bot.game.record import HandRecord
+from bot.game.types import ActionKind, Phase
+from bot.game.view import view_of
+from bot.tables import errors as table_errors
+from bot.tables.model import Table
+from db.coach_prefs import CoachPrefs
+from db.store import Store
+
+HINT_COOLDOWN_S = 5.0
+REVIEW_COOLDOWN_S = 10.0
+WORKERS = 2
+#: A hand to review: its record, as the engine keeps it.
+EndedHand = HandRecord
+_REMEMBERED_HANDS = 512
+
+
+class CoachService:
+    def __init__(
+        self,
+        store: Store,
+        now: Callable[[], float],
+        *,
+        player: Callable[[], Player] = hint_player,
+    ) -> None:
+        self.prefs = CoachPrefs(store)
+        self.now = now
+        self.player = player
+        self.hint_cooldown = Cooldown(HINT_COOLDOWN_S, now)
+        self.review_cooldown = Cooldown(REVIEW_COOLDOWN_S, now)
+        self._workers = asyncio.Semaphore(WORKERS)
+        self._coach: dict[int, bool] = {}
+        self._reviewed: dict[tuple[int, int | None, int], None] = {}
+
+    # -- hints --------------------------------------------------------------------
+
+    async def hint(self, table: Table, user_id: int, version: int, stamp: int | None) -> Hint:
+        """The hint for the user's seat. ``version`` and ``stamp`` (the game's
+        action count, when the button carries it) are what the hand showed:
+        a hint answers only the decision the asker is looking at."""
+        if not table.options.hints:
+            raise HintsOff()
+        seat = table.seat_of(user_id)
+        if seat is None:
+            if table.is_spectator(user_id):
+                raise table_errors.Spectator()
+            raise table_errors.NotSeated()
+        game = table.game
+        if game is None:
+            raise table_errors.NotStarted()
+        if version > table.version:
+            raise table_errors.StaleAction()
+        if stamp is None and version != table.version:
+            raise table_errors.StaleAction()
+        if stamp is not None and stamp != game.action_count:
+            raise table_errors.StaleAction()
+        view = view_of(game, seat)
+        if not can_hint(view):
+            raise NoHintNow()
+        wait = self.hint_cooldown.take(user_id)
+        if wait:
+            raise CoachBusy(whole_seconds(wait))
+        async with self._workers:
+            return await asyncio.to_thread(hint_for, view, self.player())
+
+    # -- the coach preference -------------------------------------------------------
+
+    async def coach_on(self, user_id: int) -> bool:
+        if user_id not in self._coach:
+            self._coach[user_id] = await self.prefs.coach_on(user_id)
+        return self._coach[user_id]
+
+    async def set_coach(self, user_id: int, on: bool) -> None:
+        await self.prefs.set_coach(user_id, on, self.now())
+        self._coach[user_id] = on
+
+    # -- reviews --------------------------------------------------------------------
+
+    def hand_ended(self, table: Table, event: str) -> HandRecord | None:
+        """The hand the change ``event`` finished at ``table``, the first time
+        it is seen; None for any other change. Quick: a listener calls it."""
+        game = table.game
+        if event != ActionKind.PLAY.value or game is None or not game.hand_records:
+            return None
+        record = game.hand_records[-1]
+        if game.phase not in (Phase.HAND_OVER, Phase.GAME_OVER) or record.hand != game.hand_number:
+            return None
+        key = (table.id, table.game_id, record.hand)
+        if key in self._reviewed:
+            return None
+        self._reviewed[key] = None
+        if len(self._reviewed) > _REMEMBERED_HANDS:
+            del self._reviewed[next(iter(self._reviewed))]
+        return record
+
+    async def reviews(self, table: Table, record: HandRecord) -> list[tuple[int, Review]]:
+        """``(user, review)`` for each person at the table who turned the
+        coach on and is not within the review cooldown."""
+        due = []
+        for seat, occupant in enumerate(table.seats):
+            user = occupant.user_id
+            if user is None or not await self.coach_on(user):
+                continue
+            if self.review_cooldown.take(user):
+                continue
+            due.append((seat, user))
+        found = []
+        for seat, user in due:
+            async with self._workers:
+                review = await asyncio.to_thread(review_hand, table.rules, record, seat)
+            found.append((user, review))
+        return found

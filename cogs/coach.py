@@ -1,0 +1,144 @@
+"""The coach on Discord: the Hint button, ``/spades coach``, and the reviews.
+
+A hint answers the click privately (a deferred ephemeral answer, since the
+search may take most of a second). A review goes to the person as a private
+follow-up of their latest interaction with the bot while Discord still
+accepts one (15 minutes; at the end of a hand a player has just clicked a
+card, so this nearly always holds), in the channel where they play; else as
+a direct message, which they may have closed, and then it is dropped.
+Reviews are computed and sent in background tasks: the table never waits.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.ext import commands
+
+from bot.app import Snapshot, SpadesApp
+from bot.coach.service import EndedHand
+from bot.refusals import InvalidButton
+from bot.render.coach_text import coach_set_text, coach_status_text, hint_text, review_text
+from bot.render.ids import ComponentId
+from bot.render.table import seat_labels
+from bot.tables.model import Table
+
+log = logging.getLogger(__name__)
+
+#: Follow-ups are accepted for 15 minutes after an interaction; stop earlier.
+FOLLOW_UP_FOR_S = 14 * 60
+#: Past this many people, the expired interactions are let go.
+KEPT_INTERACTIONS = 1000
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+@dataclass(frozen=True)
+class _Latest:
+    interaction: discord.Interaction[Any]
+    expires_at: float
+
+
+class CoachDesk:
+    def __init__(self, app: SpadesApp, client: discord.Client) -> None:
+        self.app = app
+        self.client = client
+        self._latest: dict[int, _Latest] = {}
+
+    # -- the Hint button ----------------------------------------------------------
+
+    async def hint(
+        self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        hint = await self.app.coach.hint(table, interaction.user.id, cid.version, _stamp(cid))
+        await interaction.followup.send(
+            hint_text(hint.reason, seat_labels(table)),
+            ephemeral=True,
+            allowed_mentions=NO_MENTIONS,
+        )
+
+    # -- reviews --------------------------------------------------------------------
+
+    async def remember(self, interaction: discord.Interaction[Any]) -> None:
+        """Every interaction: the person's latest one carries their review."""
+        expires = interaction.created_at.timestamp() + FOLLOW_UP_FOR_S
+        self._latest[interaction.user.id] = _Latest(interaction, expires)
+        if len(self._latest) > KEPT_INTERACTIONS:
+            now = self.app.now()
+            self._latest = {u: kept for u, kept in self._latest.items() if kept.expires_at > now}
+
+    def on_change(self, snapshot: Snapshot, event: str) -> None:
+        record = self.app.coach.hand_ended(snapshot.table, event)
+        if record is not None:
+            table = snapshot.table
+            self.app.spawn(self.deliver(table, record), f"coach-reviews-{table.id}")
+
+    async def deliver(self, table: Table, record: EndedHand) -> None:
+        for user_id, review in await self.app.coach.reviews(table, record):
+            await self._send(user_id, review_text(review, table.id))
+
+    async def _send(self, user_id: int, text: str) -> None:
+        latest = self._latest.get(user_id)
+        if latest is not None and latest.expires_at > self.app.now():
+            try:
+                await latest.interaction.followup.send(
+                    text, ephemeral=True, allowed_mentions=NO_MENTIONS
+                )
+                return
+            except discord.HTTPException as exc:
+                log.debug("review for user %d not sent as a follow-up: %s", user_id, exc)
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            await user.send(text, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as exc:
+            log.info("review for user %d not delivered: %s", user_id, exc)
+
+
+def _stamp(cid: ComponentId) -> int | None:
+    """The decision a Hint button was drawn for (absent: the version decides)."""
+    if cid.arg is None:
+        return None
+    if not cid.arg.isdigit():
+        raise InvalidButton()
+    return int(cid.arg)
+
+
+class CoachCog(commands.Cog):
+    """``/spades coach``: added to the /spades group (load it after SpadesCog)."""
+
+    def __init__(self, tree: app_commands.CommandTree[Any], app: SpadesApp) -> None:
+        self.tree = tree
+        self.command = _coach_command(app)
+
+    async def cog_load(self) -> None:
+        group = self.tree.get_command("spades")
+        if isinstance(group, app_commands.Group) and group.get_command("coach") is None:
+            group.add_command(self.command)
+
+    async def cog_unload(self) -> None:
+        group = self.tree.get_command("spades")
+        if isinstance(group, app_commands.Group):
+            group.remove_command("coach")
+
+
+def _coach_command(app: SpadesApp) -> app_commands.Command[Any, ..., None]:
+    @app_commands.command(
+        name="coach", description="A private review of your play after each hand (on or off)"
+    )
+    @app_commands.describe(mode="on or off; leave it out to see your choice")
+    @app_commands.choices(mode=[Choice(name="on", value="on"), Choice(name="off", value="off")])
+    async def coach(interaction: discord.Interaction[Any], mode: str | None = None) -> None:
+        user = interaction.user.id
+        if mode is None:
+            text = coach_status_text(await app.coach.coach_on(user))
+        else:
+            await app.coach.set_coach(user, mode == "on")
+            text = coach_set_text(mode == "on")
+        await interaction.response.send_message(text, ephemeral=True)
+
+    return coach

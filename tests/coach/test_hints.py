@@ -1,0 +1,137 @@
+"""Hints: the search player's choice for the seat on turn, with a reason a
+beginner understands, from that seat's view only."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from bot.ai.search import SearchPlayer
+from bot.coach.hint import hint_for
+from bot.coach.reasons import Count, Reason, Why
+from bot.game.cards import DIAMONDS, parse_card
+from bot.game.rules import PRESETS
+from bot.game.types import ActionKind
+from bot.game.view import view_of
+from bot.render.coach_text import hint_text, reason_text
+from tests.ai.test_view_only import positions
+from tests.coach.scenarios import (
+    Scenario,
+    count_sure_tricks,
+    cover_partner_nil,
+    lead_low_into_nil,
+    stop_once_made,
+)
+
+NAMES = ["Ann", "Bob", "Cat", "Dan"]
+
+#: Per tip: the scenario, the reason the hint must give, and its sentence.
+TIPS: list[tuple[Callable[[], Scenario], Why, str]] = [
+    (cover_partner_nil, Why.COVER_NIL, "💡 Your partner bid Nil: cover with A♥."),
+    (
+        lead_low_into_nil,
+        Why.NIL_LEAD_LOW,
+        "💡 Cat bid Nil: lead your low 2♦, so that they may have to win it.",
+    ),
+    (
+        stop_once_made,
+        Why.DUCK_MADE,
+        "💡 Your team has made its 2: duck with 3♦ to avoid a bag.",
+    ),
+    (
+        count_sure_tricks,
+        Why.BID_COUNT,
+        "💡 Bid 4: A♥, A♠, K♠ guarded, a void in diamonds with spades to trump.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("make", "why", "text"), TIPS, ids=lambda t: getattr(t, "__name__", ""))
+def test_the_hint_follows_each_tip(make: Callable[[], Scenario], why: Why, text: str) -> None:
+    scenario = make()
+    game = scenario.game
+    seat = game.to_act
+    hint = hint_for(view_of(game, seat))
+    assert hint.action.seat == seat
+    assert hint.action.value in scenario.right
+    assert hint.action.value != scenario.wrong
+    assert hint.reason.why is why
+    assert hint_text(hint.reason, NAMES) == text
+
+
+def test_a_bid_hint_lists_the_sure_tricks_it_counts() -> None:
+    game = count_sure_tricks().game
+    hint = hint_for(view_of(game, game.to_act))
+    assert hint.action.kind is ActionKind.BID
+    items = {(i.kind, i.card, i.suit) for i in hint.reason.items}
+    assert items == {
+        (Count.ACE, parse_card("AH"), None),
+        (Count.TOP_SPADE, parse_card("AS"), None),
+        (Count.TOP_SPADE, parse_card("KS"), None),
+        (Count.VOID, None, DIAMONDS),
+    }
+
+
+@pytest.mark.parametrize("rules_name", sorted(PRESETS))
+def test_the_hint_does_not_change_with_the_hidden_cards(rules_name: str) -> None:
+    checked = 0
+    for game, twin in positions(rules_name, count=12, seed=23):
+        seat = game.to_act
+        view, twin_view = view_of(game, seat), view_of(twin, seat)
+        assert view == twin_view and game.hands != twin.hands
+        # A sample limit instead of a deadline: the same view, the same search.
+        hint = hint_for(view, SearchPlayer(seed=5, time_budget=60.0, max_samples=4))
+        twin_hint = hint_for(twin_view, SearchPlayer(seed=5, time_budget=60.0, max_samples=4))
+        assert hint == twin_hint
+        assert hint_text(hint.reason, NAMES) == hint_text(twin_hint.reason, NAMES)
+        checked += 1
+    assert checked == 12
+
+
+@pytest.mark.parametrize("make", [cover_partner_nil, lead_low_into_nil, stop_once_made])
+def test_the_scenarios_hints_do_not_change_with_the_hidden_cards(
+    make: Callable[[], Scenario],
+) -> None:
+    """The tip's position with the other seats' unplayed cards of one suit
+    exchanged: the same hint, for the same reason."""
+    game = make().game
+    seat = game.to_act
+    twin_deal = _swap_hidden(game.dealt, game.hands, seat)
+    replayed = type(game).replay(game.rules, game.seed, list(game.actions), fixed_deals=[twin_deal])
+    assert view_of(replayed, seat) == view_of(game, seat)
+    assert replayed.hands != game.hands
+    assert hint_for(view_of(replayed, seat)) == hint_for(view_of(game, seat))
+
+
+def _swap_hidden(dealt: list[int], hands: list[int], seat: int) -> list[int]:
+    """The deal with one unplayed card of the same suit exchanged between two
+    other seats (the first such pair found)."""
+    others = [s for s in range(4) if s != seat]
+    for a in others:
+        for b in others:
+            if a >= b:
+                continue
+            for suit in range(4):
+                mask = ((1 << 13) - 1) << (13 * suit)
+                mine, theirs = hands[a] & mask, hands[b] & mask
+                if mine and theirs:
+                    give, take = mine & -mine, theirs & -theirs
+                    swapped = list(dealt)
+                    swapped[a] ^= give | take
+                    swapped[b] ^= give | take
+                    return swapped
+    raise AssertionError("no card to exchange")
+
+
+def test_no_hint_for_a_seat_not_on_turn() -> None:
+    game = stop_once_made().game
+    with pytest.raises(ValueError, match="nothing to decide"):
+        hint_for(view_of(game, (game.to_act + 1) & 3))
+
+
+def test_every_reason_has_its_sentence() -> None:
+    for why in Why:
+        reason = Reason(why, card=parse_card("7H"), other=parse_card("9H"), seat=1, number=2)
+        text = reason_text(reason, NAMES)
+        assert text.endswith(".") and "{" not in text

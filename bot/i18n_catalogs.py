@@ -30,10 +30,10 @@ ROOT = LOCALE_DIR.parent.parent
 PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 Message = str | tuple[str, str]
-#: gettext's plural rules of each language (two forms each, as printed
-#: games and apps use them; 0 is singular in French and Portuguese).
+#: gettext's plural rules of each language, two forms each; zero is
+#: singular in French ("0 point") only ("0 pontos" in Brazil).
 PLURAL_FORMS = {
-    "pt_BR": "nplurals=2; plural=(n > 1);",
+    "pt_BR": "nplurals=2; plural=(n != 1);",
     "es": "nplurals=2; plural=(n != 1);",
     "fr": "nplurals=2; plural=(n > 1);",
     "de": "nplurals=2; plural=(n != 1);",

@@ -176,7 +176,7 @@ def stats_fields(stats: PlayerStats, lang: str = ENGLISH) -> list[Field]:
         for p in stats.best_partners
     ]
     record = tr(lang, "{wins}W {losses}L {draws}D", wins=t.wins, losses=t.losses, draws=t.draws)
-    made = "{made}/{bid} made"
+    made = N_("{made}/{bid} made")
     revokes = tr(
         lang,
         "{proven} proven against · {caught} caught · {false} false claims",

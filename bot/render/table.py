@@ -246,10 +246,10 @@ def _play_field(table: Table, game: Game, claim_open: bool, lang: str) -> Field:
         since = f"<t:{int(game.waiting_since)}:R>"
         player = labels[to_act]
         if bidding:
-            turn = "**Turn:** {player} to bid (waiting since {since})"
+            turn = N_("**Turn:** {player} to bid (waiting since {since})")
             lines.append(tr(lang, turn, player=player, since=since))
         else:
-            turn = "**Turn:** {player} to play (waiting since {since})"
+            turn = N_("**Turn:** {player} to play (waiting since {since})")
             lines.append(tr(lang, turn, player=player, since=since))
         if claim_open:
             lines.append(
@@ -316,10 +316,10 @@ def _nil_results(
         made = record.tricks_won[seat] == 0
         where = seat_name(seat, lang)
         if bid == NIL:
-            text = "Nil made ({seat})" if made else "Nil failed ({seat})"
+            text = N_("Nil made ({seat})") if made else N_("Nil failed ({seat})")
             results.append(tr(lang, text, seat=where))
         elif bid == BLIND_NIL:
-            text = "Blind Nil made ({seat})" if made else "Blind Nil failed ({seat})"
+            text = N_("Blind Nil made ({seat})") if made else N_("Blind Nil failed ({seat})")
             results.append(tr(lang, text, seat=where))
     return results
 

@@ -19,6 +19,14 @@ How to write a user-facing text (the whole API):
   :func:`resolve` turns whatever Discord sends (``pt-BR``, ``es-419``, a
   :class:`discord.Locale`'s value) or a stored choice into one of them.
 
+Who reads which language: a render function takes ``lang`` (a keyword,
+English when left out) and the caller passes the reader's. On Discord a
+private answer (hand, refusal, hint) uses
+``cogs.languages.private_language(interaction)``; anything public (the table
+message, mentions, clock messages, the end-of-game post and picture) uses
+``table.language``. Command descriptions and choice names are marked with
+``N_`` and translated by ``cogs.translator.CatalogTranslator`` at sync.
+
 The catalogs are ``bot/locale/<lang>/LC_MESSAGES/spades.po``, written by
 hand from the template ``bot/locale/spades.pot`` (``python -m
 bot.i18n_catalogs extract`` writes it from the code, ``... update`` merges it

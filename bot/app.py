@@ -169,6 +169,7 @@ class SpadesApp:
         self._listeners: list[Listener] = []
         self._background: set[asyncio.Task[Any]] = set()
         self._decks: dict[int, str | None] = {}
+        self._languages: dict[int, str | None] = {}
         self._planner = planner or _CommitPlanner()
         tables.subscribe(self._on_commit)
 
@@ -320,6 +321,7 @@ class SpadesApp:
         turn_limit_s: int,
         stand_in: bool | None,
         hints: bool | None = None,
+        language: str = "en",
     ) -> Snapshot:
         """Open a table. Hints are off by default where games are rated
         (with the statistics on), on where nothing is."""
@@ -334,6 +336,7 @@ class SpadesApp:
             preset=preset,
             turn_limit_s=turn_limit_s,
             hints=self.stats is None if hints is None else hints,
+            language=language,
         )
         if stand_in is not None and self.clock is not None:
             await self.clock.set_stand_in(table.id, stand_in)
@@ -412,6 +415,17 @@ class SpadesApp:
     async def set_deck(self, user_id: int, design: str) -> None:
         await self.store.set_deck(user_id, design, self.now())
         self._decks[user_id] = design
+
+    async def language_of(self, user_id: int) -> str | None:
+        """The language the user chose for their private messages (None:
+        their Discord app's)."""
+        if user_id not in self._languages:
+            self._languages[user_id] = await self.store.get_language(user_id)
+        return self._languages[user_id]
+
+    async def set_language(self, user_id: int, language: str | None) -> None:
+        await self.store.set_language(user_id, language, self.now())
+        self._languages[user_id] = language
 
     async def set_message(self, table_id: int, message_id: int | None) -> Table:
         """Remember which public message shows the table (not an action)."""

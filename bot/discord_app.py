@@ -25,6 +25,7 @@ from bot.app import (
     open_store,
 )
 from bot.config import Settings
+from bot.i18n import N_, tr
 from bot.render.leaderboard import BOARD_PATTERN
 from bot.tables.service import random_seed
 from cogs.clock import ChannelTurnNotifier, ClockCog
@@ -32,10 +33,12 @@ from cogs.coach import CoachCog, CoachDesk
 from cogs.components import PATTERN, SpadesComponent, handle_components
 from cogs.errors import on_tree_error, say
 from cogs.hands import HandScreens
+from cogs.languages import learn_language, private_language
 from cogs.leaderboard import LeaderboardCog
 from cogs.presenter import TablePresenter
 from cogs.spades import SpadesCog
 from cogs.table_ui import TableUI
+from cogs.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +47,7 @@ __all__ = ["FEATURES", "SpadesBot", "StartupError", "intents"]
 #: Every component id the bot answers through a DynamicItem; any other click
 #: is answered "not valid" by :meth:`SpadesBot.on_interaction`.
 OUR_COMPONENTS = (PATTERN, BOARD_PATTERN)
-INVALID_BUTTON = "That button is not valid."
+INVALID_BUTTON = N_("That button is not valid.")
 
 
 class StartupError(Exception):
@@ -62,6 +65,13 @@ def intents() -> discord.Intents:
 
 
 class SpadesTree(app_commands.CommandTree[discord.Client]):
+    async def interaction_check(self, interaction: discord.Interaction[discord.Client]) -> bool:
+        """Learn the caller's language before any command answers them."""
+        client = self.client
+        if isinstance(client, SpadesBot) and client.built:
+            await learn_language(interaction, client.app)
+        return True
+
     async def on_error(
         self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError
     ) -> None:
@@ -130,7 +140,14 @@ class SpadesBot(commands.Bot):
             raise StartupError(str(exc)) from None
         self._opened = True
 
+    @property
+    def built(self) -> bool:
+        """Whether the application is built (``setup_hook`` has run)."""
+        return self._built
+
     async def setup_hook(self) -> None:
+        # Descriptions and choice names in every language (sent at sync).
+        await self.tree.set_translator(CatalogTranslator())
         await self.open_database()
         notifier = ChannelTurnNotifier(self)
         self.app = app = await SpadesApp.open(
@@ -216,7 +233,7 @@ class SpadesBot(commands.Bot):
             return
         log.debug("answered an unknown component id %r", custom_id[:100])
         try:
-            await say(interaction, INVALID_BUTTON)
+            await say(interaction, tr(private_language(interaction), INVALID_BUTTON))
         except discord.HTTPException as exc:
             log.debug("could not answer an unknown component: %s", exc)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.game.errors import IllegalAction
+from bot.i18n import N_
 from bot.tables.errors import StaleAction, TableError, UnknownTable
 
 __all__ = [
@@ -39,24 +40,24 @@ class InvalidButton(Refusal):
     """A component the bot never sent: forged, mistyped or from another bot."""
 
     code = "malformed"
-    default_message = "that button is not valid"
+    default_message = N_("that button is not valid")
 
 
 class NoTableHere(Refusal):
     code = "no_table_here"
-    default_message = "there is no open table in this channel: start one with /spades new"
+    default_message = N_("there is no open table in this channel: start one with /spades new")
 
 
 class NotPlaying(Refusal):
     code = "not_playing"
-    default_message = "you are not playing at any table"
+    default_message = N_("you are not playing at any table")
 
 
 class SeveralTables(Refusal):
     """The user plays at several tables and asked from a channel with none of them."""
 
     code = "several_tables"
-    default_message = "you play at several tables: use the command in the table's channel"
+    default_message = N_("you play at several tables: use the command in the table's channel")
 
     def __init__(self, channel_ids: Sequence[int]) -> None:
         super().__init__()

@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import REDRAW, SpadesApp
+from bot.i18n import N_
 from bot.render import clock_text
 from bot.render.clock_text import ClockMessage
 from bot.tables.model import Table
@@ -83,7 +84,8 @@ class ClockCog(commands.Cog):
 
 def _claim_command(app: SpadesApp) -> app_commands.Command[Any, ..., None]:
     @app_commands.command(
-        name="claim", description="Win the game: the other team kept the table waiting too long"
+        name="claim",
+        description=N_("Win the game: the other team kept the table waiting too long"),
     )
     async def claim(interaction: discord.Interaction[Any]) -> None:
         table = await app.my_table(interaction.user.id, interaction.channel_id)

@@ -15,53 +15,35 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.refusals import IllegalAction, SeveralTables, TableError
-from bot.render.answers import several_tables_text
+from bot.i18n import ENGLISH, N_, tr
+from bot.render.refusal_text import refusal_text
+from cogs.languages import private_language
 
 log = logging.getLogger(__name__)
 
-UNKNOWN_COMMAND = (
+UNKNOWN_COMMAND = N_(
     "That command has changed since Discord last heard of it: an admin can publish "
     "the current ones with `python -m bot sync`."
 )
-SORRY = "Something went wrong on my side; nothing was changed by it. Please try again."
-
-#: Wording for a click, where the service's or the engine's is too terse or
-#: speaks of seat numbers. Always used for these codes:
-_ALWAYS = {
-    "stale": "The table has moved on since that was drawn. Look again and retry.",
-    "malformed": "That button is not valid.",  # only a crafted click gets here
-    "not_your_turn": "It is not your turn.",
-}
-#: Used when the error carries its class's default message:
-_DEFAULTS = {
-    "spectator": "You are watching this table; only seated players can do that.",
-    "not_seated": "You are not seated at this table.",
-    "unknown_table": "That table does not exist any more.",
-}
+SORRY = N_("Something went wrong on my side; nothing was changed by it. Please try again.")
+NOT_HERE = N_("You cannot use that command here.")
 
 
 class InteractionRefused(Exception):
     """A refusal about the interaction itself (a bad choice in a menu...), decided
-    here; the core's own refusals are in :mod:`bot.refusals`."""
+    here, already in the reader's language; the core's own refusals are in
+    :mod:`bot.refusals`."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
 
 
-def explain(error: BaseException) -> str | None:
-    """The answer for a refusal, or None for an unexpected error."""
+def explain(error: BaseException, lang: str = ENGLISH) -> str | None:
+    """The answer for a refusal in ``lang``, or None for an unexpected error."""
     if isinstance(error, InteractionRefused):
         return error.message
-    if isinstance(error, SeveralTables):
-        return several_tables_text(error.channel_ids)
-    if isinstance(error, TableError | IllegalAction):
-        text = _ALWAYS.get(error.code, error.message)
-        if isinstance(error, TableError) and text == type(error).default_message:
-            text = _DEFAULTS.get(error.code, text)
-        return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
-    return None
+    return refusal_text(error, lang)
 
 
 def unwrap(error: BaseException) -> BaseException:
@@ -80,7 +62,8 @@ async def say(interaction: discord.Interaction[Any], text: str) -> None:
 
 async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
     error = unwrap(error)
-    text = explain(error)
+    lang = private_language(interaction)
+    text = explain(error, lang)
     if text is None:
         log.error(
             "unexpected error in %s by user %s",
@@ -88,7 +71,7 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
             interaction.user.id,
             exc_info=error,
         )
-        text = SORRY
+        text = tr(lang, SORRY)
     else:
         log.debug("refused %s for user %s: %s", _what(interaction), interaction.user.id, text)
     try:
@@ -101,16 +84,17 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
 async def on_tree_error(
     interaction: discord.Interaction[Any], error: app_commands.AppCommandError
 ) -> None:
+    lang = private_language(interaction)
     if isinstance(error, app_commands.CheckFailure) and not isinstance(
         error, app_commands.CommandInvokeError
     ):
-        await report(
-            interaction, InteractionRefused(str(error) or "You cannot use that command here.")
-        )
+        # discord.py's own checks say why, in English only.
+        why = str(error) if lang == ENGLISH and str(error) else tr(lang, NOT_HERE)
+        await report(interaction, InteractionRefused(why))
         return
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         # Discord still shows a command this bot no longer has in that shape.
-        await report(interaction, InteractionRefused(UNKNOWN_COMMAND))
+        await report(interaction, InteractionRefused(tr(lang, UNKNOWN_COMMAND)))
         return
     await report(interaction, error)
 

@@ -15,6 +15,10 @@ have brought a token five minutes newer (not at every click: a card play
 stays one write), so a restarted bot keeps the same messages live. What
 a hand last showed stays in memory; after a restart a hand is redrawn once
 if its table moved on since it was opened.
+
+A hand is drawn in its owner's language: the one of the interaction that
+showed it; after a restart, until the owner clicks again, the language they
+chose with ``/spades language``, else the table's.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from bot.render.hand_screen import hand_moment, hand_screen
 from bot.render.spec import MessageSpec
 from bot.tables.model import Table
 from cogs.components import message_fields, send_private
+from cogs.languages import private_language
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +65,7 @@ class _LiveHand:
     stored_token: str | None = field(default=None, repr=False)  # what the database holds
     stored_expires_at: float | None = None  # and when that token expires
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    language: str | None = None  # the owner's, when an interaction told it
 
 
 class HandScreens:
@@ -92,15 +98,21 @@ class HandScreens:
     async def set_deck(self, user_id: int, design: Deck) -> None:
         await self.app.set_deck(user_id, design.name.value)
 
-    async def spec(self, table: Table, user_id: int, note: str | None = None) -> MessageSpec:
-        """The private hand message of ``user_id`` at ``table``."""
-        return hand_screen(table, user_id, await self.deck_of(user_id), note)
+    async def spec(
+        self, table: Table, user_id: int, note: str | None = None, lang: str | None = None
+    ) -> MessageSpec:
+        """The private hand message of ``user_id`` at ``table`` in ``lang``
+        (None: the one they chose, else the table's)."""
+        if lang is None:
+            lang = await self.app.language_of(user_id) or table.language
+        return hand_screen(table, user_id, await self.deck_of(user_id), note, lang)
 
     async def open(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """Answer with a fresh private hand, and keep it live."""
         user = interaction.user.id
         table = (await self.app.open_hand(table, user)).table
-        await send_private(interaction, await self.spec(table, user))
+        lang = private_language(interaction)
+        await send_private(interaction, await self.spec(table, user, lang=lang))
         key, live = self._track(interaction, table.id)
         async with live.lock:
             await self._drawn(key, live, table)
@@ -117,7 +129,7 @@ class HandScreens:
         source = interaction.message
         if source is None or not source.flags.ephemeral:
             table = await self.app.tables.get(table_id)
-            spec = await self.spec(table, interaction.user.id, note)
+            spec = await self.spec(table, interaction.user.id, note, private_language(interaction))
             await interaction.followup.send(
                 **message_fields(spec), ephemeral=True, allowed_mentions=NO_MENTIONS
             )
@@ -125,7 +137,7 @@ class HandScreens:
         key, live = self._track(interaction, table_id)
         async with live.lock:
             table = await self.app.tables.get(table_id)
-            spec = await self.spec(table, interaction.user.id, note)
+            spec = await self.spec(table, interaction.user.id, note, live.language)
             await interaction.edit_original_response(
                 **message_fields(spec), allowed_mentions=NO_MENTIONS
             )
@@ -139,12 +151,15 @@ class HandScreens:
         key = (table_id, interaction.user.id)
         expires = interaction.created_at.timestamp() + LIVE_FOR_S
         live = self._live.get(key)
+        if live is not None:
+            live.language = private_language(interaction)
         if live is None or expires >= live.expires_at:
             # A newer token for the same owner: the lock is shared, so edits
             # through the old and the new one never interleave.
             lock = live.lock if live is not None else asyncio.Lock()
             token, application = interaction.token, interaction.application_id
             fresh = _LiveHand(application, token, expires, lock=lock)
+            fresh.language = private_language(interaction)
             if live is not None:
                 fresh.stored_token, fresh.stored_expires_at = (
                     live.stored_token,
@@ -195,7 +210,7 @@ class HandScreens:
             if live.version >= table.version or live.moment == hand_moment(table, key[1]):
                 return
             try:
-                spec = await self.spec(table, key[1])
+                spec = await self.spec(table, key[1], lang=live.language)
                 await edit_answer(self.client, live.application_id, live.token, spec)
             except (discord.HTTPException, TableError) as exc:
                 # Deleted (or refused): the owner opens a fresh hand next time.

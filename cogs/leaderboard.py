@@ -22,6 +22,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.app import Snapshot, SpadesApp
+from bot.i18n import N_, tr
 from bot.render import leaderboard as screens
 from bot.render.results import end_of_game_text, game_record_text, team_names
 from bot.stats.history import export_filename
@@ -31,6 +32,7 @@ from bot.stats.service import StatsService, chart_png, finished_by, finished_fro
 from bot.tables.model import Table
 from cogs.components import to_embed
 from cogs.errors import InteractionRefused
+from cogs.languages import private_language
 from cogs.leaderboard_pages import BoardButton, board_fields, guild_of
 
 log = logging.getLogger(__name__)
@@ -40,21 +42,22 @@ log = logging.getLogger(__name__)
 KnownName = Callable[[int], str | None]
 
 
-def _whose(interaction: discord.Interaction[Any], who: discord.abc.User) -> str:
-    return "You have" if who.id == interaction.user.id else f"{who.mention} has"
+def _no_games(interaction: discord.Interaction[Any], who: discord.abc.User) -> InteractionRefused:
+    player = None if who.id == interaction.user.id else who.id
+    return InteractionRefused(screens.no_games_text(player, private_language(interaction)))
 
 
 def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., None]]:
     """The subcommands, made per cog so that each bot gets its own objects."""
 
-    @app_commands.command(name="leaderboard", description="This server's players ranked")
+    @app_commands.command(name="leaderboard", description=N_("This server's players ranked"))
     @app_commands.describe(
-        sort="Rank by rating (the default) or by wins",
-        page="Page to open at",
-        share="Post it in the channel for everyone (otherwise only you see it)",
+        sort=N_("Rank by rating (the default) or by wins"),
+        page=N_("Page to open at"),
+        share=N_("Post it in the channel for everyone (otherwise only you see it)"),
     )
     @app_commands.choices(
-        sort=[Choice(name="rating", value="rating"), Choice(name="wins", value="wins")]
+        sort=[Choice(name=N_("rating"), value="rating"), Choice(name=N_("wins"), value="wins")]
     )
     async def leaderboard(
         interaction: discord.Interaction[Any],
@@ -65,13 +68,13 @@ def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., 
         guild = guild_of(interaction)
         found = await cog.stats.leaderboard(guild.id, SortKey(sort), page - 1)
         await interaction.response.send_message(
-            **board_fields(found, guild.name), ephemeral=not share
+            **board_fields(found, guild.name, private_language(interaction)), ephemeral=not share
         )
 
-    @app_commands.command(name="stats", description="A player's statistics on this server")
+    @app_commands.command(name="stats", description=N_("A player's statistics on this server"))
     @app_commands.describe(
-        player="Whose statistics (yours if left out)",
-        share="Post them in the channel for everyone (otherwise only you see them)",
+        player=N_("Whose statistics (yours if left out)"),
+        share=N_("Post them in the channel for everyone (otherwise only you see them)"),
     )
     async def stats(
         interaction: discord.Interaction[Any],
@@ -82,16 +85,17 @@ def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., 
         who = player or interaction.user
         found = await cog.stats.player_stats(guild.id, who.id)
         if found is None:
-            raise InteractionRefused(screens.no_games_text(_whose(interaction, who)))
-        embed = to_embed(screens.stats_embed(found, who.display_name, guild.name))
+            raise _no_games(interaction, who)
+        lang = private_language(interaction)
+        embed = to_embed(screens.stats_embed(found, who.display_name, guild.name, lang))
         await interaction.response.send_message(embed=embed, ephemeral=not share)
 
     @app_commands.command(
-        name="history", description="Recent games, or one game's full record as a file"
+        name="history", description=N_("Recent games, or one game's full record as a file")
     )
     @app_commands.describe(
-        player="Whose games (yours if left out)",
-        game="A game number from the list: its hand records and score picture",
+        player=N_("Whose games (yours if left out)"),
+        game=N_("A game number from the list: its hand records and score picture"),
     )
     async def history(
         interaction: discord.Interaction[Any],
@@ -105,25 +109,34 @@ def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., 
         who = player or interaction.user
         games = await cog.stats.recent_games(guild.id, who.id)
         if not games:
-            raise InteractionRefused(screens.no_games_text(_whose(interaction, who)))
-        embed = to_embed(screens.history_embed(games, who.display_name))
+            raise _no_games(interaction, who)
+        lang = private_language(interaction)
+        embed = to_embed(screens.history_embed(games, who.display_name, lang))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(
         name="rating-settings",
-        description="Whether games with computer players or hints change ratings (Manage Server)",
+        description=N_(
+            "Whether games with computer players or hints change ratings (Manage Server)"
+        ),
     )
-    @app_commands.describe(computer_games="Rate games that had computer players or hints in them")
+    @app_commands.describe(
+        computer_games=N_("Rate games that had computer players or hints in them")
+    )
     async def rating_settings(
         interaction: discord.Interaction[Any], computer_games: bool | None = None
     ) -> None:
         guild = guild_of(interaction)
+        lang = private_language(interaction)
         if computer_games is not None:
             if not interaction.permissions.manage_guild:
-                raise InteractionRefused("Only members who can manage the server can change this.")
+                raise InteractionRefused(
+                    tr(lang, "Only members who can manage the server can change this.")
+                )
             await cog.stats.set_rate_computer_games(guild.id, computer_games)
         rated = await cog.stats.rate_computer_games(guild.id)
-        await interaction.response.send_message(screens.rating_setting_text(rated), ephemeral=True)
+        text = screens.rating_setting_text(rated, lang)
+        await interaction.response.send_message(text, ephemeral=True)
 
     return [leaderboard, stats, history, rating_settings]
 
@@ -149,6 +162,7 @@ class LeaderboardCog(commands.Cog):
         for command in self._commands:
             group.add_command(command, override=True)
         BoardButton.sources[self.bot] = self.stats.leaderboard
+        BoardButton.languages[self.bot] = self.app.language_of
         self.bot.add_dynamic_items(BoardButton)
         self.app.subscribe(self.on_change)
         self.app.spawn(self._catch_up(), "stats-catch-up")
@@ -161,6 +175,7 @@ class LeaderboardCog(commands.Cog):
         self.bot.remove_dynamic_items(BoardButton)
         if BoardButton.sources.get(self.bot) == self.stats.leaderboard:
             del BoardButton.sources[self.bot]
+            BoardButton.languages.pop(self.bot, None)
 
     async def _catch_up(self) -> None:
         counted = await self.stats.catch_up()
@@ -190,10 +205,12 @@ class LeaderboardCog(commands.Cog):
         if not await self.app.owes_announcement(table):
             return
         names = await self._user_names(game)
-        text = end_of_game_text(table.id, game, team_names(game.seats, names.__getitem__), outcome)
+        lang = table.language
+        teams = team_names(game.seats, names.__getitem__, lang=lang)
+        text = end_of_game_text(table.id, game, teams, outcome, lang)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
-            await channel.send(content=text, file=_picture(game, names))
+            await channel.send(content=text, file=_picture(game, names, lang))
         except discord.Forbidden as exc:
             # The host is told about missing permissions with the table message.
             log.warning("could not post the picture of game %d: %s", game.game_id, exc)
@@ -212,7 +229,7 @@ class LeaderboardCog(commands.Cog):
                     user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
                     name = user.display_name
                 except discord.HTTPException:
-                    name = f"player {user_id % 10000:04d}"
+                    name = f"#{user_id % 10000:04d}"
             names[user_id] = name
         return names
 
@@ -222,21 +239,26 @@ class LeaderboardCog(commands.Cog):
         self, interaction: discord.Interaction[Any], guild_id: int, game_id: int
     ) -> None:
         """A game's hand records (JSON) and score picture, privately."""
+        lang = private_language(interaction)
         found = await self.stats.finished_game(game_id)
         if found is None or found[0].guild_id != guild_id:
-            raise InteractionRefused(f"There is no finished game {game_id} on this server.")
+            raise InteractionRefused(
+                tr(lang, "There is no finished game {game} on this server.", game=game_id)
+            )
         game, _ = found
         data = await self.stats.export_history(guild_id, game_id)
         assert data is not None
         files = [discord.File(io.BytesIO(data), export_filename(game_id))]
         try:
-            files.append(_picture(game, await self._user_names(game)))
+            files.append(_picture(game, await self._user_names(game), lang))
         except BadRecord as exc:  # the file still goes out; the picture cannot
             log.warning("no picture for game %d: %s", game_id, exc)
-        await interaction.response.send_message(game_record_text(game), files=files, ephemeral=True)
+        text = game_record_text(game, lang)
+        await interaction.response.send_message(text, files=files, ephemeral=True)
 
 
-def _picture(game: FinishedGame, names: dict[int, str]) -> discord.File:
-    """The score picture of a game (some 15 ms to draw)."""
-    png = chart_png(game, team_names(game.seats, names.__getitem__, plain=True))
+def _picture(game: FinishedGame, names: dict[int, str], lang: str) -> discord.File:
+    """The score picture of a game (some 15 ms to draw), labelled in ``lang``."""
+    teams = team_names(game.seats, names.__getitem__, plain=True, lang=lang)
+    png = chart_png(game, teams, lang)
     return discord.File(io.BytesIO(png), f"spades-game-{game.game_id}.png")

@@ -15,13 +15,17 @@ from weakref import WeakKeyDictionary
 import discord
 from discord.ui import DynamicItem, Item
 
+from bot.i18n import resolve, tr
 from bot.render import leaderboard as screens
 from bot.stats.leaderboard import LeaderboardPage, SortKey
 from cogs.components import BUTTON_STYLES, to_embed
 from cogs.errors import InteractionRefused, report
+from cogs.languages import KEY, private_language
 
 #: What a page button asks for: (guild id, sort, page) -> the page.
 PageSource = Callable[[int, SortKey, int], Awaitable[LeaderboardPage]]
+#: The language a user chose (None: their Discord app's).
+LanguageSource = Callable[[int], Awaitable[str | None]]
 
 
 class BoardButton(DynamicItem[Item[Any]], template=screens.BOARD_PATTERN):
@@ -31,6 +35,7 @@ class BoardButton(DynamicItem[Item[Any]], template=screens.BOARD_PATTERN):
 
     #: Each bot's page source, registered by its cog when it loads.
     sources: ClassVar[WeakKeyDictionary[Any, PageSource]] = WeakKeyDictionary()
+    languages: ClassVar[WeakKeyDictionary[Any, LanguageSource]] = WeakKeyDictionary()
 
     def __init__(self, item: Item[Any], rest: str = "") -> None:
         super().__init__(item)
@@ -44,19 +49,24 @@ class BoardButton(DynamicItem[Item[Any]], template=screens.BOARD_PATTERN):
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
+            languages = self.languages.get(interaction.client)
+            if languages is not None:
+                chosen = await languages(interaction.user.id)
+                interaction.extras[KEY] = resolve(chosen or interaction.locale)
+            lang = private_language(interaction)
             wanted = screens.parse_board_id(self.rest)
             source = self.sources.get(interaction.client)
             if wanted is None or source is None:
-                raise InteractionRefused("That button is not valid.")
+                raise InteractionRefused(tr(lang, "That button is not valid."))
             guild = guild_of(interaction)
             page = await source(guild.id, *wanted)
-            await interaction.response.edit_message(**board_fields(page, guild.name))
+            await interaction.response.edit_message(**board_fields(page, guild.name, lang))
         except Exception as exc:
             await report(interaction, exc)
 
 
-def board_fields(page: LeaderboardPage, guild_name: str) -> dict[str, Any]:
-    spec = screens.board_message(page, guild_name)
+def board_fields(page: LeaderboardPage, guild_name: str, lang: str) -> dict[str, Any]:
+    spec = screens.board_message(page, guild_name, lang)
     assert spec.embed is not None
     view = discord.ui.View(timeout=None)
     for button in spec.buttons:
@@ -72,5 +82,8 @@ def board_fields(page: LeaderboardPage, guild_name: str) -> dict[str, Any]:
 
 def guild_of(interaction: discord.Interaction[Any]) -> discord.Guild:
     if interaction.guild is None:
-        raise InteractionRefused("The leaderboard belongs to a server: use it in a server channel.")
+        lang = private_language(interaction)
+        raise InteractionRefused(
+            tr(lang, "The leaderboard belongs to a server: use it in a server channel.")
+        )
     return interaction.guild

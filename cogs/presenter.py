@@ -25,8 +25,9 @@ from typing import Any
 import discord
 
 from bot.app import REDRAW, Snapshot, SpadesApp, TurnMention
+from bot.i18n import N_, ntr, tr
 from bot.render.names import computer_label
-from bot.render.table import SEAT_NAMES, table_message
+from bot.render.table import seat_name, table_message
 from bot.tables.model import Table, TableStatus
 from cogs.components import message_fields
 from cogs.hands import HandScreens
@@ -235,12 +236,20 @@ class TablePresenter:
 
     async def _tell_host(self, table: Table, screen: _Screen, exc: discord.Forbidden) -> None:
         missing = self._missing_permissions(table.channel_id)
-        plural = "s" if len(missing) > 1 else ""
-        names = " and ".join([", ".join(missing[:-1]), missing[-1]] if plural else missing)
-        screen.problem = (
-            f"I cannot show table {table.id} in <#{table.channel_id}>: I need the "
-            f"{names} permission{plural} there. Ask a server admin to allow it; the game "
-            "itself is safe and goes on as soon as I can post."
+        # Discord's own names of the permissions, as its settings show them.
+        names = ", ".join(missing)
+        screen.problem = ntr(
+            table.language,
+            "I cannot show table {table} in {channel}: I need the {permissions} permission "
+            "there. Ask a server admin to allow it; the game itself is safe and goes on as "
+            "soon as I can post.",
+            "I cannot show table {table} in {channel}: I need the {permissions} permissions "
+            "there. Ask a server admin to allow it; the game itself is safe and goes on as "
+            "soon as I can post.",
+            len(missing),
+            table=table.id,
+            channel="<#" + str(table.channel_id) + ">",
+            permissions=names,
         )
         log.warning("table %d: missing permission in channel %d", table.id, table.channel_id)
         try:
@@ -270,11 +279,13 @@ class TablePresenter:
         names = []
         for seat, occupant in enumerate(table.seats):
             if occupant.user_id is None:
-                names.append(computer_label(seat, occupant.computer_level))
+                names.append(computer_label(seat, occupant.computer_level, table.language))
                 continue
             name = self.names.get(occupant.user_id)
             if name is None:
-                name = await self._fetch_name(table, occupant.user_id) or SEAT_NAMES[seat]
+                name = await self._fetch_name(table, occupant.user_id) or seat_name(
+                    seat, table.language
+                )
             names.append(name)
         return names
 
@@ -353,11 +364,14 @@ class TablePresenter:
         new: TurnMention | None = None
         if key is not None:
             _hand, _seat, phase, user_id = key
-            verb = "bid" if phase == "bidding" else "play"
+            if phase == "bidding":
+                text = N_("<@{user}>, your turn to bid at table {table}.")
+            else:
+                text = N_("<@{user}>, your turn to play at table {table}.")
             await self.pacer.turn()
             try:
                 message = await channel.send(
-                    f"<@{user_id}>, your turn to {verb} at table {table.id}.",
+                    tr(table.language, text, user=user_id, table=table.id),
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
                 )
                 screen.ping_message = message.id

@@ -14,32 +14,40 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.app import PRESET_NAMES, Origin, SpadesApp
-from bot.render.clock_text import format_duration
+from bot.i18n import LANGUAGES, N_, tr
+from bot.render.answers import joined_text
+from bot.render.clock_text import duration_text
 from bot.render.coach_text import hints_table_text
 from bot.render.decks import DECKS, DeckName, Style
 from bot.render.ids import Act, ComponentId
 from bot.render.rules_text import rules_text
 from bot.render.spec import ButtonSpec, MessageSpec
-from bot.render.table import SEAT_NAMES
 from bot.tables.model import DEFAULT_TURN_LIMIT_S
 from cogs.components import send_private
 from cogs.errors import InteractionRefused
 from cogs.hands import HandScreens
+from cogs.languages import learn_language, private_language, server_language
 from cogs.presenter import TablePresenter
+from cogs.translator import SECONDS
 
 # Minutes: quick tables for people playing together, up to a week for
 # tables played over days.
 TURN_LIMIT_MINUTES = (5, 60, 720, 1440, 2880, 4320, 10080)
 DEFAULT_TURN_LIMIT_MINUTES = DEFAULT_TURN_LIMIT_S // 60
 PRESET_CHOICES: list[Choice[str]] = [Choice(name=name, value=name) for name in PRESET_NAMES]
+#: Each language by its own name; "auto" goes back to the Discord app's.
+AUTO = "auto"
+LANGUAGE_CHOICES = [Choice(name=name, value=code) for code, name in LANGUAGES.items()]
 
 
 def _limit_choice(minutes: int) -> Choice[int]:
-    return Choice(name=format_duration(minutes * 60), value=minutes)
+    seconds = minutes * 60
+    name = app_commands.locale_str(duration_text("en", seconds), **{SECONDS: seconds})
+    return Choice(name=name, value=minutes)
 
 
 @app_commands.guild_only()
-class SpadesGroup(app_commands.Group, name="spades", description="Partnership Spades tables"):
+class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership Spades tables")):
     def __init__(self, cog: SpadesCog) -> None:
         super().__init__()
         self.cog = cog
@@ -48,22 +56,30 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
     def app(self) -> SpadesApp:
         return self.cog.app
 
-    @app_commands.command(name="new", description="Open a Spades table in this channel")
+    @app_commands.command(name="new", description=N_("Open a Spades table in this channel"))
     @app_commands.describe(
-        target="Points to win",
-        revokes="Allow revokes (at the player's risk, /revoke catches them) or block them",
-        preset="Rules preset",
-        turn_limit="How long the table waits on one player before the others may claim",
-        stand_in="Past the turn limit, a computer plays for the late player (else: a claim)",
-        hints="A Hint button on the players' hands (such games leave ratings alone)",
+        target=N_("Points to win"),
+        revokes=N_("Allow revokes (at the player's risk, /revoke catches them) or block them"),
+        preset=N_("Rules preset"),
+        turn_limit=N_("How long the table waits on one player before the others may claim"),
+        stand_in=N_("Past the turn limit, a computer plays for the late player (else: a claim)"),
+        hints=N_("A Hint button on the players' hands (such games leave ratings alone)"),
+        language=N_("The language of the table message (the server's by default)"),
     )
     @app_commands.choices(
-        target=[Choice(name="500 points", value=500), Choice(name="250 points", value=250)],
+        target=[
+            Choice(name=N_("500 points"), value=500),
+            Choice(name=N_("250 points"), value=250),
+        ],
         turn_limit=[_limit_choice(m) for m in TURN_LIMIT_MINUTES],
     )
     @app_commands.choices(
-        revokes=[Choice(name="allow", value="allowed"), Choice(name="block", value="blocked")],
+        revokes=[
+            Choice(name=N_("allow"), value="allowed"),
+            Choice(name=N_("block"), value="blocked"),
+        ],
         preset=PRESET_CHOICES,
+        language=LANGUAGE_CHOICES,
     )
     async def new(
         self,
@@ -74,6 +90,7 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
         turn_limit: int = DEFAULT_TURN_LIMIT_MINUTES,
         stand_in: bool | None = None,
         hints: bool | None = None,
+        language: str | None = None,
     ) -> None:
         # Posting the table message may wait on Discord's rate limits.
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -88,6 +105,7 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
             turn_limit_s=turn_limit * 60,
             stand_in=stand_in,
             hints=hints,
+            language=language or server_language(interaction),
         )
         table = snapshot.table
         await presenter.settle(table.id)
@@ -95,80 +113,131 @@ class SpadesGroup(app_commands.Group, name="spades", description="Partnership Sp
         if problem is not None:
             await interaction.followup.send(problem, ephemeral=True)
             return
-        opened = f"Table {table.id} is open: you sit South. Others press Join on the table message."
+        lang = private_language(interaction)
+        opened = tr(
+            lang,
+            "Table {table} is open: you sit South. Others press Join on the table message.",
+            table=table.id,
+        )
         if table.options.hints:
             opened += " " + hints_table_text()
         await interaction.followup.send(opened, ephemeral=True)
 
-    @app_commands.command(name="join", description="Take a seat at this channel's table, or watch")
+    @app_commands.command(
+        name="join", description=N_("Take a seat at this channel's table, or watch")
+    )
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         table = await self.app.channel_table(interaction.channel_id)
         self.cog.presenter.remember_name(interaction.user)
         table = await self.app.join(table, interaction.user.id)
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            text = f"You are watching table {table.id}."
-        else:
-            text = f"You sit {SEAT_NAMES[seat]} at table {table.id}."
+        text = joined_text(
+            private_language(interaction), table.seat_of(interaction.user.id), table.id
+        )
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(
-        name="leave", description="Leave your seat before the start, or stop watching"
+        name="leave", description=N_("Leave your seat before the start, or stop watching")
     )
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         table = await self.app.channel_table(interaction.channel_id)
         await self.app.leave(table, interaction.user.id)
-        await interaction.response.send_message(f"You left table {table.id}.", ephemeral=True)
+        text = tr(private_language(interaction), "You left table {table}.", table=table.id)
+        await interaction.response.send_message(text, ephemeral=True)
 
-    @app_commands.command(name="hand", description="Show your cards (only you see them)")
+    @app_commands.command(name="hand", description=N_("Show your cards (only you see them)"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         table = await self.app.my_table(interaction.user.id, interaction.channel_id)
         await self.cog.hands.open(interaction, table)
 
-    @app_commands.command(name="resign", description="Give up the game: your team loses")
+    @app_commands.command(name="resign", description=N_("Give up the game: your team loses"))
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
+        lang = private_language(interaction)
         table = await self.app.my_table(interaction.user.id, interaction.channel_id)
         if table.game is None or table.game.over:
-            raise InteractionRefused("There is no game in progress to resign from.")
+            raise InteractionRefused(tr(lang, "There is no game in progress to resign from."))
         confirm = ButtonSpec(
-            str(ComponentId(Act.RESIGN, table.id, table.version)), "Yes, resign", Style.RED
+            str(ComponentId(Act.RESIGN, table.id, table.version)),
+            tr(lang, "Yes, resign"),
+            Style.RED,
         )
         spec = MessageSpec(
-            content=f"Resign at table {table.id}? Your team loses the game at once.",
+            content=tr(
+                lang, "Resign at table {table}? Your team loses the game at once.", table=table.id
+            ),
             rows=((confirm,),),
         )
         await send_private(interaction, spec)
 
-    @app_commands.command(name="cancel", description="Close your table before it starts (host)")
+    @app_commands.command(name="cancel", description=N_("Close your table before it starts (host)"))
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         table = await self.app.channel_table(interaction.channel_id)
         await self.app.cancel(table, interaction.user.id)
-        await interaction.response.send_message(f"Table {table.id} is closed.", ephemeral=True)
+        text = tr(private_language(interaction), "Table {table} is closed.", table=table.id)
+        await interaction.response.send_message(text, ephemeral=True)
 
-    @app_commands.command(name="deck", description="Choose how your own cards look")
-    @app_commands.describe(design="The deck design; leave it out to see the designs")
+    @app_commands.command(name="deck", description=N_("Choose how your own cards look"))
+    @app_commands.describe(design=N_("The deck design; leave it out to see the designs"))
     @app_commands.choices(design=[Choice(name=d.title, value=d.name.value) for d in DECKS.values()])
     async def deck_command(
         self, interaction: discord.Interaction[Any], design: str | None = None
     ) -> None:
+        lang = private_language(interaction)
         if design is None:
             current = await self.cog.hands.deck_of(interaction.user.id)
-            lines = [f"Your deck: **{current.title}**."]
+            lines = [tr(lang, "Your deck: **{deck}**.", deck=tr(lang, current.title))]
             lines += [
-                f"- **{d.title}** (`{d.name.value}`): {d.description}" for d in DECKS.values()
+                f"- **{tr(lang, d.title)}** (`{d.name.value}`): {tr(lang, d.description)}"
+                for d in DECKS.values()
             ]
             await interaction.response.send_message("\n".join(lines), ephemeral=True)
             return
         chosen = DECKS[DeckName(design)]
         await self.cog.hands.set_deck(interaction.user.id, chosen)
-        await interaction.response.send_message(
-            f"Your cards now use the **{chosen.title}** deck. Only you see it.", ephemeral=True
+        text = tr(
+            lang,
+            "Your cards now use the **{deck}** deck. Only you see it.",
+            deck=tr(lang, chosen.title),
         )
+        await interaction.response.send_message(text, ephemeral=True)
 
-    @app_commands.command(name="rules", description="The rules of this channel's table")
+    @app_commands.command(
+        name="language", description=N_("Choose the language of your own messages")
+    )
+    @app_commands.describe(
+        language=N_("Your language; leave it out to see it, or pick Discord's to follow your app")
+    )
+    @app_commands.choices(
+        language=[*LANGUAGE_CHOICES, Choice(name=N_("Discord's language"), value=AUTO)]
+    )
+    async def language_command(
+        self, interaction: discord.Interaction[Any], language: str | None = None
+    ) -> None:
+        user = interaction.user.id
+        if language is not None:
+            await self.app.set_language(user, None if language == AUTO else language)
+        lang = await learn_language(interaction, self.app)
+        chosen = await self.app.language_of(user)
+        if chosen is None:
+            text = tr(
+                lang,
+                "Your own messages (hands, answers) follow your Discord app: {language}. "
+                "Tables speak their own language.",
+                language=LANGUAGES[lang],
+            )
+        else:
+            text = tr(
+                lang,
+                "Your own messages (hands, answers) are in {language}. "
+                "Tables speak their own language.",
+                language=LANGUAGES[lang],
+            )
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="rules", description=N_("The rules of this channel's table"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         rules = await self.app.rules_in(interaction.channel_id)
-        await interaction.response.send_message(rules_text(rules), ephemeral=True)
+        text = rules_text(rules, private_language(interaction))
+        await interaction.response.send_message(text, ephemeral=True)
 
 
 class SpadesCog(commands.Cog):
@@ -191,22 +260,24 @@ class SpadesCog(commands.Cog):
     async def cog_unload(self) -> None:
         self.tree.remove_command(self.group.name)
 
-    @app_commands.command(name="revoke", description="Call a revoke on an opponent")
-    @app_commands.describe(player="The opponent you say revoked in this hand")
+    @app_commands.command(name="revoke", description=N_("Call a revoke on an opponent"))
+    @app_commands.describe(player=N_("The opponent you say revoked in this hand"))
     @app_commands.guild_only()
     async def revoke(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
         table = await self.app.my_table(interaction.user.id, interaction.channel_id)
         done = await self.app.challenge(table, interaction.user.id, player.id)
         result = done.result
         assert result is not None
+        # A public answer: in the table's language.
         if result.reason.value == "revoke":
-            text = (
-                f"{interaction.user.mention} called a revoke on {player.mention}: the plays of "
-                f"the hand show it. {player.mention}'s team loses the game."
+            template = N_(
+                "{caller} called a revoke on {player}: the plays of the hand show it. "
+                "{player}'s team loses the game."
             )
         else:
-            text = (
-                f"{interaction.user.mention} called a revoke on {player.mention}, but the plays "
-                f"of the hand show none. {interaction.user.mention}'s team loses the game."
+            template = N_(
+                "{caller} called a revoke on {player}, but the plays of the hand show none. "
+                "{caller}'s team loses the game."
             )
+        text = tr(done.language, template, caller=interaction.user.mention, player=player.mention)
         await interaction.response.send_message(text)

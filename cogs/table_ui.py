@@ -16,13 +16,15 @@ from typing import Any
 import discord
 
 from bot.app import Origin, SpadesApp
+from bot.i18n import tr
 from bot.refusals import IllegalAction, InvalidButton, StaleAction
+from bot.render.answers import joined_text
 from bot.render.ids import Act, BadComponentId, ComponentId, parse
-from bot.render.table import SEAT_NAMES
 from bot.tables.model import Table
 from cogs.coach import CoachDesk
 from cogs.errors import InteractionRefused, explain, report, say
 from cogs.hands import HandScreens
+from cogs.languages import learn_language, private_language
 from cogs.presenter import TablePresenter
 
 Handler = Callable[[discord.Interaction[Any], Table, ComponentId, list[str]], Awaitable[None]]
@@ -80,6 +82,7 @@ class TableUI:
     ) -> None:
         self.presenter.remember_name(interaction.user)
         try:
+            await learn_language(interaction, self.app)
             try:
                 cid = parse(rest)
             except BadComponentId:
@@ -113,9 +116,12 @@ class TableUI:
             else:
                 await self.app.play(table, user, cid.version, cid.arg or "")
         except StaleAction:
-            note = "That hand was out of date, so nothing was done. Here is your hand now."
+            note = tr(
+                private_language(interaction),
+                "That hand was out of date, so nothing was done. Here is your hand now.",
+            )
         except IllegalAction as exc:
-            note = explain(exc)
+            note = explain(exc, private_language(interaction))
         await self.hands.redraw(interaction, cid.table, note)
 
     # -- the table message -----------------------------------------------------------
@@ -128,19 +134,24 @@ class TableUI:
         table = await self.app.join(table, user)
         seat = table.seat_of(user)
         if seat is not None:
-            await say(interaction, f"You sit {SEAT_NAMES[seat]} at table {table.id}.")
+            await say(interaction, joined_text(private_language(interaction), seat, table.id))
         else:
-            await say(
-                interaction,
-                f"You are watching table {table.id}: the seats are taken or the game has begun.",
+            text = tr(
+                private_language(interaction),
+                "You are watching table {table}: the seats are taken or the game has begun.",
+                table=table.id,
             )
+            await say(interaction, text)
 
     async def _leave(
         self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
     ) -> None:
         await interaction.response.defer()
         await self.app.leave(table, interaction.user.id)
-        await say(interaction, f"You left table {cid.table}.")
+        await say(
+            interaction,
+            tr(private_language(interaction), "You left table {table}.", table=cid.table),
+        )
 
     async def _partner(
         self,
@@ -151,7 +162,8 @@ class TableUI:
     ) -> None:
         await interaction.response.defer()
         if len(values) != 1 or values[0] not in ("1", "2", "3"):
-            raise InteractionRefused("Pick one of the three other players.")
+            lang = private_language(interaction)
+            raise InteractionRefused(tr(lang, "Pick one of the three other players."))
         await self.app.choose_partner(table, interaction.user.id, cid.version, int(values[0]))
 
     async def _computers(
@@ -184,7 +196,8 @@ class TableUI:
         await interaction.response.defer()
         await self.app.resign(table, interaction.user.id, cid.version)
         await interaction.edit_original_response(
-            content="You resigned: your team loses this game.", view=None
+            content=tr(private_language(interaction), "You resigned: your team loses this game."),
+            view=None,
         )
 
     async def _claim(

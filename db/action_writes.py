@@ -29,12 +29,14 @@ class NewTable:
     options_json: str
     seats: Sequence[SeatRow]
     entry: LogEntry
+    language: str = "en"  # of the table's public messages (migration 023)
 
     def __call__(self, db: sqlite3.Connection) -> int:
         try:
             cursor = db.execute(
                 "INSERT INTO tables (guild_id, channel_id, host_id, options, status,"
-                " version, created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', 1, ?, ?)",
+                " version, created_at, updated_at, language)"
+                " VALUES (?, ?, ?, ?, 'lobby', 1, ?, ?, ?)",
                 (
                     self.guild_id,
                     self.channel_id,
@@ -42,6 +44,7 @@ class NewTable:
                     self.options_json,
                     self.entry.at,
                     self.entry.at,
+                    self.language,
                 ),
             )
             table_id = cursor.lastrowid

@@ -18,6 +18,7 @@ class UserPrefs:
     deck: str | None
     data: dict[str, Any]
     updated_at: float
+    language: str | None = None  # None: their Discord app's language
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,12 +37,13 @@ class PrefsSQL(Connected):
 
     async def get_user_prefs(self, user_id: int) -> UserPrefs | None:
         async with self.connection.execute(
-            "SELECT deck, data, updated_at FROM user_prefs WHERE user_id = ?", (user_id,)
+            "SELECT deck, data, updated_at, language FROM user_prefs WHERE user_id = ?",
+            (user_id,),
         ) as cursor:
             row = await cursor.fetchone()
         if row is None:
             return None
-        return UserPrefs(user_id, row[0], json.loads(row[1]), row[2])
+        return UserPrefs(user_id, row[0], json.loads(row[1]), row[2], row[3])
 
     async def get_deck(self, user_id: int) -> str | None:
         """The user's deck design, or None if they never chose one."""
@@ -55,6 +57,21 @@ class PrefsSQL(Connected):
                 " ON CONFLICT (user_id) DO UPDATE"
                 " SET deck = excluded.deck, updated_at = excluded.updated_at",
                 (user_id, deck, at),
+            )
+
+    async def get_language(self, user_id: int) -> str | None:
+        """The language the user chose for their private messages, or None."""
+        prefs = await self.get_user_prefs(user_id)
+        return prefs.language if prefs else None
+
+    async def set_language(self, user_id: int, language: str | None, at: float) -> None:
+        """Choose the user's language (None: their Discord app's again)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO user_prefs (user_id, language, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE"
+                " SET language = excluded.language, updated_at = excluded.updated_at",
+                (user_id, language, at),
             )
 
     async def set_user_data(self, user_id: int, data: Mapping[str, Any], at: float) -> None:

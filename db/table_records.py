@@ -140,6 +140,7 @@ class TableRecord:
     game_seq: int
     created_at: float
     updated_at: float
+    language: str = "en"  # of the table's public messages
     seats: list[SeatRow] = field(default_factory=list)
     spectators: list[int] = field(default_factory=list)
     game: GameInfo | None = None

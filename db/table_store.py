@@ -43,11 +43,12 @@ class TableSQL(Connected):
         options: Mapping[str, Any],
         seats: Sequence[SeatRow],
         entry: LogEntry,
+        language: str = "en",
     ) -> int:
         """Insert a lobby table at version 1 with its first log row; returns its id.
         Raises :class:`ChannelTaken` if the channel has an open table."""
         return await self.commits.write(
-            NewTable(guild_id, channel_id, host_id, to_json(options), seats, entry)
+            NewTable(guild_id, channel_id, host_id, to_json(options), seats, entry, language)
         )
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
@@ -105,7 +106,7 @@ class TableSQL(Connected):
         async with db.execute(
             "SELECT t.id, t.guild_id, t.channel_id, t.message_id, t.host_id, t.options,"
             " t.status, t.version, t.game_no, t.game_seq, t.created_at, t.updated_at,"
-            " g.id, g.seed, g.started_at, g.preset, g.options"
+            " g.id, g.seed, g.started_at, g.preset, g.options, t.language"
             " FROM tables t LEFT JOIN games g ON g.table_id = t.id AND g.game_no = t.game_no"
             f" WHERE {where} ORDER BY t.id",
             args,
@@ -124,6 +125,7 @@ class TableSQL(Connected):
                     game_seq=r[9],
                     created_at=r[10],
                     updated_at=r[11],
+                    language=r[17],
                 )
                 if r[12] is not None:
                     record.game = GameInfo(r[12], r[8], r[13], r[14], r[15], r[16])

@@ -1,6 +1,19 @@
-"""Refused actions. Each message is written for the player who tried it."""
+"""Refused actions. Each message is written for the player who tried it.
+
+A message is an English template with named placeholders (``template``) and
+their values (``params``), so that the Discord layer can say it in the
+player's language (see :mod:`bot.i18n`); ``message`` is it filled in. A
+value named ``<x>_card`` is a card and ``<x>_s`` a duration in seconds: the
+template's ``{x}`` shows it in the reader's language.
+"""
 
 from __future__ import annotations
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the message catalog (the engine may import
+    nothing outside ``bot.game``; :func:`bot.i18n.N_` is the same)."""
+    return message
 
 
 class IllegalAction(Exception):
@@ -8,9 +21,12 @@ class IllegalAction(Exception):
 
     code = "illegal"
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, **params: object) -> None:
+        text = message.format(**params) if params else message
+        super().__init__(text)
+        self.template = message
+        self.params = params
+        self.message = text
 
 
 class WrongPhase(IllegalAction):

@@ -14,6 +14,7 @@ from typing import Protocol
 from bot.game import errors
 from bot.game.cards import SPADES, SUIT_MASKS, card_name, lowest_card
 from bot.game.durations import format_duration
+from bot.game.errors import N_
 from bot.game.rules import FirstLead, RevokeRule, RuleSet
 from bot.game.scoring import BLIND_NIL
 from bot.game.types import Phase, Trick, team_of
@@ -43,12 +44,12 @@ class Game(Protocol):
 
 def check_seat(seat: int) -> None:
     if not isinstance(seat, int) or not 0 <= seat < 4:
-        raise errors.NotSeated("you are not seated at this table")
+        raise errors.NotSeated(N_("you are not seated at this table"))
 
 
 def check_not_over(game: Game) -> None:
     if game.phase is Phase.GAME_OVER:
-        raise errors.GameIsOver("the game is over")
+        raise errors.GameIsOver(N_("the game is over"))
 
 
 def check_bid(game: Game, seat: int, bid: object) -> None:
@@ -56,24 +57,26 @@ def check_bid(game: Game, seat: int, bid: object) -> None:
     check_seat(seat)
     if game.phase is not Phase.BIDDING:
         check_not_over(game)
-        raise errors.WrongPhase("bidding is over for this hand")
+        raise errors.WrongPhase(N_("bidding is over for this hand"))
     if seat != game.to_act:
-        raise errors.NotYourTurn(f"it is not your turn to bid: seat {game.to_act} bids next")
+        raise errors.NotYourTurn(
+            N_("it is not your turn to bid: seat {seat} bids next"), seat=game.to_act
+        )
     if bid == BLIND_NIL and type(bid) is int:
         if not game.blind_nil_open(seat):
-            raise errors.BlindNilNotAllowed(_blind_nil_refusal(game, seat))
+            raise _blind_nil_refusal(game, seat)
         return
-    raise errors.BidOutOfRange("bid from 1 to 13 tricks, or Nil")
+    raise errors.BidOutOfRange(N_("bid from 1 to 13 tricks, or Nil"))
 
 
-def _blind_nil_refusal(game: Game, seat: int) -> str:
+def _blind_nil_refusal(game: Game, seat: int) -> errors.BlindNilNotAllowed:
     if not game.rules.blind_nil:
-        return "Blind Nil is not played at this table"
+        return errors.BlindNilNotAllowed(N_("Blind Nil is not played at this table"))
     if game.looked[seat]:
-        return "Blind Nil must be bid before you look at your cards"
-    return (
-        f"Blind Nil is allowed only when your team trails by "
-        f"{game.rules.blind_nil_min_deficit} points or more"
+        return errors.BlindNilNotAllowed(N_("Blind Nil must be bid before you look at your cards"))
+    return errors.BlindNilNotAllowed(
+        N_("Blind Nil is allowed only when your team trails by {points} points or more"),
+        points=game.rules.blind_nil_min_deficit,
     )
 
 
@@ -82,15 +85,17 @@ def play_refusal(game: Game, seat: int, card: int) -> errors.IllegalAction:
     if game.phase is not Phase.PLAYING:
         check_seat(seat)
         check_not_over(game)
-        return errors.WrongPhase(
-            "bidding is not over yet" if game.phase is Phase.BIDDING else "this hand is over"
-        )
+        if game.phase is Phase.BIDDING:
+            return errors.WrongPhase(N_("bidding is not over yet"))
+        return errors.WrongPhase(N_("this hand is over"))
     if seat != game.to_act:
         check_seat(seat)
-        return errors.NotYourTurn(f"it is not your turn: seat {game.to_act} plays next")
+        return errors.NotYourTurn(
+            N_("it is not your turn: seat {seat} plays next"), seat=game.to_act
+        )
     if not isinstance(card, int) or not 0 <= card < 52:
-        return errors.MalformedAction(f"{card!r} is not a card")
-    return errors.CardNotInHand(f"you do not hold the {card_name(card)}")
+        return errors.MalformedAction(N_("{card} is not a card"), card=repr(card))
+    return errors.CardNotInHand(N_("you do not hold the {card}"), card=card_name(card))
 
 
 def lead_refusal(game: Game, hand: int, card: int) -> errors.IllegalAction:
@@ -100,25 +105,29 @@ def lead_refusal(game: Game, hand: int, card: int) -> errors.IllegalAction:
         clubs = hand & SUIT_MASKS[0]
         if clubs:
             lowest = card_name(lowest_card(clubs))
-            return errors.FirstLeadRule(f"the first trick opens with your lowest club {lowest}")
+            return errors.FirstLeadRule(
+                N_("the first trick opens with your lowest club {card}"), card=lowest
+            )
     if card // 13 == SPADES and not game.tricks and first_lead is FirstLead.NO_SPADE:
-        return errors.FirstLeadRule("the first trick may not open with a spade")
-    return errors.SpadesNotBroken("spades are not broken: lead another suit")
+        return errors.FirstLeadRule(N_("the first trick may not open with a spade"))
+    return errors.SpadesNotBroken(N_("spades are not broken: lead another suit"))
 
 
 def check_challenge(game: Game, seat: int, accused: int) -> None:
     check_seat(seat)
     check_not_over(game)
     if game.rules.revokes is RevokeRule.BLOCKED:
-        raise errors.ChallengeRefused("revokes are blocked at this table: nobody can revoke")
+        raise errors.ChallengeRefused(N_("revokes are blocked at this table: nobody can revoke"))
     if not 0 <= accused < 4:
-        raise errors.ChallengeRefused("you can only challenge a player at this table")
+        raise errors.ChallengeRefused(N_("you can only challenge a player at this table"))
     if team_of(accused) == team_of(seat):
-        raise errors.ChallengeRefused("you can only challenge an opponent, not your partner")
+        raise errors.ChallengeRefused(N_("you can only challenge an opponent, not your partner"))
     if game.phase is Phase.BIDDING or not (game.tricks or game.trick):
         raise errors.ChallengeRefused(
-            "no card has been played in this hand yet; a revoke can only be "
-            "called until the next hand starts"
+            N_(
+                "no card has been played in this hand yet; a revoke can only be "
+                "called until the next hand starts"
+            )
         )
 
 
@@ -128,11 +137,15 @@ def check_timeout_claim(game: Game, seat: int, at: float) -> int:
     check_not_over(game)
     waiting = game.waited_on()
     if waiting is None:
-        raise errors.ClaimRefused("the table is not waiting on anyone to bid or play")
+        raise errors.ClaimRefused(N_("the table is not waiting on anyone to bid or play"))
     if team_of(seat) == team_of(waiting):
-        raise errors.ClaimRefused("only the other team can claim the win")
+        raise errors.ClaimRefused(N_("only the other team can claim the win"))
     waited = at - game.waiting_since
     if waited <= game.rules.turn_limit_s:
-        left = format_duration(game.rules.turn_limit_s - waited)
-        raise errors.ClaimRefused(f"the turn limit has not passed yet: {left} to go")
+        left_s = game.rules.turn_limit_s - waited
+        raise errors.ClaimRefused(
+            N_("the turn limit has not passed yet: {left} to go"),
+            left=format_duration(left_s),
+            left_s=left_s,
+        )
     return waiting

@@ -32,6 +32,7 @@ from bot.game.cards import (
     trick_winner_index,
 )
 from bot.game.deal import deal, first_dealer
+from bot.game.errors import N_
 from bot.game.record import HandRecord
 from bot.game.rules import FirstLead, RevokeRule, RuleSet, SpadesBreak
 from bot.game.scoring import BLIND_NIL, NIL, game_result, score_hand
@@ -322,13 +323,13 @@ class Game:
         elif kind is ActionKind.CLAIM_TIMEOUT:
             self.claim_timeout(action.seat, action.at)
         else:  # pragma: no cover - ActionKind is closed
-            raise errors.MalformedAction(f"unknown action {kind!r}")
+            raise errors.MalformedAction(N_("unknown action {kind}"), kind=repr(kind))
 
     def look(self, seat: int, at: float = 0.0) -> None:
         refusals.check_seat(seat)
         refusals.check_not_over(self)
         if self.looked[seat]:
-            raise errors.AlreadyLooked("you have already looked at this hand")
+            raise errors.AlreadyLooked(N_("you have already looked at this hand"))
         self.looked[seat] = True
         self._log.append((ActionKind.LOOK, seat, 0, at))
 
@@ -375,7 +376,9 @@ class Game:
             led = self._led_mask
             if not bit & led and hand & led:  # a revoke: the suit led is held
                 if self.rules.revokes is RevokeRule.BLOCKED:
-                    raise errors.MustFollowSuit(f"you must follow {SUIT_NAMES[self._led]}")
+                    raise errors.MustFollowSuit(
+                        N_("you must follow {suit}"), suit=SUIT_NAMES[self._led]
+                    )
                 self.revokes.append((seat, len(self.tricks)))
         else:
             # Only an unbroken spade or the lowest-club first lead can be refused.
@@ -417,7 +420,7 @@ class Game:
         refusals.check_seat(seat)
         refusals.check_not_over(self)
         if self.phase is not Phase.HAND_OVER:
-            raise errors.WrongPhase("this hand is not over yet")
+            raise errors.WrongPhase(N_("this hand is not over yet"))
         self._log.append((ActionKind.NEXT_HAND, seat, 0, at))
         self.dealer = (self.dealer + 1) & 3
         self.waiting_since = at

@@ -4,12 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.i18n import ENGLISH, tr
 from bot.render.limits import CONTENT, fit_lines
+from bot.render.table import seat_name
 
 
-def several_tables_text(channel_ids: Sequence[int]) -> str:
+def several_tables_text(channel_ids: Sequence[int], lang: str = ENGLISH) -> str:
     """Why a command for "your table" cannot pick one: the user plays at
     several, so it names their channels (as many as fit in one message)."""
-    head = "You play at several tables: use this command in "
-    channels = fit_lines([f"<#{c}>" for c in channel_ids], CONTENT - len(head) - 1, sep=", ")
-    return f"{head}{channels}."
+    empty = tr(lang, "You play at several tables: use this command in {channels}.", channels="")
+    more = tr(lang, "… and {n} more")
+    channels = fit_lines([f"<#{c}>" for c in channel_ids], CONTENT - len(empty), more, ", ")
+    return tr(
+        lang, "You play at several tables: use this command in {channels}.", channels=channels
+    )
+
+
+def joined_text(lang: str, seat: int | None, table_id: int) -> str:
+    """The private answer to joining: the seat taken, or watching."""
+    if seat is None:
+        return tr(lang, "You are watching table {table}.", table=table_id)
+    return tr(lang, "You sit {seat} at table {table}.", seat=seat_name(seat, lang), table=table_id)

@@ -1,22 +1,23 @@
 """What the turn clock says in a table's channel, as pure functions.
 
 Each returns the text and the users it may ping; the Discord layer sends it
-with exactly those mentions allowed.
+with exactly those mentions allowed. Everything is in the table's language.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.game.durations import format_duration
 from bot.game.types import Phase
+from bot.i18n import N_, tr
+from bot.render.durations import duration_text
 from bot.tables.model import Table
 
 __all__ = [
     "ClockMessage",
     "claim_opened",
     "claimed",
-    "format_duration",
+    "duration_text",
     "lobby_closed",
     "reminder",
     "stood_in",
@@ -29,21 +30,36 @@ class ClockMessage:
     ping: tuple[int, ...] = ()
 
 
-def _verb(table: Table) -> str:
-    game = table.game
-    return "bid" if game is not None and game.phase is Phase.BIDDING else "play"
+#: By (a computer stands in, bidding): what the late player is told.
+_REMINDERS = {
+    (True, True): N_(
+        "<@{user}>, table {table} is waiting for you to bid: "
+        "{left} left before a computer plays for you."
+    ),
+    (True, False): N_(
+        "<@{user}>, table {table} is waiting for you to play: "
+        "{left} left before a computer plays for you."
+    ),
+    (False, True): N_(
+        "<@{user}>, table {table} is waiting for you to bid: "
+        "{left} left before the other team can claim the win."
+    ),
+    (False, False): N_(
+        "<@{user}>, table {table} is waiting for you to play: "
+        "{left} left before the other team can claim the win."
+    ),
+}
 
 
 def reminder(table: Table, seat: int, left_s: float, *, stand_in: bool) -> ClockMessage | None:
     user = table.seats[seat].user_id
-    if user is None or table.game is None:
+    game = table.game
+    if user is None or game is None:
         return None
-    then = "a computer plays for you" if stand_in else "the other team can claim the win"
-    return ClockMessage(
-        f"<@{user}>, table {table.id} is waiting for you to {_verb(table)}: "
-        f"{format_duration(left_s)} left before {then}.",
-        (user,),
-    )
+    lang = table.language
+    template = _REMINDERS[(stand_in, game.phase is Phase.BIDDING)]
+    text = tr(lang, template, user=user, table=table.id, left=duration_text(lang, left_s))
+    return ClockMessage(text, (user,))
 
 
 def claim_opened(table: Table) -> ClockMessage | None:
@@ -51,41 +67,79 @@ def claim_opened(table: Table) -> ClockMessage | None:
     seat = game.waited_on() if game is not None else None
     if seat is None:
         return None
+    lang = table.language
     late = table.seats[seat].user_id
     opponents = tuple(
         user for n in ((seat + 1) & 3, (seat + 3) & 3) if (user := table.seats[n].user_id)
     )
-    limit = format_duration(table.rules.turn_limit_s)
-    who = f"<@{late}>" if late is not None else "The computer player"
-    text = f"{who} has kept table {table.id} waiting longer than the turn limit ({limit})."
-    if opponents:
-        text += (
-            f" {' '.join(f'<@{u}>' for u in opponents)}: you can claim the win with "
-            "**Claim the win** on the table message or `/spades claim`."
+    limit = duration_text(lang, table.rules.turn_limit_s)
+    if late is not None:
+        text = tr(
+            lang,
+            "<@{user}> has kept table {table} waiting longer than the turn limit ({limit}).",
+            user=late,
+            table=table.id,
+            limit=limit,
         )
+    else:
+        text = tr(
+            lang,
+            "The computer player has kept table {table} waiting longer than the turn limit "
+            "({limit}).",
+            table=table.id,
+            limit=limit,
+        )
+    if opponents:
+        claim = tr(
+            lang,
+            "{players}: you can claim the win with **Claim the win** on the table message "
+            "or `/spades claim`.",
+            players=" ".join(f"<@{u}>" for u in opponents),
+        )
+        text = f"{text} {claim}"
     return ClockMessage(text, opponents)
 
 
 def stood_in(table: Table, seat: int) -> ClockMessage:
     user = table.seats[seat].user_id
-    return ClockMessage(
-        f"<@{user}> is past the turn limit at table {table.id}: a computer plays for them "
+    text = tr(
+        table.language,
+        "<@{user}> is past the turn limit at table {table}: a computer plays for them "
         "until they press **My hand**.",
-        (user,) if user is not None else (),
+        user=user,
+        table=table.id,
     )
+    return ClockMessage(text, (user,) if user is not None else ())
 
 
 def lobby_closed(table: Table, idle_s: float | None) -> ClockMessage:
-    since = f" in {format_duration(idle_s)}" if idle_s is not None else ""
-    return ClockMessage(f"Table {table.id} is closed: nobody started it{since}.")
+    lang = table.language
+    if idle_s is None:
+        return ClockMessage(tr(lang, "Table {table} is closed: nobody started it.", table=table.id))
+    idle = duration_text(lang, idle_s)
+    text = tr(
+        lang, "Table {table} is closed: nobody started it in {idle}.", table=table.id, idle=idle
+    )
+    return ClockMessage(text)
 
 
 def claimed(table: Table, claimer_id: int) -> str:
     """The public line after a successful claim."""
     result = table.result
     late = table.seats[result.seat].user_id if result and result.seat is not None else None
-    who = f"<@{late}>" if late is not None else "the late player"
-    return (
-        f"<@{claimer_id}> claimed the win at table {table.id}: {who} kept the "
-        "table waiting past the turn limit, so their team loses."
+    if late is None:
+        return tr(
+            table.language,
+            "<@{claimer}> claimed the win at table {table}: the late player kept the "
+            "table waiting past the turn limit, so their team loses.",
+            claimer=claimer_id,
+            table=table.id,
+        )
+    return tr(
+        table.language,
+        "<@{claimer}> claimed the win at table {table}: <@{late}> kept the "
+        "table waiting past the turn limit, so their team loses.",
+        claimer=claimer_id,
+        table=table.id,
+        late=late,
     )

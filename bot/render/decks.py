@@ -12,9 +12,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.game.cards import cards_of
+from bot.i18n import ENGLISH, N_, tr
 
 SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
 RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+#: Jack, queen, king and ace as the decks sold in each language print them:
+#: German decks B (Bube), D (Dame), K (König), A (Ass); French ones V (valet),
+#: D (dame), R (roi), A (as). Brazilian and Spanish poker decks print J Q K A.
+#: Suits are symbols everywhere.
+COURT_LETTERS = {"de": "BDKA", "fr": "VDRA"}
 # Spades first, then alternating colours.
 DISPLAY_SUIT_ORDER = (3, 2, 0, 1)
 
@@ -37,9 +43,17 @@ class DeckName(StrEnum):
 DEFAULT_DECK = DeckName.CLASSIC
 
 
-def card_text(card: int) -> str:
+def rank_text(rank: int, lang: str = ENGLISH) -> str:
+    """A rank as decks in ``lang`` print it: ``10``, ``Q`` (``D`` in German)."""
+    letters = COURT_LETTERS.get(lang)
+    if letters is not None and rank >= 9:
+        return letters[rank - 9]
+    return RANK_TEXT[rank]
+
+
+def card_text(card: int, lang: str = ENGLISH) -> str:
     """The one public spelling of a played card: ``A♠``, ``10♥``."""
-    return RANK_TEXT[card % 13] + SUIT_SYMBOLS[card // 13]
+    return rank_text(card % 13, lang) + SUIT_SYMBOLS[card // 13]
 
 
 def display_order(cards: Iterable[int]) -> list[int]:
@@ -67,53 +81,55 @@ class Deck:
     title: str
     description: str
 
-    def face(self, card: int) -> CardFace:
+    def face(self, card: int, lang: str = ENGLISH) -> CardFace:
         raise NotImplementedError
 
-    def hand_text(self, mask: int) -> str:
+    def hand_text(self, mask: int, lang: str = ENGLISH) -> str:
         """The cards of a mask as message text, one suit per line."""
         if not mask:
-            return "(no cards)"
-        return "\n".join(self.card_line(self.suit_line(suit)) for suit in by_suit(mask))
+            return tr(lang, "(no cards)")
+        return "\n".join(self.card_line(self.suit_line(suit, lang)) for suit in by_suit(mask))
 
     def card_line(self, line: str) -> str:
         """A line of message text that shows cards; large print makes it a heading."""
         return line
 
-    def suit_line(self, cards: list[int]) -> str:
-        ranks = " ".join(RANK_TEXT[c % 13] for c in cards)
+    def suit_line(self, cards: list[int], lang: str = ENGLISH) -> str:
+        ranks = " ".join(rank_text(c % 13, lang) for c in cards)
         return f"{SUIT_SYMBOLS[cards[0] // 13]}  {ranks}"
 
 
 class ClassicDeck(Deck):
     name = DeckName.CLASSIC
-    title = "Classic"
-    description = "Red hearts and diamonds, grey clubs and spades."
+    title = N_("Classic")
+    description = N_("Red hearts and diamonds, grey clubs and spades.")
 
-    def face(self, card: int) -> CardFace:
+    def face(self, card: int, lang: str = ENGLISH) -> CardFace:
         red = card // 13 in (1, 2)
-        return CardFace(card_text(card), None, Style.RED if red else Style.GREY)
+        return CardFace(card_text(card, lang), None, Style.RED if red else Style.GREY)
 
 
 class FourColourDeck(Deck):
     name = DeckName.FOUR_COLOUR
-    title = "Four colours"
-    description = "Every suit its own colour: spades grey, hearts red, clubs green, diamonds blue."
+    title = N_("Four colours")
+    description = N_(
+        "Every suit its own colour: spades grey, hearts red, clubs green, diamonds blue."
+    )
 
     STYLES = (Style.GREEN, Style.BLURPLE, Style.RED, Style.GREY)
     MARKS = ("🟩", "🟦", "🟥", "⬛")
 
-    def face(self, card: int) -> CardFace:
-        return CardFace(card_text(card), None, self.STYLES[card // 13])
+    def face(self, card: int, lang: str = ENGLISH) -> CardFace:
+        return CardFace(card_text(card, lang), None, self.STYLES[card // 13])
 
-    def suit_line(self, cards: list[int]) -> str:
-        return f"{self.MARKS[cards[0] // 13]} {super().suit_line(cards)}"
+    def suit_line(self, cards: list[int], lang: str = ENGLISH) -> str:
+        return f"{self.MARKS[cards[0] // 13]} {super().suit_line(cards, lang)}"
 
 
 class LargePrintDeck(Deck):
     name = DeckName.LARGE_PRINT
-    title = "Large print"
-    description = "Ranks drawn as big emoji and your cards written as headings."
+    title = N_("Large print")
+    description = N_("Ranks drawn as big emoji and your cards written as headings.")
 
     # Keycap digits and boxed letters are drawn larger than button text.
     RANK_EMOJI = (
@@ -132,11 +148,15 @@ class LargePrintDeck(Deck):
         "🇦",
     )
 
-    def face(self, card: int) -> CardFace:
+    def face(self, card: int, lang: str = ENGLISH) -> CardFace:
         red = card // 13 in (1, 2)
-        return CardFace(
-            SUIT_SYMBOLS[card // 13], self.RANK_EMOJI[card % 13], Style.RED if red else Style.GREY
-        )
+        rank = card % 13
+        letters = COURT_LETTERS.get(lang)
+        if letters is not None and rank >= 9:  # the letter's regional indicator
+            emoji = chr(0x1F1E6 + ord(letters[rank - 9]) - ord("A"))
+        else:
+            emoji = self.RANK_EMOJI[rank]
+        return CardFace(SUIT_SYMBOLS[card // 13], emoji, Style.RED if red else Style.GREY)
 
     def card_line(self, line: str) -> str:
         # Discord's heading mark applies to its own line only: the cards

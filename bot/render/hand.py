@@ -13,19 +13,20 @@ from bot.game.cards import card_name
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.game.types import Phase
 from bot.game.view import PlayerView
+from bot.i18n import ENGLISH, tr
 from bot.render.decks import Deck, Style, by_suit, card_text
 from bot.render.ids import Act, ComponentId
 from bot.render.limits import CONTENT, clip
 from bot.render.spec import MAX_ROWS, ButtonSpec, MessageSpec, chunk
 
 
-def bid_text(bid: int | None) -> str:
+def bid_text(bid: int | None, lang: str = ENGLISH) -> str:
     if bid is None:
         return "-"
     if bid == NIL:
-        return "Nil"
+        return tr(lang, "Nil")
     if bid == BLIND_NIL:
-        return "Blind Nil"
+        return tr(lang, "Blind Nil")
     return str(bid)
 
 
@@ -36,12 +37,14 @@ def tricks_over_bid(taken: int, bid: int | None) -> str:
     return f"{taken}/{max(bid, 0)}"
 
 
-def trick_line(view_leader: int, trick: Sequence[int], names: Sequence[str]) -> str:
+def trick_line(
+    view_leader: int, trick: Sequence[int], names: Sequence[str], lang: str = ENGLISH
+) -> str:
     """The trick in progress in play order: ``alice 7♥ · bob K♥``."""
     if not trick:
-        return "no card yet"
+        return tr(lang, "no card yet")
     return " · ".join(
-        f"{names[(view_leader + i) & 3]} {card_text(card)}" for i, card in enumerate(trick)
+        f"{names[(view_leader + i) & 3]} {card_text(card, lang)}" for i, card in enumerate(trick)
     )
 
 
@@ -53,35 +56,46 @@ def hand_message(
     names: Sequence[str],
     deck: Deck,
     note: str | None = None,
+    lang: str = ENGLISH,
 ) -> MessageSpec:
-    """The private message of ``view.seat``. ``names`` are the four seats' names
-    (plain text: they are not pinged). ``note`` goes first, e.g. why the hand
-    was redrawn."""
+    """The private message of ``view.seat`` in the owner's ``lang``. ``names``
+    are the four seats' names (plain text: they are not pinged). ``note`` goes
+    first, e.g. why the hand was redrawn."""
     lines = [] if note is None else [f"> {note}"]
     seat = view.seat
     partner = names[view.partner]
-    lines.append(f"**Table {table_id} · hand {view.hand_number}** · partner: {partner}")
+    lines.append(
+        tr(
+            lang,
+            "**Table {table} · hand {hand}** · partner: {partner}",
+            table=table_id,
+            hand=view.hand_number,
+            partner=partner,
+        )
+    )
     rows: list[tuple[ButtonSpec, ...]] = []
     button = _Buttons(table_id, version).make
 
     if view.phase is Phase.BIDDING:
         face_down = view.hand == 0 and not view.looked and view.bids[seat] is None
         if face_down:
-            lines.append("Your cards are face down. Blind Nil is bid before you look at them.")
+            lines.append(
+                tr(lang, "Your cards are face down. Blind Nil is bid before you look at them.")
+            )
             rows.append(
                 (
-                    button(Act.LOOK, None, "Show my cards", style=Style.BLURPLE),
+                    button(Act.LOOK, None, tr(lang, "Show my cards"), style=Style.BLURPLE),
                     button(
                         Act.BID,
                         str(BLIND_NIL),
-                        "Blind Nil",
+                        bid_text(BLIND_NIL, lang),
                         style=Style.RED,
                         disabled=BLIND_NIL not in view.legal_bids,
                     ),
                 )
             )
         else:
-            lines.append(deck.hand_text(view.hand))
+            lines.append(deck.hand_text(view.hand, lang))
             bids = [NIL, *range(1, 14)]
             rows.extend(
                 chunk(
@@ -89,7 +103,7 @@ def hand_message(
                         button(
                             Act.BID,
                             str(b),
-                            bid_text(b),
+                            bid_text(b, lang),
                             style=Style.BLURPLE if b == NIL else Style.GREY,
                             disabled=b not in view.legal_bids,
                         )
@@ -97,38 +111,51 @@ def hand_message(
                     ]
                 )
             )
-        lines.append("Bids: " + _bids_line(view, names))
-        lines.append(_turn_line(view, names, "bid"))
+        lines.append(tr(lang, "Bids: {bids}", bids=_bids_line(view, names, lang)))
+        lines.append(_turn_line(view, names, lang))
     elif view.phase is Phase.PLAYING:
-        trick_no = len(view.tricks) + 1
-        broken = "spades broken" if view.spades_broken else "spades not broken"
-        trick = trick_line(view.leader, view.trick, names)
-        lines.append(deck.card_line(f"Trick {trick_no}: {trick} ({broken})"))
+        trick = trick_line(view.leader, view.trick, names, lang)
+        number = len(view.tricks) + 1
+        if view.spades_broken:
+            line = tr(lang, "Trick {number}: {trick} (spades broken)", number=number, trick=trick)
+        else:
+            line = tr(
+                lang, "Trick {number}: {trick} (spades not broken)", number=number, trick=trick
+            )
+        lines.append(deck.card_line(line))
         taken = view.tricks_won[seat]
         lines.append(
-            f"Your bid {bid_text(view.bids[seat])}, taken {tricks_over_bid(taken, view.bids[seat])}"
+            tr(
+                lang,
+                "Your bid {bid}, taken {taken}",
+                bid=bid_text(view.bids[seat], lang),
+                taken=tricks_over_bid(taken, view.bids[seat]),
+            )
         )
-        lines.append(_turn_line(view, names, "play"))
-        rows.extend(_card_rows(view, deck, button))
+        lines.append(_turn_line(view, names, lang))
+        rows.extend(_card_rows(view, deck, button, lang))
     else:
-        lines.append("This hand is over: the table message shows the result.")
+        lines.append(tr(lang, "This hand is over: the table message shows the result."))
     return MessageSpec(content=clip("\n".join(lines), CONTENT), rows=tuple(rows))
 
 
-def _bids_line(view: PlayerView, names: Sequence[str]) -> str:
-    return ", ".join(f"{names[s]} {bid_text(view.bids[s])}" for s in range(4))
+def _bids_line(view: PlayerView, names: Sequence[str], lang: str) -> str:
+    return ", ".join(f"{names[s]} {bid_text(view.bids[s], lang)}" for s in range(4))
 
 
-def _turn_line(view: PlayerView, names: Sequence[str], verb: str) -> str:
+def _turn_line(view: PlayerView, names: Sequence[str], lang: str) -> str:
     if view.to_act is None:
         return ""
+    bidding = view.phase is Phase.BIDDING
     if view.my_turn:
-        return f"**Your turn to {verb}.**"
-    return f"Waiting for {names[view.to_act]} to {verb}."
+        return tr(lang, "**Your turn to bid.**") if bidding else tr(lang, "**Your turn to play.**")
+    if bidding:
+        return tr(lang, "Waiting for {player} to bid.", player=names[view.to_act])
+    return tr(lang, "Waiting for {player} to play.", player=names[view.to_act])
 
 
 def _card_rows(
-    view: PlayerView, deck: Deck, button: Callable[..., ButtonSpec]
+    view: PlayerView, deck: Deck, button: Callable[..., ButtonSpec], lang: str
 ) -> list[tuple[ButtonSpec, ...]]:
     """One button per card, a row per suit when that fits Discord's five rows.
 
@@ -137,7 +164,7 @@ def _card_rows(
     """
 
     def card_button(card: int) -> ButtonSpec:
-        face = deck.face(card)
+        face = deck.face(card, lang)
         return button(
             Act.PLAY,
             card_name(card),

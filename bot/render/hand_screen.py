@@ -8,6 +8,7 @@ Only a seated player has a hand; the message is drawn from that seat's
 from __future__ import annotations
 
 from bot.game.view import view_of
+from bot.i18n import ENGLISH, N_
 from bot.render.decks import Deck
 from bot.render.hand import hand_message
 from bot.render.hint_button import with_hint_button
@@ -17,12 +18,15 @@ from bot.tables import errors as table_errors
 from bot.tables.model import Table
 
 
-def hand_screen(table: Table, user_id: int, deck: Deck, note: str | None = None) -> MessageSpec:
-    """The private hand message of ``user_id``; a refusal for anyone without a hand."""
+def hand_screen(
+    table: Table, user_id: int, deck: Deck, note: str | None = None, lang: str = ENGLISH
+) -> MessageSpec:
+    """The private hand message of ``user_id`` in their ``lang``; a refusal
+    for anyone without a hand."""
     seat = table.seat_of(user_id)
     if seat is None:
         if table.is_spectator(user_id):
-            raise table_errors.Spectator("you are watching: only players have a hand")
+            raise table_errors.Spectator(N_("you are watching: only players have a hand"))
         raise table_errors.NotSeated()
     if table.game is None:
         raise table_errors.NotStarted()
@@ -31,9 +35,10 @@ def hand_screen(table: Table, user_id: int, deck: Deck, note: str | None = None)
         view,
         table_id=table.id,
         version=table.version,
-        names=seat_labels(table),
+        names=seat_labels(table, lang),
         deck=deck,
         note=note,
+        lang=lang,
     )
     if table.options.hints:
         spec = with_hint_button(spec, view, table.id, table.version, table.game.action_count)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from bot.game.types import EndReason
+from bot.i18n import ENGLISH, N_, ntr, tr
 from bot.render.decks import Style
 from bot.render.limits import (
     EMBED_DESCRIPTION,
@@ -55,46 +56,62 @@ def parse_board_id(rest: str) -> tuple[SortKey, int] | None:
 # -- leaderboard pages ------------------------------------------------------------------
 
 
-def record_text(row: LeaderboardRow) -> str:
-    text = f"{row.wins}W {row.losses}L"
-    return f"{text} {row.draws}D" if row.draws else text
+def record_text(row: LeaderboardRow, lang: str = ENGLISH) -> str:
+    if row.draws:
+        return tr(
+            lang,
+            "{wins}W {losses}L {draws}D",
+            wins=row.wins,
+            losses=row.losses,
+            draws=row.draws,
+        )
+    return tr(lang, "{wins}W {losses}L", wins=row.wins, losses=row.losses)
 
 
-def row_line(row: LeaderboardRow, sort: SortKey) -> str:
+def row_line(row: LeaderboardRow, sort: SortKey, lang: str = ENGLISH) -> str:
     who = f"<@{row.user_id}>"
     if sort is SortKey.RATING:
-        return f"`{row.rank:>2}.` {who} **{row.rating}** · {record_text(row)}"
+        return f"`{row.rank:>2}.` {who} **{row.rating}** · {record_text(row, lang)}"
     rate = (row.wins + row.draws / 2) / row.games if row.games else 0.0
-    return f"`{row.rank:>2}.` {who} **{row.wins}** wins · {row.games} played · {rate:.0%}"
+    figures = tr(
+        lang,
+        "**{wins}** wins · {games} played · {rate}",
+        wins=row.wins,
+        games=row.games,
+        rate=format(rate, ".0%"),
+    )
+    return f"`{row.rank:>2}.` {who} {figures}"
 
 
-def page_text(page: LeaderboardPage) -> str:
+def page_text(page: LeaderboardPage, lang: str = ENGLISH) -> str:
     """The body of a leaderboard page (an embed description)."""
     if not page.rows:
         if page.sort is SortKey.RATING:
-            return (
+            return tr(
+                lang,
                 "Nobody has a rating on this server yet: ratings come from finished "
                 "games between four people (games with computer players count only "
-                "if the server rates them)."
+                "if the server rates them).",
             )
-        return "No finished games on this server yet."
-    lines = [row_line(row, page.sort) for row in page.rows]
-    return fit_lines(lines, EMBED_DESCRIPTION, more="… and {n} more on this page")
+        return tr(lang, "No finished games on this server yet.")
+    lines = [row_line(row, page.sort, lang) for row in page.rows]
+    return fit_lines(lines, EMBED_DESCRIPTION, more=tr(lang, "… and {n} more on this page"))
 
 
-def page_footer(page: LeaderboardPage) -> str:
-    noun = "player" if page.total == 1 else "players"
-    by = "rating" if page.sort is SortKey.RATING else "wins"
-    return f"Page {page.span.page + 1}/{page.span.pages} · {page.total} {noun} · by {by}"
+def page_footer(page: LeaderboardPage, lang: str = ENGLISH) -> str:
+    where = tr(lang, "Page {page}/{pages}", page=page.span.page + 1, pages=page.span.pages)
+    players = ntr(lang, "{n} player", "{n} players", page.total)
+    by = tr(lang, "by rating") if page.sort is SortKey.RATING else tr(lang, "by wins")
+    return f"{where} · {players} · {by}"
 
 
-def board_message(page: LeaderboardPage, guild_name: str) -> MessageSpec:
+def board_message(page: LeaderboardPage, guild_name: str, lang: str = ENGLISH) -> MessageSpec:
     """One leaderboard page and its buttons: previous, next, the other sort."""
-    title = "Ratings" if page.sort is SortKey.RATING else "Most wins"
+    title = tr(lang, "Ratings") if page.sort is SortKey.RATING else tr(lang, "Most wins")
     embed = EmbedSpec(
         title=clip(f"{title} · {guild_name}", EMBED_TITLE),
-        description=page_text(page),
-        footer=page_footer(page),
+        description=page_text(page, lang),
+        footer=page_footer(page, lang),
         colour=COLOUR,
     )
     at = page.span.page
@@ -102,15 +119,23 @@ def board_message(page: LeaderboardPage, guild_name: str) -> MessageSpec:
     buttons = (
         ButtonSpec(
             board_id(page.sort, max(at - 1, 0), "prev"),
-            "◀ Prev",
+            tr(lang, "◀ Prev"),
             Style.GREY,
             None,
             not page.has_previous,
         ),
         ButtonSpec(
-            board_id(page.sort, at + 1, "next"), "Next ▶", Style.GREY, None, not page.has_next
+            board_id(page.sort, at + 1, "next"),
+            tr(lang, "Next ▶"),
+            Style.GREY,
+            None,
+            not page.has_next,
         ),
-        ButtonSpec(board_id(other, 0, "sort"), f"By {other.value}", Style.GREY),
+        ButtonSpec(
+            board_id(other, 0, "sort"),
+            tr(lang, "By rating") if other is SortKey.RATING else tr(lang, "By wins"),
+            Style.GREY,
+        ),
     )
     return MessageSpec(embed=fit_embed(embed), rows=(buttons,))
 
@@ -118,105 +143,159 @@ def board_message(page: LeaderboardPage, guild_name: str) -> MessageSpec:
 # -- a player's statistics --------------------------------------------------------------
 
 
+def mention(user_id: int) -> str:
+    return "<@" + str(user_id) + ">"
+
+
 def percent(part: int, whole: int) -> str:
     return f"{part / whole:.0%}" if whole else "–"
 
 
-#: Fields too wide to sit beside another on a phone.
-_WIDE_FIELDS = {"Revokes", "Best partners", "Games", "Points per hand"}
-
-
-def stats_fields(stats: PlayerStats) -> list[Field]:
+def stats_fields(stats: PlayerStats, lang: str = ENGLISH) -> list[Field]:
     """The fields of a stats embed, short enough for a phone."""
     t = stats.tally
     if stats.rank is None:
-        rating = "unrated"
+        rating = tr(lang, "unrated")
     else:
-        rating = f"**{stats.rating}** (#{stats.rank} of {stats.ranked_players})"
+        rating = tr(
+            lang,
+            "**{rating}** (#{rank} of {players})",
+            rating=stats.rating,
+            rank=stats.rank,
+            players=stats.ranked_players,
+        )
     partners = [
-        f"<@{p.partner_id}> {p.wins}W/{p.games} ({percent(p.wins, p.games)})"
+        tr(
+            lang,
+            "{partner} {wins}W/{games} ({share})",
+            partner=mention(p.partner_id),
+            wins=p.wins,
+            games=p.games,
+            share=percent(p.wins, p.games),
+        )
         for p in stats.best_partners
     ]
-    pairs = [
-        ("Rating", rating),
-        ("Games", f"{t.games} · {t.wins}W {t.losses}L {t.draws}D · {t.win_rate:.0%}"),
-        ("Points per hand", f"{t.points_per_hand:.1f} over {t.hands} hands"),
-        ("Nil", f"{t.nils_made}/{t.nils_bid} made"),
-        ("Blind Nil", f"{t.blind_nils_made}/{t.blind_nils_bid} made"),
-        ("Sets", f"{t.sets} ({percent(t.sets, t.hands)} of hands)"),
-        ("Bags", str(t.bags)),
+    record = tr(lang, "{wins}W {losses}L {draws}D", wins=t.wins, losses=t.losses, draws=t.draws)
+    made = N_("{made}/{bid} made")
+    revokes = tr(
+        lang,
+        "{proven} proven against · {caught} caught · {false} false claims",
+        proven=t.revokes_proven,
+        caught=t.revokes_caught,
+        false=t.false_claims,
+    )
+    # (name, value, fits beside another field on a phone)
+    fields = [
+        (tr(lang, "Rating"), rating, True),
+        (tr(lang, "Games"), f"{t.games} · {record} · {t.win_rate:.0%}", False),
         (
-            "Revokes",
-            f"{t.revokes_proven} proven against · {t.revokes_caught} caught · "
-            f"{t.false_claims} false claims",
+            tr(lang, "Points per hand"),
+            ntr(
+                lang,
+                "{points} over {n} hand",
+                "{points} over {n} hands",
+                t.hands,
+                points=format(t.points_per_hand, ".1f"),
+            ),
+            False,
         ),
-        ("Best partners", fit_lines(partners, FIELD_VALUE) or "–"),
+        (tr(lang, "Nil"), tr(lang, made, made=t.nils_made, bid=t.nils_bid), True),
+        (
+            tr(lang, "Blind Nil"),
+            tr(lang, made, made=t.blind_nils_made, bid=t.blind_nils_bid),
+            True,
+        ),
+        (
+            tr(lang, "Sets"),
+            tr(lang, "{sets} ({share} of hands)", sets=t.sets, share=percent(t.sets, t.hands)),
+            True,
+        ),
+        (tr(lang, "Bags"), str(t.bags), True),
+        (tr(lang, "Revokes"), revokes, False),
+        (
+            tr(lang, "Best partners"),
+            fit_lines(partners, FIELD_VALUE, tr(lang, "… and {n} more")) or "–",
+            False,
+        ),
     ]
-    return [Field(name, value, inline=name not in _WIDE_FIELDS) for name, value in pairs]
+    return [Field(name, value, inline=inline) for name, value, inline in fields]
 
 
-def stats_embed(stats: PlayerStats, player_name: str, guild_name: str) -> EmbedSpec:
+def stats_embed(
+    stats: PlayerStats, player_name: str, guild_name: str, lang: str = ENGLISH
+) -> EmbedSpec:
     embed = EmbedSpec(
         title=clip(f"{player_name} · {guild_name}", EMBED_TITLE),
-        fields=tuple(stats_fields(stats)),
+        fields=tuple(stats_fields(stats, lang)),
         colour=COLOUR,
     )
     return fit_embed(embed)
 
 
-def no_games_text(whose: str) -> str:
-    """``whose`` is ``You have`` or ``<@id> has``."""
-    return f"{whose} no finished games on this server yet."
+def no_games_text(player_id: int | None, lang: str = ENGLISH) -> str:
+    """That a player has no finished games here; None: the reader."""
+    if player_id is None:
+        return tr(lang, "You have no finished games on this server yet.")
+    return tr(lang, "<@{player}> has no finished games on this server yet.", player=player_id)
 
 
-def rating_setting_text(rated: bool) -> str:
+def rating_setting_text(rated: bool, lang: str = ENGLISH) -> str:
     if rated:
-        return "Games with computer players or with hints on change ratings on this server."
-    return (
-        "Games with computer players or with hints on count in statistics but leave ratings alone."
+        return tr(
+            lang, "Games with computer players or with hints on change ratings on this server."
+        )
+    return tr(
+        lang,
+        "Games with computer players or with hints on count in statistics but leave ratings alone.",
     )
 
 
 # -- recent games -------------------------------------------------------------------------
 
 _REASONS = {
-    EndReason.TARGET: "target",
-    EndReason.LOSING_SCORE: "losing score",
-    EndReason.REVOKE: "revoke",
-    EndReason.FALSE_CLAIM: "false claim",
-    EndReason.RESIGNATION: "resigned",
-    EndReason.TIMEOUT: "timeout",
+    EndReason.TARGET: N_("target"),
+    EndReason.LOSING_SCORE: N_("losing score"),
+    EndReason.REVOKE: N_("revoke"),
+    EndReason.FALSE_CLAIM: N_("false claim"),
+    EndReason.RESIGNATION: N_("resigned"),
+    EndReason.TIMEOUT: N_("timeout"),
 }
 
 
-def outcome_word(game: HistoryRow) -> str:
+def outcome_word(game: HistoryRow, lang: str = ENGLISH) -> str:
     """``Won``, ``Lost`` or ``Draw``, for the player of the row."""
     if game.winner is None:
-        return "Draw"
-    return "Won" if game.winner == game.seat & 1 else "Lost"
+        return tr(lang, "Draw")
+    return tr(lang, "Won") if game.winner == game.seat & 1 else tr(lang, "Lost")
 
 
-def history_line(game: HistoryRow) -> str:
+def history_line(game: HistoryRow, lang: str = ENGLISH) -> str:
     team = game.seat & 1
-    us, them = game.scores[team], game.scores[1 - team]
     if game.partner_id is not None:
-        partner = f"with <@{game.partner_id}>"
+        partner = f"<@{game.partner_id}>"
     else:
-        partner = f"with {computer_label(game.seat + 2, game.partner_level)}"
+        partner = computer_label(game.seat + 2, game.partner_level, lang)
     change = ""
     if game.rating_before is not None and game.rating_after is not None:
         change = f" · {game.rating_after - game.rating_before:+d}"
-    return (
-        f"`#{game.game_id}` <t:{int(game.finished_at)}:d> **{outcome_word(game)}** "
-        f"{us} to {them} ({_REASONS[EndReason(game.reason)]}) {partner}{change}"
+    line = tr(
+        lang,
+        "**{outcome}** {us} to {them} ({reason}) with {partner}",
+        outcome=outcome_word(game, lang),
+        us=game.scores[team],
+        them=game.scores[1 - team],
+        reason=tr(lang, _REASONS[EndReason(game.reason)]),
+        partner=partner,
     )
+    return f"`#{game.game_id}` <t:{int(game.finished_at)}:d> {line}{change}"
 
 
-def history_embed(games: Sequence[HistoryRow], player_name: str) -> EmbedSpec:
+def history_embed(games: Sequence[HistoryRow], player_name: str, lang: str = ENGLISH) -> EmbedSpec:
+    lines = [history_line(g, lang) for g in games]
     embed = EmbedSpec(
-        title=clip(f"Recent games of {player_name}", EMBED_TITLE),
-        description=fit_lines([history_line(g) for g in games], EMBED_DESCRIPTION),
-        footer="/spades history game:<number> gives a game's full record",
+        title=clip(tr(lang, "Recent games of {player}", player=player_name), EMBED_TITLE),
+        description=fit_lines(lines, EMBED_DESCRIPTION, tr(lang, "… and {n} more")),
+        footer=tr(lang, "/spades history game:<number> gives a game's full record"),
         colour=COLOUR,
     )
     return fit_embed(embed)

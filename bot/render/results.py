@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from bot.i18n import ENGLISH, ntr, tr
 from bot.render.limits import CONTENT, clip, fit_lines
 from bot.render.names import computer_label, computer_name
-from bot.render.table import TEAM_NAMES
+from bot.render.table import team_name
 from bot.stats.counting import RecordOutcome
 from bot.stats.records import FinishedGame, SeatPlayer
 
@@ -15,55 +16,97 @@ from bot.stats.records import FinishedGame, SeatPlayer
 UserName = Callable[[int], str]
 
 
-def seat_name(seats: Sequence[SeatPlayer], seat: int, user_name: UserName, *, plain: bool) -> str:
+def seat_name(
+    seats: Sequence[SeatPlayer],
+    seat: int,
+    user_name: UserName,
+    *,
+    plain: bool,
+    lang: str = ENGLISH,
+) -> str:
     """A person's display name, or the seat's computer player; ``plain``
     leaves out the emoji (for the picture, whose font has none)."""
     player = seats[seat]
     if player.user_id is not None:
         return user_name(player.user_id)
     name = computer_name if plain else computer_label
-    return name(seat, player.computer_level)
+    return name(seat, player.computer_level, lang)
 
 
 def team_names(
-    seats: Sequence[SeatPlayer], user_name: UserName, *, plain: bool = False
+    seats: Sequence[SeatPlayer], user_name: UserName, *, plain: bool = False, lang: str = ENGLISH
 ) -> tuple[str, str]:
     """``alice & 🤖 Nell (random)`` for each team (seats 0 and 2, then 1 and 3)."""
 
     def team(number: int) -> str:
-        return " & ".join(seat_name(seats, s, user_name, plain=plain) for s in (number, number + 2))
+        first, second = (
+            seat_name(seats, s, user_name, plain=plain, lang=lang) for s in (number, number + 2)
+        )
+        return tr(lang, "{first} & {second}", first=first, second=second)
 
     return team(0), team(1)
 
 
-def score_text(game: FinishedGame) -> str:
-    """The final score, the winner's first: ``250 to 120`` (never a dash,
-    which would read badly between negative scores)."""
+def _scores(game: FinishedGame) -> dict[str, int]:
+    """The final score, the winner's first: ``won`` and ``lost`` (written
+    "250 to 120", never with a dash, which reads badly between negative scores)."""
     first = 0 if game.winner is None else game.winner
-    return f"{game.final_scores[first]} to {game.final_scores[1 - first]}"
+    return {"won": game.final_scores[first], "lost": game.final_scores[1 - first]}
 
 
 def end_of_game_text(
-    table_id: int, game: FinishedGame, names: tuple[str, str], outcome: RecordOutcome | None
+    table_id: int,
+    game: FinishedGame,
+    names: tuple[str, str],
+    outcome: RecordOutcome | None,
+    lang: str = ENGLISH,
 ) -> str:
-    """The words posted with the end-of-game picture. Without ``outcome`` (the
-    game was counted before a restart) the rating changes are not repeated."""
+    """The words posted with the end-of-game picture, in the table's ``lang``.
+    Without ``outcome`` (the game was counted before a restart) the rating
+    changes are not repeated."""
     if game.winner is None:
-        head = f"Table {table_id}: a draw at {score_text(game)}."
+        head = tr(
+            lang, "Table {table}: a draw at {won} to {lost}.", table=table_id, **_scores(game)
+        )
     else:
-        head = f"Table {table_id}: {names[game.winner]} win {score_text(game)}."
+        head = tr(
+            lang,
+            "Table {table}: {team} win {won} to {lost}.",
+            table=table_id,
+            team=names[game.winner],
+            **_scores(game),
+        )
     if outcome is None:
         return clip(head, CONTENT)
     if not outcome.rated:
-        return clip(head + " Not rated (computer players took part).", CONTENT)
+        unrated = tr(lang, "Not rated (computer players took part).")
+        return clip(f"{head} {unrated}", CONTENT)
     moves = [f"<@{c.user_id}> {c.after} ({c.after - c.before:+d})" for c in outcome.changes]
-    budget = CONTENT - len(head) - len(" Ratings: .")
-    return clip(f"{head} Ratings: {fit_lines(moves, budget, sep=', ')}.", CONTENT)
+    budget = CONTENT - len(head) - len(tr(lang, "Ratings: {changes}.", changes="")) - 1
+    more = tr(lang, "… and {n} more")
+    changes = fit_lines(moves, budget, more, ", ")
+    ratings = tr(lang, "Ratings: {changes}.", changes=changes)
+    return clip(f"{head} {ratings}", CONTENT)
 
 
-def game_record_text(game: FinishedGame) -> str:
+def game_record_text(game: FinishedGame, lang: str = ENGLISH) -> str:
     """The answer that comes with a game's files."""
-    hands = f"Game {game.game_id}: {len(game.hand_records)} hands"
+    hands = len(game.hand_records)
     if game.winner is None:
-        return f"{hands}, a draw at {score_text(game)}."
-    return f"{hands}, {TEAM_NAMES[game.winner]} won {score_text(game)}."
+        return ntr(
+            lang,
+            "Game {game}: {n} hand, a draw at {won} to {lost}.",
+            "Game {game}: {n} hands, a draw at {won} to {lost}.",
+            hands,
+            game=game.game_id,
+            **_scores(game),
+        )
+    return ntr(
+        lang,
+        "Game {game}: {n} hand, {team} won {won} to {lost}.",
+        "Game {game}: {n} hands, {team} won {won} to {lost}.",
+        hands,
+        game=game.game_id,
+        team=team_name(game.winner, lang),
+        **_scores(game),
+    )

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.game.durations import format_duration
 from bot.game.record import HandRecord
 from bot.game.scoring import BLIND_NIL, NIL, TeamHandResult
 from bot.game.state import Game
 from bot.game.types import EndReason, Phase, team_of
+from bot.i18n import ENGLISH, N_, ntr, tr
 from bot.render.decks import Style
+from bot.render.durations import duration_text
 from bot.render.hand import bid_text, trick_line, tricks_over_bid
 from bot.render.ids import Act, ComponentId
 from bot.render.limits import FIELD_VALUE, OPTION_LABEL, clip, fit_embed, fit_lines
@@ -30,37 +31,51 @@ from bot.render.spec import (
 )
 from bot.tables.model import Table, TableStatus
 
-SEAT_NAMES = ("South", "West", "North", "East")
-TEAM_NAMES = ("South & North", "West & East")
+SEAT_NAMES = (N_("South"), N_("West"), N_("North"), N_("East"))
+TEAM_NAMES = (N_("South & North"), N_("West & East"))
 GREEN, BLUE, GOLD, GREY = 0x3BA55C, 0x5865F2, 0xF1C40F, 0x747F8D
 
-#: Seat labels for text: a mention for people, a plain label for computers.
+
+def seat_name(seat: int, lang: str = ENGLISH) -> str:
+    """``South``, ``West``, ``North``, ``East`` in ``lang``."""
+    return tr(lang, SEAT_NAMES[seat])
 
 
-def seat_label(table: Table, seat: int) -> str:
+def team_name(team: int, lang: str = ENGLISH) -> str:
+    """``South & North`` (team 0) or ``West & East`` (team 1) in ``lang``."""
+    return tr(lang, TEAM_NAMES[team])
+
+
+def seat_label(table: Table, seat: int, lang: str = ENGLISH) -> str:
     """How the seat is named in public text: ``<@id>`` or the seat's computer
     player, like ``🤖 Wren (random)``."""
     occupant = table.seats[seat]
     if occupant.user_id is not None:
         return f"<@{occupant.user_id}>"
     if occupant.computer_level is not None:
-        return computer_label(seat, occupant.computer_level)
-    return "(empty)"
+        return computer_label(seat, occupant.computer_level, lang)
+    return tr(lang, "(empty)")
 
 
-def seat_labels(table: Table) -> list[str]:
-    return [seat_label(table, s) for s in range(4)]
+def seat_labels(table: Table, lang: str = ENGLISH) -> list[str]:
+    return [seat_label(table, s, lang) for s in range(4)]
 
 
-def options_line(table: Table, stand_in: bool = False) -> str:
+def options_line(table: Table, stand_in: bool = False, lang: str = ENGLISH) -> str:
     o = table.options
-    revokes = "revokes allowed" if o.revokes == "allowed" else "revokes blocked"
-    late = " (then a computer plays for the late player)" if stand_in else ""
-    hints = " · hints on" if o.hints else ""
-    return (
-        f"Host <@{table.host_id}> · game to {o.target} · {revokes} · "
-        f"{o.preset} rules · turn limit {format_duration(o.turn_limit_s)}{late}{hints}"
-    )
+    limit = duration_text(lang, o.turn_limit_s)
+    parts = [
+        tr(lang, "Host <@{host}>", host=table.host_id),
+        tr(lang, "game to {target}", target=o.target),
+        tr(lang, "revokes allowed") if o.revokes == "allowed" else tr(lang, "revokes blocked"),
+        tr(lang, "{preset} rules", preset=o.preset),
+        tr(lang, "turn limit {limit} (then a computer plays for the late player)", limit=limit)
+        if stand_in
+        else tr(lang, "turn limit {limit}", limit=limit),
+    ]
+    if o.hints:
+        parts.append(tr(lang, "hints on"))
+    return " · ".join(parts)
 
 
 def table_message(
@@ -69,208 +84,301 @@ def table_message(
     claim_open: bool = False,
     stand_in: bool = False,
     partner_names: Sequence[str] | None = None,
+    lang: str | None = None,
 ) -> MessageSpec:
-    """The whole public message. ``partner_names`` are plain-text names of
-    the four seats for the host's partner menu (menus cannot show mentions);
-    ``claim_open`` says the turn clock lets the other team claim the game, and
-    ``stand_in`` that a computer takes late players' turns instead."""
+    """The whole public message, in ``lang`` (the table's language when left
+    out). ``partner_names`` are plain-text names of the four seats for the
+    host's partner menu (menus cannot show mentions); ``claim_open`` says the
+    turn clock lets the other team claim the game, and ``stand_in`` that a
+    computer takes late players' turns instead."""
+    lang = table.language if lang is None else lang
     game = table.game
-    title = f"Spades · table {table.id}"
     if table.game_number > 1:
-        title += f" · game {table.game_number}"
+        title = tr(
+            lang, "Spades · table {table} · game {game}", table=table.id, game=table.game_number
+        )
+    else:
+        title = tr(lang, "Spades · table {table}", table=table.id)
     fields: list[Field] = []
-    description = [options_line(table, stand_in)]
+    description = [options_line(table, stand_in, lang)]
     colour = GREY
     if table.status is TableStatus.LOBBY:
         colour = BLUE
-        description.append(_lobby_line(table))
-        fields.append(Field("Seats", _lobby_seats(table)))
+        description.append(_lobby_line(table, lang))
+        fields.append(Field(tr(lang, "Seats"), _lobby_seats(table, lang)))
     elif table.status is TableStatus.CANCELLED:
-        description.append("The host closed this table.")
-        fields.append(Field("Seats", _lobby_seats(table)))
+        description.append(tr(lang, "The host closed this table."))
+        fields.append(Field(tr(lang, "Seats"), _lobby_seats(table, lang)))
     elif game is not None:
         colour = GOLD if table.status is TableStatus.FINISHED else GREEN
-        fields.extend(_game_fields(table, game, claim_open))
+        fields.extend(_game_fields(table, game, claim_open, lang))
     if table.spectators:
         watching = [f"<@{u}>" for u in table.spectators]
-        fields.append(Field("Watching", fit_lines(watching, FIELD_VALUE, sep=", ")))
+        more = tr(lang, "… and {n} more")
+        fields.append(Field(tr(lang, "Watching"), fit_lines(watching, FIELD_VALUE, more, ", ")))
     embed = fit_embed(
         EmbedSpec(
             title=title,
             description="\n".join(description),
             fields=tuple(fields),
-            footer=_footer(table, game),
+            footer=_footer(table, game, lang),
             colour=colour,
         )
     )
-    return MessageSpec(embed=embed, rows=tuple(_rows(table, game, claim_open, partner_names)))
+    rows = _rows(table, game, claim_open, partner_names, lang)
+    return MessageSpec(embed=embed, rows=tuple(rows))
 
 
-def _lobby_line(table: Table) -> str:
+def _lobby_line(table: Table, lang: str) -> str:
     seated = table.seated_count
     if seated < 4:
-        return (
-            f"**{seated} of 4 seated.** Press Join to take a seat; later arrivals watch. "
-            "The host can fill empty seats with computer players."
+        return ntr(
+            lang,
+            "**{n} of 4 seated.** Press Join to take a seat; later arrivals watch. "
+            "The host can fill empty seats with computer players.",
+            "**{n} of 4 seated.** Press Join to take a seat; later arrivals watch. "
+            "The host can fill empty seats with computer players.",
+            seated,
         )
-    return "**All four seated.** The host picks a partner, then starts the game."
+    return tr(lang, "**All four seated.** The host picks a partner, then starts the game.")
 
 
-def _lobby_seats(table: Table) -> str:
+def _lobby_seats(table: Table, lang: str) -> str:
     lines = []
     for seat in range(4):
-        host = " (host)" if seat == 0 else ""
-        lines.append(f"**{SEAT_NAMES[seat]}** {seat_label(table, seat)}{host}")
-    lines.append("South & North play against West & East.")
+        name, label = seat_name(seat, lang), seat_label(table, seat, lang)
+        if seat == 0:
+            lines.append(tr(lang, "**{seat}** {player} (host)", seat=name, player=label))
+        else:
+            lines.append(f"**{name}** {label}")
+    lines.append(tr(lang, "South & North play against West & East."))
     return "\n".join(lines)
 
 
-def _game_fields(table: Table, game: Game, claim_open: bool) -> list[Field]:
-    fields = [_team_field(table, game, team) for team in (0, 1)]
+def _game_fields(table: Table, game: Game, claim_open: bool, lang: str) -> list[Field]:
+    fields = [_team_field(table, game, team, lang) for team in (0, 1)]
     if game.phase is Phase.BIDDING or game.phase is Phase.PLAYING:
-        fields.append(_play_field(table, game, claim_open))
+        fields.append(_play_field(table, game, claim_open, lang))
     record = game.hand_records[-1] if game.hand_records else None
     hand_done = game.phase is Phase.HAND_OVER or (
         game.phase is Phase.GAME_OVER and record is not None and record.hand == game.hand_number
     )
     if hand_done and record is not None:
-        fields.append(Field(f"Hand {record.hand} result", hand_summary(table, record)))
+        fields.append(
+            Field(
+                tr(lang, "Hand {hand} result", hand=record.hand),
+                hand_summary(table, record, lang),
+            )
+        )
     if game.phase is Phase.HAND_OVER and table.rules.revokes == "allowed":
         fields.append(
             Field(
-                "Next hand",
-                "Anyone seated presses **Next hand** to deal. Until then, "
-                "`/revoke player:@name` calls a revoke on an opponent.",
+                tr(lang, "Next hand"),
+                tr(
+                    lang,
+                    "Anyone seated presses **Next hand** to deal. Until then, "
+                    "`/revoke player:@name` calls a revoke on an opponent.",
+                ),
             )
         )
     if game.result is not None:
-        fields.append(Field("Result", result_text(table, game)))
+        fields.append(Field(tr(lang, "Result"), result_text(table, game, lang)))
     return fields
 
 
-def _team_field(table: Table, game: Game, team: int) -> Field:
-    header = (
-        f"{TEAM_NAMES[team]} · {game.scores[team]} points · "
-        f"{game.bags[team]} bag{'s' if game.bags[team] != 1 else ''}"
+def _team_field(table: Table, game: Game, team: int, lang: str) -> Field:
+    header = " · ".join(
+        (
+            team_name(team, lang),
+            ntr(lang, "{n} point", "{n} points", game.scores[team]),
+            ntr(lang, "{n} bag", "{n} bags", game.bags[team]),
+        )
     )
     lines = []
     showing_hand = game.phase is Phase.BIDDING or game.phase is Phase.PLAYING
     for seat in (team, team + 2):
-        parts = [f"**{SEAT_NAMES[seat]}** {seat_label(table, seat)}"]
+        parts = [f"**{seat_name(seat, lang)}** {seat_label(table, seat, lang)}"]
         if showing_hand:
             bid = game.bids[seat]
-            parts.append(f"bid {bid_text(bid)}")
+            parts.append(tr(lang, "bid {bid}", bid=bid_text(bid, lang)))
             if game.phase is Phase.PLAYING:
-                parts.append(f"tricks {tricks_over_bid(game.tricks_won[seat], bid)}")
+                over = tricks_over_bid(game.tricks_won[seat], bid)
+                parts.append(tr(lang, "tricks {taken}", taken=over))
         if seat == game.dealer and showing_hand:
-            parts.append("dealer")
+            parts.append(tr(lang, "dealer"))
         lines.append(" · ".join(parts))
     if game.phase is Phase.PLAYING:
         taken = game.tricks_won[team] + game.tricks_won[team + 2]
-        lines.append(f"Team: {taken}/{game.contract(team)}")
+        lines.append(
+            tr(lang, "Team: {taken}/{contract}", taken=taken, contract=game.contract(team))
+        )
     return Field(header, "\n".join(lines))
 
 
-def _play_field(table: Table, game: Game, claim_open: bool) -> Field:
-    labels = seat_labels(table)
+def _play_field(table: Table, game: Game, claim_open: bool, lang: str) -> Field:
+    labels = seat_labels(table, lang)
     to_act = game.waited_on()
     lines = []
-    if game.phase is Phase.BIDDING:
-        name = f"Hand {game.hand_number} · bidding"
-        verb = "bid"
+    bidding = game.phase is Phase.BIDDING
+    if bidding:
+        name = tr(lang, "Hand {hand} · bidding", hand=game.hand_number)
     else:
-        name = f"Hand {game.hand_number} · trick {len(game.tricks) + 1} of 13"
-        verb = "play"
-        lines.append(trick_line(game.leader, game.trick, labels))
+        name = tr(
+            lang,
+            "Hand {hand} · trick {trick} of 13",
+            hand=game.hand_number,
+            trick=len(game.tricks) + 1,
+        )
+        lines.append(trick_line(game.leader, game.trick, labels, lang))
         if game.tricks:
             last = game.tricks[-1]
             lines.append(
-                f"Last trick: {trick_line(last.leader, last.cards, labels)} → {labels[last.winner]}"
+                tr(
+                    lang,
+                    "Last trick: {trick} → {winner}",
+                    trick=trick_line(last.leader, last.cards, labels, lang),
+                    winner=labels[last.winner],
+                )
             )
-        lines.append("Spades are broken." if game.spades_broken else "Spades are not broken yet.")
+        if game.spades_broken:
+            lines.append(tr(lang, "Spades are broken."))
+        else:
+            lines.append(tr(lang, "Spades are not broken yet."))
     if to_act is not None:
-        since = int(game.waiting_since)
-        lines.append(f"**Turn:** {labels[to_act]} to {verb} (waiting since <t:{since}:R>)")
+        since = f"<t:{int(game.waiting_since)}:R>"
+        player = labels[to_act]
+        if bidding:
+            turn = N_("**Turn:** {player} to bid (waiting since {since})")
+            lines.append(tr(lang, turn, player=player, since=since))
+        else:
+            turn = N_("**Turn:** {player} to play (waiting since {since})")
+            lines.append(tr(lang, turn, player=player, since=since))
         if claim_open:
             lines.append(
-                f"The turn limit has passed: {TEAM_NAMES[1 - team_of(to_act)]} may claim the game."
+                tr(
+                    lang,
+                    "The turn limit has passed: {team} may claim the game.",
+                    team=team_name(1 - team_of(to_act), lang),
+                )
             )
     return Field(name, "\n".join(lines))
 
 
-def hand_summary(table: Table, record: HandRecord) -> str:
+def hand_summary(table: Table, record: HandRecord, lang: str = ENGLISH) -> str:
     """Bids, tricks, points, bags, Nils and Bostons of a finished hand."""
-    labels = seat_labels(table)
+    labels = seat_labels(table, lang)
     bids = dict(record.bids)
     lines = []
     for team in (0, 1):
         result: TeamHandResult = record.results[team]
         seats = (team, team + 2)
         who = ", ".join(
-            f"{labels[s]} bid {bid_text(bids.get(s))} took {record.tricks_won[s]}" for s in seats
+            tr(
+                lang,
+                "{player} bid {bid} took {taken}",
+                player=labels[s],
+                bid=bid_text(bids.get(s), lang),
+                taken=record.tricks_won[s],
+            )
+            for s in seats
         )
         parts = []
         if result.contract:  # a team whose two players bid Nil has no contract
-            parts.append(f"contract {result.contract}: {'made' if result.made else 'set'}")
-        parts.extend(_nil_results(record, bids, seats))
+            if result.made:
+                parts.append(tr(lang, "contract {contract}: made", contract=result.contract))
+            else:
+                parts.append(tr(lang, "contract {contract}: set", contract=result.contract))
+        parts.extend(_nil_results(record, bids, seats, lang))
         if result.new_bags:
-            parts.append(f"+{result.new_bags} bag{'s' if result.new_bags != 1 else ''}")
+            parts.append(ntr(lang, "+{n} bag", "+{n} bags", result.new_bags))
         if result.bag_penalty:
-            parts.append(f"bag penalty {result.bag_penalty}")
+            parts.append(tr(lang, "bag penalty {points}", points=result.bag_penalty))
         if result.boston:
-            parts.append("Boston! (all 13 tricks)")
-        sign = "+" if result.points >= 0 else ""
-        lines.append(
-            f"**{TEAM_NAMES[team]}** {sign}{result.points} → {record.score_after[team]} "
-            f"({result.bags_after} bags) · {' · '.join(parts)}\n{who}"
+            parts.append(tr(lang, "Boston! (all 13 tricks)"))
+        head = ntr(
+            lang,
+            "**{team}** {points} → {score} ({n} bag)",
+            "**{team}** {points} → {score} ({n} bags)",
+            result.bags_after,
+            team=team_name(team, lang),
+            points=format(result.points, "+d"),
+            score=record.score_after[team],
         )
+        lines.append(f"{head} · {' · '.join(parts)}\n{who}")
     return "\n".join(lines)
 
 
-def _nil_results(record: HandRecord, bids: dict[int, int], seats: tuple[int, int]) -> list[str]:
+def _nil_results(
+    record: HandRecord, bids: dict[int, int], seats: tuple[int, int], lang: str
+) -> list[str]:
     """``Nil made (North)``, ``Blind Nil failed (South)``: each Nil of the team."""
     results = []
     for seat in seats:
         bid = bids.get(seat)
-        if bid in (NIL, BLIND_NIL):
-            made = "made" if record.tricks_won[seat] == 0 else "failed"
-            results.append(f"{bid_text(bid)} {made} ({SEAT_NAMES[seat]})")
+        made = record.tricks_won[seat] == 0
+        where = seat_name(seat, lang)
+        if bid == NIL:
+            text = N_("Nil made ({seat})") if made else N_("Nil failed ({seat})")
+            results.append(tr(lang, text, seat=where))
+        elif bid == BLIND_NIL:
+            text = N_("Blind Nil made ({seat})") if made else N_("Blind Nil failed ({seat})")
+            results.append(tr(lang, text, seat=where))
     return results
 
 
-def result_text(table: Table, game: Game) -> str:
+#: Why a game ended, after the winner and the score.
+_END_REASONS = {
+    EndReason.TARGET: N_("**{team} win** ({won} to {lost}): reached {target}."),
+    EndReason.LOSING_SCORE: N_(
+        "**{team} win** ({won} to {lost}): the other team fell to {losing}."
+    ),
+    EndReason.REVOKE: N_("**{team} win** ({won} to {lost}): revoke proven against {player}."),
+    EndReason.FALSE_CLAIM: N_(
+        "**{team} win** ({won} to {lost}): {player} called a revoke that did not happen."
+    ),
+    EndReason.RESIGNATION: N_("**{team} win** ({won} to {lost}): {player} resigned."),
+    EndReason.TIMEOUT: N_("**{team} win** ({won} to {lost}): {player} let the turn limit pass."),
+}
+
+
+def result_text(table: Table, game: Game, lang: str = ENGLISH) -> str:
     result = game.result
     assert result is not None
-    labels = seat_labels(table)
+    labels = seat_labels(table, lang)
     if result.winner is None:
-        return f"**Draw** at {game.scores[0]} to {game.scores[1]}."
+        return tr(
+            lang, "**Draw** at {first} to {second}.", first=game.scores[0], second=game.scores[1]
+        )
     # The winner first, in the words and in the score.
-    won, lost = game.scores[result.winner], game.scores[1 - result.winner]
-    winner = f"**{TEAM_NAMES[result.winner]} win** ({won} to {lost})"
-    who = labels[result.seat] if result.seat is not None else "a player"
-    reasons = {
-        EndReason.TARGET: f"reached {table.rules.target}",
-        EndReason.LOSING_SCORE: f"the other team fell to {table.rules.losing_score}",
-        EndReason.REVOKE: f"revoke proven against {who}",
-        EndReason.FALSE_CLAIM: f"{who} called a revoke that did not happen",
-        EndReason.RESIGNATION: f"{who} resigned",
-        EndReason.TIMEOUT: f"{who} let the turn limit pass",
-    }
-    return f"{winner}: {reasons[result.reason]}."
+    who = labels[result.seat] if result.seat is not None else tr(lang, "a player")
+    return tr(
+        lang,
+        _END_REASONS[result.reason],
+        team=team_name(result.winner, lang),
+        won=game.scores[result.winner],
+        lost=game.scores[1 - result.winner],
+        target=table.rules.target,
+        losing=table.rules.losing_score,
+        player=who,
+    )
 
 
-def _footer(table: Table, game: Game | None) -> str:
+def _footer(table: Table, game: Game | None, lang: str) -> str:
     if table.status is TableStatus.LOBBY:
-        return "Play moves South → West → North → East."
+        return tr(lang, "Play moves South → West → North → East.")
     if table.status is TableStatus.FINISHED:
-        return "Rematch keeps the teams or swaps the host's partner."
+        return tr(lang, "Rematch keeps the teams or swaps the host's partner.")
     if game is not None and table.status is TableStatus.PLAYING:
-        return "Your cards: press My hand or use /spades hand. Only you see them."
+        return tr(lang, "Your cards: press My hand or use /spades hand. Only you see them.")
     return ""
 
 
 def _rows(
-    table: Table, game: Game | None, claim_open: bool, partner_names: Sequence[str] | None
+    table: Table,
+    game: Game | None,
+    claim_open: bool,
+    partner_names: Sequence[str] | None,
+    lang: str,
 ) -> list[Row]:
     def button(
         act: Act,
@@ -287,39 +395,41 @@ def _rows(
         full = table.seated_count == 4
         rows: list[Row] = [
             (
-                button(Act.JOIN, "Join", Style.GREEN),
-                button(Act.LEAVE, "Leave"),
-                button(Act.COMPUTERS, "Add computer players", disabled=full),
-                button(Act.START, "Start", Style.BLURPLE, disabled=not full),
+                button(Act.JOIN, tr(lang, "Join"), Style.GREEN),
+                button(Act.LEAVE, tr(lang, "Leave")),
+                button(Act.COMPUTERS, tr(lang, "Add computer players"), disabled=full),
+                button(Act.START, tr(lang, "Start"), Style.BLURPLE, disabled=not full),
             )
         ]
         if full:
-            names = partner_names or [SEAT_NAMES[s] for s in range(4)]
+            names = partner_names or [seat_name(s, lang) for s in range(4)]
             rows.append(
                 SelectSpec(
                     str(ComponentId(Act.PARTNER, table.id, table.version)),
-                    "Host: choose your partner",
+                    tr(lang, "Host: choose your partner"),
                     tuple(
-                        SelectOption(str(s), clip(f"{names[s]} ({SEAT_NAMES[s]})", OPTION_LABEL))
+                        SelectOption(
+                            str(s), clip(f"{names[s]} ({seat_name(s, lang)})", OPTION_LABEL)
+                        )
                         for s in (1, 2, 3)
                     ),
                 )
             )
         return rows
     if status is TableStatus.PLAYING and game is not None:
-        row = [button(Act.HAND, "My hand", Style.BLURPLE)]
+        row = [button(Act.HAND, tr(lang, "My hand"), Style.BLURPLE)]
         if game.phase is Phase.HAND_OVER:
-            row.append(button(Act.NEXT_HAND, "Next hand", Style.GREEN))
+            row.append(button(Act.NEXT_HAND, tr(lang, "Next hand"), Style.GREEN))
         else:
-            row.append(button(Act.JOIN, "Watch"))
+            row.append(button(Act.JOIN, tr(lang, "Watch")))
         if claim_open and game.waited_on() is not None:
-            row.append(button(Act.CLAIM, "Claim the win", Style.RED))
+            row.append(button(Act.CLAIM, tr(lang, "Claim the win"), Style.RED))
         return [tuple(row)]
     if status is TableStatus.FINISHED:
         return [
             (
-                button(Act.REMATCH, "Rematch: same teams", Style.GREEN, "same"),
-                button(Act.REMATCH, "Rematch: swap teams", Style.BLURPLE, "swap"),
+                button(Act.REMATCH, tr(lang, "Rematch: same teams"), Style.GREEN, "same"),
+                button(Act.REMATCH, tr(lang, "Rematch: swap teams"), Style.BLURPLE, "swap"),
             )
         ]
     return []

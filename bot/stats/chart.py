@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.i18n import ENGLISH, tr
 from bot.stats.records import RecordedHand
 
 WIDTH = 800
@@ -145,8 +146,8 @@ def _dashed(draw: ImageDraw.ImageDraw, y: int, x0: int, x1: int, colour: tuple[i
         draw.line([(x, y), (min(x + 6, x1), y)], fill=colour, width=2)
 
 
-def render_png(chart: ScoreChart) -> bytes:
-    """Draw the chart and return it as PNG bytes."""
+def render_png(chart: ScoreChart, lang: str = ENGLISH) -> bytes:
+    """Draw the chart, its labels in ``lang``, and return it as PNG bytes."""
     image = Image.new("RGB", (chart.width, chart.height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     small = _font(13)
@@ -158,14 +159,15 @@ def render_png(chart: ScoreChart) -> bytes:
     for hand, x in chart.x_ticks:
         draw.line([(x, bottom), (x, bottom + 4)], fill=AXIS, width=1)
         draw.text((x, bottom + 8), str(hand), fill=TEXT, font=small, anchor="mt")
-    draw.text(((LEFT + right) // 2, chart.height - 4), "hand", fill=AXIS, font=small, anchor="mb")
+    axis = tr(lang, "hand")
+    draw.text(((LEFT + right) // 2, chart.height - 4), axis, fill=AXIS, font=small, anchor="mb")
     draw.line([(LEFT, TOP), (LEFT, bottom)], fill=AXIS, width=1)
     draw.line([(LEFT, bottom), (right, bottom)], fill=AXIS, width=1)
     if chart.target_y is not None:
         _dashed(draw, chart.target_y, LEFT, right, TARGET_COLOUR)
         draw.text(
             (LEFT + 6, chart.target_y - 3),
-            f"target {chart.target}",
+            tr(lang, "target {points}", points=chart.target),
             fill=TARGET_COLOUR,
             font=small,
             anchor="lb",
@@ -174,7 +176,7 @@ def render_png(chart: ScoreChart) -> bytes:
         _dashed(draw, chart.losing_y, LEFT, right, SET_COLOUR)
         draw.text(
             (LEFT + 6, chart.losing_y - 3),
-            f"loses at {chart.losing_score}",
+            tr(lang, "loses at {points}", points=chart.losing_score),
             fill=SET_COLOUR,
             font=small,
             anchor="lb",
@@ -195,31 +197,35 @@ def render_png(chart: ScoreChart) -> bytes:
         for p in chart.points[team]:
             box = (p.x - DOT_RADIUS, p.y - DOT_RADIUS, p.x + DOT_RADIUS, p.y + DOT_RADIUS)
             draw.ellipse(box, fill=TEAM_COLOURS[team])
-    _legend(draw, chart)
+    _legend(draw, chart, lang)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=1)
     return out.getvalue()
 
 
-def _legend(draw: ImageDraw.ImageDraw, chart: ScoreChart) -> None:
+def _legend(draw: ImageDraw.ImageDraw, chart: ScoreChart, lang: str) -> None:
     font = _font(15)
     small = _font(13)
     x = LEFT
     for team in (0, 1):
         last = chart.points[team][-1].score if chart.points[team] else 0
-        label = f"{chart.team_names[team][:MAX_NAME]}: {last}"
+        name = chart.team_names[team][:MAX_NAME]
         if chart.winner == team:
-            label += " (won)"
+            label = tr(lang, "{team}: {score} (won)", team=name, score=last)
+        else:
+            label = f"{name}: {last}"
         draw.ellipse((x, 14, x + 12, 26), fill=TEAM_COLOURS[team])
         draw.text((x + 18, 20), label, fill=TEXT, font=font, anchor="lm")
         x += 18 + int(draw.textlength(label, font=font)) + 24
     y = 44
     x = LEFT
     draw.ellipse((x, y - 6, x + 12, y + 6), outline=SET_COLOUR, width=2)
-    draw.text((x + 18, y), "set", fill=TEXT, font=small, anchor="lm")
-    x += 60
+    # Translators: the mark of a hand where a team was set, in the picture's legend.
+    went_set = tr(lang, "set")
+    draw.text((x + 18, y), went_set, fill=TEXT, font=small, anchor="lm")
+    x += 18 + int(draw.textlength(went_set, font=small)) + 24
     draw.rectangle((x, y - 6, x + 12, y + 6), outline=BAG_COLOUR, width=2)
-    draw.text((x + 18, y), "bag penalty", fill=TEXT, font=small, anchor="lm")
+    draw.text((x + 18, y), tr(lang, "bag penalty"), fill=TEXT, font=small, anchor="lm")
 
 
 def score_chart_png(
@@ -228,6 +234,7 @@ def score_chart_png(
     target: int,
     losing_score: int | None,
     winner: int | None = None,
+    lang: str = ENGLISH,
 ) -> bytes:
-    """The PNG picture of a finished (or running) game."""
-    return render_png(plot_scores(hands, team_names, target, losing_score, winner))
+    """The PNG picture of a finished (or running) game, labelled in ``lang``."""
+    return render_png(plot_scores(hands, team_names, target, losing_score, winner), lang)

@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.game.rules import RuleSet
 from bot.game.types import ENGINE_KINDS, Action, ActionKind, EndReason
+from bot.i18n import ENGLISH
 from bot.stats.chart import score_chart_png
 from bot.stats.counting import RatingChange, RecordOutcome, plan_counting, skill_key
 from bot.stats.history import export_bytes
@@ -275,7 +276,9 @@ def _log_bad_record(game: FinishedGame, exc: Exception) -> None:
     log.error("finished game %d cannot be counted: %s", game.game_id, exc)
 
 
-def chart_png(game: FinishedGame, team_names: tuple[str, str]) -> bytes:
-    """The end-of-game picture of a recorded game."""
+def chart_png(game: FinishedGame, team_names: tuple[str, str], lang: str = ENGLISH) -> bytes:
+    """The end-of-game picture of a recorded game, labelled in ``lang``."""
     rules = game.rules
-    return score_chart_png(game.hands(), team_names, rules.target, rules.losing_score, game.winner)
+    return score_chart_png(
+        game.hands(), team_names, rules.target, rules.losing_score, game.winner, lang
+    )

@@ -3,124 +3,132 @@ clicked; ``code`` is a stable name for the Discord layer and for tests.
 
 Rules refusals (not your turn, must follow suit, ...) are the engine's
 :class:`bot.game.errors.IllegalAction` and pass through the service unchanged;
-they carry ``.message`` and ``.code`` the same way.
+they carry ``.message`` and ``.code`` the same way, and like them a
+``template`` with named ``params`` that the Discord layer translates (see
+:mod:`bot.game.errors`).
 """
 
 from __future__ import annotations
+
+from bot.i18n import N_
 
 
 class TableError(Exception):
     """A refused table action. Nothing was written."""
 
     code = "table_error"
-    default_message = "that cannot be done at this table"
+    default_message = N_("that cannot be done at this table")
 
-    def __init__(self, message: str | None = None) -> None:
-        self.message = message or self.default_message
+    def __init__(self, message: str | None = None, **params: object) -> None:
+        self.template = message or self.default_message
+        self.params = params
+        self.message = self.template.format(**params) if params else self.template
         super().__init__(self.message)
 
 
 class UnknownTable(TableError):
     code = "unknown_table"
-    default_message = "there is no such table"
+    default_message = N_("there is no such table")
 
 
 class NotSeated(TableError):
     code = "not_seated"
-    default_message = "you are not seated at this table"
+    default_message = N_("you are not seated at this table")
 
 
 class Spectator(NotSeated):
     """A spectator tried to act. A subclass of :class:`NotSeated`."""
 
     code = "spectator"
-    default_message = "you are watching this table"
+    default_message = N_("you are watching this table")
 
 
 class HostOnly(TableError):
     code = "host_only"
-    default_message = "only the host can do that"
+    default_message = N_("only the host can do that")
 
 
 class WrongPhase(TableError):
     code = "wrong_phase"
-    default_message = "that cannot be done at this point of the game"
+    default_message = N_("that cannot be done at this point of the game")
 
 
 class NotStarted(WrongPhase):
     code = "not_started"
-    default_message = "the game has not started yet"
+    default_message = N_("the game has not started yet")
 
 
 class AlreadyStarted(WrongPhase):
     code = "already_started"
-    default_message = "the game has already started"
+    default_message = N_("the game has already started")
 
 
 class TableClosed(WrongPhase):
     code = "table_closed"
-    default_message = "this table is closed"
+    default_message = N_("this table is closed")
 
 
 class NotOver(WrongPhase):
     code = "not_over"
-    default_message = "the game is not over yet"
+    default_message = N_("the game is not over yet")
 
 
 class TableFull(TableError):
     code = "table_full"
-    default_message = "every seat is already taken"
+    default_message = N_("every seat is already taken")
 
 
 class NotEnoughPlayers(TableError):
     code = "not_enough_players"
-    default_message = "four players must be seated"
+    default_message = N_("four players must be seated")
 
 
 class AlreadyJoined(TableError):
     code = "already_joined"
-    default_message = "you are already at this table"
+    default_message = N_("you are already at this table")
 
 
 class HostCannotLeave(TableError):
     code = "host_cannot_leave"
-    default_message = "the host cannot leave: cancel the table instead"
+    default_message = N_("the host cannot leave: cancel the table instead")
 
 
 class BadPartner(TableError):
     code = "bad_partner"
-    default_message = "pick one of the three other seated players as your partner"
+    default_message = N_("pick one of the three other seated players as your partner")
 
 
 class ChannelBusy(TableError):
     code = "channel_busy"
-    default_message = "a table is already open in this channel"
+    default_message = N_("a table is already open in this channel")
 
 
 class StaleAction(TableError):
     code = "stale"
-    default_message = "this was made on an outdated view of the table"
+    default_message = N_("this was made on an outdated view of the table")
 
 
 class NotAComputer(TableError):
     code = "not_a_computer"
-    default_message = "that seat is not played by the computer"
+    default_message = N_("that seat is not played by the computer")
 
 
 class Malformed(TableError):
     code = "malformed"
-    default_message = "that request is malformed"
+    default_message = N_("that request is malformed")
 
 
 class RematchStarted(AlreadyStarted):
     """A rematch click lost the race: the next game began since it was drawn."""
 
     code = "rematch_started"
-    default_message = "the rematch has already started"
+    default_message = N_("the rematch has already started")
 
 
 class NoClaimAtStandIn(TableError):
     """The caller said a computer takes late players' turns at this table."""
 
     code = "no_claim_at_stand_in"
-    default_message = "at this table a computer plays for late players: there is no win to claim"
+    default_message = N_(
+        "at this table a computer plays for late players: there is no win to claim"
+    )

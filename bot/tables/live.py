@@ -71,6 +71,7 @@ class LiveTable:
     visible_version: int | None
     created_at: float
     updated_at: float
+    language: str = "en"  # of the public messages
     lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
     snapshot: Table | None = None
     #: How much of the game the stored history checkpoint holds; None when no
@@ -152,4 +153,5 @@ class LiveTable:
             game_id=self.game_id,
             created_at=self.created_at,
             updated_at=self.updated_at if updated_at is None else updated_at,
+            language=self.language,
         )

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.ai.base import player_levels
 from bot.game.state import Game
+from bot.i18n import N_
 from bot.tables import errors
 from bot.tables.checks import (
     check_host,
@@ -70,7 +71,7 @@ def leave(live: LiveTable, user_id: int, version: int, now: Clock) -> Plan:
         raise errors.HostCannotLeave()
     if seat is not None and live.status is not TableStatus.LOBBY:
         if live.status is TableStatus.PLAYING:
-            raise errors.AlreadyStarted("the game has started: resign to leave it")
+            raise errors.AlreadyStarted(N_("the game has started: resign to leave it"))
         raise errors.TableClosed()
     check_not_ahead(live, version)
     at = now()
@@ -100,7 +101,7 @@ def choose_partner(
     check_host(live, user_id)
     check_lobby(live)
     if any(seat.is_empty for seat in live.seats):
-        raise errors.NotEnoughPlayers("all four seats must be taken before you pick a partner")
+        raise errors.NotEnoughPlayers(N_("all four seats must be taken before you pick a partner"))
     if partner_id is not None:
         check_id(partner_id, "user")
         chosen = live.seat_of(partner_id)
@@ -142,7 +143,7 @@ def start(live: LiveTable, user_id: int, version: int, now: Clock, seed: SeedSou
     check_host(live, user_id)
     check_lobby(live)
     if any(seat.is_empty for seat in live.seats):
-        raise errors.NotEnoughPlayers("four players must be seated to start")
+        raise errors.NotEnoughPlayers(N_("four players must be seated to start"))
     check_version(live, version)
     return _new_game(live, START, user_id, list(live.seats), now(), seed())
 
@@ -165,7 +166,7 @@ def rematch(
             raise errors.TableClosed()
         if is_int(version) and version < live.game_version and live.game_number > 1:
             raise errors.RematchStarted()  # drawn at the end of the game before this one
-        raise errors.NotOver("the game is not over yet: a rematch comes after it")
+        raise errors.NotOver(N_("the game is not over yet: a rematch comes after it"))
     if not isinstance(swap_teams, bool):
         raise errors.Malformed("swap_teams must be true or false")
     check_version(live, version)

@@ -128,6 +128,9 @@ class Table:
     game_id: int | None  # the stored id of the current game (hand records, leaderboard)
     created_at: float
     updated_at: float
+    #: The language of the public messages (bot.i18n code); English for
+    #: tables opened before there was a choice.
+    language: str = "en"
 
     @cached_property
     def rules(self) -> RuleSet:

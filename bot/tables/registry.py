@@ -177,6 +177,7 @@ class TableRegistry:
             visible_version=None,  # read from the log if a click needs it
             created_at=record.created_at,
             updated_at=record.updated_at,
+            language=record.language,
             marks=marks,
         )
         self.tables[record.id] = live

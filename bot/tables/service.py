@@ -166,9 +166,11 @@ class TableService:
         preset: str = "standard",
         turn_limit_s: int = DEFAULT_TURN_LIMIT_S,
         hints: bool = False,
+        language: str = "en",
     ) -> Table:
-        """Open a table in the channel with the host in seat 0 (version 1).
-        Raises ChannelBusy if the channel already has an open table."""
+        """Open a table in the channel with the host in seat 0 (version 1),
+        its public messages in ``language``. Raises ChannelBusy if the channel
+        already has an open table."""
         check_id(channel_id, "channel")
         check_id(host_id, "user")
         if guild_id is not None:
@@ -202,6 +204,7 @@ class TableService:
                 options=options.model_dump(),
                 seats=lobby.seat_rows(seats),
                 entry=entry,
+                language=language,
             )
         except ChannelTaken:
             raise errors.ChannelBusy() from None
@@ -223,6 +226,7 @@ class TableService:
             visible_version=1,
             created_at=at,
             updated_at=at,
+            language=language,
         )
         self._registry.add(live)
         table = live.table()

@@ -1,0 +1,76 @@
+"""A refusal in the reader's language: the short private answer to a click
+or a command that was refused.
+
+Refusals carry an English ``template`` with named ``params`` (see
+:mod:`bot.game.errors`); the template is looked up in the catalog and the
+values that are words in their own right are written in the reader's
+language too: a card name as their decks print it, a duration, a suit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+
+from bot.game.cards import CardError, parse_card
+from bot.i18n import ENGLISH, N_, tr
+from bot.refusals import IllegalAction, SeveralTables, TableError
+from bot.render.answers import several_tables_text
+from bot.render.decks import card_text
+from bot.render.durations import duration_text
+
+#: Wording for a click, where the service's or the engine's is too terse or
+#: speaks of seat numbers. Always used for these codes:
+ALWAYS = {
+    "stale": N_("The table has moved on since that was drawn. Look again and retry."),
+    "malformed": N_("That button is not valid."),  # only a crafted click gets here
+    "not_your_turn": N_("It is not your turn."),
+}
+#: Used when the error carries its class's default message:
+DEFAULTS = {
+    "spectator": N_("You are watching this table; only seated players can do that."),
+    "not_seated": N_("You are not seated at this table."),
+    "unknown_table": N_("That table does not exist any more."),
+}
+SUIT_WORDS = {
+    "clubs": N_("clubs"),
+    "diamonds": N_("diamonds"),
+    "hearts": N_("hearts"),
+    "spades": N_("spades"),
+}
+
+
+def refusal_text(error: BaseException, lang: str = ENGLISH) -> str | None:
+    """The answer for a refusal of the core, or None for any other error."""
+    if isinstance(error, SeveralTables):
+        return several_tables_text(error.channel_ids, lang)
+    if not isinstance(error, TableError | IllegalAction):
+        return None
+    template = ALWAYS.get(error.code)
+    if isinstance(error, TableError) and error.template == type(error).default_message:
+        template = template or DEFAULTS.get(error.code)
+    if template is None:
+        template = error.template
+    text = (
+        tr(lang, template, **_localized(error.params, lang)) if error.params else tr(lang, template)
+    )
+    return sentence(text)
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first, a full stop last."""
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def _localized(params: Mapping[str, object], lang: str) -> dict[str, object]:
+    values = dict(params)
+    for key, value in params.items():
+        if key.endswith("_s") and isinstance(value, int | float):
+            values[key[:-2]] = duration_text(lang, value)
+        elif key == "suit" and isinstance(value, str) and value in SUIT_WORDS:
+            values[key] = tr(lang, SUIT_WORDS[value])
+        elif key == "card" and isinstance(value, str):
+            # Not a card name (a malformed request): shown as it came.
+            with contextlib.suppress(CardError):
+                values[key] = card_text(parse_card(value), lang)
+    return values

@@ -1,9 +1,9 @@
 """Taking the pictures: the scripted game in SimCord, each screen through its preview.
 
 For every screen, SimCord's preview projects the message as the viewer sees
-it (the JSON document its bundled page renders, written as ``NAME.json``);
-with a browser, that page is then rendered in headless Chromium and cropped
-to the message, once per width (``NAME-desktop.png``, ``NAME-phone.png``).
+it: the JSON document its bundled page renders (written as ``NAME.json`` when
+asked for). With a browser, that page is rendered in headless Chromium and
+cropped to the message, once per width (``NAME-desktop.png``, ``NAME-phone.png``).
 """
 
 from __future__ import annotations
@@ -43,15 +43,18 @@ ASSET_HANDLE = re.compile(r'"a_[A-Za-z0-9_-]{16}"')
 
 @dataclass
 class Album:
-    """Where the pictures go and how: widths, locale, and the browser if any."""
+    """Where the pictures go and how: widths, language, the browser if any
+    (none: no pictures), and whether to write the preview documents too."""
 
     outdir: Path
     widths: Sequence[str] = tuple(WIDTHS)
     language: str | None = None
     browser: Browser | None = None
+    documents: bool = False
     written: list[Path] = field(default_factory=list)
 
     async def take(self, env: simcord.Env, channel: simcord.ChannelHandle, shot: Shot) -> None:
+        self.outdir.mkdir(parents=True, exist_ok=True)
         width, height = WIDTHS[self.widths[0]]
         locales = {locale.value: locale.value for locale in discord.Locale}
         with mentions_in_embeds():
@@ -62,9 +65,10 @@ class Album:
                 height=height,
                 locale=locale_of(self.language, locales),
             ) as preview:
-                await preview.show(shot.message)
-                document = await preview.snapshot()
-                self.write(f"{shot.name}.json", steady(document, shot.caption))
+                if self.documents:
+                    await preview.show(shot.message)
+                    document = await preview.snapshot()
+                    self.write(f"{shot.name}.json", steady(document, shot.caption))
                 if self.browser is None:
                     return
                 preview._capture_manager = ChromiumCapture(preview, self.browser)
@@ -117,7 +121,6 @@ def settings(database: Path) -> Settings:
 
 async def make_album(album: Album) -> list[Path]:
     """Play the scripted game and take every screen; the files written."""
-    album.outdir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="spades-screens-") as folder:
         seeds = itertools.count(1)
         bot = SpadesBot(

@@ -17,7 +17,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m bot screenshots",
         description="Play a scripted game in SimCord and save a PNG of each key screen "
-        "(and the preview document it is drawn from) in OUTDIR.",
+        "in OUTDIR, as SimCord's preview of Discord draws it in headless Chromium.",
     )
     parser.add_argument("outdir", type=Path, help="folder for the pictures (made if missing)")
     parser.add_argument(
@@ -27,6 +27,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
         "(and to /spades language for each player, where the bot has it); default English",
     )
     parser.add_argument("--width", choices=WIDTH_CHOICES, default="both", help="default: both")
+    parser.add_argument(
+        "--documents",
+        action="store_true",
+        help="also write each screen's preview document (NAME.json), the picture's source",
+    )
     return parser.parse_args(argv)
 
 
@@ -61,7 +66,7 @@ async def take_pictures(options: argparse.Namespace) -> list[Path]:
     widths = tuple(WIDTHS) if options.width == "both" else (options.width,)
     browser = await Browser.launch()
     try:
-        album = Album(options.outdir, widths, options.language, browser)
+        album = Album(options.outdir, widths, options.language, browser, options.documents)
         return await make_album(album)
     finally:
         await browser.close()

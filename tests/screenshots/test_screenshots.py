@@ -76,7 +76,7 @@ def documents(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, A
     outdir = tmp_path_factory.mktemp("screens")
     import asyncio
 
-    written = asyncio.run(make_album(Album(outdir)))
+    written = asyncio.run(make_album(Album(outdir, documents=True)))
     assert all(path.suffix == ".json" for path in written)  # no browser: no pictures
     return {path.stem: json.loads(path.read_text("utf-8")) for path in written}
 
@@ -157,6 +157,7 @@ def chromium_present() -> bool:
 def test_the_pictures_are_taken_at_phone_width(tmp_path: Path) -> None:
     assert main([str(tmp_path), "--width", "phone"]) == 0
     pictures = sorted(tmp_path.glob("*.png"))
+    assert not list(tmp_path.glob("*.json"))  # documents only when asked for
     assert {path.name.removesuffix("-phone.png") for path in pictures} == SCREENS
     for path in pictures:
         data = path.read_bytes()
@@ -170,5 +171,5 @@ def test_a_second_run_gives_the_same_documents(
 ) -> None:
     import asyncio
 
-    again = asyncio.run(make_album(Album(tmp_path)))
+    again = asyncio.run(make_album(Album(tmp_path, documents=True)))
     assert {path.stem: json.loads(path.read_text("utf-8")) for path in again} == documents

@@ -4,6 +4,7 @@ python -m bot [--config PATH]            run the bot
 python -m bot sync [--guild ID]          publish the slash commands
 python -m bot health                     exit 0 if the running bot is alive (HEALTHCHECK)
 python -m bot simulate --games N ...     computer players play complete games
+python -m bot screenshots OUTDIR ...     pictures of the key screens (the screenshots extra)
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ def main(argv: list[str] | None = None) -> int:
         from bot.simulate import main as simulate
 
         return simulate(args[1:])
+    if args and args[0] == "screenshots":
+        from bot.screenshots.cli import main as screenshots
+
+        return screenshots(args[1:])
     if args and args[0] == "sync":
         from bot.runner import sync
 

@@ -1,0 +1,144 @@
+"""Taking the pictures: the scripted game in SimCord, each screen through its preview.
+
+For every screen, SimCord's preview projects the message as the viewer sees
+it: the JSON document its bundled page renders (written as ``NAME.json`` when
+asked for). With a browser, that page is rendered in headless Chromium and
+cropped to the message, once per width (``NAME-desktop.png``, ``NAME-phone.png``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import re
+import tempfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+import simcord
+from simcord.preview import _markdown
+
+from bot.config import DatabaseSettings, DiscordSettings, Settings, TableSettings
+from bot.discord_app import FEATURES, SpadesBot
+from bot.screenshots.chromium import Browser, ChromiumCapture
+from bot.screenshots.scenes import Game, Shot, locale_of
+
+#: Browser viewports: a desktop client's chat column and a phone held upright.
+#: Tall enough for the longest message; the picture is cropped to the message.
+WIDTHS: dict[str, tuple[int, int]] = {"desktop": (1000, 2000), "phone": (390, 2400)}
+BOT_NAME = "Spades"
+#: Discord draws user mentions in embed descriptions and field values (without
+#: pinging); SimCord's preview leaves them as raw ``<@id>`` text there.
+MENTIONING_EMBED_PARTS = ("embed_description", "embed_field_value")
+#: Parts of a preview document that belong to the preview session, not the screen.
+SESSION_PARTS = frozenset(
+    {"context", "publication", "activity", "lastAction", "navigation", "history", "commands"}
+)
+ASSET_HANDLE = re.compile(r'"a_[A-Za-z0-9_-]{16}"')
+
+
+@dataclass
+class Album:
+    """Where the pictures go and how: widths, language, the browser if any
+    (none: no pictures), and whether to write the preview documents too."""
+
+    outdir: Path
+    widths: Sequence[str] = tuple(WIDTHS)
+    language: str | None = None
+    browser: Browser | None = None
+    documents: bool = False
+    written: list[Path] = field(default_factory=list)
+
+    async def take(self, env: simcord.Env, channel: simcord.ChannelHandle, shot: Shot) -> None:
+        self.outdir.mkdir(parents=True, exist_ok=True)
+        width, height = WIDTHS[self.widths[0]]
+        locales = {locale.value: locale.value for locale in discord.Locale}
+        with mentions_in_embeds():
+            async with env.preview(
+                channel,
+                viewers=[shot.viewer],
+                width=width,
+                height=height,
+                locale=locale_of(self.language, locales),
+            ) as preview:
+                if self.documents:
+                    await preview.show(shot.message)
+                    document = await preview.snapshot()
+                    self.write(f"{shot.name}.json", steady(document, shot.caption))
+                if self.browser is None:
+                    return
+                preview._capture_manager = ChromiumCapture(preview, self.browser)
+                for name in self.widths:
+                    path = self.outdir / f"{shot.name}-{name}.png"
+                    await preview.screenshot(path, target=shot.message, viewport=WIDTHS[name])
+                    self.written.append(path)
+
+    def write(self, name: str, document: dict[str, Any]) -> None:
+        path = self.outdir / name
+        path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", "utf-8")
+        self.written.append(path)
+
+
+def steady(document: dict[str, Any], caption: str) -> dict[str, Any]:
+    """The preview document without what changes from run to run: the
+    session's own ids, cursors and wall-clock times go, and its random asset
+    handles are numbered in the order they appear. With the screen's caption."""
+    kept = {key: value for key, value in document.items() if key not in SESSION_PARTS}
+    text = json.dumps({"caption": caption, **kept}, ensure_ascii=False)
+    numbers: dict[str, str] = {}
+
+    def number(match: re.Match[str]) -> str:
+        return numbers.setdefault(match[0], f'"asset-{len(numbers) + 1}"')
+
+    steady_document: dict[str, Any] = json.loads(ASSET_HANDLE.sub(number, text))
+    return steady_document
+
+
+@contextlib.contextmanager
+def mentions_in_embeds() -> Iterator[None]:
+    saved = {part: _markdown._FIELD_POLICIES[part]["mentions"] for part in MENTIONING_EMBED_PARTS}
+    try:
+        for part in MENTIONING_EMBED_PARTS:
+            _markdown._FIELD_POLICIES[part]["mentions"] = True
+        yield
+    finally:
+        for part, value in saved.items():
+            _markdown._FIELD_POLICIES[part]["mentions"] = value
+
+
+def settings(database: Path) -> Settings:
+    """The bot's settings for the pictures: no waits between moves."""
+    return Settings(
+        discord=DiscordSettings(table_edits_per_channel_s=0, rest_per_s=0),
+        database=DatabaseSettings(path=database),
+        tables=TableSettings(computer_delay_s=0.0, turn_ping_delay_s=0.0),
+    )
+
+
+async def make_album(album: Album) -> list[Path]:
+    """Play the scripted game and take every screen; the files written."""
+    with tempfile.TemporaryDirectory(prefix="spades-screens-") as folder:
+        seeds = itertools.count(1)
+        bot = SpadesBot(
+            settings(Path(folder) / "spades.db"),
+            seed_source=lambda: next(seeds),
+            features=FEATURES,
+        )
+        try:
+            async with simcord.run(bot) as env:
+                env.backend.bot_user.name = BOT_NAME
+                await bot.sync_commands()
+
+                async def take(shot: Shot) -> None:
+                    await album.take(env, game.channel, shot)
+
+                game = Game(env, album.language, take)
+                await game.play()
+        finally:
+            if hasattr(bot, "store"):
+                await bot.store.close()
+    return album.written

@@ -1,0 +1,243 @@
+"""The game the pictures are taken from: four people play one game by clicking.
+
+Everything goes through slash commands, buttons and menus of the real bot in
+SimCord, the way the Discord tests play. The cards come from fixed seeds and
+SimCord's clock starts at the same instant every run and only moves when
+the bot waits, and every choice below is a fixed rule, so each run reaches
+the same screens with the same cards.
+
+Each key screen is handed to ``take`` the moment it is on screen (later
+clicks edit the same messages), together with the player who looks at it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import simcord
+from simcord import MemberActor
+
+from bot.ai.base import Player, make_player
+from bot.discord_app import SpadesBot
+from bot.game.cards import parse_card
+from bot.game.scoring import NIL
+from bot.game.state import Game as GameState
+from bot.game.types import Action, ActionKind, Phase
+from bot.game.view import view_of
+from bot.render.decks import DECKS, DEFAULT_DECK
+from bot.render.ids import PREFIX, Act, parse
+from bot.tables.model import Table, TableStatus
+
+Message = discord.Message | simcord.ResponseMessage
+
+#: Seated in this order: South (the host), West, North, East.
+PLAYERS = ("Maya", "Theo", "Priya", "Jonas")
+NIL_SEAT = 2  # North bids Nil in the first hand; every other choice is a computer player's
+ADVISER_LEVEL = "heuristic"
+TARGET = 250  # a short game: a few hands
+TRICK_SHOWN = 4  # the table is pictured in this trick of the first hand, two cards down
+HAND_LIMIT = 40  # a game to 250 ends long before; a stop if it ever did not
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One screen: its file name, what it shows, who looks at it and the message."""
+
+    name: str
+    caption: str
+    viewer: MemberActor
+    message: Message
+
+
+Take = Callable[[Shot], Awaitable[None]]
+
+
+class LanguageUnavailable(Exception):
+    """The bot has no way to choose the language asked for."""
+
+
+class Game:
+    """The channel, the players and the clicks of one scripted game."""
+
+    def __init__(self, env: simcord.Env, language: str | None, take: Take) -> None:
+        self.env = env
+        self.language = language
+        self.take = take
+        guild = env.create_guild("Card Club")
+        self.channel = guild.create_text_channel("spades")
+        self.players = [guild.add_member(env.create_user(name)) for name in PLAYERS]
+        self.table_id: int | None = None
+        # Seeded per seat: the same choices every run.
+        self.advisers: list[Player] = [make_player(ADVISER_LEVEL, seat) for seat in range(4)]
+
+    @property
+    def bot(self) -> SpadesBot:
+        bot = self.env.bot
+        assert isinstance(bot, SpadesBot)
+        return bot
+
+    async def play(self) -> None:
+        host = self.players[0]
+        await self.choose_language()
+        await host.slash(self.channel, "spades new", target=TARGET, **self.table_language())
+        for player in self.players[1:]:
+            await player.click(self.table_message(), label="Join")
+        await self.take(Shot("lobby", "The lobby: four seated", host, self.table_message()))
+        await host.click(self.table_message(), label="Start")
+        await self.first_hand()
+        await self.play_until(lambda table: table.status is TableStatus.FINISHED)
+        await self.take(Shot("end", "The end of the game", host, self.table_message()))
+        await self.take(Shot("end-picture", "The end-of-game picture", host, self.picture()))
+        board = await host.slash(self.channel, "spades leaderboard", share=True)
+        await self.take(Shot("leaderboard", "The leaderboard", host, self.response(board)))
+
+    async def first_hand(self) -> None:
+        table = await self.table()
+        bidder = self.user_at(self.waited_on(table))
+        hand = await self.open_hand(bidder)
+        await self.take(Shot("bid", "A bid: the first bidder's hand", bidder, hand))
+        await self.play_until(self.mid_trick)
+        await self.take(Shot("table", "A table mid-trick", self.players[0], self.table_message()))
+        await self.play_until(self.hosts_turn_to_play)  # so the host's cards can be clicked
+        await self.deck_designs(self.players[0])
+        await self.play_until(lambda table: self.game_of(table).phase is Phase.HAND_OVER)
+        await self.take(
+            Shot("summary", "A hand summary with a Nil", self.players[0], self.table_message())
+        )
+
+    async def deck_designs(self, player: MemberActor) -> None:
+        """The player's own hand in each deck design, then back to the usual one."""
+        for deck in DECKS.values():
+            await player.slash(self.channel, "spades deck", design=deck.name.value)
+            hand = await self.open_hand(player)
+            await self.take(Shot(f"hand-{deck.name.value}", f"A hand: {deck.title}", player, hand))
+        await player.slash(self.channel, "spades deck", design=DEFAULT_DECK.value)
+
+    # -- languages -----------------------------------------------------------------
+
+    def table_language(self) -> dict[str, str]:
+        """The ``language`` option of /spades new, when a language is asked for."""
+        if self.language is None:
+            return {}
+        if "language" not in self.command_options("new"):
+            raise LanguageUnavailable(
+                "this bot has no `language` option on /spades new yet: it speaks English only"
+            )
+        return {"language": self.language}
+
+    async def choose_language(self) -> None:
+        """Each player picks the language for their private text, if the bot lets them."""
+        options = self.command_options("language")
+        if self.language is None or not options:
+            return
+        for player in self.players:
+            await player.slash(self.channel, "spades language", **{options[0]: self.language})
+
+    def command_options(self, name: str) -> list[str]:
+        group = self.bot.tree.get_command("spades")
+        command = getattr(group, "get_command", lambda _: None)(name)
+        return [parameter.name for parameter in getattr(command, "parameters", [])]
+
+    # -- reading the table -----------------------------------------------------------
+
+    async def table(self) -> Table:
+        """The game's table, open or just finished."""
+        if self.table_id is None:
+            found = await self.bot.app.tables.in_channel(self.channel.id)
+            assert found is not None, "no table was opened"
+            self.table_id = found.id
+        return await self.bot.app.tables.get(self.table_id)
+
+    @staticmethod
+    def game_of(table: Table) -> GameState:
+        assert table.game is not None, "the table has no game"
+        return table.game
+
+    def waited_on(self, table: Table) -> int:
+        seat = self.game_of(table).waited_on()
+        assert seat is not None, "the table waits on nobody"
+        return seat
+
+    def user_at(self, seat: int) -> MemberActor:
+        return self.players[seat]
+
+    def mid_trick(self, table: Table) -> bool:
+        game = self.game_of(table)
+        return len(game.tricks) == TRICK_SHOWN - 1 and len(game.trick) == 2
+
+    def hosts_turn_to_play(self, table: Table) -> bool:
+        game = self.game_of(table)
+        return game.phase is Phase.PLAYING and game.waited_on() == 0
+
+    def table_message(self) -> discord.Message:
+        return self.newest(lambda m: bool(m.embeds) and m.author.bot)
+
+    def picture(self) -> discord.Message:
+        return self.newest(lambda m: bool(m.attachments))
+
+    def newest(self, wanted: Callable[[discord.Message], bool]) -> discord.Message:
+        found = [m for m in self.channel.history() if wanted(m)]
+        assert found, "the bot has not posted that message"
+        return found[-1]
+
+    @staticmethod
+    def response(result: simcord.InteractionResult) -> simcord.ResponseMessage:
+        assert result.response is not None, result
+        return result.response
+
+    # -- playing -----------------------------------------------------------------------
+
+    async def open_hand(self, player: MemberActor) -> simcord.ResponseMessage:
+        return self.response(await player.click(self.table_message(), label="My hand"))
+
+    async def play_until(self, done: Callable[[Table], bool]) -> None:
+        for _ in range(HAND_LIMIT * 60):
+            table = await self.table()
+            if done(table):
+                return
+            game = self.game_of(table)
+            if game.phase is Phase.HAND_OVER:
+                await self.players[0].click(self.table_message(), label="Next hand")
+            else:
+                await self.act(table, game)
+        raise AssertionError("the game did not reach the screen")
+
+    async def act(self, table: Table, game: GameState) -> None:
+        """The waited-on player clicks what a computer player would choose in
+        their place (the first hand's Nil excepted)."""
+        seat = self.waited_on(table)
+        player = self.user_at(seat)
+        hand = await self.open_hand(player)
+        if game.phase is Phase.BIDDING and game.hand_number == 1 and seat == NIL_SEAT:
+            wanted = Action(ActionKind.BID, seat, NIL)
+        else:
+            wanted = self.advisers[seat].decide(view_of(game, seat))
+        await player.click(hand, custom_id=button_for(hand.components, wanted))
+
+
+def button_for(rows: list[dict[str, Any]], action: Action) -> str:
+    """The custom id of the hand message's button that makes ``action``."""
+    act = Act.BID if action.kind is ActionKind.BID else Act.PLAY
+    for row in rows:
+        for item in row.get("components", []):
+            custom_id = str(item.get("custom_id", ""))
+            if item.get("type") != 2 or item.get("disabled") or not custom_id.startswith(PREFIX):
+                continue
+            found = parse(custom_id.removeprefix(f"{PREFIX}:"))
+            value = found.arg and (int(found.arg) if act is Act.BID else parse_card(found.arg))
+            if found.action is act and value == action.value:
+                return custom_id
+    raise AssertionError(f"no button for {action}")
+
+
+def locale_of(language: str | None, locales: Mapping[str, str]) -> str:
+    """The Discord locale a language is shown in: ``pt`` is ``pt-BR``, ``de`` is ``de``."""
+    if language is None:
+        return "en-US"
+    for code in (language, *sorted(code for code in locales if code.startswith(language + "-"))):
+        if code in locales:
+            return code
+    return "en-US"

@@ -27,6 +27,7 @@ from bot.game.scoring import NIL
 from bot.game.state import Game as GameState
 from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import view_of
+from bot.i18n import resolve, tr
 from bot.render.decks import DECKS, DEFAULT_DECK
 from bot.render.ids import PREFIX, Act, parse
 from bot.tables.model import Table, TableStatus
@@ -64,7 +65,8 @@ class Game:
 
     def __init__(self, env: simcord.Env, language: str | None, take: Take) -> None:
         self.env = env
-        self.language = language
+        # Our code for what was asked (``pt``, ``pt-BR`` and ``pt_BR`` alike).
+        self.language = None if language is None else resolve(language)
         self.take = take
         guild = env.create_guild("Card Club")
         self.channel = guild.create_text_channel("spades")
@@ -84,9 +86,9 @@ class Game:
         await self.choose_language()
         await host.slash(self.channel, "spades new", target=TARGET, **self.table_language())
         for player in self.players[1:]:
-            await player.click(self.table_message(), label="Join")
+            await player.click(self.table_message(), label=self.label("Join"))
         await self.take(Shot("lobby", "The lobby: four seated", host, self.table_message()))
-        await host.click(self.table_message(), label="Start")
+        await host.click(self.table_message(), label=self.label("Start"))
         await self.first_hand()
         await self.play_until(lambda table: table.status is TableStatus.FINISHED)
         await self.take(Shot("end", "The end of the game", host, self.table_message()))
@@ -117,6 +119,10 @@ class Game:
         await player.slash(self.channel, "spades deck", design=DEFAULT_DECK.value)
 
     # -- languages -----------------------------------------------------------------
+
+    def label(self, text: str) -> str:
+        """A button's label as the table's language prints it."""
+        return tr(self.language or "en", text)
 
     def table_language(self) -> dict[str, str]:
         """The ``language`` option of /spades new, when a language is asked for."""
@@ -191,7 +197,7 @@ class Game:
     # -- playing -----------------------------------------------------------------------
 
     async def open_hand(self, player: MemberActor) -> simcord.ResponseMessage:
-        return self.response(await player.click(self.table_message(), label="My hand"))
+        return self.response(await player.click(self.table_message(), label=self.label("My hand")))
 
     async def play_until(self, done: Callable[[Table], bool]) -> None:
         for _ in range(HAND_LIMIT * 60):
@@ -200,7 +206,7 @@ class Game:
                 return
             game = self.game_of(table)
             if game.phase is Phase.HAND_OVER:
-                await self.players[0].click(self.table_message(), label="Next hand")
+                await self.players[0].click(self.table_message(), label=self.label("Next hand"))
             else:
                 await self.act(table, game)
         raise AssertionError("the game did not reach the screen")
@@ -237,6 +243,7 @@ def locale_of(language: str | None, locales: Mapping[str, str]) -> str:
     """The Discord locale a language is shown in: ``pt`` is ``pt-BR``, ``de`` is ``de``."""
     if language is None:
         return "en-US"
+    language = language.replace("_", "-")
     for code in (language, *sorted(code for code in locales if code.startswith(language + "-"))):
         if code in locales:
             return code

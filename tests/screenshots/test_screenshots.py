@@ -131,6 +131,7 @@ def test_a_language_is_shown_in_its_discord_locale() -> None:
     assert locale_of("es", locales) == "es-419"
     assert locale_of("es-ES", locales) == "es-ES"
     assert locale_of("de", locales) == "de"
+    assert locale_of("pt_BR", locales) == "pt-BR"
     assert locale_of("xx", locales) == "en-US"
 
 
@@ -173,3 +174,17 @@ def test_a_second_run_gives_the_same_documents(
 
     again = asyncio.run(make_album(Album(tmp_path, documents=True)))
     assert {path.stem: json.loads(path.read_text("utf-8")) for path in again} == documents
+
+
+def test_a_game_in_another_language_shows_every_screen_in_it(tmp_path: Path) -> None:
+    import asyncio
+
+    written = asyncio.run(make_album(Album(tmp_path, language="pt", documents=True)))
+    pages = {path.stem: json.loads(path.read_text("utf-8")) for path in written}
+    assert set(pages) == SCREENS
+    assert "Começar" in labels(target(pages["lobby"]))
+    assert "Minhas cartas" in labels(target(pages["table"]))
+    assert "vaza 4 de 13" in embed_text(target(pages["table"]))
+    assert "Nil cumprido" in embed_text(target(pages["summary"]))
+    for name, page in pages.items():
+        assert page["diagnostics"] == [], name

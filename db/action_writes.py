@@ -35,8 +35,8 @@ class NewTable:
         try:
             cursor = db.execute(
                 "INSERT INTO tables (guild_id, channel_id, host_id, options, status,"
-                " version, created_at, updated_at, language)"
-                " VALUES (?, ?, ?, ?, 'lobby', 1, ?, ?, ?)",
+                " version, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, 'lobby', 1, ?, ?)",
                 (
                     self.guild_id,
                     self.channel_id,
@@ -44,11 +44,14 @@ class NewTable:
                     self.options_json,
                     self.entry.at,
                     self.entry.at,
-                    self.language,
                 ),
             )
             table_id = cursor.lastrowid
             assert table_id is not None
+            # English is the column's default: a database from before the
+            # column (opened with ``upto``) still takes English tables.
+            if self.language != "en":
+                db.execute("UPDATE tables SET language = ? WHERE id = ?", (self.language, table_id))
             _write_seats(db, table_id, self.seats)
             _insert_entry(db, table_id, 1, self.entry)
         except sqlite3.IntegrityError as exc:

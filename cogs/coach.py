@@ -7,6 +7,7 @@ accepts one (15 minutes; at the end of a hand a player has just clicked a
 card, so this nearly always holds), in the channel where they play; else as
 a direct message, which they may have closed, and then it is dropped.
 Reviews are computed and sent in background tasks: the table never waits.
+Every answer is in the reader's own language (see :mod:`cogs.languages`).
 """
 
 from __future__ import annotations
@@ -22,11 +23,13 @@ from discord.ext import commands
 
 from bot.app import Snapshot, SpadesApp
 from bot.coach.service import EndedHand
+from bot.i18n import N_, resolve
 from bot.refusals import InvalidButton
 from bot.render.coach_text import coach_set_text, coach_status_text, hint_text, review_text
 from bot.render.ids import ComponentId
 from bot.render.table import seat_labels
 from bot.tables.model import Table
+from cogs.languages import private_language
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +59,9 @@ class CoachDesk:
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         hint = await self.app.coach.hint(table, interaction.user.id, cid.version, _stamp(cid))
+        lang = private_language(interaction)
         await interaction.followup.send(
-            hint_text(hint.reason, seat_labels(table)),
+            hint_text(hint.reason, seat_labels(table, lang), lang),
             ephemeral=True,
             allowed_mentions=NO_MENTIONS,
         )
@@ -80,7 +84,18 @@ class CoachDesk:
 
     async def deliver(self, table: Table, record: EndedHand) -> None:
         for user_id, review in await self.app.coach.reviews(table, record):
-            await self._send(user_id, review_text(review, table.id))
+            lang = await self._language_of(user_id, table)
+            await self._send(user_id, review_text(review, table.id, lang))
+
+    async def _language_of(self, user_id: int, table: Table) -> str:
+        """The language of a review sent after the fact: the one the person
+        chose, else their Discord app's as their latest interaction told,
+        else (not heard from since a restart) the table's."""
+        chosen = await self.app.language_of(user_id)
+        if chosen:
+            return resolve(chosen)
+        latest = self._latest.get(user_id)
+        return resolve(latest.interaction.locale) if latest is not None else table.language
 
     async def _send(self, user_id: int, text: str) -> None:
         latest = self._latest.get(user_id)
@@ -128,17 +143,20 @@ class CoachCog(commands.Cog):
 
 def _coach_command(app: SpadesApp) -> app_commands.Command[Any, ..., None]:
     @app_commands.command(
-        name="coach", description="A private review of your play after each hand (on or off)"
+        name="coach", description=N_("A private review of your play after each hand (on or off)")
     )
-    @app_commands.describe(mode="on or off; leave it out to see your choice")
-    @app_commands.choices(mode=[Choice(name="on", value="on"), Choice(name="off", value="off")])
+    @app_commands.describe(mode=N_("on or off; leave it out to see your choice"))
+    @app_commands.choices(
+        mode=[Choice(name=N_("on"), value="on"), Choice(name=N_("off"), value="off")]
+    )
     async def coach(interaction: discord.Interaction[Any], mode: str | None = None) -> None:
         user = interaction.user.id
+        lang = private_language(interaction)
         if mode is None:
-            text = coach_status_text(await app.coach.coach_on(user))
+            text = coach_status_text(await app.coach.coach_on(user), lang)
         else:
             await app.coach.set_coach(user, mode == "on")
-            text = coach_set_text(mode == "on")
+            text = coach_set_text(mode == "on", lang)
         await interaction.response.send_message(text, ephemeral=True)
 
     return coach

@@ -120,7 +120,7 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
             table=table.id,
         )
         if table.options.hints:
-            opened += " " + hints_table_text()
+            opened += " " + hints_table_text(lang)
         await interaction.followup.send(opened, ephemeral=True)
 
     @app_commands.command(

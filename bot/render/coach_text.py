@@ -1,7 +1,11 @@
-"""Every sentence of the coach: hints, hand reviews and the coach's refusals.
+"""Every sentence of the coach, in the reader's language: hints, hand reviews,
+and the answers of ``/spades coach``.
 
-Each function returns whole sentences built from one template with named
-placeholders, so that they can be translated as they stand.
+Each sentence is one catalog message with named placeholders, so that a
+translator can reorder it; a counted number picks its plural form. Cards are
+written as the reader's decks print them, suits in the reader's words. The
+coach's refusals are :mod:`bot.coach.refusals`, answered like every refusal
+(:mod:`bot.render.refusal_text`).
 """
 
 from __future__ import annotations
@@ -12,358 +16,336 @@ from bot.coach.reasons import Count, CountItem, Reason, Why, count_of
 from bot.coach.review import Effect, Mistake, Review
 from bot.game.cards import SUIT_NAMES
 from bot.game.scoring import BLIND_NIL, NIL
+from bot.i18n import ENGLISH, N_, ntr, tr
 from bot.render.decks import card_text
+from bot.render.refusal_text import SUIT_WORDS
+
+HINT_EMOJI = "💡"
+
+#: The reasons told by one sentence each. Placeholders: ``{card}`` the card to
+#: play, ``{winning}`` the card it refers to (the one winning the trick),
+#: ``{name}`` the seat it refers to, ``{suit}`` the suit of ``{card}``,
+#: ``{contract}`` the team's contract.
+REASONS = {
+    Why.ONLY_CARD: N_("Play the {card}: it is the only card you may play."),
+    Why.OWN_NIL_LEAD: N_("You bid Nil: lead the {card}, a low card that others should beat."),
+    Why.OWN_NIL_UNDER: N_("You bid Nil: play the {card}, under the {winning} that wins the trick."),
+    Why.OWN_NIL_DISCARD: N_(
+        "You bid Nil and cannot follow suit: throw away the {card} before it can win a trick."
+    ),
+    Why.COVER_NIL: N_("Your partner bid Nil: cover with {card}."),
+    Why.COVER_NIL_LOW: N_(
+        "Your partner bid Nil and is safe in this trick: play the {card} "
+        "and keep your high cards to cover later."
+    ),
+    Why.NIL_LEAD_LOW: N_("{name} bid Nil: lead your low {card}, so that they may have to win it."),
+    Why.NIL_STAY_UNDER: N_(
+        "{name} bid Nil: play the {card} and keep the trick low for them to win."
+    ),
+    Why.DUCK_MADE: N_("Your team has made its {contract}: duck with {card} to avoid a bag."),
+    Why.LEAD_LOWEST_CLUB: N_(
+        "Spades are not broken and you hold clubs: lead your lowest club, the {card}."
+    ),
+    Why.CASH_WINNER: N_(
+        "The {card} is the highest card left in {suit}: lead it and take the trick."
+    ),
+    Why.LEAD_SIDE: N_("Spades are not broken: lead the {card}, from a side suit."),
+    Why.LEAD_SPADE: N_(
+        "Spades are broken: lead the {card} and draw out the other players' spades."
+    ),
+    Why.LEAD_LOW: N_(
+        "Lead the {card}, your lowest card in {suit}, and let the others spend their high cards."
+    ),
+    Why.LEAD: N_("Lead the {card}: on the deals you may be facing, it does best."),
+    Why.PARTNER_WINNING: N_(
+        "Your partner's {winning} wins the trick so far: play low with the {card}."
+    ),
+    Why.DISCARD: N_("You cannot follow suit: throw away the {card}, a card unlikely to win later."),
+    Why.LOOK_FIRST: N_(
+        "Look at your cards before you bid: Blind Nil is only for a team far behind."
+    ),
+}
+
+#: What the better card would have done, per effect; ``{n}`` is counted.
+EFFECTS = {
+    Effect.KEEP_PARTNER_NIL: N_(
+        "Trick {trick}: the {better} instead of the {played} would have kept your partner's Nil."
+    ),
+    Effect.KEEP_OWN_NIL: N_(
+        "Trick {trick}: the {better} instead of the {played} would have kept your Nil."
+    ),
+    Effect.MAKE_CONTRACT: N_(
+        "Trick {trick}: the {better} instead of the {played} would have made your team's contract."
+    ),
+    Effect.BREAK_THEIR_NIL: N_(
+        "Trick {trick}: the {better} instead of the {played} would have broken the opponents' Nil."
+    ),
+    Effect.SET_THEM: N_(
+        "Trick {trick}: the {better} instead of the {played} would have set the opponents."
+    ),
+}
 
 
-def fill(template: str, /, **fields: object) -> str:
-    """``template`` with its named placeholders filled in."""
-    return template.format(**fields)
-
-
-def hint_text(reason: Reason, names: Sequence[str]) -> str:
+def hint_text(reason: Reason, names: Sequence[str], lang: str = ENGLISH) -> str:
     """The answer to a Hint click: one short sentence with the bid or card."""
-    return "💡 " + reason_text(reason, names)
+    return f"{HINT_EMOJI} {reason_text(reason, names, lang)}"
 
 
-def _card(card: int | None) -> str:
+def suit_text(suit: int, lang: str = ENGLISH) -> str:
+    """A suit in the reader's words, as the rules' refusals name it."""
+    return tr(lang, SUIT_WORDS[SUIT_NAMES[suit]])
+
+
+def _card(card: int | None, lang: str) -> str:
     assert card is not None
-    return card_text(card)
+    return card_text(card, lang)
 
 
-def reason_text(reason: Reason, names: Sequence[str]) -> str:
+def reason_text(reason: Reason, names: Sequence[str], lang: str = ENGLISH) -> str:
     why = reason.why
-    card = card_text(reason.card) if reason.card is not None else ""
-    name = names[reason.seat] if reason.seat is not None else ""
-    if why is Why.ONLY_CARD:
-        return fill("Play the {card}: it is the only card you may play.", card=card)
-    if why is Why.OWN_NIL_LEAD:
-        return fill("You bid Nil: lead the {card}, a low card that others should beat.", card=card)
-    if why is Why.OWN_NIL_UNDER:
-        return fill(
-            "You bid Nil: play the {card}, under the {winning} that wins the trick.",
-            card=card,
-            winning=_card(reason.other),
-        )
-    if why is Why.OWN_NIL_DISCARD:
-        return fill(
-            "You bid Nil and cannot follow suit: throw away the {card} before it can win a trick.",
-            card=card,
-        )
-    if why is Why.COVER_NIL:
-        return fill("Your partner bid Nil: cover with {card}.", card=card)
-    if why is Why.COVER_NIL_LOW:
-        return fill(
-            "Your partner bid Nil and is safe in this trick: play the {card} "
-            "and keep your high cards to cover later.",
-            card=card,
-        )
-    if why is Why.NIL_LEAD_LOW:
-        return fill(
-            "{name} bid Nil: lead your low {card}, so that they may have to win it.",
-            name=name,
-            card=card,
-        )
-    if why is Why.NIL_STAY_UNDER:
-        return fill(
-            "{name} bid Nil: play the {card} and keep the trick low for them to win.",
-            name=name,
-            card=card,
-        )
-    if why is Why.DUCK_MADE:
-        return fill(
-            "Your team has made its {contract}: duck with {card} to avoid a bag.",
-            contract=reason.number,
-            card=card,
-        )
-    if why is Why.LEAD_LOWEST_CLUB:
-        return fill(
-            "Spades are not broken and you hold clubs: lead your lowest club, the {card}.",
-            card=card,
-        )
-    if why is Why.CASH_WINNER:
-        return fill(
-            "The {card} is the highest {suit} left: lead it and take the trick.",
-            card=card,
-            suit=_suit_singular(reason.card),
-        )
-    if why is Why.LEAD_SIDE:
-        return fill("Spades are not broken: lead the {card}, from a side suit.", card=card)
-    if why is Why.LEAD_SPADE:
-        return fill(
-            "Spades are broken: lead the {card} and draw out the other players' spades.",
-            card=card,
-        )
-    if why is Why.LEAD_LOW:
-        return fill(
-            "Lead the {card}, your lowest {suit}, and let the others spend their high cards.",
-            card=card,
-            suit=_suit_singular(reason.card),
-        )
-    if why is Why.LEAD:
-        return fill("Lead the {card}: on the deals you may be facing, it does best.", card=card)
-    if why is Why.PARTNER_WINNING:
-        return fill(
-            "Your partner's {winning} wins the trick so far: play low with the {card}.",
-            winning=_card(reason.other),
-            card=card,
-        )
+    template = REASONS.get(why)
+    if template is not None:
+        fields: dict[str, object] = {"contract": reason.number}
+        if reason.card is not None:
+            fields["card"] = card_text(reason.card, lang)
+            fields["suit"] = suit_text(reason.card // 13, lang)
+        if reason.other is not None:
+            fields["winning"] = card_text(reason.other, lang)
+        if reason.seat is not None:
+            fields["name"] = names[reason.seat]
+        return tr(lang, template, **fields)
+    card = card_text(reason.card, lang) if reason.card is not None else ""
     if why is Why.TRUMP:
-        return fill(
+        assert reason.other is not None
+        return tr(
+            lang,
             "You have no {suit}: trump with the {card} and take the trick.",
-            suit=SUIT_NAMES[_card_suit(reason.other)],
+            suit=suit_text(reason.other // 13, lang),
             card=card,
         )
     if why is Why.WIN_TRICK:
-        if reason.number == 1:
-            return fill("Your team needs one more trick: take this one with the {card}.", card=card)
         if reason.number:
-            return fill(
-                "Your team still needs {need} tricks: take this one with the {card}.",
-                need=reason.number,
+            return ntr(
+                lang,
+                "Your team needs {n} more trick: take this one with the {card}.",
+                "Your team needs {n} more tricks: take this one with the {card}.",
+                reason.number,
                 card=card,
             )
-        return fill(
+        return tr(
+            lang,
             "Take the trick with the {card}: it beats the {winning}.",
             card=card,
-            winning=_card(reason.other),
+            winning=_card(reason.other, lang),
         )
     if why is Why.CANNOT_WIN:
+        winning = _card(reason.other, lang)
         if reason.number:
-            return fill(
+            return tr(
+                lang,
                 "You cannot beat the {winning}: play your lowest, the {card}.",
-                winning=_card(reason.other),
+                winning=winning,
                 card=card,
             )
-        return fill(
+        return tr(
+            lang,
             "You cannot beat the {winning}: the trick is lost anyway, so give the {card} now.",
-            winning=_card(reason.other),
-            card=card,
-        )
-    if why is Why.DISCARD:
-        return fill(
-            "You cannot follow suit: throw away the {card}, a card unlikely to win later.",
+            winning=winning,
             card=card,
         )
     if why is Why.BID_NIL:
         if reason.other is None:
-            return "Bid Nil: you hold no spade, and your high cards have low ones to hide under."
-        return fill(
+            return tr(
+                lang,
+                "Bid Nil: you hold no spade, and your high cards have low ones to hide under.",
+            )
+        return tr(
+            lang,
             "Bid Nil: your highest spade is the {card}, and your high cards have low ones "
             "to hide under.",
-            card=card_text(reason.other),
+            card=card_text(reason.other, lang),
         )
     if why is Why.BID_BLIND_NIL:
-        return fill(
-            "Bid Blind Nil: your team is {points} points behind, and only a gamble can catch up.",
-            points=reason.number,
+        return ntr(
+            lang,
+            "Bid Blind Nil: your team is {n} point behind, and only a gamble can catch up.",
+            "Bid Blind Nil: your team is {n} points behind, and only a gamble can catch up.",
+            reason.number,
         )
-    if why is Why.LOOK_FIRST:
-        return "Look at your cards before you bid: Blind Nil is only for a team far behind."
     assert why is Why.BID_COUNT, why
-    return _bid_count_text(reason)
+    return _bid_count_text(reason, lang)
 
 
-def _bid_count_text(reason: Reason) -> str:
+def _bid_count_text(reason: Reason, lang: str) -> str:
     bid = reason.number
-    count = count_of(reason.items)
-    items = ", ".join(count_item_text(item) for item in reason.items)
     if not reason.items:
-        return fill(
+        return tr(
+            lang,
             "Bid {bid}: no trick is sure, but your middle cards should take about that many.",
             bid=bid,
         )
+    count = count_of(reason.items)
+    items = ", ".join(count_item_text(item, lang) for item in reason.items)
     if count == bid:
-        return fill("Bid {bid}: {items}.", bid=bid, items=items)
+        return tr(lang, "Bid {bid}: {items}.", bid=bid, items=items)
     if count > bid:
-        return fill(
-            "Bid {bid}: you count {count} tricks ({items}), but bidding a little low "
+        return ntr(
+            lang,
+            "Bid {bid}: you count {n} trick ({items}), but bidding a little low "
             "is safer than a set.",
+            "Bid {bid}: you count {n} tricks ({items}), but bidding a little low "
+            "is safer than a set.",
+            count,
             bid=bid,
-            count=count,
             items=items,
         )
-    return fill(
-        "Bid {bid}: you count {count} sure tricks ({items}), and your other high cards "
+    return ntr(
+        lang,
+        "Bid {bid}: you count {n} sure trick ({items}), and your other high cards "
         "and length should bring the rest.",
+        "Bid {bid}: you count {n} sure tricks ({items}), and your other high cards "
+        "and length should bring the rest.",
+        count,
         bid=bid,
-        count=count,
         items=items,
     )
 
 
-def count_item_text(item: CountItem) -> str:
+def count_item_text(item: CountItem, lang: str = ENGLISH) -> str:
     """One source of tricks in a bid's count, as a short phrase."""
     if item.kind is Count.ACE:
-        return fill("{card}", card=_card(item.card))
-    if item.kind is Count.KING:
-        return fill("{card} guarded", card=_card(item.card))
-    if item.kind is Count.TOP_SPADE:
-        if item.card is not None and item.card % 13 == 12:
-            return fill("{card}", card=_card(item.card))
-        return fill("{card} guarded", card=_card(item.card))
+        return _card(item.card, lang)
+    if item.kind in (Count.KING, Count.TOP_SPADE):
+        card = _card(item.card, lang)
+        if item.kind is Count.TOP_SPADE and item.card is not None and item.card % 13 == 12:
+            return card  # the ace of spades needs no guard
+        return tr(lang, "{card} guarded", card=card)
     if item.kind is Count.LONG_SPADES:
         if item.number == 1:
-            return "a fourth spade"
-        return fill("{count} spades beyond the third", count=item.number)
-    suit = SUIT_NAMES[item.suit or 0]
+            return tr(lang, "a fourth spade")
+        return ntr(lang, "{n} spade beyond the third", "{n} spades beyond the third", item.number)
+    suit = suit_text(item.suit or 0, lang)
     if item.kind is Count.VOID:
-        return fill("a void in {suit} with spades to trump", suit=suit)
-    return fill("a singleton in {suit} with spades to trump", suit=suit)
-
-
-def _card_suit(card: int | None) -> int:
-    assert card is not None
-    return card // 13
-
-
-def _suit_singular(card: int | None) -> str:
-    return ("club", "diamond", "heart", "spade")[_card_suit(card)]
+        return tr(lang, "a void in {suit} with spades to trump", suit=suit)
+    return tr(lang, "a singleton in {suit} with spades to trump", suit=suit)
 
 
 # -- the review after a hand -------------------------------------------------------
 
 
-def review_text(review: Review, table_id: int) -> str:
+def review_text(review: Review, table_id: int, lang: str = ENGLISH) -> str:
     """The private review of one person's hand: bid against tricks, and the
     costliest card."""
-    lines = [_bid_line(review, table_id)]
+    lines = [_bid_line(review, table_id, lang)]
     if review.team_bid:
         lines.append(
-            fill(
+            tr(
+                lang,
                 "Your team bid {bid} and took {taken}.",
                 bid=review.team_bid,
                 taken=review.team_taken,
             )
         )
     if review.mistake is None:
-        lines.append("No card of yours cost your team anything on this deal: well played.")
+        lines.append(
+            tr(lang, "No card of yours cost your team anything on this deal: well played.")
+        )
     else:
-        lines.append(mistake_text(review.mistake))
+        lines.append(mistake_text(review.mistake, lang))
     return "\n".join(lines)
 
 
-def _bid_line(review: Review, table_id: int) -> str:
-    hand, taken = review.hand, review.taken
-    if review.bid in (NIL, BLIND_NIL):
-        nil = "Blind Nil" if review.bid == BLIND_NIL else "Nil"
+def _bid_line(review: Review, table_id: int, lang: str) -> str:
+    bid, taken = review.bid, review.taken
+    fields = {"table": table_id, "hand": review.hand, "bid": bid, "taken": taken}
+    if bid == NIL:
         if taken == 0:
-            return fill(
-                "Table {table}, hand {hand}: you bid {nil} and took no trick: made.",
-                table=table_id,
-                hand=hand,
-                nil=nil,
+            return tr(
+                lang, "Table {table}, hand {hand}: you bid Nil and took no trick: made.", **fields
             )
-        return fill(
-            "Table {table}, hand {hand}: you bid {nil} and took {taken}: it failed.",
-            table=table_id,
-            hand=hand,
-            nil=nil,
-            taken=taken,
+        return tr(
+            lang, "Table {table}, hand {hand}: you bid Nil and took {taken}: it failed.", **fields
         )
-    if taken == review.bid:
-        return fill(
-            "Table {table}, hand {hand}: you bid {bid} and took {taken}.",
-            table=table_id,
-            hand=hand,
-            bid=review.bid,
-            taken=taken,
+    if bid == BLIND_NIL:
+        if taken == 0:
+            return tr(
+                lang,
+                "Table {table}, hand {hand}: you bid Blind Nil and took no trick: made.",
+                **fields,
+            )
+        return tr(
+            lang,
+            "Table {table}, hand {hand}: you bid Blind Nil and took {taken}: it failed.",
+            **fields,
         )
-    if taken > review.bid:
-        return fill(
+    if taken == bid:
+        return tr(lang, "Table {table}, hand {hand}: you bid {bid} and took {taken}.", **fields)
+    if taken > bid:
+        return tr(
+            lang,
             "Table {table}, hand {hand}: you bid {bid} and took {taken}, {more} more than you bid.",
-            table=table_id,
-            hand=hand,
-            bid=review.bid,
-            taken=taken,
-            more=taken - review.bid,
+            more=taken - bid,
+            **fields,
         )
-    return fill(
+    return tr(
+        lang,
         "Table {table}, hand {hand}: you bid {bid} and took {taken}, {fewer} fewer than you bid.",
-        table=table_id,
-        hand=hand,
-        bid=review.bid,
-        taken=taken,
-        fewer=review.bid - taken,
+        fewer=bid - taken,
+        **fields,
     )
 
 
-def mistake_text(mistake: Mistake) -> str:
+def mistake_text(mistake: Mistake, lang: str = ENGLISH) -> str:
     fields = {
         "trick": mistake.trick,
-        "better": card_text(mistake.better),
-        "played": card_text(mistake.played),
-        "number": mistake.number,
+        "better": card_text(mistake.better, lang),
+        "played": card_text(mistake.played, lang),
     }
-    effect = mistake.effect
-    if effect is Effect.KEEP_PARTNER_NIL:
-        text = (
-            "Trick {trick}: the {better} instead of the {played} would have kept "
-            "your partner's Nil."
-        )
-    elif effect is Effect.KEEP_OWN_NIL:
-        text = "Trick {trick}: the {better} instead of the {played} would have kept your Nil."
-    elif effect is Effect.MAKE_CONTRACT:
-        text = (
-            "Trick {trick}: the {better} instead of the {played} would have made "
-            "your team's contract."
-        )
-    elif effect is Effect.BREAK_THEIR_NIL:
-        text = (
-            "Trick {trick}: the {better} instead of the {played} would have broken "
-            "the opponents' Nil."
-        )
-    elif effect is Effect.SET_THEM:
-        text = "Trick {trick}: the {better} instead of the {played} would have set the opponents."
-    elif effect is Effect.FEWER_BAGS:
-        text = (
+    template = EFFECTS.get(mistake.effect)
+    if template is not None:
+        return tr(lang, template, **fields)
+    if mistake.effect is Effect.FEWER_BAGS:
+        return ntr(
+            lang,
             "Trick {trick}: the {better} instead of the {played} would have saved "
-            "your team {number} bags."
-            if mistake.number > 1
-            else "Trick {trick}: the {better} instead of the {played} would have saved "
-            "your team a bag."
+            "your team {n} bag.",
+            "Trick {trick}: the {better} instead of the {played} would have saved "
+            "your team {n} bags.",
+            mistake.number,
+            **fields,
         )
-    else:
-        text = (
-            "Trick {trick}: the {better} instead of the {played} would have gained "
-            "your team {number} points."
-        )
-    return text.format(**fields)
+    assert mistake.effect is Effect.MORE_POINTS, mistake.effect
+    return ntr(
+        lang,
+        "Trick {trick}: the {better} instead of the {played} would have gained "
+        "your team {n} point.",
+        "Trick {trick}: the {better} instead of the {played} would have gained "
+        "your team {n} points.",
+        mistake.number,
+        **fields,
+    )
 
 
 # -- answers about the coach --------------------------------------------------------
 
 
-def hints_off_text() -> str:
-    return "Hints are off at this table: the host chooses them when opening it with /spades new."
-
-
-def no_hint_now_text() -> str:
-    return "There is nothing to hint now: a hint is for your own bid or card on your turn."
-
-
-def cooldown_text(seconds: int) -> str:
-    if seconds <= 1:
-        return "The coach needs a moment between answers: ask again in a second."
-    return fill(
-        "The coach needs a moment between answers: ask again in {seconds} seconds.", seconds=seconds
-    )
-
-
-def coach_set_text(on: bool) -> str:
+def coach_set_text(on: bool, lang: str = ENGLISH) -> str:
     if on:
-        return "Your coach is on: after each hand you play, you get a private review of it."
-    return "Your coach is off: no more reviews after your hands."
+        return tr(
+            lang, "Your coach is on: after each hand you play, you get a private review of it."
+        )
+    return tr(lang, "Your coach is off: no more reviews after your hands.")
 
 
-def coach_status_text(on: bool) -> str:
+def coach_status_text(on: bool, lang: str = ENGLISH) -> str:
     if on:
-        return "Your coach is on. Turn it off with /spades coach off."
-    return "Your coach is off. Turn it on with /spades coach on."
+        return tr(lang, "Your coach is on. Turn it off with /spades coach off.")
+    return tr(lang, "Your coach is off. Turn it on with /spades coach on.")
 
 
-def hints_table_text() -> str:
-    return "Hints are on at this table: press Hint on your hand for advice on your turn."
+def hints_table_text(lang: str = ENGLISH) -> str:
+    return tr(lang, "Hints are on at this table: press Hint on your hand for advice on your turn.")
 
 
-def hint_button_label() -> str:
-    return "Hint"
+def hint_button_label(lang: str = ENGLISH) -> str:
+    return tr(lang, "Hint")

@@ -41,7 +41,8 @@ def hand_screen(
         lang=lang,
     )
     if table.options.hints:
-        spec = with_hint_button(spec, view, table.id, table.version, table.game.action_count)
+        stamp = table.game.action_count
+        spec = with_hint_button(spec, view, table.id, table.version, stamp, lang)
     return spec
 
 

@@ -7,26 +7,31 @@ from dataclasses import replace
 from bot.coach.hint import can_hint
 from bot.game.types import Phase
 from bot.game.view import PlayerView
-from bot.render.coach_text import hint_button_label
+from bot.i18n import ENGLISH
+from bot.render.coach_text import HINT_EMOJI, hint_button_label
 from bot.render.decks import Style
 from bot.render.ids import Act, ComponentId
 from bot.render.spec import MAX_PER_ROW, MAX_ROWS, ButtonSpec, MessageSpec, Row
 
-HINT_EMOJI = "💡"
-
 
 def with_hint_button(
-    spec: MessageSpec, view: PlayerView, table_id: int, version: int, stamp: int
+    spec: MessageSpec,
+    view: PlayerView,
+    table_id: int,
+    version: int,
+    stamp: int,
+    lang: str = ENGLISH,
 ) -> MessageSpec:
     """``spec`` with a Hint button while the hand is bid or played: live on
     the owner's turn, greyed out otherwise. ``stamp`` (the game's action
     count) names the decision it was drawn for. It takes a row of its own,
-    or, when the cards fill every row, the last row with room."""
+    or, when the cards fill every row, the last row with room. Its label is
+    in the owner's ``lang``."""
     if view.phase not in (Phase.BIDDING, Phase.PLAYING):
         return spec
     button = ButtonSpec(
         str(ComponentId(Act.HINT, table_id, version, str(stamp))),
-        hint_button_label(),
+        hint_button_label(lang),
         Style.GREEN,
         HINT_EMOJI,
         disabled=not can_hint(view),

@@ -16,10 +16,12 @@ import simcord
 import simcord.interactions as simcord_interactions
 from simcord import MemberActor, assert_error
 
+from bot.game.types import Phase
 from bot.i18n import LANGUAGES
 from bot.render.limits import OPTION_LABEL
 from bot.tables.errors import HostOnly
 from tests.discord.harness import World, buttons_of, embed_text
+from tests.discord.test_coach import answer_of, seen_by
 
 
 @pytest.fixture
@@ -197,3 +199,36 @@ async def test_synced_commands_carry_their_localizations(world: World) -> None:
     described = [n for c in commands.values() for n in _walk(c) if n.get("description")]
     untranslated = [n["description"] for n in described if not n.get("description_localizations")]
     assert untranslated == []
+
+
+async def test_the_coach_speaks_each_player_s_own_language(
+    world: World, locales: dict[int, str]
+) -> None:
+    """At an English table: a Brazilian's hint, answers and review in
+    Portuguese; a German who chose French reads French; the host English."""
+    emma = person(world, locales, "emma", "en-US")
+    paulo = person(world, locales, "paulo", "pt-BR")
+    hans = person(world, locales, "hans", "de-DE")
+    ana = person(world, locales, "ana", "es-ES")
+    await world.seat_four(emma, paulo, hans, ana, hints=True)
+    turned = await paulo.slash(world.channel, "spades coach", mode="on")
+    assert turned.response is not None
+    assert turned.response.content.startswith("Seu treinador está ligado")
+    await hans.slash(world.channel, "spades language", language="fr")
+    await hans.slash(world.channel, "spades coach", mode="on")
+    await emma.slash(world.channel, "spades coach", mode="on")
+    await world.click(emma, "Start")
+    table = await world.table()
+    assert table.game is not None and table.seats[table.game.to_act].user_id == paulo.id
+    hand = await world.my_hand(paulo)
+    assert "Dica" in [b.label for b in buttons_of(hand)]
+    hinted = answer_of(await paulo.click(hand, label="Dica"))
+    assert hinted.ephemeral and hinted.content.startswith("💡 Aposte ")
+
+    await world.play_until(
+        lambda t: t.game is not None and t.game.phase is Phase.HAND_OVER, next_hand=False
+    )
+    await world.bot.app.settle()
+    assert f"Mesa {table.id}, mão 1: você apostou " in seen_by(world, paulo)
+    assert f"Table {table.id}, donne 1 : tu as annoncé " in seen_by(world, hans)
+    assert f"Table {table.id}, hand 1: you bid " in seen_by(world, emma)

@@ -15,7 +15,10 @@ from dataclasses import replace
 
 import pytest
 
-from bot.game.cards import parse_card
+from bot.coach.reasons import Count, CountItem, Reason, Why
+from bot.coach.refusals import CoachBusy, HintsOff, NoHintNow
+from bot.coach.review import Effect, Mistake, Review
+from bot.game.cards import DIAMONDS, HEARTS, parse_card
 from bot.game.errors import IllegalAction
 from bot.game.record import HandRecord
 from bot.game.rules import PRESETS, preset
@@ -28,8 +31,16 @@ from bot.i18n_catalogs import read_catalog
 from bot.refusals import NoTableHere, SeveralTables, StaleAction
 from bot.render import clock_text
 from bot.render.answers import joined_text, several_tables_text
+from bot.render.coach_text import (
+    coach_set_text,
+    coach_status_text,
+    hint_text,
+    hints_table_text,
+    review_text,
+)
 from bot.render.decks import DECKS, DeckName, card_text
 from bot.render.hand import hand_message
+from bot.render.hint_button import with_hint_button
 from bot.render.leaderboard import (
     board_message,
     history_embed,
@@ -48,7 +59,7 @@ from bot.stats.records import FinishedGame, computer, human
 from bot.stats.summary import PartnerRecord, PlayerStats
 from bot.stats.tally import Tally
 from bot.tables import errors as table_errors
-from bot.tables.model import Seat, Table, TableStatus
+from bot.tables.model import Seat, Table, TableOptions, TableStatus
 from db.stats_store import HistoryRow
 from tests.discord.test_render import table_of
 from tests.game.helpers import bid_round, lowest_legal, play_out_lowest
@@ -225,6 +236,104 @@ def engine_refusals() -> list[IllegalAction]:
     return found
 
 
+# -- the coach ------------------------------------------------------------------------
+
+PLAYERS = ["alice", "bob", "carol", "dave"]
+#: Every source of tricks a bid's count names: 8 tricks in all.
+COUNTED = (
+    CountItem(Count.ACE, card=parse_card("AH")),
+    CountItem(Count.KING, card=parse_card("KD")),
+    CountItem(Count.TOP_SPADE, card=parse_card("AS")),
+    CountItem(Count.TOP_SPADE, card=parse_card("QS")),
+    CountItem(Count.LONG_SPADES, number=2),
+    CountItem(Count.VOID, suit=DIAMONDS),
+    CountItem(Count.SINGLETON, suit=HEARTS),
+)
+#: A reason of each kind, with its variants: a card, the card it refers to,
+#: a seat and a number.
+HINTS: dict[str, Reason] = {
+    **{
+        why.value: Reason(why, parse_card("7H"), parse_card("JC"), seat=1, number=2)
+        for why in Why
+        if why is not Why.BID_COUNT
+    },
+    "win_trick, one more": Reason(Why.WIN_TRICK, parse_card("KC"), parse_card("JC"), number=1),
+    "win_trick, beats": Reason(Why.WIN_TRICK, parse_card("KC"), parse_card("JC")),
+    "cannot_win, not the lowest": Reason(Why.CANNOT_WIN, parse_card("9C"), parse_card("QC")),
+    "bid_nil, no spade": Reason(Why.BID_NIL),
+    "bid_blind_nil, far behind": Reason(Why.BID_BLIND_NIL, number=210),
+    "bid_count, nothing sure": Reason(Why.BID_COUNT, number=2),
+    "bid_count, as counted": Reason(Why.BID_COUNT, number=8, items=COUNTED),
+    "bid_count, below the count": Reason(Why.BID_COUNT, number=6, items=COUNTED),
+    "bid_count, above the count": Reason(Why.BID_COUNT, number=10, items=COUNTED),
+    "bid_count, one sure trick": Reason(
+        Why.BID_COUNT, number=3, items=(CountItem(Count.LONG_SPADES, number=1),)
+    ),
+}
+
+
+def review(bid: int, taken: int, mistake: Mistake | None) -> Review:
+    return Review(hand=3, seat=1, bid=bid, taken=taken, team_bid=6, team_taken=5, mistake=mistake)
+
+
+def mistake(effect: Effect, number: int = 2) -> Mistake:
+    return Mistake(7, parse_card("KD"), parse_card("9D"), effect, number, 40)
+
+
+REVIEWS: dict[str, Review] = {
+    "nil made": review(NIL, 0, mistake(Effect.KEEP_PARTNER_NIL)),
+    "nil failed": review(NIL, 2, mistake(Effect.KEEP_OWN_NIL)),
+    "blind nil made": review(BLIND_NIL, 0, mistake(Effect.BREAK_THEIR_NIL)),
+    "blind nil failed": review(BLIND_NIL, 1, mistake(Effect.SET_THEM)),
+    "as bid": review(4, 4, None),
+    "above the bid": review(3, 5, mistake(Effect.FEWER_BAGS)),
+    "one bag": review(3, 4, mistake(Effect.FEWER_BAGS, 1)),
+    "below the bid": review(5, 2, mistake(Effect.MAKE_CONTRACT)),
+    "points": review(2, 1, mistake(Effect.MORE_POINTS, 30)),
+    "one point": review(2, 1, mistake(Effect.MORE_POINTS, 1)),
+}
+
+
+def hint_hand(lang: str) -> MessageSpec:
+    game = mid_trick()
+    view = view_of(game, game.to_act)
+    spec = hand_message(
+        view, table_id=7, version=1, names=PLAYERS, deck=DECKS[DeckName.CLASSIC], lang=lang
+    )
+    return with_hint_button(spec, view, 7, 1, game.action_count, lang)
+
+
+COACH_SCREENS: dict[str, Screen] = {
+    **{
+        f"hint {name}": (lambda lang, reason=reason: hint_text(reason, PLAYERS, lang))
+        for name, reason in HINTS.items()
+    },
+    **{
+        f"review {name}": (lambda lang, review=review: review_text(review, 7, lang))
+        for name, review in REVIEWS.items()
+    },
+    "hand with a hint button": hint_hand,
+    "coach refusals": lambda lang: "\n".join(
+        refusal_text(e, lang) or "" for e in (HintsOff(), NoHintNow(), CoachBusy(1), CoachBusy(4))
+    ),
+    "coach answers": lambda lang: "\n".join(
+        (
+            *(coach_set_text(on, lang) for on in (True, False)),
+            *(coach_status_text(on, lang) for on in (True, False)),
+            hints_table_text(lang),
+        )
+    ),
+    "hints table options": lambda lang: table_message(
+        table(
+            None,
+            TableStatus.LOBBY,
+            language=lang,
+            options=TableOptions(hints=True),
+        )
+    ),
+}
+
+
 SCREENS: dict[str, Screen] = {
     "lobby": lambda lang: table_message(table(None, TableStatus.LOBBY, language=lang)),
     "full lobby": lambda lang: table_message(
@@ -324,6 +433,7 @@ SCREENS: dict[str, Screen] = {
     ),
     "several tables": lambda lang: several_tables_text([1, 2], lang),
     "joined": lambda lang: joined_text(lang, 2, 7) + joined_text(lang, None, 7),
+    **COACH_SCREENS,
 }
 
 

@@ -10,14 +10,12 @@ rules: it keeps what the table service hands it and gives it back.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import aiosqlite
-
-from db.connection import ChannelTaken, Connected, StoreError, VersionConflict, to_json
 from db.deadlines import DeadlineRow, deadline_rows, replace_deadlines
+from db.errors import ChannelTaken, IntegrityFailure, StoreError, VersionConflict
+from db.sql import Backed, Statements, to_json
 from db.table_records import (
     Change,
     Committed,
@@ -32,7 +30,7 @@ from db.table_records import (
 )
 
 
-class TableSQL(Connected):
+class TableSQL(Backed):
     """Tables, their seats, spectators, log, games and engine states."""
 
     # -- tables ----------------------------------------------------------------
@@ -52,15 +50,13 @@ class TableSQL(Connected):
         options_json = to_json(options)
         async with self.transaction() as db:
             try:
-                cursor = await db.execute(
+                table_id = await db.insert(
                     "INSERT INTO tables (guild_id, channel_id, host_id, options, status,"
                     " version, created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', 1, ?, ?)",
                     (guild_id, channel_id, host_id, options_json, entry.at, entry.at),
                 )
-            except sqlite3.IntegrityError as exc:
+            except IntegrityFailure as exc:
                 raise _integrity(exc) from exc
-            table_id = cursor.lastrowid
-            assert table_id is not None
             await db.executemany(
                 "INSERT INTO seats (table_id, seat, user_id, bot_level) VALUES (?, ?, ?, ?)",
                 [(table_id, s.seat, s.user_id, s.computer_level) for s in seats],
@@ -96,7 +92,7 @@ class TableSQL(Connected):
         async with self.transaction() as db:
             start = change.game_start
             try:
-                cursor = await db.execute(
+                changed = await db.execute(
                     "UPDATE tables SET version = ?, updated_at = ?,"
                     " status = coalesce(?, status),"
                     " game_no = coalesce(?, game_no), game_seq = coalesce(?, game_seq)"
@@ -111,9 +107,9 @@ class TableSQL(Connected):
                         version,
                     ),
                 )
-            except sqlite3.IntegrityError as exc:
+            except IntegrityFailure as exc:
                 raise _integrity(exc) from exc
-            if cursor.rowcount != 1:
+            if changed != 1:
                 raise VersionConflict(f"table {table_id} is no longer at version {version}")
             await self._insert_entry(db, table_id, new_version, entry)
             if change.seats is not None:
@@ -172,13 +168,12 @@ class TableSQL(Connected):
         )
         try:
             if deadlines is None:
-                async with self.write_lock:
-                    await self.connection.execute(*commit)
+                await self.db.execute(*commit)
             else:
                 async with self.transaction() as db:
                     await db.execute(*commit)
                     await replace_deadlines(db, table_id, deadlines)
-        except sqlite3.IntegrityError as exc:
+        except IntegrityFailure as exc:
             if "version conflict" in str(exc):
                 raise VersionConflict(
                     f"table {table_id} is no longer at version {version - 1}"
@@ -186,7 +181,7 @@ class TableSQL(Connected):
             raise _integrity(exc) from exc
 
     async def _write_state(
-        self, db: aiosqlite.Connection, table_id: int, version: int, state: StateWrite
+        self, db: Statements, table_id: int, version: int, state: StateWrite
     ) -> None:
         await db.execute(
             "INSERT INTO table_states (table_id, game_no, version, format, current)"
@@ -207,7 +202,7 @@ class TableSQL(Connected):
             )
 
     async def _insert_entry(
-        self, db: aiosqlite.Connection, table_id: int, seq: int, entry: LogEntry
+        self, db: Statements, table_id: int, seq: int, entry: LogEntry
     ) -> None:
         await db.execute(
             "INSERT INTO actions (table_id, seq, kind, actor, payload, at)"
@@ -215,21 +210,24 @@ class TableSQL(Connected):
             (table_id, seq, entry.kind, entry.actor, to_json(entry.payload), entry.at),
         )
 
-    async def _insert_game(self, db: aiosqlite.Connection, table_id: int, start: GameStart) -> int:
-        cursor = await db.execute(
+    async def _insert_game(self, db: Statements, table_id: int, start: GameStart) -> int:
+        # VALUES rather than INSERT ... SELECT: there PostgreSQL would take the
+        # placeholders for text instead of the columns' types.
+        game_id = await db.insert(
             "INSERT INTO games (table_id, game_no, guild_id, channel_id, preset, options, seed,"
-            " started_at) SELECT id, ?, guild_id, channel_id, ?, ?, ?, ? FROM tables WHERE id = ?",
+            " started_at) VALUES (?, ?, (SELECT guild_id FROM tables WHERE id = ?),"
+            " (SELECT channel_id FROM tables WHERE id = ?), ?, ?, ?, ?)",
             (
+                table_id,
                 start.game_no,
+                table_id,
+                table_id,
                 start.preset,
                 to_json(start.options),
                 start.seed,
                 start.started_at,
-                table_id,
             ),
         )
-        game_id = cursor.lastrowid
-        assert game_id is not None
         await db.executemany(
             "INSERT INTO game_seats (game_id, seat, user_id, bot_level, team)"
             " VALUES (?, ?, ?, ?, ?)",
@@ -237,11 +235,10 @@ class TableSQL(Connected):
         )
         return game_id
 
-    async def _finish_game(self, db: aiosqlite.Connection, table_id: int, end: GameEnd) -> None:
-        async with db.execute(
+    async def _finish_game(self, db: Statements, table_id: int, end: GameEnd) -> None:
+        row = await db.fetchone(
             "SELECT id FROM games WHERE table_id = ? AND game_no = ?", (table_id, end.game_no)
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         if row is None:
             raise StoreError(f"table {table_id} has no game {end.game_no} to finish")
         game_id = int(row[0])
@@ -292,107 +289,100 @@ class TableSQL(Connected):
         state_format: str | None,
         with_log: bool = False,
     ) -> list[TableRecord]:
-        # Every query walks the chosen tables first (CROSS JOIN keeps that
-        # order) and reaches their rows through primary keys.
-        db = self.connection
+        # Every query walks the chosen tables first (SQLite's CROSS JOIN keeps
+        # that order) and reaches their rows through primary keys.
+        db = self.db
+        join = db.dialect.ordered_join
         records: dict[int, TableRecord] = {}
-        async with db.execute(
+        for r in await db.fetchall(
             "SELECT t.id, t.guild_id, t.channel_id, t.message_id, t.host_id, t.options,"
             " t.status, t.version, t.game_no, t.game_seq, t.created_at, t.updated_at,"
             " g.id, g.seed, g.started_at, g.preset, g.options"
             " FROM tables t LEFT JOIN games g ON g.table_id = t.id AND g.game_no = t.game_no"
             f" WHERE {where} ORDER BY t.id",
             args,
-        ) as cursor:
-            for r in await cursor.fetchall():
-                record = TableRecord(
-                    id=r[0],
-                    guild_id=r[1],
-                    channel_id=r[2],
-                    message_id=r[3],
-                    host_id=r[4],
-                    options_json=r[5],
-                    status=r[6],
-                    version=r[7],
-                    game_no=r[8],
-                    game_seq=r[9],
-                    created_at=r[10],
-                    updated_at=r[11],
-                )
-                if r[12] is not None:
-                    record.game = GameInfo(r[12], r[8], r[13], r[14], r[15], r[16])
-                records[record.id] = record
+        ):
+            record = TableRecord(
+                id=r[0],
+                guild_id=r[1],
+                channel_id=r[2],
+                message_id=r[3],
+                host_id=r[4],
+                options_json=r[5],
+                status=r[6],
+                version=r[7],
+                game_no=r[8],
+                game_seq=r[9],
+                created_at=r[10],
+                updated_at=r[11],
+            )
+            if r[12] is not None:
+                record.game = GameInfo(r[12], r[8], r[13], r[14], r[15], r[16])
+            records[record.id] = record
         if not records:
             return []
-        async with db.execute(
+        for r in await db.fetchall(
             "SELECT s.table_id, s.seat, s.user_id, s.bot_level FROM tables t"
-            f" CROSS JOIN seats s ON s.table_id = t.id WHERE {where}"
+            f" {join} seats s ON s.table_id = t.id WHERE {where}"
             " ORDER BY s.table_id, s.seat",
             args,
-        ) as cursor:
-            for r in await cursor.fetchall():
-                records[r[0]].seats.append(SeatRow(r[1], r[2], r[3]))
-        async with db.execute(
+        ):
+            records[r[0]].seats.append(SeatRow(r[1], r[2], r[3]))
+        for r in await db.fetchall(
             "SELECT s.table_id, s.user_id FROM tables t"
-            f" CROSS JOIN spectators s ON s.table_id = t.id WHERE {where}"
+            f" {join} spectators s ON s.table_id = t.id WHERE {where}"
             " ORDER BY s.table_id, s.joined_at, s.user_id",
             args,
-        ) as cursor:
-            for r in await cursor.fetchall():
-                records[r[0]].spectators.append(r[1])
+        ):
+            records[r[0]].spectators.append(r[1])
         if state_format is not None:
-            async with db.execute(
+            for r in await db.fetchall(
                 "SELECT s.table_id, h.history, s.current FROM tables t"
-                " CROSS JOIN table_states s ON s.table_id = t.id"
+                f" {join} table_states s ON s.table_id = t.id"
                 " LEFT JOIN table_histories h ON h.table_id = t.id"
                 f" WHERE {where} AND s.game_no = t.game_no AND s.format = ?",
                 (*args, state_format),
-            ) as cursor:
-                for r in await cursor.fetchall():
-                    records[r[0]].state = StoredState(r[1], r[2])
+            ):
+                records[r[0]].state = StoredState(r[1], r[2])
         needing_log = [
             r.id for r in records.values() if r.game is not None and (with_log or r.state is None)
         ]
         if needing_log:
-            # The ids come from the rows just read: bind them as a JSON array.
-            async with db.execute(
+            # The ids come from the rows just read: bind them as one list.
+            loads = json.loads
+            for r in await db.fetchall(
                 "SELECT a.table_id, a.seq, a.kind, a.actor, a.payload, a.at"
-                " FROM json_each(?) j CROSS JOIN tables t ON t.id = j.value"
-                " CROSS JOIN actions a ON a.table_id = t.id AND a.seq > t.game_seq"
+                f" FROM {db.dialect.id_list} {join} tables t ON t.id = j.value"
+                f" {join} actions a ON a.table_id = t.id AND a.seq > t.game_seq"
                 " ORDER BY a.table_id, a.seq",
-                (json.dumps(needing_log),),
-            ) as cursor:
-                loads = json.loads
-                for r in await cursor.fetchall():
-                    records[r[0]].game_log.append(LogEntry(r[2], r[3], loads(r[4]), r[5], r[1]))
+                (db.dialect.ids(needing_log),),
+            ):
+                records[r[0]].game_log.append(LogEntry(r[2], r[3], loads(r[4]), r[5], r[1]))
         return list(records.values())
 
     async def action_log(self, table_id: int) -> list[LogEntry]:
         """A table's whole log, oldest first."""
-        async with self.connection.execute(
+        rows = await self.db.fetchall(
             "SELECT seq, kind, actor, payload, at FROM actions WHERE table_id = ? ORDER BY seq",
             (table_id,),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [LogEntry(r[1], r[2], json.loads(r[3]), r[4], r[0]) for r in rows]
 
     async def game_results(self, table_id: int) -> list[dict[str, Any]]:
         """The finished games of a table with their seats, oldest first."""
-        async with self.connection.execute(
+        games = await self.db.fetchall(
             "SELECT id, game_no, preset, seed, started_at, ended_at, winner, reason,"
             " reason_seat, score0, score1, hands_played, hands FROM games"
             " WHERE table_id = ? AND ended_at IS NOT NULL ORDER BY game_no",
             (table_id,),
-        ) as cursor:
-            games = await cursor.fetchall()
+        )
         results: list[dict[str, Any]] = []
         for g in games:
-            async with self.connection.execute(
+            seats = await self.db.fetchall(
                 "SELECT seat, user_id, bot_level, team, outcome, points, opponent_points"
                 " FROM game_seats WHERE game_id = ? ORDER BY seat",
                 (g[0],),
-            ) as cursor:
-                seats = await cursor.fetchall()
+            )
             results.append(
                 {
                     "game_id": g[0],
@@ -439,7 +429,8 @@ def _only_current_state(change: Change) -> bool:
     )
 
 
-def _integrity(exc: sqlite3.IntegrityError) -> StoreError:
-    if "tables.channel_id" in str(exc):
+def _integrity(exc: IntegrityFailure) -> StoreError:
+    # SQLite names the column, PostgreSQL the unique index.
+    if "tables.channel_id" in str(exc) or "tables_open_channel" in str(exc):
         return ChannelTaken("a table is already open in this channel")
     return StoreError(f"the database refused the write: {exc}")

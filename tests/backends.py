@@ -124,7 +124,7 @@ async def table_rows(store: Store, sql: str, args: Any = ()) -> list[tuple[Any, 
     return [tuple(row) for row in await store.db.fetchall(sql, args)]
 
 
-async def dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
+async def dump_rows(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table of the schema, in a stable order."""
     found = {}
     for table in await store.db.tables():

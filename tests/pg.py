@@ -70,11 +70,34 @@ def start(folder: Path) -> str:
             if not mode & 0o001:
                 os.chmod(parent, mode | 0o001)
     if not (data / "PG_VERSION").exists():
-        _run([str(bin_dir / "initdb"), "-D", str(data), "-U", SERVER_USER, "-A", "trust",
-              "-E", "UTF8", "--no-sync"])
+        _run(
+            [
+                str(bin_dir / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                SERVER_USER,
+                "-A",
+                "trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ]
+        )
     options = f"-c listen_addresses='' -k {socket} -c fsync=off -c max_connections=200"
-    _run([str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(folder / "server.log"),
-          "-o", options, "-w", "start"])
+    _run(
+        [
+            str(bin_dir / "pg_ctl"),
+            "-D",
+            str(data),
+            "-l",
+            str(folder / "server.log"),
+            "-o",
+            options,
+            "-w",
+            "start",
+        ]
+    )
     return url(folder)
 
 
@@ -95,7 +118,9 @@ def _run(command: list[str]) -> None:
         _as_server_user(command), capture_output=True, text=True, timeout=120, check=False
     )
     if result.returncode != 0:
-        raise NoServer(f"{Path(command[0]).name} failed: {(result.stderr or result.stdout).strip()}")
+        raise NoServer(
+            f"{Path(command[0]).name} failed: {(result.stderr or result.stdout).strip()}"
+        )
 
 
 def main(argv: list[str]) -> int:

@@ -18,8 +18,7 @@ from db.store import (
     TurnMention,
     VersionConflict,
 )
-
-from tests.backends import Backend, dump, table_rows
+from tests.backends import Backend, dump_rows, table_rows
 
 SEATS = (SeatRow(0, 10), SeatRow(1), SeatRow(2), SeatRow(3))
 
@@ -43,7 +42,7 @@ async def _table(store: Store, channel: int = 1) -> int:
 
 
 async def _dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
-    return await dump(store)
+    return await dump_rows(store)
 
 
 async def test_commit_appends_one_row_and_moves_the_version(store: Store) -> None:

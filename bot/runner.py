@@ -166,8 +166,9 @@ def health(argv: list[str]) -> int:
     args = _config_parser("health", "Check that the running bot is alive.").parse_args(argv)
     settings = _settings(args.config)
     beat = settings.heartbeat_path
-    if not settings.database.path.exists():
-        print(f"unhealthy: no database at {settings.database.path}")
+    file = settings.database.sqlite_file
+    if file is not None and not file.exists():
+        print(f"unhealthy: no database at {file}")
         return 1
     try:
         age = time.time() - beat.stat().st_mtime

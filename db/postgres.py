@@ -25,13 +25,13 @@ from contextlib import asynccontextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Self, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
 from db.errors import DatabaseAway, IntegrityFailure, StoreError
 from db.schema import MIGRATIONS_DIR, Migration, find_migrations, migration_target, too_new
 from db.sql import POSTGRESQL, Args, Row, TableShape
+from db.targets import safe_url
 
 T = TypeVar("T")
 
@@ -319,13 +319,3 @@ async def _version(connection: asyncpg.Connection) -> int:
         return 0
     value = await connection.fetchval("SELECT max(version) FROM schema_version")
     return int(value or 0)
-
-
-def safe_url(url: str) -> str:
-    """``url`` without its password."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))

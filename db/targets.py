@@ -5,6 +5,7 @@ a PostgreSQL server."""
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 SQLITE_PREFIX = "sqlite:///"
 POSTGRES_PREFIXES = ("postgresql://", "postgres://")
@@ -37,3 +38,16 @@ def check_target(target: str) -> str:
     if not is_postgres(target):
         sqlite_path(target)
     return target
+
+
+def safe_url(target: str | Path) -> str:
+    """``target`` for a message: a URL without its password."""
+    text = str(target)
+    if not is_postgres(text):
+        return text
+    parts = urlsplit(text)
+    if parts.password is None:
+        return text
+    host = parts.hostname or ""
+    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))

@@ -37,6 +37,7 @@ SUBCOMMANDS = (
     ("sync", "publish the slash commands to Discord (globally, or --guild ID)"),
     ("health", "exit 0 while the running bot is alive (for a HEALTHCHECK)"),
     ("simulate", "computer players play complete games and write their hand records"),
+    ("migrate-db", "copy the SQLite database onto an empty PostgreSQL one (--to URL)"),
 )
 
 

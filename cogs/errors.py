@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.refusals import IllegalAction, SeveralTables, TableError
+from bot.refusals import IllegalAction, SeveralTables, TableError, as_refusal
 from bot.render.answers import several_tables_text
 
 log = logging.getLogger(__name__)
@@ -79,7 +79,7 @@ async def say(interaction: discord.Interaction[Any], text: str) -> None:
 
 
 async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
-    error = unwrap(error)
+    error = as_refusal(unwrap(error))
     text = explain(error)
     if text is None:
         log.error(

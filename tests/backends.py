@@ -25,6 +25,8 @@ from db.store import Store
 from tests import pg
 
 URL_VARIABLE = "SPADES_TEST_POSTGRES_URL"
+#: The folder of that server when :mod:`tests.pg` started it (it can be restarted).
+DIR_VARIABLE = "SPADES_TEST_POSTGRES_DIR"
 REQUIRE_VARIABLE = "SPADES_REQUIRE_POSTGRES"
 BACKENDS = ("sqlite", "postgresql")
 _numbers = itertools.count(1)
@@ -52,10 +54,17 @@ class Server:
             await connection.close()
         return self.database_url(name)
 
-    def restart(self) -> None:
+    def stop(self) -> None:
+        """Stop the server at once: its clients are cut off mid-statement."""
+        pg.stop(self._folder(), "immediate")
+
+    def start(self) -> None:
+        pg.start(self._folder())
+
+    def _folder(self) -> Path:
         if self.folder is None:
-            pytest.skip("the PostgreSQL server was not started by this session")
-        pg.restart(self.folder)
+            pytest.fail(f"the PostgreSQL server cannot be restarted: set {DIR_VARIABLE}")
+        return self.folder
 
 
 @dataclass
@@ -74,7 +83,8 @@ class Backend:
 def postgres_server() -> Iterator[Server | None]:
     given = os.environ.get(URL_VARIABLE)
     if given:
-        yield Server(given)
+        folder = os.environ.get(DIR_VARIABLE)
+        yield Server(given, Path(folder) if folder else None)
         return
     # Not under pytest's own temporary folder: that one is private to this
     # user, and the server runs as another.

@@ -107,12 +107,6 @@ def stop(folder: Path, mode: str = "fast") -> None:
         _run([str(binaries() / "pg_ctl"), "-D", str(data), "-m", mode, "-w", "stop"])
 
 
-def restart(folder: Path) -> None:
-    """Stop the server at once (clients are cut off) and start it again."""
-    stop(folder, "immediate")
-    start(folder)
-
-
 def _run(command: list[str]) -> None:
     result = subprocess.run(
         _as_server_user(command), capture_output=True, text=True, timeout=120, check=False

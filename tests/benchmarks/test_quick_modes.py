@@ -40,6 +40,7 @@ CLOSING_KEYS = {
         "p50_ms",
         "p99_ms",
         "resume_10000_s",
+        "backend",
     ],
     "click": [
         "clicks",

@@ -4,6 +4,7 @@ database that holds rows already is refused untouched."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,21 @@ def test_the_command_refuses_a_non_postgresql_target(
 ) -> None:
     assert main(["--from", str(tmp_path / "x.db"), "--to", "sqlite:///y.db"]) == 2
     assert "--to must be a postgresql:// URL" in capsys.readouterr().err
+
+
+async def test_the_command_copies_and_says_what_it_checked(
+    tmp_path: Path, server: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "small.db"
+    store = await Store.open(path)
+    service = await TableService.open(store)
+    await seated_table(service, channel=5, humans=2)
+    await store.close()
+    target = await server.create_database()
+    # asyncio.run inside: run the command in a thread of its own.
+    status = await asyncio.to_thread(main, ["--from", f"sqlite:///{path}", "--to", target])
+    assert status == 0
+    out = capsys.readouterr().out
+    assert "row counts match, 1 open tables resume identically" in out
+    assert await asyncio.to_thread(main, ["--from", str(path), "--to", target]) == 1
+    assert "is not empty" in capsys.readouterr().err

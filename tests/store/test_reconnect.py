@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import pytest
 
-from bot.refusals import TryAgainSoon, as_refusal, is_refusal
+from bot.refusals import StaleAction, TryAgainSoon, as_refusal, is_refusal
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from cogs.errors import explain
 from db.store import DatabaseAway, Store
-from tests.backends import Server, need_server, table_rows
+from tests.backends import Backend, Server, need_server, table_rows
 from tests.service.driver import HOST, Chooser, seated_table
 
 #: The store must answer within this while the server is away (no hanging).
@@ -80,5 +81,38 @@ async def test_a_restarted_server_costs_a_moment_and_loses_nothing(server: Serve
         reread = await again.get(table.id)
         assert reread.game is not None and table.game is not None
         assert reread.game.snapshot() == table.game.snapshot()
+    finally:
+        await store.close()
+
+
+async def test_a_write_cut_off_but_made_is_read_back(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The connection died after the server committed: the service cannot
+    know, so it reads the table back before its next action."""
+    store = await backend.open()
+    try:
+        service = await TableService.open(store)
+        table = await seated_table(service, channel=4343)
+        table = await service.start(table.id, HOST, table.version)
+        commit = store.commit_action
+
+        async def committed_then_cut_off(*args: Any, **kwargs: Any) -> Any:
+            await commit(*args, **kwargs)
+            raise DatabaseAway("the connection was closed in the middle of operation")
+
+        monkeypatch.setattr(store, "commit_action", committed_then_cut_off)
+        chooser = Chooser(5)
+        with pytest.raises(DatabaseAway):
+            await chooser.step(service, table)
+        monkeypatch.setattr(store, "commit_action", commit)
+        # A click drawn from the table before the cut: refused as stale, not doubled.
+        with pytest.raises(StaleAction):
+            await chooser.step(service, table)
+        reread = await service.get(table.id)
+        assert reread.version == table.version + 1
+        assert len(await store.action_log(table.id)) == reread.version
+        table = await chooser.step(service, reread)  # and play goes on
+        assert table.version == reread.version + 1
     finally:
         await store.close()

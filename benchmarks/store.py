@@ -232,19 +232,28 @@ def _copy_tables(path: Path, copies: int, stride: int) -> None:
             db.execute(_copy_select(db, name), {"s": stride})
 
 
-async def _copy_tables_on(store: Store, copies: int, stride: int) -> None:
-    """:func:`_copy_tables` through the store (PostgreSQL), columns from its schema."""
+async def _copy_tables_on(store: Store, target: str, copies: int, stride: int) -> None:
+    """:func:`_copy_tables` on PostgreSQL, columns from the schema. One long
+    statement per table: on a connection of its own, without the store's
+    statement timeout."""
+    import asyncpg
+
     shapes = {t.name: t for t in await store.db.tables()}
-    async with store.transaction() as tx:
-        for name in COPIED:
-            columns = shapes[name].columns
-            shifted = SHIFTED | ({"id"} if name in SHIFTED_IDS else set())
-            values = [f"{c} + n.k * ?" if c in shifted else c for c in columns]
-            await tx.execute(
-                f"INSERT INTO {name} ({', '.join(columns)}) SELECT {', '.join(values)}"
-                f" FROM {name}, generate_series(1, ?) AS n (k)",
-                (*[stride] * sum(c in shifted for c in columns), copies),
-            )
+    connection = await asyncpg.connect(target)
+    try:
+        async with connection.transaction():
+            for name in COPIED:
+                columns = shapes[name].columns
+                shifted = SHIFTED | ({"id"} if name in SHIFTED_IDS else set())
+                values = [f"{c} + n.k * $1" if c in shifted else c for c in columns]
+                await connection.execute(
+                    f"INSERT INTO {name} ({', '.join(columns)}) SELECT {', '.join(values)}"
+                    f" FROM {name}, generate_series(1, $2::int) AS n (k)",
+                    stride,
+                    copies,
+                )
+    finally:
+        await connection.close()
     await store.db.after_copy(list(shapes.values()))
 
 
@@ -256,7 +265,7 @@ async def resume(target: str, count: int, templates: int) -> tuple[float, int, i
         for n in range(templates):
             await _template(service, n + 1, rng)
         if store.backend == "postgresql":
-            await _copy_tables_on(store, count // templates - 1, stride=templates)
+            await _copy_tables_on(store, target, count // templates - 1, stride=templates)
     finally:
         await store.close()
     if not is_postgres(target):

@@ -1,5 +1,6 @@
 """A throwaway PostgreSQL server for the tests: ``python -m tests.pg start DIR``
-prints its URL; ``python -m tests.pg stop DIR`` stops it.
+prints its URL; ``python -m tests.pg stop DIR`` stops it. ``--durable`` keeps
+fsync on (benchmarks); the tests run without it.
 
 The server runs as the ``postgres`` system user (PostgreSQL refuses root),
 its data folder and unix socket inside DIR, with no TCP port. When run as
@@ -52,8 +53,9 @@ def url(folder: Path, database: str = DATABASE) -> str:
     return f"postgresql://{SERVER_USER}@/{database}?host={folder / 'socket'}"
 
 
-def start(folder: Path) -> str:
-    """Create (first time) and start the server in ``folder``; returns its URL."""
+def start(folder: Path, *, durable: bool = False) -> str:
+    """Create (first time) and start the server in ``folder``; returns its URL.
+    Not ``durable`` (the tests): no fsync, a crash of the machine may lose it."""
     folder = folder.resolve()
     bin_dir = binaries()
     data, socket = folder / "data", folder / "socket"
@@ -84,7 +86,9 @@ def start(folder: Path) -> str:
                 "--no-sync",
             ]
         )
-    options = f"-c listen_addresses='' -k {socket} -c fsync=off -c max_connections=200"
+    options = f"-c listen_addresses='' -k {socket} -c max_connections=200"
+    if not durable:
+        options += " -c fsync=off"
     _run(
         [
             str(bin_dir / "pg_ctl"),
@@ -118,12 +122,14 @@ def _run(command: list[str]) -> None:
 
 
 def main(argv: list[str]) -> int:
+    durable = "--durable" in argv
+    argv = [a for a in argv if a != "--durable"]
     if len(argv) != 2 or argv[0] not in ("start", "stop"):
-        print("usage: python -m tests.pg start|stop DIR", file=sys.stderr)
+        print("usage: python -m tests.pg start [--durable] DIR | stop DIR", file=sys.stderr)
         return 2
     try:
         if argv[0] == "start":
-            print(start(Path(argv[1])))
+            print(start(Path(argv[1]), durable=durable))
         else:
             stop(Path(argv[1]))
     except NoServer as exc:

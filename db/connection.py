@@ -81,11 +81,7 @@ class SQLiteStatements:
         self.connection = connection
 
     async def execute(self, sql: str, args: Args = ()) -> int:
-        try:
-            cursor = await self.connection.execute(sql, args)
-        except sqlite3.IntegrityError as exc:
-            raise IntegrityFailure(str(exc)) from exc
-        return cursor.rowcount
+        return (await self._run(sql, args)).rowcount
 
     async def executemany(self, sql: str, rows: Iterable[Args]) -> None:
         try:
@@ -102,12 +98,15 @@ class SQLiteStatements:
             return row
 
     async def insert(self, sql: str, args: Args = ()) -> int:
+        row_id = (await self._run(sql, args)).lastrowid
+        assert row_id is not None
+        return row_id
+
+    async def _run(self, sql: str, args: Args) -> aiosqlite.Cursor:
         try:
-            cursor = await self.connection.execute(sql, args)
+            return await self.connection.execute(sql, args)
         except sqlite3.IntegrityError as exc:
             raise IntegrityFailure(str(exc)) from exc
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
 
 
 class Connected(SQLiteStatements):

@@ -175,6 +175,7 @@ class PostgresDatabase:
                 max_size=POOL_SIZE,
                 timeout=CONNECT_TIMEOUT_S,
                 command_timeout=COMMAND_TIMEOUT_S,
+                reset=_nothing_to_reset,
             )
         except (TimeoutError, asyncpg.PostgresError, OSError, ValueError) as exc:
             raise StoreError(f"cannot connect to {safe_url(url)}: {exc}") from None
@@ -311,6 +312,12 @@ class PostgresDatabase:
                     await connection.execute(
                         "INSERT INTO schema_version (version) VALUES ($1)", pending[-1].number
                     )
+
+
+async def _nothing_to_reset(connection: asyncpg.Connection) -> None:
+    """The store changes no session state (no SET, LISTEN or session lock):
+    a connection goes back to the pool without asyncpg's reset query, which
+    would be one more round trip after every call."""
 
 
 async def _version(connection: asyncpg.Connection) -> int:

@@ -2,9 +2,12 @@
 action, and the time to resume 10,000 unfinished tables.
 
     python -m benchmarks.store [--actions 3000] [--tables 100] [--resume 10000] [--quick]
+                               [--database-url sqlite:///... | postgresql://...]
 
 Every figure goes through :class:`bot.tables.service.TableService` over a
-fresh SQLite file (WAL, ``synchronous=NORMAL``) on the default temp folder.
+fresh database: by default an SQLite file (WAL, ``synchronous=NORMAL``) on
+the default temp folder; with ``--database-url postgresql://...``, a fresh
+schema per part on that PostgreSQL database (dropped afterwards).
 
 1. One table: four people play complete games (then rematches) with random
    legal bids and cards; each action is timed from the call to the return of
@@ -22,8 +25,9 @@ fresh SQLite file (WAL, ``synchronous=NORMAL``) on the default temp folder.
 
 The last line is one JSON object:
 ``{"actions_per_s_one_table": ..., "actions_per_s_100_tables": ..., "p50_ms": ...,
-"p99_ms": ..., "resume_10000_s": ..., "tables_p50_ms": ..., "tables_p99_ms": ...}``
-(``p50_ms``/``p99_ms`` of the one table, ``tables_*`` of the ``--tables`` at once).
+"p99_ms": ..., "resume_10000_s": ..., "tables_p50_ms": ..., "tables_p99_ms": ...,
+"backend": "sqlite" | "postgresql"}`` (``p50_ms``/``p99_ms`` of the one table,
+``tables_*`` of the ``--tables`` at once).
 """
 
 from __future__ import annotations
@@ -35,7 +39,10 @@ import random
 import sqlite3
 import tempfile
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from bot.ai.base import make_player
 from bot.game.random_play import random_card
@@ -46,6 +53,7 @@ from bot.game.view import view_of
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService
 from db.store import Store
+from db.targets import is_postgres, sqlite_path
 
 from .quick import parse_args
 
@@ -92,8 +100,42 @@ async def _play(
     return done
 
 
-async def one_table(folder: Path, actions: int) -> tuple[float, list[float]]:
-    store = await Store.open(folder / "one.db")
+class Databases:
+    """A fresh database per part of the benchmark: an SQLite file in a folder,
+    or a schema of its own on one PostgreSQL database."""
+
+    def __init__(self, folder: Path, url: str | None) -> None:
+        self.folder = folder
+        self.url = url if url is not None and is_postgres(url) else None
+        if url is not None and self.url is None:
+            self.folder = sqlite_path(url).parent
+        self.backend = "postgresql" if self.url else "sqlite"
+
+    @asynccontextmanager
+    async def fresh(self, name: str) -> AsyncIterator[str]:
+        if self.url is None:
+            path = self.folder / f"bench_{name}.db"
+            for old in self.folder.glob(f"bench_{name}.db*"):
+                old.unlink()
+            yield str(path)
+            return
+        import asyncpg
+
+        schema = f"bench_{name}"
+        admin = await asyncpg.connect(self.url)
+        try:
+            await admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+            await admin.execute(f"CREATE SCHEMA {schema}")
+            parts = urlsplit(self.url)
+            query = "&".join(filter(None, [parts.query, f"search_path={schema}"]))
+            yield urlunsplit(parts._replace(query=query))
+        finally:
+            await admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+            await admin.close()
+
+
+async def one_table(target: str, actions: int) -> tuple[float, list[float]]:
+    store = await Store.open(target)
     try:
         service = await TableService.open(store)
         table = await _seated(service, 1)
@@ -106,8 +148,8 @@ async def one_table(folder: Path, actions: int) -> tuple[float, list[float]]:
     return actions / elapsed, timings
 
 
-async def many_tables(folder: Path, tables: int, actions: int) -> tuple[float, list[float]]:
-    store = await Store.open(folder / "many.db")
+async def many_tables(target: str, tables: int, actions: int) -> tuple[float, list[float]]:
+    store = await Store.open(target)
     try:
         service = await TableService.open(store)
         seated = [await _seated(service, 100 + n) for n in range(tables)]
@@ -192,18 +234,45 @@ def _copy_tables(path: Path, copies: int, stride: int) -> None:
             db.execute(_copy_select(db, name), {"s": stride})
 
 
-async def resume(folder: Path, count: int, templates: int) -> tuple[float, int, int]:
-    path = folder / "resume.db"
-    store = await Store.open(path)
+async def _copy_tables_on(store: Store, target: str, copies: int, stride: int) -> None:
+    """:func:`_copy_tables` on PostgreSQL, columns from the schema. One long
+    statement per table: on a connection of its own, without the store's
+    statement timeout."""
+    import asyncpg
+
+    shapes = {t.name: t for t in await store.db.tables()}
+    connection = await asyncpg.connect(target)
+    try:
+        async with connection.transaction():
+            for name in COPIED:
+                columns = shapes[name].columns
+                shifted = SHIFTED | ({"id"} if name in SHIFTED_IDS else set())
+                values = [f"{c} + n.k * $1" if c in shifted else c for c in columns]
+                await connection.execute(
+                    f"INSERT INTO {name} ({', '.join(columns)}) SELECT {', '.join(values)}"
+                    f" FROM {name}, generate_series(1, $2::int) AS n (k)",
+                    stride,
+                    copies,
+                )
+    finally:
+        await connection.close()
+    await store.db.after_copy(list(shapes.values()))
+
+
+async def resume(target: str, count: int, templates: int) -> tuple[float, int, int]:
+    store = await Store.open(target)
     try:
         service = await TableService.open(store)
         rng = random.Random(5)
         for n in range(templates):
             await _template(service, n + 1, rng)
+        if store.backend == "postgresql":
+            await _copy_tables_on(store, target, count // templates - 1, stride=templates)
     finally:
         await store.close()
-    _copy_tables(path, count // templates - 1, stride=templates)
-    store = await Store.open(path)
+    if not is_postgres(target):
+        _copy_tables(Path(target), count // templates - 1, stride=templates)
+    store = await Store.open(target)
     try:
         started = time.perf_counter()
         service = await TableService.open(store)
@@ -229,22 +298,33 @@ async def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--per-table", type=int, default=60, help="actions per concurrent table")
     parser.add_argument("--resume", type=int, default=10000, help="unfinished tables to resume")
     parser.add_argument("--templates", type=int, default=50, help="distinct stored tables")
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        metavar="URL",
+        help="postgresql://... (a schema per part), or sqlite:///folder/x.db (files in that"
+        " folder); default: SQLite files in a temporary folder",
+    )
     args = parse_args(parser, argv, actions=200, tables=5, per_table=20, resume=200, templates=10)
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        one_rate, timings = await one_table(folder, args.actions)
+        databases = Databases(Path(tmp), args.database_url)
+        print(f"backend: {databases.backend}")
+        async with databases.fresh("one") as target:
+            one_rate, timings = await one_table(target, args.actions)
         print(
             f"one table: {args.actions} actions, {one_rate:.0f} actions/s;"
             f" latency p50 {_ms(timings, 0.5):.2f} ms, p99 {_ms(timings, 0.99):.2f} ms,"
             f" max {max(timings) * 1000:.2f} ms"
         )
-        many_rate, many_timings = await many_tables(folder, args.tables, args.per_table)
+        async with databases.fresh("many") as target:
+            many_rate, many_timings = await many_tables(target, args.tables, args.per_table)
         print(
             f"{args.tables} tables at once: {many_rate:.0f} actions/s;"
             f" latency p50 {_ms(many_timings, 0.5):.2f} ms, p99 {_ms(many_timings, 0.99):.2f} ms"
             " (waiting for the shared store included)"
         )
-        resume_s, resumed, replayed = await resume(folder, args.resume, args.templates)
+        async with databases.fresh("resume") as target:
+            resume_s, resumed, replayed = await resume(target, args.resume, args.templates)
         print(
             f"resume: {resumed} unfinished tables ({replayed} game actions in their current"
             f" games, {replayed / max(1, resumed):.0f} per table) in {resume_s:.2f} s"
@@ -259,6 +339,7 @@ async def main(argv: list[str] | None = None) -> None:
                 "resume_10000_s": round(resume_s, 3),
                 "tables_p50_ms": round(_ms(many_timings, 0.5), 3),
                 "tables_p99_ms": round(_ms(many_timings, 0.99), 3),
+                "backend": databases.backend,
             }
         )
     )

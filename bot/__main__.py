@@ -5,6 +5,7 @@ python -m bot sync [--guild ID]          publish the slash commands
 python -m bot health                     exit 0 if the running bot is alive (HEALTHCHECK)
 python -m bot simulate --games N ...     computer players play complete games
 python -m bot screenshots OUTDIR ...     pictures of the key screens (the screenshots extra)
+python -m bot migrate-db --to URL        copy the SQLite file onto an empty PostgreSQL
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ def main(argv: list[str] | None = None) -> int:
         from bot.runner import sync
 
         return sync(args[1:])
+    if args and args[0] == "migrate-db":
+        from bot.migrate_db import main as migrate_db
+
+        return migrate_db(args[1:])
     if args and args[0] == "health":
         from bot.runner import health
 

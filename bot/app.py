@@ -45,6 +45,7 @@ from db.announcements import AnnouncementStore
 from db.live_hands import LiveHandRow, LiveHandStore
 from db.stats_store import StatsStore
 from db.store import Change, Store, StoreError, TurnMention
+from db.targets import safe_url
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +87,7 @@ async def open_store(path: str | Path) -> Store:
     try:
         return await Store.open(path)
     except (OSError, sqlite3.Error, StoreError) as exc:
-        raise StoreUnavailable(f"cannot open the database {path}: {exc}") from None
+        raise StoreUnavailable(f"cannot open the database {safe_url(path)}: {exc}") from None
 
 
 def known_features(features: Iterable[str]) -> frozenset[str]:

@@ -30,6 +30,7 @@ from pydantic_settings import (
 )
 
 from bot.clock import ClockSettings
+from db.targets import check_target, is_postgres, sqlite_path
 
 DEFAULT_CONFIG = Path("config.toml")
 TOKEN_VARIABLE = "DISCORD_TOKEN"
@@ -54,7 +55,27 @@ class DiscordSettings(Section):
 
 
 class DatabaseSettings(Section):
+    # sqlite:///path/to/spades.db or postgresql://user:password@host:port/database;
+    # unset, the SQLite file at ``path`` (the setting of earlier versions).
+    url: str | None = None
     path: Path = Path("spades.db")
+
+    @field_validator("url")
+    @classmethod
+    def _known_database(cls, url: str | None) -> str | None:
+        return None if url is None else check_target(url)
+
+    @property
+    def target(self) -> str:
+        """What the store opens: the URL, or else the file at ``path``."""
+        return self.url if self.url is not None else str(self.path)
+
+    @property
+    def sqlite_file(self) -> Path | None:
+        """The SQLite file; None on PostgreSQL."""
+        if self.url is None:
+            return self.path
+        return None if is_postgres(self.url) else sqlite_path(self.url)
 
 
 class TableSettings(Section):
@@ -125,7 +146,9 @@ class Settings(BaseSettings):
 
     @property
     def heartbeat_path(self) -> Path:
-        return self.database.path.with_name(self.database.path.name + ".heartbeat")
+        # On PostgreSQL the heartbeat file still lies where ``path`` points.
+        file = self.database.sqlite_file or self.database.path
+        return file.with_name(file.name + ".heartbeat")
 
     def token(self) -> str:
         secret = self.discord.token

@@ -133,7 +133,7 @@ class SpadesBot(commands.Bot):
         """
         if self._opened:
             return
-        path = ":memory:" if self.commands_only else self.settings.database.path
+        path = ":memory:" if self.commands_only else self.settings.database.target
         try:
             self.store = await open_store(path)
         except StoreUnavailable as exc:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from bot.game.errors import IllegalAction
 from bot.i18n import N_
 from bot.tables.errors import StaleAction, TableError, UnknownTable
+from db.errors import DatabaseAway
 
 __all__ = [
     "IllegalAction",
@@ -25,7 +26,9 @@ __all__ = [
     "SeveralTables",
     "StaleAction",
     "TableError",
+    "TryAgainSoon",
     "UnknownTable",
+    "as_refusal",
     "is_refusal",
 ]
 
@@ -64,5 +67,19 @@ class SeveralTables(Refusal):
         self.channel_ids = tuple(channel_ids)
 
 
+class TryAgainSoon(Refusal):
+    """The database is away for a moment (a restart, a network cut) and the
+    store is reconnecting: nothing was done, the same click later will work."""
+
+    code = "try_again"
+    default_message = N_("the bot cannot reach its database right now: try again in a moment")
+
+
+def as_refusal(error: BaseException) -> BaseException:
+    """``error`` as the Discord layer answers it: the database being away is
+    a refusal like any other (the store reconnects by itself)."""
+    return TryAgainSoon() if isinstance(error, DatabaseAway) else error
+
+
 def is_refusal(error: BaseException) -> bool:
-    return isinstance(error, TableError | IllegalAction)
+    return isinstance(as_refusal(error), TableError | IllegalAction)

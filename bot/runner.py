@@ -37,6 +37,7 @@ SUBCOMMANDS = (
     ("sync", "publish the slash commands to Discord (globally, or --guild ID)"),
     ("health", "exit 0 while the running bot is alive (for a HEALTHCHECK)"),
     ("simulate", "computer players play complete games and write their hand records"),
+    ("migrate-db", "copy the SQLite database onto an empty PostgreSQL one (--to URL)"),
 )
 
 
@@ -166,8 +167,9 @@ def health(argv: list[str]) -> int:
     args = _config_parser("health", "Check that the running bot is alive.").parse_args(argv)
     settings = _settings(args.config)
     beat = settings.heartbeat_path
-    if not settings.database.path.exists():
-        print(f"unhealthy: no database at {settings.database.path}")
+    file = settings.database.sqlite_file
+    if file is not None and not file.exists():
+        print(f"unhealthy: no database at {file}")
         return 1
     try:
         age = time.time() - beat.stat().st_mtime

@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import ENGLISH, N_, tr
+from bot.refusals import as_refusal
 from bot.render.refusal_text import refusal_text
 from cogs.languages import private_language
 
@@ -61,7 +62,7 @@ async def say(interaction: discord.Interaction[Any], text: str) -> None:
 
 
 async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
-    error = unwrap(error)
+    error = as_refusal(unwrap(error))
     lang = private_language(interaction)
     text = explain(error, lang)
     if text is None:

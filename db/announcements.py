@@ -12,19 +12,18 @@ class AnnouncementStore:
 
     async def unannounced(self) -> list[tuple[int, int]]:
         """``(table_id, game_id)`` of every finished game not announced yet."""
-        async with self.store.connection.execute(
+        rows = await self.store.db.fetchall(
             "SELECT table_id, id FROM games"
             " WHERE ended_at IS NOT NULL AND announced_at IS NULL ORDER BY id"
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [(int(row[0]), int(row[1])) for row in rows]
 
     async def is_unannounced(self, game_id: int) -> bool:
-        async with self.store.connection.execute(
+        row = await self.store.db.fetchone(
             "SELECT 1 FROM games WHERE id = ? AND ended_at IS NOT NULL AND announced_at IS NULL",
             (game_id,),
-        ) as cursor:
-            return await cursor.fetchone() is not None
+        )
+        return row is not None
 
     async def mark_announced(self, game_id: int, at: float) -> None:
         async with self.store.transaction() as db:

@@ -26,10 +26,9 @@ class ClockStore:
         self.store = store
 
     async def load_all(self) -> dict[int, TableClockState]:
-        async with self.store.connection.execute(
+        rows = await self.store.db.fetchall(
             "SELECT table_id, stand_in, away_seats, taken_back FROM table_clock"
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return {row[0]: _state(row[1], row[2], row[3]) for row in rows}
 
     async def save(self, table_id: int, state: TableClockState) -> None:

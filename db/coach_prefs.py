@@ -11,10 +11,9 @@ class CoachPrefs:
 
     async def coach_on(self, user_id: int) -> bool:
         """Whether the user asked for a review after each hand (default no)."""
-        async with self.store.connection.execute(
+        row = await self.store.db.fetchone(
             "SELECT coach FROM user_prefs WHERE user_id = ?", (user_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return bool(row[0]) if row is not None else False
 
     async def set_coach(self, user_id: int, on: bool, at: float) -> None:

@@ -1,14 +1,13 @@
-"""The store's connection: opening it, its settings, the schema migrations
-and transactions.
+"""The SQLite database of the store: opening the file, its settings, the
+schema migrations and transactions (the :class:`db.sql.Database` of a
+``sqlite:///`` URL).
 
 One :class:`Connected` owns one aiosqlite connection (WAL, foreign keys on,
-a busy timeout). Writes go through :meth:`Connected.transaction`, or for the
-tables' actions through :attr:`Connected.commits` (many actions to a
-transaction, :mod:`db.group_commit`), one transaction at a time: several
-coroutines sharing a connection must never interleave the statements of two
-transactions.
+a busy timeout). Writes go through :meth:`Connected.transaction`, one at a
+time: several coroutines sharing a connection must never interleave the
+statements of two transactions.
 
-The schema lives in ``db/migrations/NNN_name.sql``. At open every file whose
+The schema lives in ``db/migrations`` (:mod:`db.schema`). At open every step whose
 number is above ``PRAGMA user_version`` is applied, in number order, all in
 one transaction, and ``user_version`` becomes the highest number applied.
 Numbers may have gaps. A database whose version is above every known
@@ -22,23 +21,19 @@ returns); only a power cut or OS crash can lose the last few commits.
 from __future__ import annotations
 
 import asyncio
-import json
-import re
 import sqlite3
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Self
+from typing import Self
 
 import aiosqlite
 
-from db.errors import SchemaTooNew, StoreError
-from db.group_commit import GroupCommit
+from db.errors import IntegrityFailure, StoreError
+from db.schema import MIGRATIONS_DIR, Migration, find_migrations, migration_target, too_new
+from db.sql import SQLITE, Args, Row, TableShape
 
-MIGRATIONS_DIR = Path(__file__).with_name("migrations")
-_MIGRATION_NAME = re.compile(r"^(\d+)_[A-Za-z0-9_]+\.sql$")
 BUSY_TIMEOUT_MS = 5000
 READ_ONLY = (
     "the database is read-only: the bot must be able to write its file, the -wal and -shm"
@@ -47,31 +42,6 @@ READ_ONLY = (
 
 
 # -- migrations --------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Migration:
-    number: int
-    path: Path
-
-
-def find_migrations(folder: Path = MIGRATIONS_DIR) -> list[Migration]:
-    """Every ``NNN_name.sql`` file of the folder, by number; a duplicate
-    number is an error (two engineers picked the same one)."""
-    found: dict[int, Migration] = {}
-    for path in sorted(folder.glob("*.sql")):
-        match = _MIGRATION_NAME.match(path.name)
-        if match is None:
-            raise StoreError(f"migration file {path.name!r} is not named NNN_name.sql")
-        number = int(match.group(1))
-        if number <= 0:
-            raise StoreError(f"migration {path.name!r}: numbers start at 1")
-        if number in found:
-            raise StoreError(
-                f"migrations {found[number].path.name!r} and {path.name!r} share number {number}"
-            )
-        found[number] = Migration(number, path)
-    return [found[n] for n in sorted(found)]
 
 
 def split_statements(script: str) -> list[str]:
@@ -103,16 +73,54 @@ def _has_sql(text: str) -> bool:
 # -- the connection ----------------------------------------------------------------
 
 
-class Connected:
-    """An open, migrated database connection. Create with ``await open(path)``
-    (on :class:`db.store.Store`); ``await close()``."""
+class SQLiteStatements:
+    """:class:`db.sql.Statements` on the aiosqlite connection: each call is
+    one trip to the connection's thread."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self.connection = connection
+
+    async def execute(self, sql: str, args: Args = ()) -> int:
+        return (await self._run(sql, args)).rowcount
+
+    async def executemany(self, sql: str, rows: Iterable[Args]) -> None:
+        try:
+            await self.connection.executemany(sql, rows)
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityFailure(str(exc)) from exc
+
+    async def fetchall(self, sql: str, args: Args = ()) -> list[Row]:
+        return list(await self.connection.execute_fetchall(sql, args))
+
+    async def fetchone(self, sql: str, args: Args = ()) -> Row | None:
+        async with self.connection.execute(sql, args) as cursor:
+            row: Row | None = await cursor.fetchone()
+            return row
+
+    async def insert(self, sql: str, args: Args = ()) -> int:
+        row_id = (await self._run(sql, args)).lastrowid
+        assert row_id is not None
+        return row_id
+
+    async def _run(self, sql: str, args: Args) -> aiosqlite.Cursor:
+        try:
+            return await self.connection.execute(sql, args)
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityFailure(str(exc)) from exc
+
+
+class Connected(SQLiteStatements):
+    """An open, migrated SQLite database. Create with ``await open(path)``
+    (on :class:`db.store.Store`); ``await close()``. Reads run on the
+    connection directly; writes one transaction at a time."""
+
+    dialect = SQLITE
 
     def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
-        self.connection = connection
+        super().__init__(connection)
         self.path = path
         # One transaction at a time on the shared connection.
         self.write_lock = asyncio.Lock()
-        self.commits = GroupCommit(connection, self.write_lock)
 
     @classmethod
     async def open(
@@ -145,7 +153,7 @@ class Connected:
         try:
             await _configure(connection, synchronous.upper())
             await store._check_writable()
-            await store._migrate(find_migrations(migrations), upto)
+            await store._migrate(find_migrations(migrations, "sqlite"), upto)
         except sqlite3.Error as exc:
             await _close(connection)
             raise _open_error(exc) from exc
@@ -155,24 +163,52 @@ class Connected:
         return store
 
     async def close(self) -> None:
-        await self.commits.drain()
         async with self.write_lock:
             await _close(self.connection)
+
+    def describe(self) -> str:
+        return str(self.path)
+
+    async def execute(self, sql: str, args: Args = ()) -> int:
+        async with self.write_lock:
+            return await super().execute(sql, args)
 
     async def schema_version(self) -> int:
         async with self.connection.execute("PRAGMA user_version") as cursor:
             row = await cursor.fetchone()
         return int(row[0]) if row else 0
 
+    async def tables(self) -> list[TableShape]:
+        names = await self.fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table'"
+            " AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        )
+        shapes = []
+        for (name,) in names:
+            # PRAGMA takes no parameters; the name comes from sqlite_master.
+            columns = await self.fetchall(f"PRAGMA table_info('{name}')")
+            keys = await self.fetchall(f"PRAGMA foreign_key_list('{name}')")
+            shapes.append(
+                TableShape(
+                    name,
+                    tuple(str(c[1]) for c in columns),
+                    frozenset(str(k[2]) for k in keys) - {name},
+                )
+            )
+        return shapes
+
+    async def after_copy(self, tables: list[TableShape]) -> None:
+        """Nothing to do: an INTEGER PRIMARY KEY continues from the largest."""
+
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[SQLiteStatements]:
         """``async with store.transaction() as db:`` runs the block in one
         ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back if it raises. Other
         modules sharing this connection write through here too."""
         async with self.write_lock:
             await self.connection.execute("BEGIN IMMEDIATE")
             try:
-                yield self.connection
+                yield SQLiteStatements(self.connection)
             except BaseException:
                 await self.connection.rollback()
                 raise
@@ -190,8 +226,7 @@ class Connected:
                 await self.connection.rollback()
 
     async def _migrate(self, migrations: list[Migration], upto: int | None) -> None:
-        known = max((m.number for m in migrations), default=0)
-        target = known if upto is None else min(known, upto)
+        known, target = migration_target(migrations, upto)
         current = await self.schema_version()
         if current > known:
             raise self._too_new(current, known)
@@ -208,17 +243,14 @@ class Connected:
                 for statement in split_statements(script):
                     try:
                         await db.execute(statement)
-                    except sqlite3.Error as exc:
+                    except (sqlite3.Error, IntegrityFailure) as exc:
                         raise StoreError(f"migration {migration.path.name} failed: {exc}") from exc
             if pending:
                 # PRAGMA takes no parameters; the number is an int we parsed.
                 await db.execute(f"PRAGMA user_version = {pending[-1].number:d}")
 
-    def _too_new(self, current: int, known: int) -> SchemaTooNew:
-        return SchemaTooNew(
-            f"the database {self.path} is at schema version {current}, newer than this bot "
-            f"knows ({known}): run a newer version of the bot"
-        )
+    def _too_new(self, current: int, known: int) -> StoreError:
+        return too_new(str(self.path), current, known)
 
 
 async def _connect(path: Path) -> aiosqlite.Connection:
@@ -262,8 +294,3 @@ def _open_error(exc: sqlite3.Error) -> StoreError:
     if getattr(exc, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_READONLY:
         return StoreError(READ_ONLY)
     return StoreError(str(exc))
-
-
-def to_json(value: Any) -> str:
-    """``value`` as the store writes JSON: compact, keys sorted."""
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)

@@ -5,12 +5,11 @@ them their meaning."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from db.connection import Connected, to_json
+from db.sql import Backed, Statements, to_json
 
 DeadlineKey = tuple[int, str]
 
@@ -30,7 +29,7 @@ class Deadline:
         return (self.table_id, self.kind)
 
 
-class DeadlineSQL(Connected):
+class DeadlineSQL(Backed):
     """The deadline rows, written each in a transaction of its own."""
 
     async def put_deadline(
@@ -72,8 +71,7 @@ class DeadlineSQL(Connected):
         if limit is not None:
             sql += " LIMIT ?"
             args.append(limit)
-        async with self.connection.execute(sql, args) as cursor:
-            rows = await cursor.fetchall()
+        rows = await self.db.fetchall(sql, args)
         return [Deadline(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
 
 
@@ -90,12 +88,11 @@ def deadline_rows(table_id: int, deadlines: Sequence[Deadline]) -> list[Deadline
     return [(table_id, d.kind, d.due_at, to_json(d.data)) for d in deadlines]
 
 
-def replace_deadlines(db: sqlite3.Connection, table_id: int, rows: list[DeadlineRow]) -> None:
-    """Inside the caller's transaction (on the connection's thread): the
-    table's deadlines become exactly ``rows`` (none: the table has no
-    deadline left)."""
-    db.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
+async def replace_deadlines(db: Statements, table_id: int, rows: list[DeadlineRow]) -> None:
+    """Inside the caller's transaction: the table's deadlines become exactly
+    ``rows`` (none: the table has no deadline left)."""
+    await db.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
     if rows:
-        db.executemany(
+        await db.executemany(
             "INSERT INTO deadlines (table_id, kind, due_at, data) VALUES (?, ?, ?, ?)", rows
         )

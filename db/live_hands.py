@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import aiosqlite
-
+from db.sql import Statements
 from db.store import Store
 
 
@@ -34,11 +33,13 @@ class LiveHandStore:
 
     async def load(self, now: float) -> list[LiveHandRow]:
         """The hands still live at ``now``; the expired ones are deleted."""
-        async with self.store.connection.execute(
-            "SELECT table_id, user_id, application_id, token, expires_at, version"
-            " FROM live_hands ORDER BY table_id, user_id"
-        ) as cursor:
-            rows = [LiveHandRow(*row) for row in await cursor.fetchall()]
+        rows = [
+            LiveHandRow(*row)
+            for row in await self.store.db.fetchall(
+                "SELECT table_id, user_id, application_id, token, expires_at, version"
+                " FROM live_hands ORDER BY table_id, user_id"
+            )
+        ]
         if any(row.expires_at <= now for row in rows):
             async with self.store.transaction() as db:
                 await _delete_expired(db, now)
@@ -75,5 +76,5 @@ class LiveHandStore:
             )
 
 
-async def _delete_expired(db: aiosqlite.Connection, now: float) -> None:
+async def _delete_expired(db: Statements, now: float) -> None:
     await db.execute("DELETE FROM live_hands WHERE expires_at <= ?", (now,))

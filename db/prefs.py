@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from db.connection import Connected, to_json
+from db.sql import Backed, to_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,15 +32,14 @@ class TurnMention:
     turn: str | None
 
 
-class PrefsSQL(Connected):
+class PrefsSQL(Backed):
     """Users' preferences and tables' turn mentions, each write a transaction."""
 
     async def get_user_prefs(self, user_id: int) -> UserPrefs | None:
-        async with self.connection.execute(
+        row = await self.db.fetchone(
             "SELECT deck, data, updated_at, language FROM user_prefs WHERE user_id = ?",
             (user_id,),
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         if row is None:
             return None
         return UserPrefs(user_id, row[0], json.loads(row[1]), row[2], row[3])
@@ -90,10 +89,9 @@ class PrefsSQL(Connected):
         """The table's current turn mention and the turn it is for, None if
         none is posted (or no such table): after a restart only the database
         knows them."""
-        async with self.connection.execute(
+        row = await self.db.fetchone(
             "SELECT turn_mention_id, turn_mention_turn FROM tables WHERE id = ?", (table_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         if row is None or row[0] is None:
             return None
         return TurnMention(int(row[0]), None if row[1] is None else str(row[1]))

@@ -14,9 +14,8 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import aiosqlite
-
 from db.log_kinds import GAME_STARTS
+from db.sql import Statements
 from db.stats_records import (
     GameWrite,
     HistoryRow,
@@ -74,16 +73,15 @@ class StatsStore:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.db = store.connection
+        self.db = store.db
 
     # -- settings ---------------------------------------------------------------
 
     async def rate_computer_games(self, guild_id: int) -> bool:
-        async with self.db.execute(
+        row = await self.db.fetchone(
             "SELECT rate_computer_games FROM stats_guild_settings WHERE guild_id = ?",
             (guild_id,),
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return bool(row[0]) if row else False
 
     async def set_rate_computer_games(self, guild_id: int, rate: bool) -> None:
@@ -102,10 +100,10 @@ class StatsStore:
         found: set[int] = set()
         for chunk in _chunks(list(game_ids)):
             marks = ",".join("?" * len(chunk))
-            async with self.db.execute(
+            rows = await self.db.fetchall(
                 f"SELECT game_id FROM stats_games WHERE game_id IN ({marks})", chunk
-            ) as cursor:
-                found.update(row[0] for row in await cursor.fetchall())
+            )
+            found.update(row[0] for row in rows)
         return found
 
     async def rate_settings(self, guild_ids: Iterable[int]) -> dict[int, bool]:
@@ -114,12 +112,12 @@ class StatsStore:
         settings = dict.fromkeys(ids, False)
         for chunk in _chunks(ids):
             marks = ",".join("?" * len(chunk))
-            async with self.db.execute(
+            rows = await self.db.fetchall(
                 "SELECT guild_id, rate_computer_games FROM stats_guild_settings "
                 f"WHERE guild_id IN ({marks})",
                 chunk,
-            ) as cursor:
-                settings.update((row[0], bool(row[1])) for row in await cursor.fetchall())
+            )
+            settings.update((row[0], bool(row[1])) for row in rows)
         return settings
 
     async def skills(
@@ -131,21 +129,22 @@ class StatsStore:
         people = [k for k in wanted if isinstance(k[1], int)]
         levels = [k for k in wanted if isinstance(k[1], str)]
         found: dict[tuple[int, int | str], tuple[float, float]] = {}
-        for table, column, group in (
-            ("stats_players", "user_id", people),
-            ("stats_computer_ratings", "level", levels),
+        # The casts give the listed values their columns' types (PostgreSQL
+        # would take them for text).
+        for table, column, kind, group in (
+            ("stats_players", "user_id", "BIGINT", people),
+            ("stats_computer_ratings", "level", "TEXT", levels),
         ):
             for chunk in _chunks(group, 400):
-                pairs = ",".join(["(?, ?)"] * len(chunk))
+                pairs = ",".join([f"(CAST(? AS BIGINT), CAST(? AS {kind}))"] * len(chunk))
                 args = [v for key in chunk for v in key]
-                async with self.db.execute(
+                for row in await self.db.fetchall(
                     f"WITH wanted (g, k) AS (VALUES {pairs}) "
                     f"SELECT s.guild_id, s.{column}, s.mu, s.sigma FROM wanted "
                     f"JOIN {table} AS s ON s.guild_id = wanted.g AND s.{column} = wanted.k",
                     args,
-                ) as cursor:
-                    for row in await cursor.fetchall():
-                        found[(row[0], row[1])] = (row[2], row[3])
+                ):
+                    found[(row[0], row[1])] = (row[2], row[3])
         return found
 
     # -- counting games ---------------------------------------------------------
@@ -159,7 +158,7 @@ class StatsStore:
         async with self.store.transaction() as db:
             await self._write_games(db, games)
 
-    async def _write_games(self, db: aiosqlite.Connection, games: Sequence[GameWrite]) -> None:
+    async def _write_games(self, db: Statements, games: Sequence[GameWrite]) -> None:
         # One executemany per table for the whole batch: each call is a trip
         # to the database thread, and those trips are most of the cost.
         await db.executemany(
@@ -210,13 +209,15 @@ class StatsStore:
         await db.executemany(
             "INSERT INTO stats_partners (guild_id, user_id, partner_id, games, wins, draws) "
             "VALUES (?, ?, ?, 1, ?, ?) ON CONFLICT (guild_id, user_id, partner_id) DO UPDATE "
-            "SET games = games + 1, wins = wins + excluded.wins, draws = draws + excluded.draws",
+            "SET games = stats_partners.games + 1, wins = stats_partners.wins + excluded.wins, "
+            "draws = stats_partners.draws + excluded.draws",
             [(g.guild_id, *result) for g in games for result in g.partner_results],
         )
         await db.executemany(
             "INSERT INTO stats_computer_ratings (guild_id, level, mu, sigma, rated_games) "
             "VALUES (?, ?, ?, ?, 1) ON CONFLICT (guild_id, level) DO UPDATE SET "
-            "mu = excluded.mu, sigma = excluded.sigma, rated_games = rated_games + 1",
+            "mu = excluded.mu, sigma = excluded.sigma, "
+            "rated_games = stats_computer_ratings.rated_games + 1",
             [
                 (g.guild_id, level, mu, sigma)
                 for g in games
@@ -229,10 +230,9 @@ class StatsStore:
     async def leaderboard_size(self, guild_id: int, sort: SortKey) -> int:
         """How many players the leaderboard in that order lists."""
         where, _ = _ORDER[sort]
-        async with self.db.execute(
+        row = await self.db.fetchone(
             f"SELECT COUNT(*) FROM stats_players WHERE guild_id = ? AND {where}", (guild_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return int(row[0]) if row else 0
 
     async def leaderboard_rows(
@@ -240,23 +240,20 @@ class StatsStore:
     ) -> tuple[LeaderboardRow, ...]:
         """The leaderboard's rows from place ``offset + 1`` on, at most ``limit``."""
         where, order = _ORDER[sort]
-        async with self.db.execute(
+        rows = await self.db.fetchall(
             f"SELECT user_id, rating, rated_games, games, wins, losses, draws FROM stats_players "
             f"WHERE guild_id = ? AND {where} ORDER BY {order} LIMIT ? OFFSET ?",
             (guild_id, limit, offset),
-        ) as cursor:
-            return tuple(
-                LeaderboardRow(offset + i + 1, *r) for i, r in enumerate(await cursor.fetchall())
-            )
+        )
+        return tuple(LeaderboardRow(offset + i + 1, *r) for i, r in enumerate(rows))
 
     async def player(self, guild_id: int, user_id: int) -> PlayerRow | None:
         columns = ", ".join(TALLY_COLUMNS)
-        async with self.db.execute(
+        row = await self.db.fetchone(
             f"SELECT rating, rated_games, {columns} FROM stats_players "
             "WHERE guild_id = ? AND user_id = ?",
             (guild_id, user_id),
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         if row is None:
             return None
         return PlayerRow(
@@ -268,25 +265,24 @@ class StatsStore:
 
     async def rating_rank(self, guild_id: int, rating: int) -> tuple[int, int]:
         """(place of ``rating`` among rated players, number of rated players)."""
-        async with self.db.execute(
-            "SELECT COALESCE(SUM(rating > ?), 0), COUNT(*) FROM stats_players "
+        row = await self.db.fetchone(
+            "SELECT COUNT(CASE WHEN rating > ? THEN 1 END), COUNT(*) FROM stats_players "
             "WHERE guild_id = ? AND rated_games > 0",
             (rating, guild_id),
-        ) as cursor:
-            row = await cursor.fetchone()
-        above, total = (row[0], row[1]) if row else (0, 0)
+        )
+        above, total = (int(row[0]), int(row[1])) if row else (0, 0)
         return above + 1, total
 
     async def partners(self, guild_id: int, user_id: int) -> list[PartnerRow]:
-        async with self.db.execute(
+        rows = await self.db.fetchall(
             "SELECT partner_id, games, wins, draws FROM stats_partners "
             "WHERE guild_id = ? AND user_id = ?",
             (guild_id, user_id),
-        ) as cursor:
-            return [PartnerRow(*row) async for row in cursor]
+        )
+        return [PartnerRow(*row) for row in rows]
 
     async def history(self, guild_id: int, user_id: int, limit: int) -> list[HistoryRow]:
-        async with self.db.execute(
+        rows = await self.db.fetchall(
             "SELECT s.game_id, s.finished_at, s.seat, g.winner, g.reason, g.score0, g.score1, "
             "g.hands_played, p.user_id, p.computer_level, s.rating_before, s.rating_after "
             "FROM stats_game_seats AS s "
@@ -295,9 +291,9 @@ class StatsStore:
             "WHERE s.guild_id = ? AND s.user_id = ? "
             "ORDER BY s.finished_at DESC, s.game_id DESC LIMIT ?",
             (guild_id, user_id, limit),
-        ) as cursor:
-            return [
-                HistoryRow(
+        )
+        return [
+            HistoryRow(
                     game_id=r[0],
                     finished_at=r[1],
                     seat=r[2],
@@ -308,10 +304,10 @@ class StatsStore:
                     partner_id=r[8],
                     partner_level=r[9],
                     rating_before=r[10],
-                    rating_after=r[11],
-                )
-                async for r in cursor
-            ]
+                rating_after=r[11],
+            )
+            for r in rows
+        ]
 
     async def stored_game(self, game_id: int) -> StoredGame | None:
         """A finished game from the main store, None if unknown or not over."""
@@ -324,22 +320,21 @@ class StatsStore:
         seats: dict[int, list[tuple[int | None, str | None]]] = {}
         for chunk in _chunks(list(game_ids)):
             marks = ",".join("?" * len(chunk))
-            async with self.db.execute(
+            found = await self.db.fetchall(
                 "SELECT g.id, g.table_id, g.game_no, g.guild_id, g.options, g.seed, "
                 "g.started_at, g.ended_at, g.winner, g.reason, g.reason_seat, g.score0, g.score1, "
                 "g.hands, s.game_id, s.challenger_seat, g.hints "
                 "FROM games AS g LEFT JOIN stats_games AS s ON s.game_id = g.id "
                 f"WHERE g.id IN ({marks}) AND g.ended_at IS NOT NULL",
                 chunk,
-            ) as cursor:
-                rows.update((r[0], r) for r in await cursor.fetchall())
-            async with self.db.execute(
+            )
+            rows.update((r[0], r) for r in found)
+            for game_id, user_id, level in await self.db.fetchall(
                 f"SELECT game_id, user_id, bot_level FROM game_seats WHERE game_id IN ({marks}) "
                 "ORDER BY game_id, seat",
                 chunk,
-            ) as cursor:
-                for game_id, user_id, level in await cursor.fetchall():
-                    seats.setdefault(game_id, []).append((user_id, level))
+            ):
+                seats.setdefault(game_id, []).append((user_id, level))
         return [
             StoredGame(
                 game_id=row[0],
@@ -367,10 +362,9 @@ class StatsStore:
     async def game_actions(self, table_id: int, game_no: int) -> list[LoggedAction]:
         """The logged actions of one game of a table: those after the start
         (or rematch) that began it, up to the next one."""
-        async with self.db.execute(
+        rows = await self.db.fetchall(
             "SELECT kind, payload, at FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         actions: list[LoggedAction] = []
         inside = False
         for kind, payload_text, at in rows:
@@ -387,20 +381,20 @@ class StatsStore:
     async def uncounted_game_ids(self) -> list[int]:
         """Finished games on a server not yet counted in the aggregates
         (a crash between the game's end and its counting), oldest first."""
-        async with self.db.execute(
+        rows = await self.db.fetchall(
             "SELECT g.id FROM games AS g WHERE g.ended_at IS NOT NULL "
             "AND g.guild_id IS NOT NULL "
             "AND NOT EXISTS (SELECT 1 FROM stats_games AS s WHERE s.game_id = g.id) "
             "ORDER BY g.ended_at, g.id"
-        ) as cursor:
-            return [row[0] for row in await cursor.fetchall()]
+        )
+        return [row[0] for row in rows]
 
     async def guild_game_ids(self, guild_id: int) -> list[int]:
-        async with self.db.execute(
+        rows = await self.db.fetchall(
             "SELECT game_id FROM stats_games WHERE guild_id = ? ORDER BY finished_at, game_id",
             (guild_id,),
-        ) as cursor:
-            return [row[0] async for row in cursor]
+        )
+        return [row[0] for row in rows]
 
 
 def _chunks(values: list[Any], size: int = 500) -> list[list[Any]]:
@@ -411,7 +405,7 @@ def _chunks(values: list[Any], size: int = 500) -> list[list[Any]]:
 def _player_upsert() -> str:
     columns = ", ".join(TALLY_COLUMNS)
     values = ", ".join(f":{c}" for c in TALLY_COLUMNS)
-    adds = ", ".join(f"{c} = {c} + excluded.{c}" for c in TALLY_COLUMNS)
+    adds = ", ".join(f"{c} = stats_players.{c} + excluded.{c}" for c in TALLY_COLUMNS)
     # A new player starts from the skill given; an unrated game (:rated = 0)
     # leaves an existing player's skill as it was.
     return (
@@ -419,11 +413,12 @@ def _player_upsert() -> str:
         f"{columns}, last_played_at) "
         f"VALUES (:guild_id, :user_id, :mu, :sigma, :rating, :rated, {values}, :at) "
         f"ON CONFLICT (guild_id, user_id) DO UPDATE SET "
-        f"mu = CASE WHEN :rated THEN excluded.mu ELSE mu END, "
-        f"sigma = CASE WHEN :rated THEN excluded.sigma ELSE sigma END, "
-        f"rating = CASE WHEN :rated THEN excluded.rating ELSE rating END, "
-        f"rated_games = rated_games + :rated, {adds}, "
-        f"last_played_at = MAX(last_played_at, excluded.last_played_at)"
+        f"mu = CASE WHEN :rated = 1 THEN excluded.mu ELSE stats_players.mu END, "
+        f"sigma = CASE WHEN :rated = 1 THEN excluded.sigma ELSE stats_players.sigma END, "
+        f"rating = CASE WHEN :rated = 1 THEN excluded.rating ELSE stats_players.rating END, "
+        f"rated_games = stats_players.rated_games + :rated, {adds}, "
+        f"last_played_at = CASE WHEN excluded.last_played_at > stats_players.last_played_at "
+        f"THEN excluded.last_played_at ELSE stats_players.last_played_at END"
     )
 
 

@@ -3,10 +3,8 @@ action log, the games they played and their stored engine states.
 
 Every accepted action is one :meth:`TableSQL.commit_action`: the log row,
 the version bump and whatever the action changes (see :class:`Change`),
-including the table's deadlines, in one transaction (shared with other
-tables' actions under load: :mod:`db.group_commit`; the statements are in
-:mod:`db.action_writes`). The store knows no rules: it keeps what the table
-service hands it and gives it back.
+including the table's deadlines, in one transaction. The store knows no
+rules: it keeps what the table service hands it and gives it back.
 """
 
 from __future__ import annotations
@@ -15,21 +13,24 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from db.action_writes import Action, NewTable
-from db.connection import Connected, to_json
-from db.deadlines import deadline_rows
+from db.deadlines import DeadlineRow, deadline_rows, replace_deadlines
+from db.errors import ChannelTaken, IntegrityFailure, StoreError, VersionConflict
+from db.sql import Backed, Statements, to_json
 from db.table_records import (
     Change,
     Committed,
+    GameEnd,
     GameInfo,
+    GameStart,
     LogEntry,
     SeatRow,
+    StateWrite,
     StoredState,
     TableRecord,
 )
 
 
-class TableSQL(Connected):
+class TableSQL(Backed):
     """Tables, their seats, spectators, log, games and engine states."""
 
     # -- tables ----------------------------------------------------------------
@@ -47,9 +48,28 @@ class TableSQL(Connected):
     ) -> int:
         """Insert a lobby table at version 1 with its first log row; returns its id.
         Raises :class:`ChannelTaken` if the channel has an open table."""
-        return await self.commits.write(
-            NewTable(guild_id, channel_id, host_id, to_json(options), seats, entry, language)
-        )
+        options_json = to_json(options)
+        async with self.transaction() as db:
+            try:
+                table_id = await db.insert(
+                    "INSERT INTO tables (guild_id, channel_id, host_id, options, status,"
+                    " version, created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', 1, ?, ?)",
+                    (guild_id, channel_id, host_id, options_json, entry.at, entry.at),
+                )
+            except IntegrityFailure as exc:
+                raise _integrity(exc) from exc
+            if language != "en":
+                # English is the column's default; left alone, a table still
+                # opens on a database older than the column (tests of upgrades).
+                await db.execute(
+                    "UPDATE tables SET language = ? WHERE id = ?", (language, table_id)
+                )
+            await db.executemany(
+                "INSERT INTO seats (table_id, seat, user_id, bot_level) VALUES (?, ?, ?, ?)",
+                [(table_id, s.seat, s.user_id, s.computer_level) for s in seats],
+            )
+            await self._insert_entry(db, table_id, 1, entry)
+        return table_id
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
         """Remember the table's message (not an action: the version stays)."""
@@ -70,8 +90,186 @@ class TableSQL(Connected):
         table; nothing is written then (no deadline either).
         """
         change = change or Change()
+        new_version = version + 1
         rows = None if change.deadlines is None else deadline_rows(table_id, change.deadlines)
-        return await self.commits.write(Action(table_id, version, entry, change, rows))
+        if _only_current_state(change):
+            assert change.state is not None
+            await self._commit_plain(table_id, new_version, entry, change.state, rows)
+            return Committed(new_version)
+        async with self.transaction() as db:
+            start = change.game_start
+            try:
+                changed = await db.execute(
+                    "UPDATE tables SET version = ?, updated_at = ?,"
+                    " status = coalesce(?, status),"
+                    " game_no = coalesce(?, game_no), game_seq = coalesce(?, game_seq)"
+                    " WHERE id = ? AND version = ?",
+                    (
+                        new_version,
+                        entry.at,
+                        change.status,
+                        start.game_no if start else None,
+                        new_version if start else None,
+                        table_id,
+                        version,
+                    ),
+                )
+            except IntegrityFailure as exc:
+                raise _integrity(exc) from exc
+            if changed != 1:
+                raise VersionConflict(f"table {table_id} is no longer at version {version}")
+            await self._insert_entry(db, table_id, new_version, entry)
+            if change.seats is not None:
+                await db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+                await db.executemany(
+                    "INSERT INTO seats (table_id, seat, user_id, bot_level) VALUES (?, ?, ?, ?)",
+                    [(table_id, s.seat, s.user_id, s.computer_level) for s in change.seats],
+                )
+            if change.add_spectator is not None:
+                await db.execute(
+                    "INSERT INTO spectators (table_id, user_id, joined_at) VALUES (?, ?, ?)",
+                    (table_id, change.add_spectator, entry.at),
+                )
+            if change.remove_spectator is not None:
+                await db.execute(
+                    "DELETE FROM spectators WHERE table_id = ? AND user_id = ?",
+                    (table_id, change.remove_spectator),
+                )
+            game_id = None
+            if start is not None:
+                game_id = await self._insert_game(db, table_id, start)
+            if change.game_end is not None:
+                await self._finish_game(db, table_id, change.game_end)
+            if change.state is not None:
+                await self._write_state(db, table_id, new_version, change.state)
+            if rows is not None:
+                await replace_deadlines(db, table_id, rows)
+        return Committed(new_version, game_id)
+
+    async def _commit_plain(
+        self,
+        table_id: int,
+        version: int,
+        entry: LogEntry,
+        state: StateWrite,
+        deadlines: list[DeadlineRow] | None,
+    ) -> None:
+        """The common case (a bid, a card): the log row, the version bump and
+        the current state in one INSERT, which is one transaction of its own
+        (see migration 016): one round trip to the database thread. With
+        deadlines to write, that INSERT and theirs share one transaction."""
+        commit = (
+            "INSERT INTO action_commits (table_id, seq, kind, actor, payload, at,"
+            " game_no, format, current) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                table_id,
+                version,
+                entry.kind,
+                entry.actor,
+                to_json(entry.payload),
+                entry.at,
+                state.game_no,
+                state.format,
+                state.current,
+            ),
+        )
+        try:
+            if deadlines is None:
+                await self.db.execute(*commit)
+            else:
+                async with self.transaction() as db:
+                    await db.execute(*commit)
+                    await replace_deadlines(db, table_id, deadlines)
+        except IntegrityFailure as exc:
+            if "version conflict" in str(exc):
+                raise VersionConflict(
+                    f"table {table_id} is no longer at version {version - 1}"
+                ) from None
+            raise _integrity(exc) from exc
+
+    async def _write_state(
+        self, db: Statements, table_id: int, version: int, state: StateWrite
+    ) -> None:
+        await db.execute(
+            "INSERT INTO table_states (table_id, game_no, version, format, current)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET"
+            " game_no = excluded.game_no, version = excluded.version,"
+            " format = excluded.format, current = excluded.current",
+            (table_id, state.game_no, version, state.format, state.current),
+        )
+        if state.keep_history:
+            return
+        if state.history is None:
+            await db.execute("DELETE FROM table_histories WHERE table_id = ?", (table_id,))
+        else:
+            await db.execute(
+                "INSERT INTO table_histories (table_id, history) VALUES (?, ?)"
+                " ON CONFLICT (table_id) DO UPDATE SET history = excluded.history",
+                (table_id, state.history),
+            )
+
+    async def _insert_entry(
+        self, db: Statements, table_id: int, seq: int, entry: LogEntry
+    ) -> None:
+        await db.execute(
+            "INSERT INTO actions (table_id, seq, kind, actor, payload, at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, seq, entry.kind, entry.actor, to_json(entry.payload), entry.at),
+        )
+
+    async def _insert_game(self, db: Statements, table_id: int, start: GameStart) -> int:
+        # VALUES rather than INSERT ... SELECT: there PostgreSQL would take the
+        # placeholders for text instead of the columns' types.
+        game_id = await db.insert(
+            "INSERT INTO games (table_id, game_no, guild_id, channel_id, preset, options, seed,"
+            " started_at, hints) VALUES (?, ?, (SELECT guild_id FROM tables WHERE id = ?),"
+            " (SELECT channel_id FROM tables WHERE id = ?), ?, ?, ?, ?, ?)",
+            (
+                table_id,
+                start.game_no,
+                table_id,
+                table_id,
+                start.preset,
+                to_json(start.options),
+                start.seed,
+                start.started_at,
+                int(start.hints),
+            ),
+        )
+        await db.executemany(
+            "INSERT INTO game_seats (game_id, seat, user_id, bot_level, team)"
+            " VALUES (?, ?, ?, ?, ?)",
+            [(game_id, s.seat, s.user_id, s.computer_level, s.seat & 1) for s in start.seats],
+        )
+        return game_id
+
+    async def _finish_game(self, db: Statements, table_id: int, end: GameEnd) -> None:
+        row = await db.fetchone(
+            "SELECT id FROM games WHERE table_id = ? AND game_no = ?", (table_id, end.game_no)
+        )
+        if row is None:
+            raise StoreError(f"table {table_id} has no game {end.game_no} to finish")
+        game_id = int(row[0])
+        await db.execute(
+            "UPDATE games SET ended_at = ?, winner = ?, reason = ?, reason_seat = ?,"
+            " score0 = ?, score1 = ?, hands_played = ?, hands = ? WHERE id = ?",
+            (
+                end.ended_at,
+                end.winner,
+                end.reason,
+                end.reason_seat,
+                end.scores[0],
+                end.scores[1],
+                len(end.hands),
+                to_json(list(end.hands)),
+                game_id,
+            ),
+        )
+        await db.executemany(
+            "UPDATE game_seats SET outcome = ?, points = ?, opponent_points = ?"
+            " WHERE game_id = ? AND seat = ?",
+            [(s.outcome, s.points, s.opponent_points, game_id, s.seat) for s in end.seats],
+        )
 
     # -- loading ---------------------------------------------------------------
 
@@ -99,108 +297,101 @@ class TableSQL(Connected):
         state_format: str | None,
         with_log: bool = False,
     ) -> list[TableRecord]:
-        # Every query walks the chosen tables first (CROSS JOIN keeps that
-        # order) and reaches their rows through primary keys.
-        db = self.connection
+        # Every query walks the chosen tables first (SQLite's CROSS JOIN keeps
+        # that order) and reaches their rows through primary keys.
+        db = self.db
+        join = db.dialect.ordered_join
         records: dict[int, TableRecord] = {}
-        async with db.execute(
+        for r in await db.fetchall(
             "SELECT t.id, t.guild_id, t.channel_id, t.message_id, t.host_id, t.options,"
             " t.status, t.version, t.game_no, t.game_seq, t.created_at, t.updated_at,"
             " g.id, g.seed, g.started_at, g.preset, g.options, t.language"
             " FROM tables t LEFT JOIN games g ON g.table_id = t.id AND g.game_no = t.game_no"
             f" WHERE {where} ORDER BY t.id",
             args,
-        ) as cursor:
-            for r in await cursor.fetchall():
-                record = TableRecord(
-                    id=r[0],
-                    guild_id=r[1],
-                    channel_id=r[2],
-                    message_id=r[3],
-                    host_id=r[4],
-                    options_json=r[5],
-                    status=r[6],
-                    version=r[7],
-                    game_no=r[8],
-                    game_seq=r[9],
-                    created_at=r[10],
-                    updated_at=r[11],
-                    language=r[17],
-                )
-                if r[12] is not None:
-                    record.game = GameInfo(r[12], r[8], r[13], r[14], r[15], r[16])
-                records[record.id] = record
+        ):
+            record = TableRecord(
+                id=r[0],
+                guild_id=r[1],
+                channel_id=r[2],
+                message_id=r[3],
+                host_id=r[4],
+                options_json=r[5],
+                status=r[6],
+                version=r[7],
+                game_no=r[8],
+                game_seq=r[9],
+                created_at=r[10],
+                updated_at=r[11],
+                language=r[17],
+            )
+            if r[12] is not None:
+                record.game = GameInfo(r[12], r[8], r[13], r[14], r[15], r[16])
+            records[record.id] = record
         if not records:
             return []
-        async with db.execute(
+        for r in await db.fetchall(
             "SELECT s.table_id, s.seat, s.user_id, s.bot_level FROM tables t"
-            f" CROSS JOIN seats s ON s.table_id = t.id WHERE {where}"
+            f" {join} seats s ON s.table_id = t.id WHERE {where}"
             " ORDER BY s.table_id, s.seat",
             args,
-        ) as cursor:
-            for r in await cursor.fetchall():
-                records[r[0]].seats.append(SeatRow(r[1], r[2], r[3]))
-        async with db.execute(
+        ):
+            records[r[0]].seats.append(SeatRow(r[1], r[2], r[3]))
+        for r in await db.fetchall(
             "SELECT s.table_id, s.user_id FROM tables t"
-            f" CROSS JOIN spectators s ON s.table_id = t.id WHERE {where}"
+            f" {join} spectators s ON s.table_id = t.id WHERE {where}"
             " ORDER BY s.table_id, s.joined_at, s.user_id",
             args,
-        ) as cursor:
-            for r in await cursor.fetchall():
-                records[r[0]].spectators.append(r[1])
+        ):
+            records[r[0]].spectators.append(r[1])
         if state_format is not None:
-            async with db.execute(
+            for r in await db.fetchall(
                 "SELECT s.table_id, h.history, s.current FROM tables t"
-                " CROSS JOIN table_states s ON s.table_id = t.id"
+                f" {join} table_states s ON s.table_id = t.id"
                 " LEFT JOIN table_histories h ON h.table_id = t.id"
                 f" WHERE {where} AND s.game_no = t.game_no AND s.format = ?",
                 (*args, state_format),
-            ) as cursor:
-                for r in await cursor.fetchall():
-                    records[r[0]].state = StoredState(r[1], r[2])
+            ):
+                records[r[0]].state = StoredState(r[1], r[2])
         needing_log = [
             r.id for r in records.values() if r.game is not None and (with_log or r.state is None)
         ]
         if needing_log:
-            # The ids come from the rows just read: bind them as a JSON array.
-            async with db.execute(
+            # The ids come from the rows just read: bind them as one list.
+            loads = json.loads
+            for r in await db.fetchall(
                 "SELECT a.table_id, a.seq, a.kind, a.actor, a.payload, a.at"
-                " FROM json_each(?) j CROSS JOIN tables t ON t.id = j.value"
-                " CROSS JOIN actions a ON a.table_id = t.id AND a.seq > t.game_seq"
+                f" FROM {db.dialect.id_list} {join} tables t ON t.id = j.value"
+                f" {join} actions a ON a.table_id = t.id AND a.seq > t.game_seq"
                 " ORDER BY a.table_id, a.seq",
-                (json.dumps(needing_log),),
-            ) as cursor:
-                loads = json.loads
-                for r in await cursor.fetchall():
-                    records[r[0]].game_log.append(LogEntry(r[2], r[3], loads(r[4]), r[5], r[1]))
+                (db.dialect.ids(needing_log),),
+            ):
+                records[r[0]].game_log.append(LogEntry(r[2], r[3], loads(r[4]), r[5], r[1]))
         return list(records.values())
 
     async def action_log(self, table_id: int) -> list[LogEntry]:
         """A table's whole log, oldest first."""
-        async with self.connection.execute(
+        rows = await self.db.fetchall(
             "SELECT seq, kind, actor, payload, at FROM actions WHERE table_id = ? ORDER BY seq",
             (table_id,),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [LogEntry(r[1], r[2], json.loads(r[3]), r[4], r[0]) for r in rows]
 
     async def game_results(self, table_id: int) -> list[dict[str, Any]]:
         """The finished games of a table with their seats, oldest first."""
-        async with self.connection.execute(
+        games = await self.db.fetchall(
             "SELECT id, game_no, preset, seed, started_at, ended_at, winner, reason,"
             " reason_seat, score0, score1, hands_played, hands FROM games"
             " WHERE table_id = ? AND ended_at IS NOT NULL ORDER BY game_no",
             (table_id,),
-        ) as cursor:
-            games = await cursor.fetchall()
+        )
         results: list[dict[str, Any]] = []
         for g in games:
-            async with self.connection.execute(
+            seats = await self.db.fetchall(
                 "SELECT seat, user_id, bot_level, team, outcome, points, opponent_points"
                 " FROM game_seats WHERE game_id = ? ORDER BY seat",
                 (g[0],),
-            ) as cursor:
-                seats = await cursor.fetchall()
+            )
             results.append(
                 {
                     "game_id": g[0],
@@ -230,3 +421,25 @@ class TableSQL(Connected):
                 }
             )
         return results
+
+
+def _only_current_state(change: Change) -> bool:
+    """Whether ``change`` is just a new current engine state (most actions),
+    perhaps with the table's deadlines."""
+    return (
+        change.state is not None
+        and change.state.keep_history
+        and change.status is None
+        and change.seats is None
+        and change.add_spectator is None
+        and change.remove_spectator is None
+        and change.game_start is None
+        and change.game_end is None
+    )
+
+
+def _integrity(exc: IntegrityFailure) -> StoreError:
+    # SQLite names the column, PostgreSQL the unique index.
+    if "tables.channel_id" in str(exc) or "tables_open_channel" in str(exc):
+        return ChannelTaken("a table is already open in this channel")
+    return StoreError(f"the database refused the write: {exc}")

@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING, Any
 import aiosqlite.core
 import pytest
 
+# The ``backend`` fixture: store and service tests on SQLite and PostgreSQL.
+pytest_plugins = ["tests.backends"]
+
 if TYPE_CHECKING:
     import simcord
 

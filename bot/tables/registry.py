@@ -24,7 +24,7 @@ from bot.tables.game_rows import state_format
 from bot.tables.kinds import ENGINE_KINDS, UNSEEN_KINDS
 from bot.tables.live import LiveTable, Plan
 from bot.tables.model import EMPTY_SEAT, Seat, Table, TableOptions, TableStatus
-from db.store import Change, ChannelTaken, Store, TableRecord, VersionConflict
+from db.store import Change, ChannelTaken, DatabaseAway, Store, TableRecord, VersionConflict
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,9 @@ class TableRegistry:
         # and read back from the store if anyone asks.
         self._closed: OrderedDict[int, None] = OrderedDict()
         self._load_lock = asyncio.Lock()
+        # Tables whose last write was cut off with the database: whether it
+        # was written is read back before the next action.
+        self._unsure: set[int] = set()
         # Tables share a handful of option sets: validate each once.
         self._options: dict[str, tuple[TableOptions, RuleSet]] = {}
 
@@ -99,6 +102,8 @@ class TableRegistry:
         the new table and the log kind written (the caller notifies)."""
         live = await self.live(table_id)
         async with live.lock:
+            if live.id in self._unsure:
+                await self._settle(live)
             if live.visible_version is None and type(version) is int and version < live.version:
                 live.visible_version = await self._last_visible_version(live.id)
             step = plan(live)
@@ -118,6 +123,9 @@ class TableRegistry:
         except VersionConflict:
             # Another process wrote this table: what we hold is outdated.
             raise errors.StaleAction() from None
+        except DatabaseAway:
+            self._unsure.add(live.id)
+            raise
         assert committed.version == after.version
         if plan.new_game:
             after = dataclasses.replace(after, game_id=committed.game_id)
@@ -129,6 +137,17 @@ class TableRegistry:
         elif live.status.is_open and not was_open:
             self.by_channel[live.channel_id] = live.id
             self._closed.pop(live.id, None)
+
+    async def _settle(self, live: LiveTable) -> None:
+        """After a write cut off with the database: if it was written after
+        all, the table is rebuilt from the store and the click refused as
+        stale (it was based on the state before); if not, nothing changed."""
+        record = await self.store.load_table(live.id, state_format())
+        self._unsure.discard(live.id)
+        if record is not None and record.version != live.version:
+            self.by_channel.pop(live.channel_id, None)
+            await self._adopt(record)
+            raise errors.StaleAction()
 
     async def _last_visible_version(self, table_id: int) -> int:
         """From the log: the version of the last change players can see."""

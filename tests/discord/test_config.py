@@ -181,3 +181,22 @@ def test_help_lists_the_subcommands(capsys: pytest.CaptureFixture[str]) -> None:
     for name in ("sync", "health", "simulate"):
         line = next(line for line in out.splitlines() if line.strip().startswith(name + " "))
         assert len(line.split()) > 2, line  # the name and one line saying what it does
+
+
+def test_database_url_names_sqlite_or_postgresql(tmp_path: Path) -> None:
+    # A file written before the URL existed: its path is still the database.
+    old = load_settings(write(tmp_path, '[database]\npath = "old/s.db"\n'))
+    assert old.database.target == "old/s.db"
+    sqlite = load_settings(write(tmp_path, '[database]\nurl = "sqlite:///data/s.db"\n'))
+    assert sqlite.database.sqlite_file == Path("data/s.db")
+    assert sqlite.heartbeat_path == Path("data/s.db.heartbeat")
+    url = "postgresql://spades:secret@db:5432/spades"
+    pg = load_settings(write(tmp_path, f'[database]\nurl = "{url}"\n'))
+    assert pg.database.target == url and pg.database.sqlite_file is None
+    assert pg.heartbeat_path == Path("spades.db.heartbeat")
+
+
+def test_an_unknown_database_url_is_one_clear_line(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"database\.url: unknown database URL mysql://") as e:
+        load_settings(write(tmp_path, '[database]\nurl = "mysql://x@y/z"\n'))
+    assert "\n" not in str(e.value)

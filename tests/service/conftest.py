@@ -1,13 +1,14 @@
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.tables.service import TableService
 from db.store import Store
+from tests.backends import Backend, dump_rows
 from tests.service.driver import FakeClock, seed_counter
 
 
@@ -22,8 +23,8 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
-    store = await Store.open(db_path)
+async def store(backend: Backend) -> AsyncIterator[Store]:
+    store = await backend.open()
     yield store
     await store.close()
 
@@ -33,7 +34,6 @@ async def service(store: Store, clock: FakeClock) -> TableService:
     return await TableService.open(store, now=clock, seed_source=seed_counter())
 
 
-def dump(path: Path) -> list[str]:
-    """Every row and schema object of the database, through a second connection."""
-    with sqlite3.connect(path) as connection:
-        return list(connection.iterdump())
+async def dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table of the database."""
+    return await dump_rows(store)

@@ -4,7 +4,6 @@ database byte-for-byte as it was (compared through a full dump)."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 
 import pytest
 
@@ -23,13 +22,13 @@ Attempt = Callable[[TableService, Table], Awaitable[object]]
 
 
 async def refused(
-    service: TableService, db_path: Path, table: Table, attempt: Attempt, error: type[Exception]
+    service: TableService, table: Table, attempt: Attempt, error: type[Exception]
 ) -> Exception:
-    before = dump(db_path)
+    before = await dump(service.store)
     before_table = await service.get(table.id)
     with pytest.raises(error) as caught:
         await attempt(service, table)
-    assert dump(db_path) == before
+    assert await dump(service.store) == before
     assert await service.get(table.id) == before_table
     message = getattr(caught.value, "message", "")
     assert isinstance(message, str) and message
@@ -104,13 +103,12 @@ LOBBY_CASES: list[tuple[str, Attempt, type[Exception]]] = [
 @pytest.mark.parametrize(("name", "attempt", "error"), LOBBY_CASES, ids=[c[0] for c in LOBBY_CASES])
 async def test_lobby_refusals_change_nothing(
     service: TableService,
-    db_path: Path,
     lobby: Table,
     name: str,
     attempt: Attempt,
     error: type[Exception],
 ) -> None:
-    await refused(service, db_path, lobby, attempt, error)
+    await refused(service, lobby, attempt, error)
 
 
 FULL_LOBBY_CASES: list[tuple[str, Attempt, type[Exception]]] = [
@@ -151,13 +149,12 @@ FULL_LOBBY_CASES: list[tuple[str, Attempt, type[Exception]]] = [
 )
 async def test_full_lobby_refusals_change_nothing(
     service: TableService,
-    db_path: Path,
     full_lobby: Table,
     name: str,
     attempt: Attempt,
     error: type[Exception],
 ) -> None:
-    await refused(service, db_path, full_lobby, attempt, error)
+    await refused(service, full_lobby, attempt, error)
 
 
 def _first_bidder(t: Table) -> int:
@@ -260,16 +257,15 @@ PLAYING_CASES: list[tuple[str, Attempt, type[Exception]]] = [
 )
 async def test_playing_refusals_change_nothing(
     service: TableService,
-    db_path: Path,
     playing: Table,
     name: str,
     attempt: Attempt,
     error: type[Exception],
 ) -> None:
-    await refused(service, db_path, playing, attempt, error)
+    await refused(service, playing, attempt, error)
 
 
-async def test_rules_refusals_in_play_change_nothing(service: TableService, db_path: Path) -> None:
+async def test_rules_refusals_in_play_change_nothing(service: TableService) -> None:
     """Card not held, revoke at a blocked table, computer challenge, and a
     repeated click (the same version twice)."""
     table = await seated_table(service, humans=3, revokes="blocked")
@@ -297,7 +293,6 @@ async def test_rules_refusals_in_play_change_nothing(service: TableService, db_p
     off_suit = (other & -other).bit_length() - 1
     await refused(
         service,
-        db_path,
         table,
         lambda s, t: s.play(t.id, user, off_suit, t.version),
         rules.MustFollowSuit,
@@ -305,7 +300,6 @@ async def test_rules_refusals_in_play_change_nothing(service: TableService, db_p
     missing = next(c for c in range(52) if not hand >> c & 1)
     await refused(
         service,
-        db_path,
         table,
         lambda s, t: s.play(t.id, user, missing, t.version),
         rules.CardNotInHand,
@@ -313,7 +307,6 @@ async def test_rules_refusals_in_play_change_nothing(service: TableService, db_p
     bot = table.computer_seats[0]
     await refused(
         service,
-        db_path,
         table,
         lambda s, t: s.computer_act(t.id, bot, t.version, Action(ActionKind.CHALLENGE, bot, 0)),
         errors.Malformed,
@@ -322,14 +315,13 @@ async def test_rules_refusals_in_play_change_nothing(service: TableService, db_p
     played = await service.play(table.id, user, legal, table.version)
     await refused(
         service,
-        db_path,
         played,
         lambda s, t: s.play(t.id, user, legal, table.version),
         errors.StaleAction,
     )
 
 
-async def test_refusals_at_closed_tables(service: TableService, db_path: Path) -> None:
+async def test_refusals_at_closed_tables(service: TableService) -> None:
     cancelled = await service.create(1, 500, HOST)
     cancelled = await service.cancel(cancelled.id, HOST, cancelled.version)
     closed_cases: list[tuple[Attempt, type[Exception]]] = [
@@ -339,7 +331,7 @@ async def test_refusals_at_closed_tables(service: TableService, db_path: Path) -
         (lambda s, t: s.rematch(t.id, HOST, t.version), errors.TableClosed),
     ]
     for attempt, error in closed_cases:
-        await refused(service, db_path, cancelled, attempt, error)
+        await refused(service, cancelled, attempt, error)
     finished = await seated_table(service, channel=501)
     finished = await service.start(finished.id, HOST, finished.version)
     finished = await service.resign(finished.id, HOST, finished.version)
@@ -354,4 +346,4 @@ async def test_refusals_at_closed_tables(service: TableService, db_path: Path) -
         ),
     ]
     for attempt, error in finished_cases:
-        await refused(service, db_path, finished, attempt, error)
+        await refused(service, finished, attempt, error)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from pathlib import Path
 
 from bot.game.errors import IllegalAction
 from bot.game.random_play import random_card
@@ -12,14 +10,15 @@ from bot.game.view import view_of
 from bot.tables import errors
 from bot.tables.model import Table
 from bot.tables.service import TableService
+from db.store import Store
+from tests.backends import table_rows
 from tests.service.driver import HOST, Chooser, seated_table
 
 
-def log_rows(db_path: Path, table_id: int) -> int:
-    with sqlite3.connect(db_path) as connection:
-        (count,) = connection.execute(
-            "SELECT count(*) FROM actions WHERE table_id = ?", (table_id,)
-        ).fetchone()
+async def log_rows(store: Store, table_id: int) -> int:
+    [(count,)] = await table_rows(
+        store, "SELECT count(*) FROM actions WHERE table_id = ?", (table_id,)
+    )
     return int(count)
 
 
@@ -32,7 +31,7 @@ async def _playing(service: TableService) -> Table:
     return table
 
 
-async def test_fifty_clicks_on_one_turn_commit_once(service: TableService, db_path: Path) -> None:
+async def test_fifty_clicks_on_one_turn_commit_once(service: TableService, store: Store) -> None:
     table = await _playing(service)
     game = table.game
     assert game is not None
@@ -41,7 +40,7 @@ async def test_fifty_clicks_on_one_turn_commit_once(service: TableService, db_pa
     user = table.seats[seat].user_id
     assert user is not None
     legal = [c for c in range(52) if view_of(game, seat).legal_cards >> c & 1]
-    rows_before = log_rows(db_path, table.id)
+    rows_before = await log_rows(store, table.id)
     # The same player double-clicking every legal card, and everyone else too.
     attempts = [
         service.play(table.id, user, legal[i % len(legal)], table.version) for i in range(40)
@@ -59,11 +58,11 @@ async def test_fifty_clicks_on_one_turn_commit_once(service: TableService, db_pa
     assert all(isinstance(o, (errors.StaleAction, IllegalAction)) for o in refused), refused
     assert sum(isinstance(o, errors.StaleAction) for o in refused) >= 39
     assert accepted[0].version == table.version + 1
-    assert log_rows(db_path, table.id) == rows_before + 1
+    assert await log_rows(store, table.id) == rows_before + 1
     assert (await service.get(table.id)).version == table.version + 1
 
 
-async def test_tables_progress_concurrently(service: TableService, db_path: Path) -> None:
+async def test_tables_progress_concurrently(service: TableService, store: Store) -> None:
     tables = [await seated_table(service, channel=600 + n) for n in range(8)]
     tables = [await service.start(t.id, HOST, t.version) for t in tables]
     choosers = [Chooser(n) for n in range(len(tables))]
@@ -76,11 +75,11 @@ async def test_tables_progress_concurrently(service: TableService, db_path: Path
     done = await asyncio.gather(*(run(t, c) for t, c in zip(tables, choosers, strict=True)))
     for before, after in zip(tables, done, strict=True):
         assert after.version == before.version + 30
-        assert log_rows(db_path, after.id) == after.version
+        assert await log_rows(store, after.id) == after.version
 
 
 async def test_random_clicks_from_everyone_keep_the_log_consistent(
-    service: TableService, db_path: Path
+    service: TableService, store: Store
 ) -> None:
     """Four players clicking at random, concurrently, often on stale views:
     whatever is accepted forms one gapless log that replays to the same game."""
@@ -116,7 +115,7 @@ async def test_random_clicks_from_everyone_keep_the_log_consistent(
     counts = await asyncio.gather(*(clicker(u) for u in users))
     final = await service.get(table.id)
     assert final.version == table.version + sum(counts)
-    assert log_rows(db_path, table.id) == final.version
+    assert await log_rows(store, table.id) == final.version
     reopened = await TableService.open(service.store)
     again = await reopened.get(table.id)
     assert again.game is not None and final.game is not None

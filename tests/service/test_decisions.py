@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -96,7 +95,7 @@ async def test_a_spectator_coming_does_not_outdate_a_card(service: TableService)
 
 
 async def test_a_spectator_before_a_restart_does_not_outdate_a_card(
-    service: TableService, store: Store, clock: FakeClock, db_path: Path
+    service: TableService, store: Store, clock: FakeClock
 ) -> None:
     table = await _to_first_card(service)
     user, card = _to_act(table)
@@ -105,41 +104,41 @@ async def test_a_spectator_before_a_restart_does_not_outdate_a_card(
     played = await reopened.play(table.id, user, card, table.version)
     assert played.version == table.version + 2
     nxt, other = _to_act(played)
-    before = dump(db_path)
+    before = await dump(store)
     with pytest.raises(errors.StaleAction):
         await reopened.play(table.id, nxt, other, table.version + 1)
-    assert dump(db_path) == before
+    assert await dump(store) == before
     # Reopened once more: the card is a visible change, also read from the log.
     again = await TableService.open(store, now=clock, seed_source=seed_counter())
     with pytest.raises(errors.StaleAction):
         await again.play(table.id, nxt, other, table.version + 1)
-    assert dump(db_path) == before
+    assert await dump(store) == before
 
 
 @pytest.mark.parametrize("preset", ["standard", "low-club", "cardgames"])
 async def test_looking_without_blind_nil_is_refused(
-    service: TableService, db_path: Path, preset: str
+    service: TableService, store: Store, preset: str
 ) -> None:
     table = await seated_table(service, preset=preset)
     table = await service.start(table.id, HOST, table.version)
     user = waited_user(table)
-    before = dump(db_path)
+    before = await dump(store)
     with pytest.raises(errors.Malformed):
         await service.look(table.id, user, table.version)
-    assert dump(db_path) == before
+    assert await dump(store) == before
     assert await service.get(table.id) == table
 
 
-async def test_looking_after_bidding_is_refused(service: TableService, db_path: Path) -> None:
+async def test_looking_after_bidding_is_refused(service: TableService, store: Store) -> None:
     table = await seated_table(service, preset="blind-nil")
     table = await service.start(table.id, HOST, table.version)
     user = waited_user(table)
     table = await service.look(table.id, user, table.version)
     table = await service.bid(table.id, user, 3, table.version)
-    before = dump(db_path)
+    before = await dump(store)
     with pytest.raises(errors.Malformed):
         await service.look(table.id, user, table.version)
-    assert dump(db_path) == before
+    assert await dump(store) == before
 
 
 async def test_the_loser_of_a_rematch_race_is_told_it_started(service: TableService) -> None:
@@ -165,7 +164,7 @@ async def test_the_loser_of_a_rematch_race_is_told_it_started(service: TableServ
 
 
 async def test_no_claim_at_a_stand_in_table(
-    service: TableService, db_path: Path, clock: FakeClock
+    service: TableService, store: Store, clock: FakeClock
 ) -> None:
     table = await _to_first_card(service)
     clock.advance(table.rules.turn_limit_s + 10)
@@ -173,12 +172,12 @@ async def test_no_claim_at_a_stand_in_table(
     assert waited is not None
     claimant = table.seats[(waited + 1) % 4].user_id
     assert claimant is not None
-    before = dump(db_path)
+    before = await dump(store)
     with pytest.raises(errors.NoClaimAtStandIn) as caught:
         await service.claim_timeout(table.id, claimant, table.version, stand_in=True)
     assert caught.value.code == "no_claim_at_stand_in"
     assert "no win to claim" in caught.value.message
-    assert dump(db_path) == before
+    assert await dump(store) == before
     claimed = await service.claim_timeout(table.id, claimant, table.version)
     assert claimed.status is TableStatus.FINISHED
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
-from pathlib import Path
 
 import pytest
 
@@ -15,6 +13,7 @@ from bot.tables import errors
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService
 from db.store import Store
+from tests.backends import table_rows
 from tests.service.driver import GUESTS, HOST, Chooser, FakeClock, play_to_end, seated_table
 
 
@@ -226,26 +225,24 @@ async def test_subscribers_hear_every_commit_and_cannot_undo_it(
     assert len(heard) == 4
 
 
-async def test_set_message_keeps_the_version(service: TableService, db_path: Path) -> None:
+async def test_set_message_keeps_the_version(service: TableService, store: Store) -> None:
     table = await service.create(1, 500, HOST)
     table = await service.set_message(table.id, 99)
     assert table.message_id == 99 and table.version == 1
-    with sqlite3.connect(db_path) as connection:
-        row = connection.execute("SELECT message_id FROM tables").fetchone()
+    [row] = await table_rows(store, "SELECT message_id FROM tables")
     assert row == (99,)
 
 
-async def test_look_is_recorded_for_blind_nil(service: TableService, db_path: Path) -> None:
+async def test_look_is_recorded_for_blind_nil(service: TableService, store: Store) -> None:
     table = await seated_table(service, preset="blind-nil")
     table = await service.start(table.id, HOST, table.version)
     bidder = table.seats[1].user_id
     assert bidder is not None
     table = await service.look(table.id, bidder, table.version)
     assert table.game is not None and table.game.looked[1]
-    with sqlite3.connect(db_path) as connection:
-        kind, payload = connection.execute(
-            "SELECT kind, payload FROM actions ORDER BY seq DESC LIMIT 1"
-        ).fetchone()
+    [(kind, payload)] = await table_rows(
+        store, "SELECT kind, payload FROM actions ORDER BY seq DESC LIMIT 1"
+    )
     assert kind == ActionKind.LOOK.value and json.loads(payload)["seat"] == 1
 
 

@@ -12,6 +12,7 @@ import pytest
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService
 from db.store import Store
+from tests.backends import Backend
 from tests.service.driver import GUESTS, HOST, Chooser, FakeClock, seed_counter
 
 
@@ -35,8 +36,8 @@ def observable(table: Table) -> dict[str, Any]:
 class Restarting:
     """A service that is closed and reopened (store included) before each use."""
 
-    def __init__(self, path: Path, clock: FakeClock) -> None:
-        self.path = path
+    def __init__(self, target: str, clock: FakeClock) -> None:
+        self.target = target
         self.clock = clock
         self.seeds = seed_counter()
         self.store: Store | None = None
@@ -46,7 +47,7 @@ class Restarting:
     async def fresh(self) -> TableService:
         if self.store is not None:
             await self.store.close()
-        self.store = await Store.open(self.path)
+        self.store = await Store.open(self.target)
         self.service = await TableService.open(self.store, now=self.clock, seed_source=self.seeds)
         self.reopened += 1
         return self.service
@@ -69,6 +70,7 @@ SCENARIOS = [
 )
 async def test_reopen_after_every_action(
     tmp_path: Path,
+    backend: Backend,
     preset: str,
     revokes: str,
     target: int,
@@ -77,7 +79,7 @@ async def test_reopen_after_every_action(
 ) -> None:
     steady_store = await Store.open(tmp_path / "steady.db")
     steady = await TableService.open(steady_store, now=FakeClock(), seed_source=seed_counter())
-    restarting = Restarting(tmp_path / "restarting.db", FakeClock())
+    restarting = Restarting(backend.target, FakeClock())
     steady_chooser = Chooser(len(preset) * 31 + len(revokes), revoke_rate=revoke_rate,
                              challenge_rate=challenge_rate)  # fmt: skip
     mirror_chooser = Chooser(len(preset) * 31 + len(revokes), revoke_rate=revoke_rate,

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -9,13 +8,14 @@ from bot.stats.service import StatsService
 from bot.tables.service import TableService
 from db.stats_store import StatsStore
 from db.store import Store
+from tests.backends import Backend
 
 from .games import Clock, Tables
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    store = await Store.open(tmp_path / "spades.db", synchronous="OFF")
+async def store(backend: Backend) -> AsyncIterator[Store]:
+    store = await backend.open(synchronous="OFF")
     yield store
     await store.close()
 

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Coroutine, Sequence
-from pathlib import Path
 from typing import Any, cast
 
-import aiosqlite
 import pytest
 from discord.ext import commands
 
@@ -17,8 +15,10 @@ from bot.config import Settings
 from bot.stats.leaderboard import SortKey
 from bot.stats.service import StatsService
 from cogs.leaderboard import LeaderboardCog
+from db.sql import Statements
 from db.stats_store import GameWrite, StatsStore
 from db.store import Store
+from tests.backends import Backend
 
 from .games import Tables, resign_after
 
@@ -32,14 +32,14 @@ class Died(BaseException):
 class DyingStatsStore(StatsStore):
     """Writes every row of the counting, then dies before the commit."""
 
-    async def _write_games(self, db: aiosqlite.Connection, games: Sequence[GameWrite]) -> None:
+    async def _write_games(self, db: Statements, games: Sequence[GameWrite]) -> None:
         await super()._write_games(db, games)
         raise Died
 
 
-async def after_a_restart(tmp_path: Path) -> tuple[Store, StatsService]:
+async def after_a_restart(backend: Backend) -> tuple[Store, StatsService]:
     """The database as a new process finds it, with a new statistics service."""
-    store = await Store.open(tmp_path / "spades.db")
+    store = await backend.open()
     return store, StatsService(StatsStore(store))
 
 
@@ -55,7 +55,7 @@ async def assert_counted_once(stats: StatsService) -> None:
 
 
 async def test_a_game_whose_counting_never_ran_is_counted_once_after_a_restart(
-    tables: Tables, stats: StatsService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tables: Tables, stats: StatsService, backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tables.stop_counting()
     spawned: list[tuple[Coroutine[Any, Any, Any], str]] = []
@@ -71,7 +71,7 @@ async def test_a_game_whose_counting_never_ran_is_counted_once_after_a_restart(
     assert await stats.player_stats(1, PEOPLE[0]) is None
     for coro, _ in spawned:
         coro.close()  # the process died before the counting ran
-    store, restarted = await after_a_restart(tmp_path)
+    store, restarted = await after_a_restart(backend)
     try:
         await assert_counted_once(restarted)
     finally:
@@ -79,7 +79,7 @@ async def test_a_game_whose_counting_never_ran_is_counted_once_after_a_restart(
 
 
 async def test_a_counting_cut_off_before_its_commit_is_counted_once_after_a_restart(
-    tables: Tables, store: Store, tmp_path: Path
+    tables: Tables, store: Store, backend: Backend
 ) -> None:
     tables.stop_counting()
     table = await tables.play(1, PEOPLE, scenario=resign_after(0, seat=1))
@@ -87,7 +87,7 @@ async def test_a_counting_cut_off_before_its_commit_is_counted_once_after_a_rest
     with pytest.raises(Died):
         await dying.on_table_event(table, "resign")
     assert await dying.player_stats(1, PEOPLE[0]) is None  # nothing of it was kept
-    restarted_store, restarted = await after_a_restart(tmp_path)
+    restarted_store, restarted = await after_a_restart(backend)
     try:
         await assert_counted_once(restarted)
     finally:

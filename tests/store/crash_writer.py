@@ -26,6 +26,7 @@ import time
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService
 from db.store import Store
+from db.targets import is_postgres
 from tests.service.driver import GUESTS, HOST, Chooser
 
 CHANNELS = (900, 901, 902)
@@ -67,6 +68,10 @@ def _writer(path: str, fd: int, seed: int) -> None:
 
 
 def supervise(path: str, rounds: int, seed: int) -> dict[str, object]:
+    if is_postgres(path):
+        # The store imports its PostgreSQL driver when first asked for it:
+        # here, once, rather than in every forked writer.
+        import db.postgres  # noqa: F401
     rng = random.Random(seed)
     acked: dict[int, int] = {}
     kills = 0

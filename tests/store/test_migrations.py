@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from db.schema import DIALECTS
 from db.store import (
     MIGRATIONS_DIR,
     SchemaTooNew,
@@ -17,6 +18,7 @@ from db.store import (
     find_migrations,
     split_statements,
 )
+from tests.backends import Backend
 
 MIGRATIONS = find_migrations()
 LATEST = MIGRATIONS[-1].number
@@ -176,3 +178,86 @@ def test_the_shipped_migrations_are_named_and_numbered() -> None:
     numbers = [m.number for m in MIGRATIONS]
     assert numbers[:4] == [1, 2, 3, 4]
     assert all(m.path.parent == MIGRATIONS_DIR for m in MIGRATIONS)
+
+
+# -- both databases ----------------------------------------------------------------
+
+
+def test_one_history_for_both_databases() -> None:
+    """Every step exists for every database: the same numbers in both."""
+    numbers = {d: [m.number for m in find_migrations(dialect=d)] for d in DIALECTS}
+    assert numbers["sqlite"] == numbers["postgresql"]
+    assert numbers["sqlite"][-1] == LATEST
+
+
+def test_a_step_written_for_one_database_only_is_an_error(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, {"001_a.sql": "", "002_b.sqlite.sql": ""})
+    with pytest.raises(StoreError, match="migration 2 has a sqlite file and no postgresql one"):
+        find_migrations(folder)
+    folder = _folder(tmp_path, {"002_b.postgresql.sql": "", "002_c.sql": ""})
+    with pytest.raises(StoreError, match="share number 2"):
+        find_migrations(folder, "postgresql")
+
+
+async def _set_version(store: Store, version: int) -> None:
+    if store.backend == "sqlite":
+        await store.db.execute(f"PRAGMA user_version = {version:d}")
+    else:
+        await store.db.execute("UPDATE schema_version SET version = ?", (version,))
+
+
+async def test_a_fresh_database_gets_the_whole_schema(backend: Backend) -> None:
+    store = await backend.open()
+    try:
+        assert await store.schema_version() == LATEST
+        assert {t.name for t in await store.db.tables()} >= OWN_TABLES
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("start", [m.number for m in MIGRATIONS[:-1]])
+async def test_every_older_version_upgrades_on_both(backend: Backend, start: int) -> None:
+    old = await backend.open(upto=start)
+    assert await old.schema_version() == start
+    async with old.transaction() as db:
+        await db.execute(
+            "INSERT INTO tables (guild_id, channel_id, host_id, options, status, version,"
+            " created_at, updated_at) VALUES (1, 2, 3, '{}', 'lobby', 1, 0, 0)"
+        )
+        await db.execute(
+            "INSERT INTO actions (table_id, seq, kind, actor, payload, at)"
+            " VALUES (1, 1, 'create', 3, '{}', 0)"
+        )
+    await old.close()
+    store = await backend.open()
+    try:
+        assert await store.schema_version() == LATEST
+        log = await store.action_log(1)
+        assert [(e.seq, e.kind, e.actor) for e in log] == [(1, "create", 3)]
+    finally:
+        await store.close()
+
+
+async def test_a_newer_database_is_refused_in_one_line(backend: Backend) -> None:
+    store = await backend.open()
+    await _set_version(store, LATEST + 1)
+    await store.close()
+    with pytest.raises(SchemaTooNew, match="newer than this bot knows") as refused:
+        await backend.open()
+    assert "\n" not in str(refused.value)
+    assert await _raw_version(backend) == LATEST + 1  # untouched
+
+
+async def _raw_version(backend: Backend) -> int:
+    """The schema version as the database holds it, read without the store."""
+    if backend.name == "sqlite":
+        with sqlite3.connect(backend.target) as db:
+            (version,) = db.execute("PRAGMA user_version").fetchone()
+        return int(version)
+    import asyncpg
+
+    connection = await asyncpg.connect(backend.target)
+    try:
+        return int(await connection.fetchval("SELECT version FROM schema_version"))
+    finally:
+        await connection.close()

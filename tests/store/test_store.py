@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import AsyncIterator
-from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,19 +11,21 @@ from bot.clock import Deadline
 from db.store import (
     Change,
     ChannelTaken,
+    IntegrityFailure,
     LogEntry,
     SeatRow,
     Store,
     TurnMention,
     VersionConflict,
 )
+from tests.backends import Backend, dump_rows, table_rows
 
 SEATS = (SeatRow(0, 10), SeatRow(1), SeatRow(2), SeatRow(3))
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    store = await Store.open(tmp_path / "store.db")
+async def store(backend: Backend) -> AsyncIterator[Store]:
+    store = await backend.open()
     yield store
     await store.close()
 
@@ -40,9 +41,8 @@ async def _table(store: Store, channel: int = 1) -> int:
     )
 
 
-def _dump(store: Store) -> list[str]:
-    with sqlite3.connect(store.path) as db:
-        return list(db.iterdump())
+async def _dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
+    return await dump_rows(store)
 
 
 async def test_commit_appends_one_row_and_moves_the_version(store: Store) -> None:
@@ -64,46 +64,46 @@ async def test_commit_appends_one_row_and_moves_the_version(store: Store) -> Non
 async def test_a_write_on_an_old_version_writes_nothing(store: Store) -> None:
     table_id = await _table(store)
     await store.commit_action(table_id, 1, LogEntry("join", 11, {}, 2.0))
-    before = _dump(store)
+    before = await _dump(store)
     with pytest.raises(VersionConflict):
         await store.commit_action(table_id, 1, LogEntry("join", 12, {}, 3.0))
-    assert _dump(store) == before
+    assert await _dump(store) == before
 
 
 async def test_one_open_table_per_channel(store: Store) -> None:
     first = await _table(store, channel=7)
-    before = _dump(store)
+    before = await _dump(store)
     with pytest.raises(ChannelTaken):
         await _table(store, channel=7)
-    assert _dump(store) == before
+    assert await _dump(store) == before
     await store.commit_action(first, 1, LogEntry("cancel", 10, {}, 2.0), Change(status="cancelled"))
     second = await _table(store, channel=7)
     # Reopening the cancelled one would take the channel twice: refused whole.
-    before = _dump(store)
+    before = await _dump(store)
     with pytest.raises(ChannelTaken):
         await store.commit_action(first, 2, LogEntry("x", 10, {}, 3.0), Change(status="lobby"))
-    assert _dump(store) == before
+    assert await _dump(store) == before
     assert [r.id for r in await store.load_open_tables() if r.channel_id == 7] == [second]
 
 
 async def test_the_action_log_is_append_only(store: Store) -> None:
     table_id = await _table(store)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(IntegrityFailure, match="append-only"):
         async with store.transaction() as db:
             await db.execute("UPDATE actions SET kind = 'x' WHERE table_id = ?", (table_id,))
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(IntegrityFailure, match="append-only"):
         async with store.transaction() as db:
             await db.execute("DELETE FROM actions")
     assert len(await store.action_log(table_id)) == 1
 
 
 async def test_a_failed_transaction_leaves_nothing(store: Store) -> None:
-    before = _dump(store)
+    before = await _dump(store)
     with pytest.raises(RuntimeError):
         async with store.transaction() as db:
             await db.execute("INSERT INTO user_prefs (user_id, updated_at) VALUES (1, 0)")
             raise RuntimeError("boom")
-    assert _dump(store) == before
+    assert await _dump(store) == before
 
 
 async def test_deadlines_upsert_delete_and_load_soonest_first(store: Store) -> None:
@@ -127,20 +127,20 @@ async def test_deadlines_upsert_delete_and_load_soonest_first(store: Store) -> N
     assert [d.key for d in await store.load_deadlines()] == [(b, "turn")]
 
 
-async def test_deadlines_survive_a_restart(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "d.db")
+async def test_deadlines_survive_a_restart(backend: Backend) -> None:
+    store = await backend.open()
     table_id = await _table(store)
     await store.put_deadline(table_id, "turn", 99.5, {"version": 7})
     await store.close()
-    store = await Store.open(tmp_path / "d.db")
+    store = await backend.open()
     try:
         assert await store.load_deadlines() == [Deadline(table_id, "turn", 99.5, {"version": 7})]
     finally:
         await store.close()
 
 
-async def test_a_turn_mention_survives_a_restart_until_cleared(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "m.db")
+async def test_a_turn_mention_survives_a_restart_until_cleared(backend: Backend) -> None:
+    store = await backend.open()
     try:
         table_id = await _table(store, channel=1)
         other = await _table(store, channel=2)
@@ -151,7 +151,7 @@ async def test_a_turn_mention_survives_a_restart_until_cleared(tmp_path: Path) -
         assert record is not None and record.version == 1  # not an action
     finally:
         await store.close()
-    store = await Store.open(tmp_path / "m.db")
+    store = await backend.open()
     try:
         # The id and the turn it was for, both as written.
         assert await store.turn_mention(table_id) == mention
@@ -164,13 +164,12 @@ async def test_a_turn_mention_survives_a_restart_until_cleared(tmp_path: Path) -
         assert await store.turn_mention(table_id) is None
     finally:
         await store.close()
-    store = await Store.open(tmp_path / "m.db")
+    store = await backend.open()
     try:
         assert await store.turn_mention(table_id) is None  # cleared: id and turn both
-        async with store.connection.execute(
-            "SELECT turn_mention_id, turn_mention_turn FROM tables WHERE id = ?", (table_id,)
-        ) as cursor:
-            assert await cursor.fetchone() == (None, None)
+        assert await table_rows(
+            store, "SELECT turn_mention_id, turn_mention_turn FROM tables WHERE id = ?", (table_id,)
+        ) == [(None, None)]
     finally:
         await store.close()
 

@@ -1,0 +1,76 @@
+"""The numbered migration history shared by every database.
+
+``db/migrations/NNN_name.sql`` applies to every database; where the dialects
+differ, ``NNN_name.sqlite.sql`` and ``NNN_name.postgresql.sql`` hold each
+one's version of that step. Every number is one step of one history: it must
+exist for every dialect, as a shared file or as one file per dialect.
+Numbers may have gaps; a number used twice is an error.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from db.errors import SchemaTooNew, StoreError
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+DIALECTS = ("sqlite", "postgresql")
+_MIGRATION_NAME = re.compile(r"^(\d+)_[A-Za-z0-9_]+?(?:\.(sqlite|postgresql))?\.sql$")
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    number: int
+    path: Path
+
+
+def find_migrations(folder: Path = MIGRATIONS_DIR, dialect: str = "sqlite") -> list[Migration]:
+    """The steps of the history for ``dialect``, by number. A badly named
+    file, a number used twice, or a step missing for a dialect is an error."""
+    if dialect not in DIALECTS:
+        raise ValueError(f"unknown SQL dialect {dialect!r}")
+    shared: dict[int, Path] = {}
+    own: dict[str, dict[int, Path]] = {d: {} for d in DIALECTS}
+    for path in sorted(folder.glob("*.sql")):
+        match = _MIGRATION_NAME.match(path.name)
+        if match is None:
+            raise StoreError(f"migration file {path.name!r} is not named NNN_name.sql")
+        number = int(match.group(1))
+        if number <= 0:
+            raise StoreError(f"migration {path.name!r}: numbers start at 1")
+        found = own[match.group(2)] if match.group(2) else shared
+        earlier = found.get(number) or (
+            shared.get(number) if match.group(2) else _any_own(own, number)
+        )
+        if earlier is not None:
+            raise StoreError(f"migrations {earlier.name!r} and {path.name!r} share number {number}")
+        found[number] = path
+    for name in DIALECTS:
+        for other in DIALECTS:
+            missing = sorted(set(own[name]) - set(own[other]))
+            if missing:
+                raise StoreError(f"migration {missing[0]} has a {name} file and no {other} one")
+    steps = {**shared, **own[dialect]}
+    return [Migration(n, steps[n]) for n in sorted(steps)]
+
+
+def _any_own(own: dict[str, dict[int, Path]], number: int) -> Path | None:
+    for files in own.values():
+        if number in files:
+            return files[number]
+    return None
+
+
+def migration_target(migrations: list[Migration], upto: int | None) -> tuple[int, int]:
+    """(the newest step known, the step to migrate to)."""
+    known = max((m.number for m in migrations), default=0)
+    return known, known if upto is None else min(known, upto)
+
+
+def too_new(where: str, current: int, known: int) -> SchemaTooNew:
+    return SchemaTooNew(
+        f"the database {where} is at schema version {current}, newer than this bot "
+        f"knows ({known}): run a newer version of the bot"
+    )

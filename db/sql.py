@@ -1,0 +1,107 @@
+"""What every part of the store needs from a database, whichever it is.
+
+The store's SQL is written once, with ``?`` placeholders (or ``:name`` with
+a mapping), in the SQL both SQLite and PostgreSQL speak; the few places where
+they differ ask the :class:`Dialect`. A backend (:mod:`db.connection` for
+SQLite, :mod:`db.postgres` for PostgreSQL) runs it and reports the refusals
+of the database as :class:`~db.errors.IntegrityFailure`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+Row = Sequence[Any]
+Args = Sequence[Any] | Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    name: str  # "sqlite" or "postgresql", as in the migration file names
+    #: A join the planner keeps in the written order where it would pick
+    #: another (SQLite's CROSS JOIN); where it needs no telling, a plain JOIN.
+    ordered_join: str
+    #: A FROM item listing the ids bound to its one placeholder, as ``j.value``.
+    id_list: str
+    #: How the ids are bound there.
+    json_ids: bool
+
+    def ids(self, ids: Sequence[int]) -> Any:
+        return json.dumps(list(ids)) if self.json_ids else list(ids)
+
+
+SQLITE = Dialect("sqlite", "CROSS JOIN", "json_each(?) j", json_ids=True)
+POSTGRESQL = Dialect("postgresql", "JOIN", "unnest(?::bigint[]) AS j (value)", json_ids=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TableShape:
+    """One table of the schema as the database describes it."""
+
+    name: str
+    columns: tuple[str, ...]
+    references: frozenset[str]  # the tables its foreign keys point to
+
+
+class Statements(Protocol):
+    """Statements inside one transaction."""
+
+    async def execute(self, sql: str, args: Args = ()) -> int:
+        """Run one statement; returns the number of rows it changed."""
+
+    async def executemany(self, sql: str, rows: Iterable[Args]) -> None: ...
+
+    async def fetchall(self, sql: str, args: Args = ()) -> list[Row]: ...
+
+    async def fetchone(self, sql: str, args: Args = ()) -> Row | None: ...
+
+    async def insert(self, sql: str, args: Args = ()) -> int:
+        """Run an INSERT of one row into a table whose key is ``id``; returns that id."""
+
+
+class Database(Protocol):
+    """An open, migrated database."""
+
+    dialect: Dialect
+
+    def describe(self) -> str:
+        """Where the database is, for messages (no password)."""
+
+    def transaction(self) -> AbstractAsyncContextManager[Statements]:
+        """``async with db.transaction() as tx:`` runs the block in one
+        transaction, rolled back if it raises."""
+
+    async def execute(self, sql: str, args: Args = ()) -> int:
+        """One write statement as a transaction of its own."""
+
+    async def fetchall(self, sql: str, args: Args = ()) -> list[Row]: ...
+
+    async def fetchone(self, sql: str, args: Args = ()) -> Row | None: ...
+
+    async def schema_version(self) -> int: ...
+
+    async def tables(self) -> list[TableShape]:
+        """Every table of the store's schema (not the migration bookkeeping), by name."""
+
+    async def after_copy(self, tables: list[TableShape]) -> None:
+        """Rows were copied in with their ids: make new ids follow them."""
+
+    async def close(self) -> None: ...
+
+
+class Backed:
+    """A part of the store: its SQL runs on :attr:`db`."""
+
+    db: Database
+
+    def transaction(self) -> AbstractAsyncContextManager[Statements]:
+        return self.db.transaction()
+
+
+def to_json(value: Any) -> str:
+    """``value`` as the store writes JSON: compact, keys sorted."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)

@@ -1,0 +1,53 @@
+"""Which database a setting names: ``sqlite:///path/to/spades.db`` (or a
+plain path) for an SQLite file, ``postgresql://user:pass@host:port/db`` for
+a PostgreSQL server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+SQLITE_PREFIX = "sqlite:///"
+POSTGRES_PREFIXES = ("postgresql://", "postgres://")
+
+
+def is_postgres(target: str | Path) -> bool:
+    return isinstance(target, str) and target.startswith(POSTGRES_PREFIXES)
+
+
+def sqlite_path(target: str | Path) -> Path:
+    """The file of an SQLite target: ``sqlite:///a/b.db`` is ``a/b.db``,
+    ``sqlite:////a/b.db`` is ``/a/b.db``. ValueError for anything else."""
+    if isinstance(target, Path):
+        return target
+    if target.startswith(SQLITE_PREFIX):
+        rest = target.removeprefix(SQLITE_PREFIX)
+        if not rest:
+            raise ValueError(f"{target!r} names no file: write sqlite:///path/to/spades.db")
+        return Path(rest)
+    if "://" in target:
+        raise ValueError(
+            f"unknown database URL {target.split('://', 1)[0]}://...: use sqlite:///path"
+            " or postgresql://user:password@host:port/database"
+        )
+    return Path(target)
+
+
+def check_target(target: str) -> str:
+    """``target`` if it names a database this store can open, else ValueError."""
+    if not is_postgres(target):
+        sqlite_path(target)
+    return target
+
+
+def safe_url(target: str | Path) -> str:
+    """``target`` for a message: a URL without its password."""
+    text = str(target)
+    if not is_postgres(text):
+        return text
+    parts = urlsplit(text)
+    if parts.password is None:
+        return text
+    host = parts.hostname or ""
+    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))

@@ -1,0 +1,143 @@
+"""The store's tests on both databases: the ``backend`` fixture.
+
+A test asking for ``backend`` runs twice, on a fresh SQLite file and on a
+fresh PostgreSQL database. The server is the one ``SPADES_TEST_POSTGRES_URL``
+names (``.ci/run`` starts one), else a throwaway one this session starts
+(:mod:`tests.pg`). Without any server the PostgreSQL runs are skipped, unless
+``SPADES_REQUIRE_POSTGRES=1`` (CI), which makes that a failure.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+from db.store import Store
+from tests import pg
+
+URL_VARIABLE = "SPADES_TEST_POSTGRES_URL"
+#: The folder of that server when :mod:`tests.pg` started it (it can be restarted).
+DIR_VARIABLE = "SPADES_TEST_POSTGRES_DIR"
+REQUIRE_VARIABLE = "SPADES_REQUIRE_POSTGRES"
+BACKENDS = ("sqlite", "postgresql")
+_numbers = itertools.count(1)
+
+
+@dataclass
+class Server:
+    """A PostgreSQL server the tests may create databases on."""
+
+    url: str
+    folder: Path | None = None  # set when this session started it (it can restart it)
+
+    def database_url(self, name: str) -> str:
+        parts = urlsplit(self.url)
+        return urlunsplit(parts._replace(path=f"/{name}"))
+
+    async def create_database(self) -> str:
+        import asyncpg
+
+        name = f"spades_test_{os.getpid()}_{next(_numbers)}"
+        connection = await asyncpg.connect(self.url)
+        try:
+            await connection.execute(f"CREATE DATABASE {name}")
+        finally:
+            await connection.close()
+        return self.database_url(name)
+
+    def stop(self) -> None:
+        """Stop the server at once: its clients are cut off mid-statement."""
+        pg.stop(self._folder(), "immediate")
+
+    def start(self) -> None:
+        pg.start(self._folder())
+
+    def _folder(self) -> Path:
+        if self.folder is None:
+            pytest.fail(f"the PostgreSQL server cannot be restarted: set {DIR_VARIABLE}")
+        return self.folder
+
+
+@dataclass
+class Backend:
+    """One fresh database of one kind; ``target`` is what ``Store.open`` takes."""
+
+    name: str
+    target: str
+    server: Server | None = None
+
+    async def open(self, **options: Any) -> Store:
+        return await Store.open(self.target, **options)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[Server | None]:
+    given = os.environ.get(URL_VARIABLE)
+    if given:
+        folder = os.environ.get(DIR_VARIABLE)
+        yield Server(given, Path(folder) if folder else None)
+        return
+    # Not under pytest's own temporary folder: that one is private to this
+    # user, and the server runs as another.
+    folder = Path(tempfile.mkdtemp(prefix="spades-pg-"))
+    try:
+        url = pg.start(folder)
+    except pg.NoServer as exc:
+        _unavailable(str(exc))
+        yield None
+        return
+    try:
+        yield Server(url, folder)
+    finally:
+        pg.stop(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+_why_not: list[str] = []
+
+
+def _unavailable(reason: str) -> None:
+    _why_not.append(reason)
+
+
+def need_server(server: Server | None) -> Server:
+    """The server, or skip (fail in CI) when there is none."""
+    if server is not None:
+        return server
+    reason = f"no PostgreSQL server: {_why_not[-1] if _why_not else 'unknown'}"
+    if os.environ.get(REQUIRE_VARIABLE) == "1":
+        pytest.fail(f"{reason} ({REQUIRE_VARIABLE}=1)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(params=BACKENDS)
+async def backend(
+    request: pytest.FixtureRequest, tmp_path: Path, postgres_server: Server | None
+) -> Backend:
+    if request.param == "sqlite":
+        return Backend("sqlite", str(tmp_path / "data" / "spades.db"))
+    server = need_server(postgres_server)
+    return Backend("postgresql", await server.create_database(), server)
+
+
+async def table_rows(store: Store, sql: str, args: Any = ()) -> list[tuple[Any, ...]]:
+    """Rows through the store's own database, whichever it is."""
+    return [tuple(row) for row in await store.db.fetchall(sql, args)]
+
+
+async def dump_rows(store: Store) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table of the schema, in a stable order."""
+    found = {}
+    for table in await store.db.tables():
+        rows = await table_rows(store, f"SELECT * FROM {table.name}")
+        found[table.name] = sorted(rows, key=repr)
+    return found

@@ -63,12 +63,13 @@ import simcord
 from simcord.http import FakeHTTPClient, FakeWebhookAdapter
 
 from bot.app import REDRAW, Snapshot
+from bot.config import DatabaseSettings, Settings
 from bot.discord_app import FEATURES, SpadesBot
 from bot.game.types import Phase
 from bot.tables.model import Table, TableStatus
 from tests.discord.harness import TABLE_TITLE, World
 
-from .click import PEOPLE, Stopwatch, _ms, bench_settings, timed_world
+from .click import PEOPLE, Stopwatch, _ms, timed_world
 from .quick import parse_args
 
 #: Discord's global limit on a bot's token-authenticated requests, per second.
@@ -309,9 +310,11 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
     seeds = itertools.count(seed)
 
     def make_bot() -> TimedBot:
-        return TimedBot(
-            bench_settings(folder / "spades.db"), seed_source=lambda: next(seeds), features=FEATURES
-        )
+        # The defaults, the REST budgets ([discord] rest_per_s,
+        # table_edits_per_channel_s) included: they are what keeps a bot
+        # with many tables under Discord's limits.
+        settings = Settings(database=DatabaseSettings(path=folder / "spades.db"))
+        return TimedBot(settings, seed_source=lambda: next(seeds), features=FEATURES)
 
     bots = [make_bot()]
     bot = bots[0]

@@ -124,3 +124,11 @@ class NoClaimAtStandIn(TableError):
 
     code = "no_claim_at_stand_in"
     default_message = "at this table a computer plays for late players: there is no win to claim"
+
+
+class OtherShard(TableError):
+    """The table's server is served by another process of the bot (another
+    shard). Discord should never send it here; if it does, nothing is done."""
+
+    code = "other_shard"
+    default_message = "this table is run by another instance of the bot: try again in a moment"

@@ -39,8 +39,9 @@ async def test_two_cores_racing_on_one_table_commit_exactly_one_action(
 ) -> None:
     now = Now()
     # Both claim shard 0: the misconfiguration the database must survive.
-    first, second = await open_core(store_location, "0", now), await open_core(
-        store_location, "0", now
+    first, second = (
+        await open_core(store_location, "0", now),
+        await open_core(store_location, "0", now),
     )
     try:
         table = await started_table(first.tables, GUILDS[0], 100)

@@ -18,8 +18,9 @@ from .cores import GUILDS, Now, open_core, play_to_end, started_table
 
 async def test_each_process_resumes_and_plays_its_own_shards_tables(store_location: str) -> None:
     now = Now()
-    first, second = await open_core(store_location, "0", now), await open_core(
-        store_location, "1", now
+    first, second = (
+        await open_core(store_location, "0", now),
+        await open_core(store_location, "1", now),
     )
     try:
         mine = await started_table(first.tables, GUILDS[0], 100)
@@ -32,8 +33,9 @@ async def test_each_process_resumes_and_plays_its_own_shards_tables(store_locati
         await first.close()
         await second.close()
 
-    first, second = await open_core(store_location, "0", now), await open_core(
-        store_location, "1", now
+    first, second = (
+        await open_core(store_location, "0", now),
+        await open_core(store_location, "1", now),
     )
     try:
         assert [(t.id, t.version) for t in await first.tables.unfinished()] == [
@@ -56,8 +58,9 @@ async def test_each_process_resumes_and_plays_its_own_shards_tables(store_locati
 
 async def test_another_shards_table_is_refused_and_nothing_changes(store_location: str) -> None:
     now = Now()
-    first, second = await open_core(store_location, "0", now), await open_core(
-        store_location, "1", now
+    first, second = (
+        await open_core(store_location, "0", now),
+        await open_core(store_location, "1", now),
     )
     try:
         theirs = await started_table(second.tables, GUILDS[1], 200)
@@ -94,8 +97,9 @@ async def test_finished_games_are_counted_by_their_shards_process_once(
     are each counted by their own shard's process, and every process then
     reads the same ratings and leaderboards of every server."""
     now = Now()
-    first, second = await open_core(store_location, "0", now), await open_core(
-        store_location, "1", now
+    first, second = (
+        await open_core(store_location, "0", now),
+        await open_core(store_location, "1", now),
     )
     try:
         await asyncio.gather(

@@ -12,8 +12,9 @@ async def test_a_deck_chosen_in_one_process_is_the_deck_in_every_other(
     store_location: str,
 ) -> None:
     now = Now()
-    first, second = await open_core(store_location, "0", now), await open_core(
-        store_location, "1", now
+    first, second = (
+        await open_core(store_location, "0", now),
+        await open_core(store_location, "1", now),
     )
     try:
         assert await first.app.deck_of(USER) is None

@@ -88,7 +88,6 @@ async def open_core(
     now: Now,
     *,
     features: tuple[str, ...] = (),
-    first_seed: int = 7,
     **sections: object,
 ) -> Core:
     """A process's core on ``shard_ids`` ("0", "1", "0-1"), started."""
@@ -99,7 +98,7 @@ async def open_core(
         store,
         now=now,
         notifier=notifier,
-        seed_source=seed_counter(first_seed),
+        seed_source=seed_counter(),
         features=features,
     )
     await app.start()

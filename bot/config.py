@@ -233,7 +233,9 @@ def load_settings(path: Path | None = None, **overrides: Any) -> Settings:
     try:
         loaded = _FileSettings(**overrides)
     except ValidationError as exc:
-        raise ConfigError(f"{file}: {_first_problem(exc)}") from None
+        # Without a file the value came from the environment or the command line.
+        source = file if toml_file is not None else "settings"
+        raise ConfigError(f"{source}: {_first_problem(exc)}") from None
     return loaded
 
 

@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from bot.app import SpadesApp, open_store
 from bot.config import Settings
@@ -101,6 +102,26 @@ async def worker(location: str, shards: str, tables: int, per_table: int) -> Non
     print(json.dumps({"actions": sum(counts), "start": started, "end": ended, "timings": timings}))
 
 
+async def _reports(processes: list[asyncio.subprocess.Process]) -> list[dict[str, Any]]:
+    """Start the workers' play together once all are ready; their reports."""
+    for process in processes:
+        assert process.stdout is not None
+        line = (await process.stdout.readline()).decode().strip()
+        if line != "ready":
+            raise SystemExit(f"a worker failed to start: {line!r}")
+    for process in processes:
+        assert process.stdin is not None
+        process.stdin.write(b"go\n")
+        await process.stdin.drain()
+    reports = []
+    for process in processes:
+        out, _ = await process.communicate()
+        if process.returncode != 0:
+            raise SystemExit(f"a worker failed with status {process.returncode}")
+        reports.append(json.loads(out.decode().strip().splitlines()[-1]))
+    return reports
+
+
 async def _run_together(
     location: str, shard_sets: list[str], args: argparse.Namespace
 ) -> dict[str, float]:
@@ -119,21 +140,13 @@ async def _run_together(
         )
         for shards in shard_sets
     ]
-    for process in processes:
-        assert process.stdout is not None
-        line = (await process.stdout.readline()).decode().strip()
-        if line != "ready":
-            raise SystemExit(f"a worker failed to start: {line!r}")
-    for process in processes:
-        assert process.stdin is not None
-        process.stdin.write(b"go\n")
-        await process.stdin.drain()
-    reports = []
-    for process in processes:
-        out, _ = await process.communicate()
-        if process.returncode != 0:
-            raise SystemExit(f"a worker failed with status {process.returncode}")
-        reports.append(json.loads(out.decode().strip().splitlines()[-1]))
+    try:
+        reports = await _reports(processes)
+    finally:
+        for process in processes:  # a failed worker must not leave the other behind
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
     actions = sum(r["actions"] for r in reports)
     elapsed = max(r["end"] for r in reports) - min(r["start"] for r in reports)
     timings = [t for r in reports for t in r["timings"]]

@@ -292,9 +292,21 @@ class TableSQL(Connected):
         state_format: str | None,
         with_log: bool = False,
     ) -> list[TableRecord]:
+        # Several queries, one snapshot: a table another process creates or
+        # changes meanwhile is read whole or not at all.
+        async with self.read_snapshot() as db:
+            return await self._read_tables(db, where, args, state_format, with_log)
+
+    async def _read_tables(
+        self,
+        db: aiosqlite.Connection,
+        where: str,
+        args: tuple[Any, ...],
+        state_format: str | None,
+        with_log: bool,
+    ) -> list[TableRecord]:
         # Every query walks the chosen tables first (CROSS JOIN keeps that
         # order) and reaches their rows through primary keys.
-        db = self.connection
         records: dict[int, TableRecord] = {}
         async with db.execute(
             "SELECT t.id, t.guild_id, t.channel_id, t.message_id, t.host_id, t.options,"

@@ -69,6 +69,9 @@ class Worker:
             if mid_trick and sum(w[0] == "ack" for w in self.lines) >= after_actions:
                 self.process.send_signal(signal.SIGKILL)
                 break
+        # What it acknowledged before the signal landed is still in the pipe.
+        while await self.next_line() is not None:
+            pass
         await self.process.wait()
         assert self.process.returncode == -signal.SIGKILL, "it finished before the kill"
 
@@ -101,15 +104,23 @@ async def test_a_killed_process_s_shard_resumes_in_another_losing_nothing(
 ) -> None:
     # The store exists (migrated) before two processes start on it.
     await (await open_core(store_location, None, Now())).close()
-    killed = await Worker.start(store_location, 0, 100, 101)
-    survivor = await Worker.start(store_location, 1, 200, 201)
-    surviving = asyncio.create_task(survivor.finish())
-    await asyncio.wait_for(killed.kill_mid_trick(ACTIONS_BEFORE_KILL), TIMEOUT_S)
-    assert len(killed.acked) == 2 and not killed.done
+    workers = [
+        killed := await Worker.start(store_location, 0, 100, 101),
+        survivor := await Worker.start(store_location, 1, 200, 201),
+    ]
+    try:
+        surviving = asyncio.create_task(survivor.finish())
+        await asyncio.wait_for(killed.kill_mid_trick(ACTIONS_BEFORE_KILL), TIMEOUT_S)
+        assert len(killed.acked) == 2 and not killed.done
 
-    successor = await Worker.start(store_location, 0, 100, 101)
-    await asyncio.wait_for(successor.finish(), TIMEOUT_S)
-    await asyncio.wait_for(surviving, TIMEOUT_S)
+        workers.append(successor := await Worker.start(store_location, 0, 100, 101))
+        await asyncio.wait_for(successor.finish(), TIMEOUT_S)
+        await asyncio.wait_for(surviving, TIMEOUT_S)
+    finally:
+        for worker in workers:  # none outlives a failed test
+            if worker.process.returncode is None:
+                worker.process.kill()
+                await worker.process.wait()
 
     # Each table of the killed process resumed at its last acknowledged
     # version, or one past it (a commit whose acknowledgement the kill cut off).

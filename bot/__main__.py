@@ -1,6 +1,7 @@
 """``python -m bot``: run the bot, or one of its tools.
 
 python -m bot [--config PATH]            run the bot
+python -m bot --shards 0-3 --shard-count 8   run it as the process of shards 0-3 of 8
 python -m bot sync [--guild ID]          publish the slash commands
 python -m bot health                     exit 0 if the running bot is alive (HEALTHCHECK)
 python -m bot simulate --games N ...     computer players play complete games

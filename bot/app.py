@@ -161,15 +161,17 @@ class SpadesApp:
         self.store = store
         self.tables = tables
         self.now = now
+        #: The shards whose servers this process serves (all of them unless
+        #: the bot runs as several processes, see bot/shards.py).
+        self.shards = settings.discord.shards
         self.features = known_features(features)
         self.clock: TurnClock | None = None
         self.stats: StatsService | None = None
         if "leaderboard" in self.features:
-            self.stats = StatsService(StatsStore(store))
+            self.stats = StatsService(StatsStore(store), owns=self.shards.owns)
         self.coach = CoachService(store, now)
         self._listeners: list[Listener] = []
         self._background: set[asyncio.Task[Any]] = set()
-        self._decks: dict[int, str | None] = {}
         self._languages: dict[int, str | None] = {}
         self._planner = planner or _CommitPlanner()
         tables.subscribe(self._on_commit)
@@ -187,12 +189,14 @@ class SpadesApp:
     ) -> SpadesApp:
         """Resume every open table over an opened ``store``."""
         planner = _CommitPlanner()
+        shards = settings.discord.shards
         tables = await TableService.open(
-            store, now=now, seed_source=seed_source, before_commit=planner.plan
+            store, now=now, seed_source=seed_source, before_commit=planner.plan, owns=shards.owns
         )
         app = cls(settings, store, tables, now=now, features=features, planner=planner)
         if "clock" in app.features:
-            scheduler = Scheduler(store, SystemClock(now))
+            serves = None if shards.every_shard else app.serves_table
+            scheduler = Scheduler(store, SystemClock(now), serves=serves)
             app.clock = planner.clock = TurnClock(
                 tables, scheduler, notifier, settings.clock, planned_with_commits=True
             )
@@ -260,6 +264,16 @@ class SpadesApp:
             log.error("background task %s failed", task.get_name(), exc_info=exc)
 
     # -- which table --------------------------------------------------------------
+
+    async def serves_table(self, table_id: int) -> bool:
+        """Whether the table belongs to a server of this process's shards."""
+        try:
+            await self.tables.get(table_id)
+        except table_errors.OtherShard:
+            return False
+        except table_errors.UnknownTable:
+            return True  # nothing to serve: whoever looks finds nothing there
+        return True
 
     async def table_for(
         self, table_id: int, origin: Origin, *, on_table_message: bool = False
@@ -408,14 +422,12 @@ class SpadesApp:
     # -- preferences and bookkeeping --------------------------------------------
 
     async def deck_of(self, user_id: int) -> str | None:
-        """The deck design the user chose (None: the default)."""
-        if user_id not in self._decks:
-            self._decks[user_id] = await self.store.get_deck(user_id)
-        return self._decks[user_id]
+        """The deck design the user chose (None: the default). Read from the
+        store every time: another process of the bot may have just changed it."""
+        return await self.store.get_deck(user_id)
 
     async def set_deck(self, user_id: int, design: str) -> None:
         await self.store.set_deck(user_id, design, self.now())
-        self._decks[user_id] = design
 
     async def language_of(self, user_id: int) -> str | None:
         """The language the user chose for their private messages (None:
@@ -447,6 +459,8 @@ class SpadesApp:
         announcements = AnnouncementStore(self.store)
         due = []
         for table_id, game_id in await announcements.unannounced():
+            if not await self.serves_table(table_id):
+                continue  # another shard's process announces it
             table = await self.tables.get(table_id)
             if table.game_id == game_id and table.status is TableStatus.FINISHED:
                 due.append(table)
@@ -477,9 +491,12 @@ class SpadesApp:
         return LiveHandStore(self.store)
 
     async def live_hands(self) -> list[LiveHandRow]:
-        """The private hands kept live by an earlier run, still editable now;
-        the expired ones are deleted."""
-        return await self._live_hands.load(self.now())
+        """The private hands kept live by an earlier run (at the tables this
+        process serves), still editable now; the expired ones are deleted."""
+        rows = await self._live_hands.load(self.now())
+        if self.shards.every_shard:
+            return rows
+        return [row for row in rows if await self.serves_table(row.table_id)]
 
     async def keep_hand_live(self, row: LiveHandRow) -> None:
         """Write down a hand message to keep live (expired ones go meanwhile)."""

@@ -30,6 +30,7 @@ from pydantic_settings import (
 )
 
 from bot.clock import ClockSettings
+from bot.shards import ALL_SHARDS, Shards, format_shard_ids, parse_shard_ids
 from db.targets import check_target, is_postgres, sqlite_path
 
 DEFAULT_CONFIG = Path("config.toml")
@@ -52,6 +53,48 @@ class DiscordSettings(Section):
     # the whole bot) so that no request is answered with a 429. 0 turns one off.
     table_edits_per_channel_s: float = Field(1.0, ge=0, le=60)
     rest_per_s: float = Field(40.0, ge=0)
+    # Several processes (see bot/shards.py and "Running at scale" in the
+    # README): this process connects the shards ``shard_ids`` (a list, or a
+    # text such as "0-3") of ``shard_count``. Without them: one process, every
+    # server, as a plain (unsharded) client.
+    shard_count: int | None = Field(None, ge=1)
+    shard_ids: tuple[int, ...] | str | None = None
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _shard_list(cls, ids: Any) -> Any:
+        """One number, a text like "0-3" or "0,2", or a list: a sorted tuple."""
+        if isinstance(ids, int) and not isinstance(ids, bool):
+            ids = [ids]
+        elif isinstance(ids, str):
+            ids = parse_shard_ids(ids)
+        if isinstance(ids, list | tuple | set | frozenset):
+            if not ids:
+                raise ValueError("shard_ids lists no shard")
+            if all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
+                return tuple(sorted(set(ids)))
+        return ids
+
+    @model_validator(mode="after")
+    def _shards_exist(self) -> DiscordSettings:
+        if self.shard_ids is not None and self.shard_count is None:
+            raise ValueError("shard_ids needs shard_count (how many shards the bot has in all)")
+        self.shards  # noqa: B018 - raises ValueError naming a shard that does not exist
+        return self
+
+    @property
+    def sharded(self) -> bool:
+        """Whether the bot runs as a sharded client (shard settings given)."""
+        return self.shard_count is not None
+
+    @property
+    def shards(self) -> Shards:
+        """The shards this process connects (every one without the settings)."""
+        if self.shard_count is None:
+            return ALL_SHARDS
+        ids = self.shard_ids if self.shard_ids is not None else range(self.shard_count)
+        assert not isinstance(ids, str)  # parsed by _shard_list
+        return Shards(self.shard_count, frozenset(ids))
 
 
 class DatabaseSettings(Section):
@@ -146,9 +189,15 @@ class Settings(BaseSettings):
 
     @property
     def heartbeat_path(self) -> Path:
-        # On PostgreSQL the heartbeat file still lies where ``path`` points.
+        """The file the running bot touches while connected. Each process of a
+        sharded bot has its own, named after its shards. On PostgreSQL the
+        file still lies where ``path`` points."""
         file = self.database.sqlite_file or self.database.path
-        return file.with_name(file.name + ".heartbeat")
+        name = file.name
+        if self.discord.sharded:
+            shards = self.discord.shards
+            name += f".shards-{format_shard_ids(shards.ids)}-of-{shards.count}"
+        return file.with_name(name + ".heartbeat")
 
     def token(self) -> str:
         secret = self.discord.token
@@ -207,7 +256,9 @@ def load_settings(path: Path | None = None, **overrides: Any) -> Settings:
     try:
         loaded = _FileSettings(**overrides)
     except ValidationError as exc:
-        raise ConfigError(f"{file}: {_first_problem(exc)}") from None
+        # Without a file the value came from the environment or the command line.
+        source = file if toml_file is not None else "settings"
+        raise ConfigError(f"{source}: {_first_problem(exc)}") from None
     return loaded
 
 

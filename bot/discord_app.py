@@ -42,7 +42,7 @@ from cogs.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
-__all__ = ["FEATURES", "SpadesBot", "StartupError", "intents"]
+__all__ = ["FEATURES", "ShardedSpadesBot", "SpadesBot", "StartupError", "bot_class", "intents"]
 
 #: Every component id the bot answers through a DynamicItem; any other click
 #: is answered "not valid" by :meth:`SpadesBot.on_interaction`.
@@ -97,6 +97,7 @@ class SpadesBot(commands.Bot):
         commands_only: bool = False,
         seed_source: Callable[[], int] = random_seed,
         features: Iterable[str] = (),
+        **client_options: Any,
     ) -> None:
         # The bot never joins voice: no warnings about voice libraries.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -106,6 +107,7 @@ class SpadesBot(commands.Bot):
             help_command=None,
             tree_cls=SpadesTree,
             allowed_mentions=discord.AllowedMentions.none(),
+            **client_options,
         )
         self.settings = settings
         self.commands_only = commands_only
@@ -187,7 +189,12 @@ class SpadesBot(commands.Bot):
         if self.commands_only or not self._built or self._resumed:
             return  # on_ready comes again after each reconnection
         self._resumed = True
-        log.info("connected as %s to %d servers", self.user, len(self.guilds))
+        log.info(
+            "connected as %s to %d servers (%s)",
+            self.user,
+            len(self.guilds),
+            self.settings.discord.shards,
+        )
         # Bring every open table's message up to date: a change may have been
         # committed just before a restart, or a message deleted meanwhile.
         for table in await self.app.tables.unfinished():
@@ -265,3 +272,19 @@ class SpadesBot(commands.Bot):
                 path.touch()
             except OSError as exc:
                 log.warning("cannot write the heartbeat file %s: %s", path, exc)
+
+
+class ShardedSpadesBot(SpadesBot, commands.AutoShardedBot):
+    """The bot as one process of several: it connects the shards its settings
+    name ([discord] shard_ids of shard_count) and, through the application
+    core, serves the tables of those shards' servers only."""
+
+    def __init__(self, settings: Settings, **options: Any) -> None:
+        shards = settings.discord.shards
+        ids = sorted(shards.ids)
+        super().__init__(settings, shard_count=shards.count, shard_ids=ids, **options)
+
+
+def bot_class(settings: Settings) -> type[SpadesBot]:
+    """The client the settings call for: sharded with shard settings, else plain."""
+    return ShardedSpadesBot if settings.discord.sharded else SpadesBot

@@ -12,7 +12,7 @@ import logging
 import sys
 import time
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from bot.config import ConfigError, Settings, load_settings
 
@@ -66,11 +66,37 @@ def _config_parser(command: str, description: str, epilog: str | None = None) ->
     return parser
 
 
-def _settings(path: Path | None) -> Settings:
+def _settings(path: Path | None, overrides: dict[str, Any] | None = None) -> Settings:
     try:
-        return load_settings(path)
+        return load_settings(path, **(overrides or {}))
     except ConfigError as exc:
         _fail(str(exc))
+
+
+def _add_shard_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--shards",
+        default=None,
+        metavar="IDS",
+        help="connect only these shards, e.g. 0-3 or 0,2 (overrides [discord] shard_ids)",
+    )
+    parser.add_argument(
+        "--shard-count",
+        type=int,
+        default=None,
+        metavar="N",
+        help="how many shards the bot has in all (overrides [discord] shard_count)",
+    )
+
+
+def _shard_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """``--shards`` and ``--shard-count`` as settings, checked with the others."""
+    discord: dict[str, Any] = {}
+    if args.shards is not None:
+        discord["shard_ids"] = args.shards
+    if args.shard_count is not None:
+        discord["shard_count"] = args.shard_count
+    return {"discord": discord} if discord else {}
 
 
 def _token(settings: Settings) -> str:
@@ -89,19 +115,23 @@ def configure_logging(settings: Settings) -> None:
 def run(argv: list[str]) -> int:
     """Start the bot and keep it connected until interrupted."""
     parser = _config_parser("", "Run the Spades bot.", _subcommand_list())
-    parser.usage = f"{PROG} [--config PATH] | {PROG} {{{','.join(n for n, _ in SUBCOMMANDS)}}} ..."
+    parser.usage = (
+        f"{PROG} [--config PATH] [--shards IDS --shard-count N]"
+        f" | {PROG} {{{','.join(n for n, _ in SUBCOMMANDS)}}} ..."
+    )
+    _add_shard_arguments(parser)
     args = parser.parse_args(argv)
-    settings = _settings(args.config)
+    settings = _settings(args.config, _shard_overrides(args))
     token = _token(settings)
     configure_logging(settings)
 
     import aiohttp
     import discord
 
-    from bot.discord_app import FEATURES, SpadesBot, StartupError
+    from bot.discord_app import FEATURES, StartupError, bot_class
 
     async def main() -> None:
-        async with SpadesBot(settings, features=FEATURES) as bot:
+        async with bot_class(settings)(settings, features=FEATURES) as bot:
             await bot.open_database()
             await bot.start(token)
 
@@ -164,8 +194,10 @@ def sync(argv: list[str]) -> int:
 
 def health(argv: list[str]) -> int:
     """Exit 0 while the running bot keeps its heartbeat file fresh, else 1."""
-    args = _config_parser("health", "Check that the running bot is alive.").parse_args(argv)
-    settings = _settings(args.config)
+    parser = _config_parser("health", "Check that the running bot is alive.")
+    _add_shard_arguments(parser)  # a sharded process: the same flags it runs with
+    args = parser.parse_args(argv)
+    settings = _settings(args.config, _shard_overrides(args))
     beat = settings.heartbeat_path
     file = settings.database.sqlite_file
     if file is not None and not file.exists():

@@ -214,6 +214,19 @@ class Connected(SQLiteStatements):
                 raise
             await self.connection.commit()
 
+    @asynccontextmanager
+    async def read_snapshot(self) -> AsyncIterator[SQLiteStatements]:
+        """``async with store.read_snapshot() as db:`` runs several reads that
+        see one state of the database while other processes write: one
+        deferred (read-only) transaction, which in WAL mode blocks no writer
+        elsewhere. This process's own writes wait until it ends."""
+        async with self.write_lock:
+            await self.connection.execute("BEGIN")
+            try:
+                yield SQLiteStatements(self.connection)
+            finally:
+                await self.connection.rollback()
+
     async def _check_writable(self) -> None:
         """Write something and roll it back. SQLite opens a file it may not
         write without a word (read-only), and WAL also needs to write the

@@ -237,6 +237,22 @@ class PostgresDatabase:
             raise
         self._backoff = 0.0
 
+    @asynccontextmanager
+    async def read_snapshot(self) -> AsyncIterator[PostgresStatements]:
+        """Several reads that see one state of the database while other
+        processes write: one read-only REPEATABLE READ transaction."""
+        self._check_reachable()
+        try:
+            async with (
+                self.pool.acquire() as connection,
+                connection.transaction(isolation="repeatable_read", readonly=True),
+            ):
+                yield PostgresStatements(connection)
+        except BaseException as exc:
+            if _is_gone(exc):
+                raise self._away(exc) from exc
+            raise
+
     # -- the schema -------------------------------------------------------------
 
     async def tables(self) -> list[TableShape]:

@@ -294,16 +294,16 @@ class StatsStore:
         )
         return [
             HistoryRow(
-                    game_id=r[0],
-                    finished_at=r[1],
-                    seat=r[2],
-                    winner=r[3],
-                    reason=r[4],
-                    scores=(r[5], r[6]),
-                    hands=r[7],
-                    partner_id=r[8],
-                    partner_level=r[9],
-                    rating_before=r[10],
+                game_id=r[0],
+                finished_at=r[1],
+                seat=r[2],
+                winner=r[3],
+                reason=r[4],
+                scores=(r[5], r[6]),
+                hands=r[7],
+                partner_id=r[8],
+                partner_level=r[9],
+                rating_before=r[10],
                 rating_after=r[11],
             )
             for r in rows

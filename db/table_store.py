@@ -208,9 +208,7 @@ class TableSQL(Backed):
                 (table_id, state.history),
             )
 
-    async def _insert_entry(
-        self, db: Statements, table_id: int, seq: int, entry: LogEntry
-    ) -> None:
+    async def _insert_entry(self, db: Statements, table_id: int, seq: int, entry: LogEntry) -> None:
         await db.execute(
             "INSERT INTO actions (table_id, seq, kind, actor, payload, at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
@@ -297,10 +295,22 @@ class TableSQL(Backed):
         state_format: str | None,
         with_log: bool = False,
     ) -> list[TableRecord]:
+        # Several queries, one snapshot: a table another process creates or
+        # changes meanwhile is read whole or not at all.
+        async with self.db.read_snapshot() as db:
+            return await self._read_tables(db, where, args, state_format, with_log)
+
+    async def _read_tables(
+        self,
+        db: Statements,
+        where: str,
+        args: tuple[Any, ...],
+        state_format: str | None,
+        with_log: bool,
+    ) -> list[TableRecord]:
         # Every query walks the chosen tables first (SQLite's CROSS JOIN keeps
         # that order) and reaches their rows through primary keys.
-        db = self.db
-        join = db.dialect.ordered_join
+        join = self.db.dialect.ordered_join
         records: dict[int, TableRecord] = {}
         for r in await db.fetchall(
             "SELECT t.id, t.guild_id, t.channel_id, t.message_id, t.host_id, t.options,"
@@ -361,10 +371,10 @@ class TableSQL(Backed):
             loads = json.loads
             for r in await db.fetchall(
                 "SELECT a.table_id, a.seq, a.kind, a.actor, a.payload, a.at"
-                f" FROM {db.dialect.id_list} {join} tables t ON t.id = j.value"
+                f" FROM {self.db.dialect.id_list} {join} tables t ON t.id = j.value"
                 f" {join} actions a ON a.table_id = t.id AND a.seq > t.game_seq"
                 " ORDER BY a.table_id, a.seq",
-                (db.dialect.ids(needing_log),),
+                (self.db.dialect.ids(needing_log),),
             ):
                 records[r[0]].game_log.append(LogEntry(r[2], r[3], loads(r[4]), r[5], r[1]))
         return list(records.values())

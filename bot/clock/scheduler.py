@@ -113,8 +113,12 @@ class Scheduler:
         *,
         retry_after_s: float = 60.0,
         max_attempts: int = 3,
+        serves: Callable[[int], Awaitable[bool]] | None = None,
     ) -> None:
         self.store = store
+        # Which tables' stored deadlines this scheduler loads: a process of a
+        # sharded bot leaves the other shards' tables to their own process.
+        self.serves = serves
         self.clock: Clock = clock or SystemClock()
         self.retry_after_s = retry_after_s
         self.max_attempts = max_attempts
@@ -144,11 +148,17 @@ class Scheduler:
         self._handlers[kind] = handler
 
     async def start(self) -> None:
-        """Load every stored deadline and start the firing task. Deadlines that
-        fell due while the bot was down fire at once."""
+        """Load every stored deadline (of the tables it serves) and start the
+        firing task. Deadlines that fell due while the bot was down fire at once."""
         if self._loop_task is not None:
             raise RuntimeError("the scheduler is already running")
+        served: dict[int, bool] = {}
         for deadline in await self.store.load_deadlines():
+            if self.serves is not None:
+                if deadline.table_id not in served:
+                    served[deadline.table_id] = await self.serves(deadline.table_id)
+                if not served[deadline.table_id]:
+                    continue
             self._remember(deadline)
         self._heap.extend(
             (d.due_at, next(self._sequence), d)

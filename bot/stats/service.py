@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.game.rules import RuleSet
@@ -45,9 +45,20 @@ __all__ = [
 
 
 class StatsService:
-    def __init__(self, store: StatsStore, page_size: int = PAGE_SIZE) -> None:
+    """``owns`` names the servers whose finished games this process counts
+    (its shards' ones; all without it): two processes never count at once
+    for one server, whose ratings are read, moved and written back."""
+
+    def __init__(
+        self,
+        store: StatsStore,
+        page_size: int = PAGE_SIZE,
+        *,
+        owns: Callable[[int | None], bool] | None = None,
+    ) -> None:
         self.store = store
         self.page_size = page_size
+        self.owns = owns
         # Ratings are read, moved and written back: one batch at a time, so
         # two games ending together with a player in common both count.
         self._counting = asyncio.Lock()
@@ -207,6 +218,8 @@ class StatsService:
         for start in range(0, len(ids), batch):
             games = []
             for stored in await self.store.stored_games(ids[start : start + batch]):
+                if self.owns is not None and not self.owns(stored.guild_id):
+                    continue  # another shard's process counts it
                 try:
                     games.append(await self._finished_from_stored(stored))
                 except (BadRecord, ValueError) as exc:

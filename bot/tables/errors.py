@@ -132,3 +132,11 @@ class NoClaimAtStandIn(TableError):
     default_message = N_(
         "at this table a computer plays for late players: there is no win to claim"
     )
+
+
+class OtherShard(TableError):
+    """The table's server is served by another process of the bot (another
+    shard). Discord should never send it here; if it does, nothing is done."""
+
+    code = "other_shard"
+    default_message = N_("this table is run by another instance of the bot: try again in a moment")

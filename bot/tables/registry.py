@@ -40,10 +40,24 @@ BeforeCommit = Callable[[Table, Change | None], Change | None]
 CLOSED_TABLES_KEPT = 1000
 
 
+#: Whether a server's tables are this process's (see :mod:`bot.shards`).
+Owns = Callable[[int | None], bool]
+
+
+def _every_server(guild_id: int | None) -> bool:
+    return True
+
+
 class TableRegistry:
-    def __init__(self, store: Store, before_commit: BeforeCommit | None = None) -> None:
+    """``owns`` says which servers' tables this process holds: the others are
+    neither resumed nor read back, and acting on one is refused (OtherShard)."""
+
+    def __init__(
+        self, store: Store, before_commit: BeforeCommit | None = None, owns: Owns | None = None
+    ) -> None:
         self.store = store
         self.before_commit = before_commit
+        self.owns = owns or _every_server
         self.tables: dict[int, LiveTable] = {}
         self.by_channel: dict[int, int] = {}  # channel id -> its open table's id
         # Finished and cancelled tables stay in memory for a while (rematches,
@@ -66,7 +80,8 @@ class TableRegistry:
         gc.disable()
         try:
             for record in await self.store.load_open_tables(state_format()):
-                await self._adopt(record)
+                if self.owns(record.guild_id):
+                    await self._adopt(record)
         finally:
             if collecting:
                 gc.enable()
@@ -92,6 +107,8 @@ class TableRegistry:
                 record = await self.store.load_table(table_id, state_format())
                 if record is None:
                     raise errors.UnknownTable()
+                if not self.owns(record.guild_id):
+                    raise errors.OtherShard()
                 live = await self._adopt(record)
         return live
 
@@ -121,7 +138,9 @@ class TableRegistry:
         except ChannelTaken:
             raise errors.ChannelBusy() from None
         except VersionConflict:
-            # Another process wrote this table: what we hold is outdated.
+            # Another process wrote this table: what we hold is outdated, so
+            # it is dropped and read back from the store when next asked for.
+            self._drop(live)
             raise errors.StaleAction() from None
         except DatabaseAway:
             self._unsure.add(live.id)
@@ -205,6 +224,13 @@ class TableRegistry:
         else:
             self._remember_closed(live)
         return live
+
+    def _drop(self, live: LiveTable) -> None:
+        if self.tables.get(live.id) is live:
+            del self.tables[live.id]
+            self._closed.pop(live.id, None)
+            if self.by_channel.get(live.channel_id) == live.id:
+                del self.by_channel[live.channel_id]
 
     def _remember_closed(self, live: LiveTable) -> None:
         self._closed[live.id] = None

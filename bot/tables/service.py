@@ -57,7 +57,7 @@ from bot.tables.model import (
     TableStatus,
 )
 from bot.tables.play import engine_plan
-from bot.tables.registry import BeforeCommit, TableRegistry
+from bot.tables.registry import BeforeCommit, Owns, TableRegistry
 from db.store import ChannelTaken, LogEntry, Store
 
 __all__ = ["REMATCH", "START", "BeforeCommit", "TableService", "random_seed"]
@@ -88,11 +88,12 @@ class TableService:
         now: Clock = time.time,
         seed_source: SeedSource = random_seed,
         before_commit: BeforeCommit | None = None,
+        owns: Owns | None = None,
     ) -> None:
         self.store = store
         self.now = now
         self.seed_source = seed_source
-        self._registry = TableRegistry(store, before_commit)
+        self._registry = TableRegistry(store, before_commit, owns)
         self._listeners: list[Listener] = []
 
     @classmethod
@@ -103,10 +104,15 @@ class TableService:
         now: Clock = time.time,
         seed_source: SeedSource = random_seed,
         before_commit: BeforeCommit | None = None,
+        owns: Owns | None = None,
     ) -> TableService:
         """A service over ``store`` with every lobby and playing table resumed:
-        the same seats, spectators, version and engine state as before."""
-        service = cls(store, now=now, seed_source=seed_source, before_commit=before_commit)
+        the same seats, spectators, version and engine state as before.
+        ``owns`` (a server id's test) limits it to the servers of this
+        process's shards; without it, it serves every server."""
+        service = cls(
+            store, now=now, seed_source=seed_source, before_commit=before_commit, owns=owns
+        )
         await service._registry.resume()
         return service
 
@@ -131,6 +137,10 @@ class TableService:
                 log.exception("a table listener failed on %s at table %d", event, table.id)
 
     # -- lookups ---------------------------------------------------------------
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this service holds the tables of that server."""
+        return self._registry.owns(guild_id)
 
     async def get(self, table_id: int) -> Table:
         """The table's current snapshot (any status). Raises UnknownTable."""
@@ -175,6 +185,8 @@ class TableService:
         check_id(host_id, "user")
         if guild_id is not None:
             check_id(guild_id, "server")
+        if not self._registry.owns(guild_id):
+            raise errors.OtherShard()
         try:
             options = TableOptions(
                 target=target,

@@ -56,6 +56,14 @@ CLOSING_KEYS = {
         "writes_per_card_play",
         "engine_build",
     ],
+    "shards": [
+        "backend",
+        "tables_per_process",
+        "one_process_actions_per_s",
+        "two_processes_actions_per_s",
+        "speedup",
+        "p99_ms_two_processes",
+    ],
     "bot": [
         "tables",
         "active",

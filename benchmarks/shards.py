@@ -1,0 +1,202 @@
+"""Two processes of disjoint shards over one database against one process:
+aggregate committed actions per second.
+
+    python -m benchmarks.shards [--tables 500] [--per-table 40] [--database-url URL] [--quick]
+
+Each process is a real ``python`` process running the application core
+(:class:`bot.app.SpadesApp` with its turn clock, so every action also writes
+its deadlines) on its shard set, over the store at ``--database-url`` (by
+default a fresh SQLite file in the temp folder, WAL mode). It seats four
+people at ``--tables`` tables of a server on its shard and deals, says it is
+ready, and on the word plays ``--per-table`` random legal actions at every
+table at once (one task per table; rematches as games end).
+
+1. One process, shard 0 and 1 of 2, alone: its actions per second.
+2. Two processes, shard 0 and shard 1, started together on the same
+   database: the actions of both over the time from the first one's start to
+   the last one's end.
+
+The issue's target: the second at least 1.5x the first.
+
+The last line is one JSON object:
+``{"backend": ..., "tables_per_process": ..., "one_process_actions_per_s": ...,
+"two_processes_actions_per_s": ..., "speedup": ..., "p99_ms_two_processes": ...}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bot.app import SpadesApp, open_store
+from bot.config import Settings
+from bot.tables.model import Table
+from bot.tables.service import TableService
+
+from .quick import parse_args
+from .store import PLAYERS, _ms, _play
+
+SHARD_COUNT = 2
+#: A server of each shard: ``(guild >> 22) % 2`` is its index.
+GUILDS = (10 << 22, 11 << 22)
+
+
+class _SilentNotifier:
+    async def remind(self, table: Table, seat: int, left_s: float) -> None: ...
+
+    async def claim_open(self, table: Table) -> None: ...
+
+    async def stood_in(self, table: Table, seat: int) -> None: ...
+
+    async def lobby_closed(self, table: Table) -> None: ...
+
+
+def _store_location(url: str) -> str:
+    return url.removeprefix("sqlite:///")
+
+
+async def _seated(service: TableService, guild: int, channel: int) -> Table:
+    table = await service.create(guild, channel, PLAYERS[0])
+    for user in PLAYERS[1:]:
+        table = await service.join(table.id, user, table.version)
+    return await service.start(table.id, PLAYERS[0], table.version)
+
+
+async def worker(location: str, shards: str, tables: int, per_table: int) -> None:
+    """One process: seat, say ``ready``, wait for a line on stdin, play, and
+    print a JSON line of its count, times and latencies."""
+    store = await open_store(_store_location(location))
+    settings = Settings(discord={"shard_count": SHARD_COUNT, "shard_ids": shards})
+    app = await SpadesApp.open(
+        settings, store, now=time.time, notifier=_SilentNotifier(), features=("clock",)
+    )
+    await app.start()
+    try:
+        ids = sorted(settings.discord.shards.ids)
+        guilds = [GUILDS[shard] for shard in ids]
+        channels = (ids[0] + 1) * 1_000_000
+        seated = [
+            await _seated(app.tables, guilds[n % len(guilds)], channels + n) for n in range(tables)
+        ]
+        print("ready", flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        timings: list[float] = []
+        started = time.time()
+        counts = await asyncio.gather(
+            *(
+                _play(app.tables, t, per_table, random.Random(n), timings)
+                for n, t in enumerate(seated)
+            )
+        )
+        ended = time.time()
+    finally:
+        await app.close()
+        await store.close()
+    print(json.dumps({"actions": sum(counts), "start": started, "end": ended, "timings": timings}))
+
+
+async def _reports(processes: list[asyncio.subprocess.Process]) -> list[dict[str, Any]]:
+    """Start the workers' play together once all are ready; their reports."""
+    for process in processes:
+        assert process.stdout is not None
+        line = (await process.stdout.readline()).decode().strip()
+        if line != "ready":
+            raise SystemExit(f"a worker failed to start: {line!r}")
+    for process in processes:
+        assert process.stdin is not None
+        process.stdin.write(b"go\n")
+        await process.stdin.drain()
+    reports = []
+    for process in processes:
+        out, _ = await process.communicate()
+        if process.returncode != 0:
+            raise SystemExit(f"a worker failed with status {process.returncode}")
+        reports.append(json.loads(out.decode().strip().splitlines()[-1]))
+    return reports
+
+
+async def _run_together(
+    location: str, shard_sets: list[str], args: argparse.Namespace
+) -> dict[str, float]:
+    processes = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "benchmarks.shards",
+            "--worker",
+            location,
+            shards,
+            str(args.tables),
+            str(args.per_table),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        for shards in shard_sets
+    ]
+    try:
+        reports = await _reports(processes)
+    finally:
+        for process in processes:  # a failed worker must not leave the other behind
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+    actions = sum(r["actions"] for r in reports)
+    elapsed = max(r["end"] for r in reports) - min(r["start"] for r in reports)
+    timings = [t for r in reports for t in r["timings"]]
+    return {"actions": actions, "per_s": actions / elapsed, "p99_ms": _ms(timings, 0.99)}
+
+
+async def _migrated(location: str) -> None:
+    """Create and migrate the database once, before processes share it."""
+    store = await open_store(_store_location(location))
+    await store.close()
+
+
+async def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=500, help="tables per process")
+    parser.add_argument("--per-table", type=int, default=40, help="actions per table")
+    parser.add_argument(
+        "--database-url", default=None, help="the database (default: a new SQLite file)"
+    )
+    args = parse_args(parser, argv, tables=20, per_table=10)
+    with tempfile.TemporaryDirectory() as tmp:
+        one_url = args.database_url or str(Path(tmp) / "one.db")
+        two_url = args.database_url or str(Path(tmp) / "two.db")
+        await _migrated(one_url)
+        one = await _run_together(one_url, ["0-1"], args)
+        print(f"one process, {args.tables} tables: {one['per_s']:.0f} actions/s")
+        await _migrated(two_url)
+        two = await _run_together(two_url, ["0", "1"], args)
+        print(
+            f"two processes, {args.tables} tables each: {two['per_s']:.0f} actions/s together"
+            f" ({two['per_s'] / one['per_s']:.2f}x), p99 {two['p99_ms']:.1f} ms"
+        )
+    backend = "postgresql" if (args.database_url or "").startswith("postgres") else "sqlite"
+    print(
+        json.dumps(
+            {
+                "backend": backend,
+                "tables_per_process": args.tables,
+                "one_process_actions_per_s": round(one["per_s"], 1),
+                "two_processes_actions_per_s": round(two["per_s"], 1),
+                "speedup": round(two["per_s"] / one["per_s"], 3),
+                "p99_ms_two_processes": round(two["p99_ms"], 3),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--worker"]:
+        location, shards, tables, per_table = sys.argv[2:6]
+        asyncio.run(worker(location, shards, int(tables), int(per_table)))
+    else:
+        asyncio.run(main())

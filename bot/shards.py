@@ -1,0 +1,94 @@
+"""Which servers this process serves, when the bot runs as several processes.
+
+Discord splits a big bot's servers into shards: a server's shard is
+``(guild_id >> 22) % shard_count``, and each gateway connection carries the
+events of its shards only. A process that connects a set of shards owns the
+tables of those shards' servers: it resumes them, runs their turn clock and
+computer players, redraws them and acts on them; no other process does. The
+version check inside the database stays the last guard should two processes
+ever both hold a table (a shard moving while its old process lingers).
+
+Pure: no Discord and no database here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["ALL_SHARDS", "Shards", "format_shard_ids", "parse_shard_ids", "shard_of"]
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard that carries a server's events. Direct messages (no server)
+    come on shard 0, as Discord sends them."""
+    if shard_count < 1:
+        raise ValueError("shard_count must be at least 1")
+    if guild_id is None:
+        return 0
+    return (guild_id >> 22) % shard_count
+
+
+@dataclass(frozen=True, slots=True)
+class Shards:
+    """The shards one process connects: ``ids`` of ``count``."""
+
+    count: int = 1
+    ids: frozenset[int] = frozenset({0})
+
+    def __post_init__(self) -> None:
+        if self.count < 1:
+            raise ValueError("shard_count must be at least 1")
+        if not self.ids:
+            raise ValueError("a process connects at least one shard")
+        outside = sorted(i for i in self.ids if not 0 <= i < self.count)
+        if outside:
+            raise ValueError(
+                f"shard {outside[0]} does not exist with shard_count = {self.count}"
+                f" (shards are numbered 0 to {self.count - 1})"
+            )
+
+    @property
+    def every_shard(self) -> bool:
+        """Whether this process serves every server (the single-process bot)."""
+        return len(self.ids) == self.count
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether the tables of this server are this process's."""
+        return self.every_shard or shard_of(guild_id, self.count) in self.ids
+
+    def __str__(self) -> str:
+        return f"shards {format_shard_ids(self.ids)} of {self.count}"
+
+
+#: One process, every server: the bot as it runs without shard settings.
+ALL_SHARDS = Shards()
+
+
+def parse_shard_ids(text: str) -> frozenset[int]:
+    """``"0-3"``, ``"5"`` or ``"0,2,4-6"`` as a set of shard numbers;
+    ValueError with a short reason otherwise."""
+    ids: set[int] = set()
+    for part in text.replace(" ", "").split(","):
+        first, dash, last = part.partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ValueError(f"{text!r} is not a list of shards like 0-3 or 0,2,5")
+        low, high = int(first), int(last) if dash else int(first)
+        if high < low:
+            raise ValueError(f"the range {part} ends before it starts")
+        ids.update(range(low, high + 1))
+    return frozenset(ids)
+
+
+def format_shard_ids(ids: frozenset[int]) -> str:
+    """The shard numbers the way :func:`parse_shard_ids` reads them: ``0-3,6``."""
+    ranges: list[str] = []
+    ordered = sorted(ids)
+    start = previous = ordered[0]
+    for shard in [*ordered[1:], None]:
+        if shard is not None and shard == previous + 1:
+            previous = shard
+            continue
+        ranges.append(str(start) if start == previous else f"{start}-{previous}")
+        if shard is not None:
+            start = previous = shard
+    return ",".join(ranges)

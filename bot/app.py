@@ -23,11 +23,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import sqlite3
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
 from bot.clock import Deadline, Scheduler, SystemClock
@@ -38,14 +36,14 @@ from bot.config import Settings
 from bot.game.rules import PRESETS, RuleSet
 from bot.refusals import NoTableHere, NotPlaying, SeveralTables, UnknownTable
 from bot.stats.service import StatsService
+from bot.store_access import StoreUnavailable, open_store
 from bot.tables import errors as table_errors
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService, random_seed
 from db.announcements import AnnouncementStore
 from db.live_hands import LiveHandRow, LiveHandStore
 from db.stats_store import StatsStore
-from db.store import Change, Store, StoreError, TurnMention
-from db.targets import safe_url
+from db.store import Change, Store, TurnMention
 
 log = logging.getLogger(__name__)
 
@@ -76,18 +74,6 @@ Listener = Callable[["Snapshot", str], None]
 #: (a claim opened, the stand-in option set): it must be drawn again.
 REDRAW = "redraw"
 Now = Callable[[], float]
-
-
-class StoreUnavailable(Exception):
-    """The database cannot be opened or written; the message says why (one line)."""
-
-
-async def open_store(path: str | Path) -> Store:
-    """Open (creating or migrating) the database the application runs on."""
-    try:
-        return await Store.open(path)
-    except (OSError, sqlite3.Error, StoreError) as exc:
-        raise StoreUnavailable(f"cannot open the database {safe_url(path)}: {exc}") from None
 
 
 def known_features(features: Iterable[str]) -> frozenset[str]:
@@ -172,7 +158,6 @@ class SpadesApp:
         self.coach = CoachService(store, now)
         self._listeners: list[Listener] = []
         self._background: set[asyncio.Task[Any]] = set()
-        self._languages: dict[int, str | None] = {}
         self._planner = planner or _CommitPlanner()
         tables.subscribe(self._on_commit)
 
@@ -431,14 +416,11 @@ class SpadesApp:
 
     async def language_of(self, user_id: int) -> str | None:
         """The language the user chose for their private messages (None:
-        their Discord app's)."""
-        if user_id not in self._languages:
-            self._languages[user_id] = await self.store.get_language(user_id)
-        return self._languages[user_id]
+        their Discord app's). From the store every time, like the deck."""
+        return await self.store.get_language(user_id)
 
     async def set_language(self, user_id: int, language: str | None) -> None:
         await self.store.set_language(user_id, language, self.now())
-        self._languages[user_id] = language
 
     async def set_message(self, table_id: int, message_id: int | None) -> Table:
         """Remember which public message shows the table (not an action)."""

@@ -17,6 +17,9 @@ ROUNDING = 0.1  # a trick count of n + 0.9 or more bids n + 1: bids lean low
 NIL_DANGER_LIMIT = 0.9  # the most danger a Nil worth 100 accepts
 LOW_NIL_DANGER_LIMIT = 0.5  # ... and a Nil worth less
 NIL_MAX_TRICKS = 2.5  # hands counting this many tricks never bid Nil
+# The smaller of the long-spade and ruff counts adds this share: with spades
+# to spare, a hand makes a little of both.
+SECOND_COUNT = 0.25
 
 
 def _ranks(hand: int, suit: int) -> int:
@@ -78,7 +81,7 @@ def estimate_tricks(hand: int) -> float:
             elif n == 2:
                 ruffs += 0.3
     ruffs = min(small, ruffs)
-    return tricks + max(length, ruffs) + 0.25 * min(length, ruffs)
+    return tricks + max(length, ruffs) + SECOND_COUNT * min(length, ruffs)
 
 
 def nil_danger(hand: int) -> float:

@@ -24,8 +24,8 @@ from bot.ai.plan import plan_of
 from bot.game.cards import ABOVE, BEATERS, SPADE_MASK, SPADES, trick_winner_index
 from bot.game.view import PlayerView
 
-DUCK_WEIGHT = 0.25  # how likely a trick-hungry seat is to duck with a winner
-DISCARD_WEIGHT = 0.3  # ... or to discard rather than trump with a winning spade
+DUCK_WEIGHT = 0.15  # how likely a trick-hungry seat is to duck with a winner
+DISCARD_WEIGHT = 0.15  # ... or to discard rather than trump with a winning spade
 
 
 @dataclass(frozen=True, slots=True)

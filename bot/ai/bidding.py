@@ -67,7 +67,8 @@ def estimate_tricks(hand: int) -> float:
     # The small spades make tricks either by length, once the others' spades
     # are gone, or by trumping short side suits, not both: a spade spent on a
     # ruff no longer counts toward the length, and drawing the others' spades
-    # takes the ones that would ruff. So the better of the two counts.
+    # takes the ones that would ruff. So the better of the two counts in
+    # full and the other only in part.
     length = max(0, n_spades - 3)
     small = n_spades - round(min(honours, n_spades))
     ruffs = 0.0

@@ -1,13 +1,19 @@
 """Strength and speed of the computer players.
 
     python -m benchmarks.ai [--jobs 2] [--heuristic-pairs 100] [--search-pairs 100]
-                            [--time-budget SECONDS] [--rules standard] [--seed 0] [--quick]
+                            [--v1-pairs 100] [--expert-pairs 100]
+                            [--time-budget SECONDS] [--expert-budget SECONDS]
+                            [--inference-positions 300]
+                            [--rules standard] [--seed 0] [--quick]
 
 Plays duplicate matches (every deal twice, the sides swapping seats, so each
-level holds each set of cards once): heuristic against random, then search
-against heuristic. Every decision is timed; the report gives p50/p95/p99 per
-level, bids and card plays apart, the win rates with 95% Wilson intervals and
-the search side's mean points-per-hand margin with its 95% interval. The last
+level holds each set of cards once): heuristic against random, search
+against heuristic, the heuristic against its frozen older rules
+(``heuristic-v1``) and expert against search. Every decision is timed; the
+report gives p50/p95/p99 per level, bids and card plays apart, the win rates
+with 95% Wilson intervals and the stronger side's mean points-per-hand margin
+with its 95% interval. It also measures what the clues of the cards chosen
+add to the search player's deals (:func:`measure_inference`). The last
 line is one JSON object with the headline figures.
 """
 
@@ -23,12 +29,16 @@ import time
 from dataclasses import dataclass, field
 
 from bot.ai.base import Player, make_player
+from bot.ai.heuristic import HeuristicPlayer
+from bot.ai.inference import play_clues
 from bot.ai.intervals import mean_interval, wilson_interval
-from bot.ai.search import DEFAULT_TIME_BUDGET, SearchPlayer
+from bot.ai.knowledge import knowledge_of
+from bot.ai.sampling import DealSampler
+from bot.ai.search import DEFAULT_TIME_BUDGET, EXPERT_TIME_BUDGET, SearchPlayer, expert_player
 from bot.game.rules import PRESETS, preset
 from bot.game.state import Game
-from bot.game.types import Action, ActionKind
-from bot.game.view import PlayerView
+from bot.game.types import Action, ActionKind, Phase
+from bot.game.view import PlayerView, view_of
 from bot.simulate import play_game
 
 from .coach import coach_figures
@@ -62,13 +72,19 @@ class TimedPlayer:
         return action
 
 
-def _make(level: str, seed: int, budget: float) -> Player:
+#: Seconds per decision: the search level's and the expert's.
+Budgets = tuple[float, float]
+
+
+def _make(level: str, seed: int, budgets: Budgets) -> Player:
     if level == "search":
-        return SearchPlayer(seed, time_budget=budget)
+        return SearchPlayer(seed, time_budget=budgets[0])
+    if level == "expert":
+        return expert_player(seed, time_budget=budgets[1])
     return make_player(level, seed)
 
 
-def play_pair(task: tuple[str, str, str, int, float]) -> PairResult:
+def play_pair(task: tuple[str, str, str, int, Budgets]) -> PairResult:
     level, other, rules_name, deal_seed, budget = task
     rules = preset(rules_name)
     result = PairResult()
@@ -101,7 +117,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def run_match(
-    level: str, other: str, pairs: int, rules: str, seed: int, budget: float, jobs: int
+    level: str, other: str, pairs: int, rules: str, seed: int, budget: Budgets, jobs: int
 ) -> PairResult:
     master = random.Random(f"{seed}-{level}-{other}")
     tasks = [(level, other, rules, master.randrange(2**40), budget) for _ in range(pairs)]
@@ -131,6 +147,82 @@ def report_times(times: dict[str, list[float]]) -> None:
         )
 
 
+def _report_match(level: str, match: PairResult) -> float:
+    """Print ``level``'s wins, margin and decision times; its win rate."""
+    rate = match.wins / match.games if match.games else 0.0
+    margin, margin_ci = mean_interval(match.margins, 2)
+    print(
+        f"  {level} won {match.wins:g}/{match.games} = {rate:.3f}"
+        f" {wilson_interval(match.wins, match.games)};"
+        f" margin per hand {margin:.2f} {margin_ci} over {len(match.margins)} hands"
+    )
+    report_times(match.times)
+    return rate
+
+
+FIRST_TRICK = 4  # positions with a few finished tricks: clues to read
+DEALS_PER_POSITION = 20
+
+
+@dataclass
+class Placement:
+    positions: int = 0
+    with_clues: int = 0  # positions where some clue was read
+    hits_plain: int = 0  # unseen cards put in the right hand, without clues
+    hits_read: int = 0  # ... and with them
+    cards: int = 0  # unseen cards dealt, summed over the deals
+
+    def rates(self) -> tuple[float, float]:
+        if not self.cards:
+            return 0.0, 0.0
+        return self.hits_plain / self.cards, self.hits_read / self.cards
+
+
+def measure_inference(positions: int, rules_name: str, seed: int) -> Placement:
+    """How much the clues of the cards chosen sharpen the search player's
+    deals: heuristic games are played and, at card plays from the fifth trick
+    on, the seat to act draws the same deals (the same random numbers) with
+    and without the clues, counting the unseen cards each puts in the hand
+    that really holds them; over ``positions`` positions where a clue was
+    read (elsewhere both samplers are the same)."""
+    rules = preset(rules_name)
+    rng = random.Random(seed)
+    player = HeuristicPlayer()
+    result = Placement()
+    seen = 0
+    while result.with_clues < positions and seen < 50 * positions:
+        game = Game.new(rules, rng.randrange(2**32))
+        while not game.over and game.phase is not Phase.HAND_OVER:
+            seat = game.to_act
+            view = view_of(game, seat)
+            if view.phase is Phase.PLAYING and len(view.tricks) >= FIRST_TRICK:
+                seen += 1
+                result.positions += 1
+                _compare(game, seat, rng.randrange(2**32), result)
+                if result.with_clues >= positions:
+                    break
+            game.apply(player.decide(view))
+    return result
+
+
+def _compare(game: Game, seat: int, seed: int, result: Placement) -> None:
+    view = view_of(game, seat)
+    knowledge = knowledge_of(view)
+    clues = play_clues(view, knowledge.unseen)
+    if not clues:
+        return
+    result.with_clues += 1
+    others = [s for s in range(4) if s != seat]
+    for clued, counter in ((False, "hits_plain"), (True, "hits_read")):
+        sampler = DealSampler(knowledge, view.bids, clues if clued else [])
+        rng = random.Random(seed)
+        for _ in range(DEALS_PER_POSITION):
+            hands = sampler.sample(rng)
+            hits = sum((hands[s] & game.hands[s]).bit_count() for s in others)
+            setattr(result, counter, getattr(result, counter) + hits)
+    result.cards += DEALS_PER_POSITION * knowledge.unseen.bit_count()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.ai", description=__doc__)
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
@@ -140,7 +232,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--search-pairs", type=int, default=100, help="duplicate deals of search v heuristic"
     )
+    parser.add_argument(
+        "--v1-pairs", type=int, default=100, help="duplicate deals of heuristic v heuristic-v1"
+    )
+    parser.add_argument(
+        "--expert-pairs", type=int, default=100, help="duplicate deals of expert v search"
+    )
     parser.add_argument("--time-budget", type=float, default=DEFAULT_TIME_BUDGET)
+    parser.add_argument("--expert-budget", type=float, default=EXPERT_TIME_BUDGET)
+    parser.add_argument(
+        "--inference-positions", type=int, default=300, help="positions with clues to measure"
+    )
     parser.add_argument("--rules", default="standard", choices=sorted(PRESETS))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--hint-positions", type=int, default=200, help="positions the coach hints")
@@ -150,14 +252,19 @@ def main(argv: list[str] | None = None) -> int:
         jobs=1,
         heuristic_pairs=2,
         search_pairs=1,
+        v1_pairs=2,
+        expert_pairs=1,
         time_budget=0.002,
+        expert_budget=0.004,
+        inference_positions=5,
         hint_positions=3,
     )
+    budgets = (args.time_budget, args.expert_budget)
 
     started = time.perf_counter()
     print(f"heuristic v random: {args.heuristic_pairs} duplicate deals, rules {args.rules}")
     easy = run_match(
-        "heuristic", "random", args.heuristic_pairs, args.rules, args.seed, 0.0, args.jobs
+        "heuristic", "random", args.heuristic_pairs, args.rules, args.seed, budgets, args.jobs
     )
     easy_rate = easy.wins / easy.games if easy.games else 0.0
     easy_margin, easy_ci = mean_interval(easy.margins, 2)
@@ -173,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
         f" {args.jobs} jobs"
     )
     hard = run_match(
-        "search", "heuristic", args.search_pairs, args.rules, args.seed, args.time_budget, args.jobs
+        "search", "heuristic", args.search_pairs, args.rules, args.seed, budgets, args.jobs
     )
     hard_rate = hard.wins / hard.games if hard.games else 0.0
     margin, margin_ci = mean_interval(hard.margins, 2)
@@ -184,6 +291,29 @@ def main(argv: list[str] | None = None) -> int:
     )
     report_times(hard.times)
     search_times = hard.times.get("search/bid", []) + hard.times.get("search/play", [])
+
+    print(f"heuristic v heuristic-v1: {args.v1_pairs} duplicate deals")
+    progress = run_match(
+        "heuristic", "heuristic-v1", args.v1_pairs, args.rules, args.seed, budgets, args.jobs
+    )
+    progress_rate = _report_match("heuristic", progress)
+
+    print(
+        f"expert v search: {args.expert_pairs} duplicate deals, budgets {args.expert_budget} s"
+        f" and {args.time_budget} s, {args.jobs} jobs"
+    )
+    expert = run_match(
+        "expert", "search", args.expert_pairs, args.rules, args.seed, budgets, args.jobs
+    )
+    expert_rate = _report_match("expert", expert)
+    _, expert_margin_ci = mean_interval(expert.margins, 2)
+
+    placement = measure_inference(args.inference_positions, args.rules, args.seed)
+    plain, read = placement.rates()
+    print(
+        f"clues of the cards chosen: read in {placement.with_clues} of {placement.positions}"
+        f" positions; unseen cards placed right {plain:.4f} without, {read:.4f} with them"
+    )
     print(f"  wall time {time.perf_counter() - started:.0f} s")
     summary = {
         "heuristic_vs_random_win_rate": round(easy_rate, 4),
@@ -193,6 +323,13 @@ def main(argv: list[str] | None = None) -> int:
         "search_margin_ci95": margin_ci,
         "search_p95_ms": round(1000 * percentile(search_times, 0.95), 1),
         "search_p99_ms": round(1000 * percentile(search_times, 0.99), 1),
+        "heuristic_vs_v1_win_rate": round(progress_rate, 4),
+        "heuristic_vs_v1_games": progress.games,
+        "expert_vs_search_win_rate": round(expert_rate, 4),
+        "expert_vs_search_games": expert.games,
+        "expert_margin_ci95": expert_margin_ci,
+        "inference_placement_without": round(plain, 4),
+        "inference_placement_with": round(read, 4),
     }
     summary.update(coach_figures(args.hint_positions, args.rules, args.seed))
     sys.stdout.write(json.dumps(summary) + "\n")

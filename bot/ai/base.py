@@ -33,12 +33,21 @@ class RandomPlayer:
 
 
 PlayerFactory = Callable[[int | None], Player]
+#: A level whose thinking time is configurable: seed and seconds per decision.
+ThinkingFactory = Callable[[int | None, float], Player]
 
 _LEVELS: dict[str, PlayerFactory] = {"random": RandomPlayer}
+_THINKING: dict[str, ThinkingFactory] = {}
 
 
-def register_level(name: str, factory: PlayerFactory) -> None:
+def register_level(
+    name: str, factory: PlayerFactory, thinking: ThinkingFactory | None = None
+) -> None:
+    """Offer level ``name``; ``thinking``, when given, builds it with a time
+    budget of its settings' choosing (see :func:`make_player`)."""
     _LEVELS[name] = factory
+    if thinking is not None:
+        _THINKING[name] = thinking
 
 
 def player_levels() -> list[str]:
@@ -46,8 +55,13 @@ def player_levels() -> list[str]:
     return list(_LEVELS)
 
 
-def make_player(level: str, seed: int | None = None) -> Player:
+def make_player(level: str, seed: int | None = None, time_budget: float | None = None) -> Player:
+    """A player of ``level``. ``time_budget`` (seconds per decision) applies
+    to the levels registered as configurable (``expert``); the others keep
+    their own pace."""
     _load_builtin_levels()
+    if time_budget is not None and level in _THINKING:
+        return _THINKING[level](seed, time_budget)
     try:
         return _LEVELS[level](seed)
     except KeyError:
@@ -60,7 +74,7 @@ def _load_builtin_levels() -> None:
     """Import the stronger levels lazily: they register themselves on import."""
     import importlib
 
-    for module in ("bot.ai.heuristic", "bot.ai.search"):
+    for module in ("bot.ai.heuristic", "bot.ai.search", "bot.ai.baseline"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:

@@ -17,6 +17,9 @@ ROUNDING = 0.1  # a trick count of n + 0.9 or more bids n + 1: bids lean low
 NIL_DANGER_LIMIT = 0.9  # the most danger a Nil worth 100 accepts
 LOW_NIL_DANGER_LIMIT = 0.5  # ... and a Nil worth less
 NIL_MAX_TRICKS = 2.5  # hands counting this many tricks never bid Nil
+# The smaller of the long-spade and ruff counts adds this share: with spades
+# to spare, a hand makes a little of both.
+SECOND_COUNT = 0.25
 
 
 def _ranks(hand: int, suit: int) -> int:
@@ -60,12 +63,16 @@ def estimate_tricks(hand: int) -> float:
             honours += 0.5
     if spades >> JACK & 1 and n_spades >= 4 and (spades >> 10) & 0x7:
         honours += 0.3
+    tricks += honours
+    # The small spades make tricks either by length, once the others' spades
+    # are gone, or by trumping short side suits, not both: a spade spent on a
+    # ruff no longer counts toward the length, and drawing the others' spades
+    # takes the ones that would ruff. So the better of the two counts in
+    # full and the other only in part.
     length = max(0, n_spades - 3)
-    tricks += honours + length
-    # Spades not needed for the counted spade tricks can trump short suits.
-    spare = min(n_spades, 3) - min(honours, 3.0)
-    if spare > 0:
-        ruffs = 0.0
+    small = n_spades - round(min(honours, n_spades))
+    ruffs = 0.0
+    if small > 0:
         for suit in range(3):
             n = _ranks(hand, suit).bit_count()
             if n == 0:
@@ -74,8 +81,8 @@ def estimate_tricks(hand: int) -> float:
                 ruffs += 0.8
             elif n == 2:
                 ruffs += 0.3
-        tricks += min(spare, ruffs)
-    return tricks
+    ruffs = min(small, ruffs)
+    return tricks + max(length, ruffs) + SECOND_COUNT * min(length, ruffs)
 
 
 def nil_danger(hand: int) -> float:
@@ -114,16 +121,25 @@ def wants_nil(hand: int, rules: RuleSet, partner_bid: int | None) -> bool:
     return nil_danger(hand) <= limit and estimate_tricks(hand) < NIL_MAX_TRICKS
 
 
+def team_room(bids: Sequence[int | None], seat: int) -> int:
+    """The most tricks ``seat`` can bid without its side's contract passing
+    13, a certain set (at least 1: a numeric bid is never below it)."""
+    partner_bid = bids[seat ^ 2]
+    partner = partner_bid if partner_bid is not None and partner_bid > 0 else 0
+    return max(1, 13 - partner)
+
+
 def numeric_bid(hand: int, bids: Sequence[int | None], seat: int) -> int:
-    """A bid of 1-13 from the hand's trick count, shaded to the table: the
-    last bidder of a side trims when the four bids would overrun 13."""
+    """A bid of 1-13 from the hand's trick count, shaded to the table: never
+    so high that the side's two bids pass 13, and the last bidder of a side
+    trims when the four bids would overrun 13."""
     estimate = estimate_tricks(hand)
     bid = int(estimate + ROUNDING)
     others = sum(b for s, b in enumerate(bids) if s != seat and b is not None and b > 0)
     made = sum(1 for s, b in enumerate(bids) if s != seat and b is not None)
     if made == 3 and others + bid > 13 and bid > 1:
         bid = max(1, min(bid, 13 - others + 1))
-    return max(1, min(13, bid))
+    return max(1, min(team_room(bids, seat), bid))
 
 
 def blind_nil_wanted(
@@ -147,8 +163,11 @@ def blind_nil_wanted(
 def choose_bid(
     hand: int, rules: RuleSet, seat: int, bids: Sequence[int | None], legal: Sequence[int]
 ) -> int:
-    """The heuristic bid of a seat that has looked at its cards."""
-    if NIL in legal and wants_nil(hand, rules, bids[seat ^ 2]):
+    """The heuristic bid of a seat that has looked at its cards. Behind a
+    partner's 13 any numeric bid is a certain set, while a Nil is covered by
+    a partner taking every trick."""
+    partner_bid = bids[seat ^ 2]
+    if NIL in legal and (partner_bid == 13 or wants_nil(hand, rules, partner_bid)):
         return NIL
     bid = numeric_bid(hand, bids, seat)
     if bid in legal:
@@ -165,5 +184,6 @@ __all__ = [
     "estimate_tricks",
     "nil_danger",
     "numeric_bid",
+    "team_room",
     "wants_nil",
 ]

@@ -91,7 +91,7 @@ def choose_card(
         card = _cover_card(seat, legal, trick, leader, possible)
         if card is not None:
             return card
-    if need < tricks_left:
+    if _can_chase_nil(need, tricks_left):
         for nil_seat in (seat ^ 1, seat ^ 3):
             if plan.nil[nil_seat] and won[nil_seat] == 0:
                 card = _break_card(seat, nil_seat, want, legal, trick, leader, possible)
@@ -107,9 +107,18 @@ def choose_card(
     return _follow_to_lose(seat, legal, trick, leader, possible)
 
 
+def _can_chase_nil(need: int, tricks_left: int) -> bool:
+    """Whether a side can spend tricks on breaking an opponent's Nil: not
+    while its own contract needs more than two thirds of the tricks left
+    (a contract of 10 needs nearly every trick its side can take)."""
+    return 3 * need <= 2 * tricks_left and need < tricks_left
+
+
 def _worth_setting(plan: HandPlan, team: int, won: Sequence[int], tricks_left: int) -> bool:
     """With its contract made, whether ``team`` should keep taking tricks to
-    set the other side: the set must be in reach and worth its bags."""
+    set the other side: the set, weighed by a rough chance of getting it
+    (the fewer of the tricks left it takes, the likelier), must be worth more
+    than the bags it costs, counted at their share of the bag penalty."""
     other = 1 - team
     if plan.contract[other] == 0:
         return False
@@ -119,10 +128,13 @@ def _worth_setting(plan: HandPlan, team: int, won: Sequence[int], tricks_left: i
     tricks_to_set = tricks_left - other_need + 1
     if tricks_to_set <= 0:  # already set: more tricks are only bags
         return False
-    at_stake = plan.set_swing[other] >= GAME_AT_STAKE  # their contract wins them the game
-    if tricks_to_set > max(1, tricks_left // 3) and not at_stake:
-        return False
-    return plan.bag_cost(team, won, tricks_to_set) < plan.set_swing[other]
+    swing = plan.set_swing[other]
+    if swing >= GAME_AT_STAKE:  # their contract wins them the game
+        return True
+    chance = 1.0 - tricks_to_set / (tricks_left + 1)
+    per_bag = plan.bag_penalty[team] / plan.bag_limit - 1
+    cost = max(plan.bag_cost(team, won, tricks_to_set), per_bag * tricks_to_set)
+    return chance * swing > cost
 
 
 def _others(seat: int, possible: Sequence[int]) -> int:
@@ -237,7 +249,14 @@ def _follow_to_win(
         if not may_beat(best, led_mask, later_opponents, possible):
             return _cheap_card(seat, legal, led_mask, possible)
         safe = _lowest_safe(beaters, led_mask, later_opponents, possible)
-        return safe if safe >= 0 else _cheap_card(seat, legal, led_mask, possible)
+        if safe >= 0:
+            return safe
+        over_partner = beaters & led_mask
+        if over_partner and len(trick) == 2:
+            # Third hand high: the partner's card can be beaten, so make the
+            # last opponent pay with its top card rather than let it win cheaply.
+            return highest(over_partner)
+        return _cheap_card(seat, legal, led_mask, possible)
     if beaters:
         if not later_opponents:
             return lowest(beaters)
@@ -366,14 +385,17 @@ def _cover_card(
     others = _others(seat, possible)
     if not trick:
         side = legal & NON_SPADE_MASK
+        partner_side = possible[partner] & NON_SPADE_MASK
+        # Best, a suit the partner is out of while it holds other side cards:
+        # it discards, shedding a danger, and no sure winner is spent.
+        for suit in SIDE_SUITS:
+            cards = side & SUIT_MASKS[suit]
+            if cards and not partner_side & SUIT_MASKS[suit] and partner_side:
+                return lowest(cards)
         for suit in range(4):
             cards = legal & SUIT_MASKS[suit]
             if cards and _is_top(highest(cards), others):
                 return highest(cards)
-        for suit in SIDE_SUITS:
-            cards = side & SUIT_MASKS[suit]
-            if cards and not possible[partner] & SUIT_MASKS[suit]:
-                return lowest(cards)  # the partner discards whatever is led
         return _highest_rank_card(side or legal)
     best, best_seat = trick_winner(trick, leader)
     led = trick[0] // 13
@@ -384,6 +406,8 @@ def _cover_card(
         if best_seat == partner and beaters:
             return lowest(beaters)
         return None
+    if _partner_safe(possible[partner], best, led):
+        return None  # keep the winners for the tricks where the partner is not
     if follow:
         if best // 13 == led and follow & beaters:
             return highest(follow)
@@ -391,6 +415,18 @@ def _cover_card(
     if beaters & SPADE_MASK:
         return lowest(beaters & SPADE_MASK)
     return None
+
+
+def _partner_safe(partner_held: int, best: int, led: int) -> bool:
+    """Whether a Nil partner still to play this trick can surely stay under
+    ``best``: every card of the suit led it may hold is lower, or it is out
+    of the suit and may discard a side card rather than trump."""
+    led_cards = partner_held & SUIT_MASKS[led]
+    if led_cards:
+        return best // 13 != led or not led_cards & ABOVE[best]
+    if led == SPADES or partner_held & NON_SPADE_MASK:
+        return True  # out of the suit led, it discards a side card
+    return not partner_held & BEATERS[best]
 
 
 def _break_card(

@@ -3,7 +3,9 @@
 A sampled deal gives every other seat as many cards as it still holds, never
 a card it is known not to hold (:class:`~bot.ai.knowledge.Knowledge`), and
 is weighted by the bids: a seat that bid 5 more likely holds a hand worth
-about 5 tricks, a Nil bidder a hand of low cards. The weighting is done by
+about 5 tricks, a Nil bidder a hand of low cards; and by the clues of the
+cards chosen (:mod:`bot.ai.inference`: a seat that ducked a trick it needed
+likely held nothing to win it). The weighting is done by
 rejection: a deal is kept with a probability that falls as its hands stray
 from their bids.
 """
@@ -15,6 +17,7 @@ import random
 from collections.abc import Sequence
 
 from bot.ai.bidding import estimate_tricks, nil_danger
+from bot.ai.inference import Clue
 from bot.ai.knowledge import Knowledge
 from bot.game.scoring import BLIND_NIL
 
@@ -76,9 +79,12 @@ def bid_likelihood(hand: int, bid: int | None) -> float:
 class DealSampler:
     """Samples the other seats' hands for one decision."""
 
-    def __init__(self, knowledge: Knowledge, bids: Sequence[int | None]) -> None:
+    def __init__(
+        self, knowledge: Knowledge, bids: Sequence[int | None], clues: Sequence[Clue] = ()
+    ) -> None:
         self.knowledge = knowledge
         self.bids = list(bids)
+        self.clues = list(clues)  # the other seats' choices of card (bot.ai.inference)
         seat = knowledge.seat
         # When the seat's own cards are withheld (Blind Nil), they are dealt too.
         hidden_own = not knowledge.hand
@@ -106,6 +112,9 @@ class DealSampler:
             weight = 1.0
             for s in self.weighted:
                 weight *= bid_likelihood(hands[s] | k.played_by[s], self.bids[s])
+            for clue in self.clues:
+                if hands[clue.seat] & clue.cards:
+                    weight *= clue.weight
             if rng.random() < weight:
                 return hands
             if weight > best_weight:

@@ -1,13 +1,13 @@
 """The search computer player: sampled deals, rollouts and an exact endgame.
 
 For a card play it deals the unseen cards to the other seats many times over
-(:mod:`bot.ai.sampling`: consistent with the voids shown and weighted by the
-bids), plays every distinct legal card in each deal and the rest of the hand
-out with the heuristic policy (:mod:`bot.ai.rollout`) or, for the last few
-tricks, exactly (:mod:`bot.ai.solver`), and keeps the card with the best
-average value of the hand's end in the game (:mod:`bot.ai.utility`: the
-chance of winning after the hand, so sets, bags, the target and the losing
-score all count).
+(:mod:`bot.ai.sampling`: consistent with the voids shown, weighted by the
+bids and by what the others' choices of card suggest), plays every distinct
+legal card in each deal and the rest of the hand out with the heuristic
+policy (:mod:`bot.ai.rollout`) or, for the last few tricks, exactly
+(:mod:`bot.ai.solver`), and keeps the card with the best average value of
+the hand's end in the game (:mod:`bot.ai.utility`: the chance of winning
+after the hand, so sets, bags, the target and the losing score all count).
 
 For a bid it does the same with the candidate bids (a few numbers around
 its trick count, Nil, and Blind Nil before looking when the table allows it),
@@ -26,9 +26,10 @@ import time
 from collections.abc import Callable, Sequence
 
 from bot.ai.base import register_level
-from bot.ai.bidding import choose_bid, nil_danger, numeric_bid
+from bot.ai.bidding import choose_bid, nil_danger, numeric_bid, team_room
 from bot.ai.heuristic import play_card, require_turn
-from bot.ai.knowledge import knowledge_of
+from bot.ai.inference import play_clues
+from bot.ai.knowledge import Knowledge, knowledge_of
 from bot.ai.plan import plan_of
 from bot.ai.rollout import roll_out
 from bot.ai.sampling import DealSampler
@@ -41,6 +42,12 @@ from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import PlayerView
 
 DEFAULT_TIME_BUDGET = 0.12  # seconds per decision
+# The expert level: for tables where people wait out the computer's delay
+# anyway, five times the thinking, and the choice settled later.
+EXPERT_TIME_BUDGET = 0.6
+EXPERT_SETTLE_AFTER = 48
+# No decision takes more than this share of the table's turn limit.
+TURN_LIMIT_SHARE = 0.01
 EXACT_TRICKS = 3  # solve exactly once this many tricks (or fewer) are left
 MIN_SAMPLES = 1
 # Fewer samples than this are too few to overrule the heuristic's choice (a
@@ -69,24 +76,33 @@ class SearchPlayer:
         time_budget: float = DEFAULT_TIME_BUDGET,
         max_samples: int | None = None,
         exact_tricks: int = EXACT_TRICKS,
+        settle_after: int = SETTLE_AFTER,
+        read_plays: bool = True,
     ) -> None:
         self.seed = seed or 0
         self.time_budget = time_budget
         self.max_samples = max_samples
         self.exact_tricks = exact_tricks
+        self.settle_after = settle_after  # samples before an early stop
+        self.read_plays = read_plays  # sample with the clues of the cards chosen
         self.last_tally: Tally | None = None  # the samples of the last decision
 
     # -- the decision loop ------------------------------------------------------
 
     def decide(self, view: PlayerView) -> Action:
         require_turn(view)
-        deadline = time.perf_counter() + self.time_budget
+        deadline = time.perf_counter() + self.budget_for(view)
         rng = random.Random(self._seed_for(view))
         if view.phase is Phase.BIDDING:
             if not view.hand:
                 return self._before_looking(view, rng, deadline)
             return Action(ActionKind.BID, view.seat, self._bid(view, rng, deadline))
         return Action(ActionKind.PLAY, view.seat, self._card(view, rng, deadline))
+
+    def budget_for(self, view: PlayerView) -> float:
+        """Seconds this decision may take: the player's budget, within the
+        share of the turn limit the table's host chose."""
+        return min(self.time_budget, TURN_LIMIT_SHARE * view.rules.turn_limit_s)
 
     def _seed_for(self, view: PlayerView) -> int:
         # Only ints go into the hash: their hashes are the same in every process.
@@ -110,9 +126,9 @@ class SearchPlayer:
             return True
         if self.max_samples is not None and samples >= self.max_samples:
             return False
-        if samples >= PRUNE_AFTER and samples % PRUNE_EVERY == 0:
+        if tally.pruning and samples >= PRUNE_AFTER and samples % PRUNE_EVERY == 0:
             tally.prune()
-            if samples >= SETTLE_AFTER and tally.settled():
+            if samples >= self.settle_after and tally.settled():
                 return False
         return time.perf_counter() < deadline
 
@@ -136,7 +152,7 @@ class SearchPlayer:
         def value_of(won: Sequence[int]) -> float:
             return valuer.value(bids, won)
 
-        sampler = DealSampler(knowledge, view.bids)
+        sampler = self.sampler_for(view, knowledge)
         exact = 13 - len(view.tricks) <= self.exact_tricks
         tally = Tally(len(moves), moves.index(preferred))
         while self._more(tally, deadline):
@@ -154,13 +170,19 @@ class SearchPlayer:
         self.last_tally = tally
         return moves[tally.choice()]
 
+    def sampler_for(self, view: PlayerView, knowledge: Knowledge) -> DealSampler:
+        """The deals this player imagines behind ``view`` while playing."""
+        clues = play_clues(view, knowledge.unseen) if self.read_plays else []
+        return DealSampler(knowledge, view.bids, clues)
+
     # -- bidding ----------------------------------------------------------------
 
     def _bid(self, view: PlayerView, rng: random.Random, deadline: float) -> int:
         legal = [b for b in view.legal_bids if b != BLIND_NIL]
         heuristic = choose_bid(view.hand, view.rules, view.seat, view.bids, legal)
         guess = numeric_bid(view.hand, view.bids, view.seat)
-        options = [b for b in range(max(1, guess - 1), guess + 2) if b in legal]
+        room = team_room(view.bids, view.seat)  # above it the side is set for sure
+        options = [b for b in range(max(1, guess - 1), min(room, guess + 1) + 1) if b in legal]
         partner_bid = view.bids[view.partner]
         partner_nil = partner_bid is not None and partner_bid <= 0
         if NIL in legal and not partner_nil and nil_danger(view.hand) <= NIL_DANGER_LIMIT:
@@ -172,6 +194,20 @@ class SearchPlayer:
         preferred = options.index(heuristic)
         tally = self._bid_tally(view, rng, deadline, lambda hands: options, preferred)
         return options[tally.choice()]
+
+    def study_bids(self, view: PlayerView, bids: Sequence[int] | None = None) -> Tally:
+        """Every bid of ``bids`` (by default each legal bid after looking)
+        valued over the same sampled deals, none pruned, until the budget or
+        the sample limit: what :meth:`decide` weighs, laid out to be read
+        (:mod:`bot.ai.bid_study`). The tally's options are in the order of
+        ``bids``; the first is its preferred one."""
+        require_turn(view)
+        if view.phase is not Phase.BIDDING or not view.hand:
+            raise ValueError("bids are studied for a seat that has looked at its cards")
+        options = list(bids) if bids is not None else [b for b in view.legal_bids if b >= 0]
+        rng = random.Random(self._seed_for(view))
+        deadline = time.perf_counter() + self.budget_for(view)
+        return self._bid_tally(view, rng, deadline, lambda hands: options, 0, pruning=False)
 
     def _before_looking(self, view: PlayerView, rng: random.Random, deadline: float) -> Action:
         """At a Blind Nil table, before seeing the cards: Blind Nil or look."""
@@ -198,6 +234,7 @@ class SearchPlayer:
         deadline: float,
         options_for: Callable[[list[int]], list[int]],
         preferred: int,
+        pruning: bool = True,
     ) -> Tally:
         """The values of the bid options (``options_for`` a sampled deal; the
         option at ``preferred`` is the default) over sampled deals, each played
@@ -209,7 +246,7 @@ class SearchPlayer:
         valuer = HandValuer(rules, view.team, view.scores, view.bags)
         later = [(seat + i) & 3 for i in (1, 2, 3) if view.bids[(seat + i) & 3] is None]
         leader = (view.dealer + 1) & 3
-        tally = Tally(len(options_for([0, 0, 0, 0])), preferred)
+        tally = Tally(len(options_for([0, 0, 0, 0])), preferred, pruning)
         while self._more(tally, deadline):
             hands = sampler.sample(rng)
             options = options_for(hands)
@@ -239,9 +276,10 @@ class Tally:
     noise alone never moves the choice.
     """
 
-    def __init__(self, options: int, preferred: int) -> None:
+    def __init__(self, options: int, preferred: int, pruning: bool = True) -> None:
         self.options = options
         self.preferred = preferred
+        self.pruning = pruning  # without it every option sees every sample
         self.active = list(range(options))
         self.samples: list[list[float]] = []  # per sample, the value of each option
 
@@ -309,4 +347,10 @@ def _representative(card: int, moves: Sequence[int], live: int) -> int:
     return moves[0]
 
 
+def expert_player(seed: int | None = None, time_budget: float = EXPERT_TIME_BUDGET) -> SearchPlayer:
+    """The level above ``search``: the same player, thinking longer."""
+    return SearchPlayer(seed, time_budget=time_budget, settle_after=EXPERT_SETTLE_AFTER)
+
+
 register_level("search", SearchPlayer)
+register_level("expert", expert_player, expert_player)

@@ -18,17 +18,19 @@ from bot.tables.service import TableService
 log = logging.getLogger(__name__)
 
 
-async def decide(table: Table, seat: int, stand_in_level: str) -> Action:
+async def decide(
+    table: Table, seat: int, stand_in_level: str, expert_time_budget_s: float | None = None
+) -> Action:
     """The move of the computer playing ``seat``: its own level, or
     ``stand_in_level`` for a person's seat. The same table version and seat
-    give the same move."""
+    give the same move (the ``expert`` level within its time budget)."""
     game = table.game
     assert game is not None
     if game.phase is Phase.HAND_OVER:
         return Action(ActionKind.NEXT_HAND, seat)
     level = table.seats[seat].computer_level or stand_in_level
     seed = zlib.crc32(f"{table.id}:{table.version}:{seat}".encode())
-    player = make_player(level, seed)
+    player = make_player(level, seed, expert_time_budget_s)
     # Stronger levels search for a while: keep the event loop free.
     return await asyncio.to_thread(player.decide, view_of(game, seat))
 

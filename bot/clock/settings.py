@@ -25,6 +25,9 @@ class ClockSettings(BaseModel):
     stand_in_default: bool = False
     #: The level of the computer player standing in for a late person.
     stand_in_level: str = "heuristic"
+    #: Seconds the ``expert`` computer level thinks per decision (it never
+    #: takes more than 1% of the table's turn limit).
+    expert_time_budget_s: float = Field(0.6, gt=0, le=10)
 
     @field_validator("remind_at_fractions")
     @classmethod

@@ -236,7 +236,12 @@ class TurnClock:
                 if table is None or wait is None or wait.ident != ident:
                     break
                 try:
-                    action = await computer.decide(table, wait.seat, self.settings.stand_in_level)
+                    action = await computer.decide(
+                        table,
+                        wait.seat,
+                        self.settings.stand_in_level,
+                        self.settings.expert_time_budget_s,
+                    )
                     await computer.act(self.service, table, wait.seat, action)
                 except errors.StaleAction:
                     continue  # the table moved under us: look again

@@ -135,11 +135,13 @@ def spade_void_game(opponent_has_spades: bool) -> Game:
     else:
         third_trick = "3C"
     hands = {
-        1: "3D AD 5S 7D 8D 9C 8C 7C 6H 7H 8H 9H 2D",
+        1: "3D AD 5S 7D 8D 9D TD JD 6H 7H 8H 9H 2D",
         2: seat2,
         3: "5D 6D 3S KS QS JS TS 2H 3H 4H 5H KH AH",
         0: "4D 6S 4S",
     }
+    # Seat 1 holds no clubs: with some, leading one for its partner to trump
+    # (likely short in them, given the unseen cards) rivals cashing the ace.
     # Trick 1: seat 2 shows out of diamonds and seat 3 wins. Trick 2: seat 0
     # trumps a heart. Trick 3: seat 2 shows out of spades too, or follows.
     return position(

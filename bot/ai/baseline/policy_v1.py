@@ -1,0 +1,443 @@
+"""Card play of the heuristic player as it was before issue 15, frozen as the
+baseline level ``heuristic-v1`` (:mod:`bot.ai.baseline`): do not improve it,
+improve :mod:`bot.ai.policy` instead.
+
+One function, :func:`choose_card`, serves two callers:
+
+* the heuristic player, which passes what its view allows: ``possible[s]``
+  is every unseen card seat ``s`` is not known to lack;
+* the search player's rollouts, which pass the exact hands of a sampled deal.
+
+So the same rules play both, and the hot loop of the rollouts stays free of
+objects. The rules, in order: a Nil bidder ducks; a Nil bidder's partner
+covers with high cards; a side facing an opponent's Nil leads low and ducks
+under it; otherwise a side short of its contract (or able to set the other
+side for more than the bags cost) tries to win the trick cheaply, and a side
+whose contract is made sheds high cards and stays under.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.ai.plan import GAME_AT_STAKE, HandPlan
+from bot.game.cards import (
+    ABOVE,
+    BEATERS,
+    NON_SPADE_MASK,
+    SPADE_MASK,
+    SPADES,
+    SUIT_MASKS,
+    trick_winner_index,
+)
+
+# Per card, the lower cards of its suit (ABOVE and BEATERS come with the
+# engine's trick rule).
+BELOW: tuple[int, ...] = tuple(SUIT_MASKS[c // 13] & ((1 << c) - 1) for c in range(52))
+SIDE_SUITS = (0, 1, 2)
+
+
+def lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def highest(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def trick_winner(trick: Sequence[int], leader: int) -> tuple[int, int]:
+    """The winning card of a (possibly partial) trick and the seat that played it."""
+    at = trick_winner_index(trick)
+    return trick[at], (leader + at) & 3
+
+
+def may_beat(card: int, led_mask: int, seats: Sequence[int], possible: Sequence[int]) -> bool:
+    """Whether any of ``seats`` (still to play) may beat ``card`` in a trick
+    of the suit ``led_mask``: with a higher card of that suit, or with a
+    spade when it is out of the suit."""
+    for seat in seats:
+        held = possible[seat]
+        if held & led_mask:
+            if held & ABOVE[card] & led_mask:
+                return True
+        elif held & BEATERS[card] & SPADE_MASK:
+            return True
+    return False
+
+
+def choose_card(
+    plan: HandPlan,
+    seat: int,
+    legal: int,
+    trick: Sequence[int],
+    leader: int,
+    possible: Sequence[int],
+    won: Sequence[int],
+    tricks_left: int,
+) -> int:
+    """The card ``seat`` plays from ``legal`` (never empty).
+
+    ``possible[s]`` is what seat ``s`` may hold (``possible[seat]`` is the
+    seat's own hand); ``won`` the tricks each seat has taken; ``tricks_left``
+    counts the trick in progress.
+    """
+    if not legal & (legal - 1):
+        return lowest(legal)
+    if plan.nil[seat] and won[seat] == 0:
+        return _nil_card(seat, legal, trick, leader, possible)
+    team = seat & 1
+    partner = seat ^ 2
+    need = plan.need(team, won)
+    want = need > 0 or _worth_setting(plan, team, won, tricks_left)
+    if plan.nil[partner] and won[partner] == 0:
+        card = _cover_card(seat, legal, trick, leader, possible)
+        if card is not None:
+            return card
+    if need < tricks_left:
+        for nil_seat in (seat ^ 1, seat ^ 3):
+            if plan.nil[nil_seat] and won[nil_seat] == 0:
+                card = _break_card(seat, nil_seat, want, legal, trick, leader, possible)
+                if card is not None:
+                    return card
+                break
+    if want:
+        if not trick:
+            return _lead_to_win(seat, legal, possible, need >= tricks_left)
+        return _follow_to_win(seat, legal, trick, leader, possible, need >= tricks_left)
+    if not trick:
+        return _lead_to_lose(seat, legal, possible)
+    return _follow_to_lose(seat, legal, trick, leader, possible)
+
+
+def _worth_setting(plan: HandPlan, team: int, won: Sequence[int], tricks_left: int) -> bool:
+    """With its contract made, whether ``team`` should keep taking tricks to
+    set the other side: the set must be in reach and worth its bags."""
+    other = 1 - team
+    if plan.contract[other] == 0:
+        return False
+    other_need = plan.need(other, won)
+    if other_need == 0:
+        return False
+    tricks_to_set = tricks_left - other_need + 1
+    if tricks_to_set <= 0:  # already set: more tricks are only bags
+        return False
+    at_stake = plan.set_swing[other] >= GAME_AT_STAKE  # their contract wins them the game
+    if tricks_to_set > max(1, tricks_left // 3) and not at_stake:
+        return False
+    return plan.bag_cost(team, won, tricks_to_set) < plan.set_swing[other]
+
+
+def _others(seat: int, possible: Sequence[int]) -> int:
+    return possible[seat ^ 1] | possible[seat ^ 2] | possible[seat ^ 3]
+
+
+def _later_seats(seat: int, trick: Sequence[int], leader: int) -> list[int]:
+    return [(leader + k) & 3 for k in range(len(trick) + 1, 4)]
+
+
+def _is_top(card: int, others: int) -> bool:
+    return not others & ABOVE[card]
+
+
+def _highest_rank_card(mask: int) -> int:
+    """The card of highest rank in ``mask`` (of the shortest suit on ties)."""
+    best = -1
+    best_key = (-1, 0)
+    for suit in range(4):
+        cards = mask & SUIT_MASKS[suit]
+        if cards:
+            card = highest(cards)
+            key = (card % 13, -cards.bit_count())
+            if key > best_key:
+                best, best_key = card, key
+    return best
+
+
+def _lowest_rank_card(mask: int, avoid: int = 0) -> int:
+    """The card of lowest rank in ``mask``, preferring cards not in ``avoid``
+    and, on ties, the shortest suit."""
+    best = -1
+    best_key = (2, 99, 99)
+    for suit in range(4):
+        cards = mask & SUIT_MASKS[suit]
+        if cards:
+            card = lowest(cards)
+            key = (1 if avoid >> card & 1 else 0, card % 13, cards.bit_count())
+            if key < best_key:
+                best, best_key = card, key
+    return best
+
+
+# -- a side that wants the trick ----------------------------------------------
+
+
+def _lead_to_win(seat: int, legal: int, possible: Sequence[int], urgent: bool) -> int:
+    others = _others(seat, possible)
+    opponents = (seat ^ 1, seat ^ 3)
+    partner_held = possible[seat ^ 2]
+    # Cash a sure winner of a side suit that no opponent can trump.
+    best_top = -1
+    best_out = -1
+    for suit in SIDE_SUITS:
+        cards = legal & SUIT_MASKS[suit]
+        if not cards:
+            continue
+        top = highest(cards)
+        if not _is_top(top, others):
+            continue
+        if any(not possible[o] & SUIT_MASKS[suit] and possible[o] & SPADE_MASK for o in opponents):
+            continue
+        out = (others & SUIT_MASKS[suit]).bit_count()
+        if out > best_out:
+            best_top, best_out = top, out
+    if best_top >= 0:
+        return best_top
+    spades = legal & SPADE_MASK
+    if spades:
+        top = highest(spades)
+        if _is_top(top, others) and (spades.bit_count() >= 2 or urgent):
+            return top
+    # Lead a suit the partner is out of, when the partner may trump it and the
+    # opponents must follow.
+    if partner_held & SPADE_MASK:
+        for suit in SIDE_SUITS:
+            cards = legal & SUIT_MASKS[suit]
+            if (
+                cards
+                and not partner_held & SUIT_MASKS[suit]
+                and all(possible[o] & SUIT_MASKS[suit] for o in opponents)
+            ):
+                return lowest(cards)
+    side = legal & NON_SPADE_MASK
+    if not side:
+        return lowest(legal)
+    hand = possible[seat]
+    if hand & SPADE_MASK:
+        # Lead from the shortest side suit, to be able to trump it later,
+        # but not away from a lone honour.
+        best = -1
+        best_len = 99
+        for suit in SIDE_SUITS:
+            cards = side & SUIT_MASKS[suit]
+            n = cards.bit_count()
+            if n and n < best_len and not (n <= 2 and highest(cards) % 13 >= 10):
+                best, best_len = lowest(cards), n
+        if best >= 0:
+            return best
+    longest = max(SIDE_SUITS, key=lambda s: (side & SUIT_MASKS[s]).bit_count())
+    return lowest(side & SUIT_MASKS[longest])
+
+
+def _follow_to_win(
+    seat: int, legal: int, trick: Sequence[int], leader: int, possible: Sequence[int], urgent: bool
+) -> int:
+    best, best_seat = trick_winner(trick, leader)
+    led_mask = SUIT_MASKS[trick[0] // 13]
+    later_opponents = [s for s in _later_seats(seat, trick, leader) if (s ^ seat) & 1]
+    beaters = legal & BEATERS[best]
+    if best_seat == seat ^ 2:
+        if not may_beat(best, led_mask, later_opponents, possible):
+            return _cheap_card(seat, legal, led_mask, possible)
+        safe = _lowest_safe(beaters, led_mask, later_opponents, possible)
+        return safe if safe >= 0 else _cheap_card(seat, legal, led_mask, possible)
+    if beaters:
+        if not later_opponents:
+            return lowest(beaters)
+        safe = _lowest_safe(beaters, led_mask, later_opponents, possible)
+        if safe >= 0:
+            return safe
+        in_suit = beaters & led_mask
+        if len(trick) == 2:
+            # Third hand: make the last opponent pay with its top card.
+            return highest(in_suit) if in_suit else lowest(beaters)
+        if urgent:
+            return lowest(beaters)
+    return _cheap_card(seat, legal, led_mask, possible)
+
+
+def _lowest_safe(cards: int, led_mask: int, seats: Sequence[int], possible: Sequence[int]) -> int:
+    while cards:
+        card = lowest(cards)
+        if not may_beat(card, led_mask, seats, possible):
+            return card
+        cards &= cards - 1
+    return -1
+
+
+def _cheap_card(seat: int, legal: int, led_mask: int, possible: Sequence[int]) -> int:
+    """The least useful card: the lowest of the suit led, else a low discard
+    that is not a sure winner, keeping spades."""
+    follow = legal & led_mask
+    if follow:
+        return lowest(follow)
+    side = legal & NON_SPADE_MASK
+    if not side:
+        return lowest(legal)
+    others = _others(seat, possible)
+    winners = 0
+    for suit in SIDE_SUITS:
+        cards = side & SUIT_MASKS[suit]
+        if cards:
+            top = highest(cards)
+            if _is_top(top, others):
+                winners |= 1 << top
+    return _lowest_rank_card(side, winners)
+
+
+# -- a side that does not want the trick --------------------------------------
+
+
+def _lead_to_lose(seat: int, legal: int, possible: Sequence[int]) -> int:
+    """Lead the card most likely to be beaten."""
+    others = _others(seat, possible)
+    best = -1
+    best_key = (-99, 0)
+    for suit in range(4):
+        cards = legal & SUIT_MASKS[suit]
+        if cards:
+            card = lowest(cards)
+            key = ((others & ABOVE[card]).bit_count(), -(card % 13))
+            if suit == SPADES:
+                key = (key[0] - 2, key[1])
+            if key > best_key:
+                best, best_key = card, key
+    return best
+
+
+def _follow_to_lose(
+    seat: int, legal: int, trick: Sequence[int], leader: int, possible: Sequence[int]
+) -> int:
+    best, _ = trick_winner(trick, leader)
+    led = trick[0] // 13
+    led_mask = SUIT_MASKS[led]
+    follow = legal & led_mask
+    later_opponents = [s for s in _later_seats(seat, trick, leader) if (s ^ seat) & 1]
+    if follow:
+        if best // 13 != led:
+            return highest(follow)  # trumped: nothing of the suit can win
+        under = follow & BELOW[best]
+        if under:
+            return highest(under)
+        low = lowest(follow)
+        if later_opponents and may_beat(low, led_mask, later_opponents, possible):
+            return low
+        return highest(follow)  # the trick is ours anyway: shed the top card
+    return _shed_card(legal, best)
+
+
+def _shed_card(legal: int, best: int) -> int:
+    """Out of the suit led: throw the most dangerous card that does not win."""
+    if best >= 39:
+        under = legal & SPADE_MASK & BELOW[best]
+        if under:
+            return highest(under)
+    side = legal & NON_SPADE_MASK
+    if side:
+        return _highest_rank_card(side)
+    return lowest(legal)
+
+
+# -- Nil ------------------------------------------------------------------
+
+
+def _nil_card(
+    seat: int, legal: int, trick: Sequence[int], leader: int, possible: Sequence[int]
+) -> int:
+    if not trick:
+        return _lead_to_lose(seat, legal, possible)
+    best, _ = trick_winner(trick, leader)
+    led = trick[0] // 13
+    follow = legal & SUIT_MASKS[led]
+    if follow:
+        if best // 13 != led:
+            return highest(follow)
+        under = follow & BELOW[best]
+        if under:
+            return highest(under)
+        if len(trick) < 3:
+            return lowest(follow)
+        return highest(follow)
+    return _shed_card(legal, best)
+
+
+def _cover_card(
+    seat: int, legal: int, trick: Sequence[int], leader: int, possible: Sequence[int]
+) -> int | None:
+    """Protect the partner's Nil; None when this trick does not endanger it."""
+    partner = seat ^ 2
+    others = _others(seat, possible)
+    if not trick:
+        side = legal & NON_SPADE_MASK
+        for suit in range(4):
+            cards = legal & SUIT_MASKS[suit]
+            if cards and _is_top(highest(cards), others):
+                return highest(cards)
+        for suit in SIDE_SUITS:
+            cards = side & SUIT_MASKS[suit]
+            if cards and not possible[partner] & SUIT_MASKS[suit]:
+                return lowest(cards)  # the partner discards whatever is led
+        return _highest_rank_card(side or legal)
+    best, best_seat = trick_winner(trick, leader)
+    led = trick[0] // 13
+    follow = legal & SUIT_MASKS[led]
+    beaters = legal & BEATERS[best]
+    partner_played = (partner - leader) & 3 < len(trick)
+    if partner_played:
+        if best_seat == partner and beaters:
+            return lowest(beaters)
+        return None
+    if follow:
+        if best // 13 == led and follow & beaters:
+            return highest(follow)
+        return lowest(follow)
+    if beaters & SPADE_MASK:
+        return lowest(beaters & SPADE_MASK)
+    return None
+
+
+def _break_card(
+    seat: int,
+    nil_seat: int,
+    want: bool,
+    legal: int,
+    trick: Sequence[int],
+    leader: int,
+    possible: Sequence[int],
+) -> int | None:
+    """Try to make an opponent's Nil take a trick; None when this trick gives
+    no chance to."""
+    nil_held = possible[nil_seat]
+    if not trick:
+        best = -1
+        best_key = (99, 0)
+        for suit in range(4):
+            cards = legal & SUIT_MASKS[suit]
+            if cards and nil_held & SUIT_MASKS[suit]:
+                card = lowest(cards)
+                key = (card % 13, -(nil_held & ABOVE[card]).bit_count())
+                if key < best_key:
+                    best, best_key = card, key
+        return best if best >= 0 else None
+    best, best_seat = trick_winner(trick, leader)
+    led_mask = SUIT_MASKS[trick[0] // 13]
+    nil_played = (nil_seat - leader) & 3 < len(trick)
+    if nil_played:
+        if best_seat != nil_seat:
+            return None
+        duck = legal & ~BEATERS[best]
+        if not duck:
+            return None
+        return lowest(duck) if want else _highest_rank_card(duck)
+    if best // 13 != trick[0] // 13 or not nil_held & led_mask & ABOVE[best]:
+        return None  # the Nil can already play under the winning card
+    follow = legal & led_mask
+    if follow:
+        # Keep the winning card as low as possible for the Nil to face.
+        under = follow & BELOW[best]
+        return _highest_rank_card(under) if under else lowest(follow)
+    side = legal & NON_SPADE_MASK
+    if not side:
+        return None
+    if want:
+        return _cheap_card(seat, legal, led_mask, possible)
+    return _highest_rank_card(side)

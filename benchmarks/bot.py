@@ -91,14 +91,33 @@ COMPONENT = re.compile(r"spades:[a-z_]+:(\d+):(\d+)")
 
 
 class TimedBot(SpadesBot):
-    """The real bot, noting how long its start-up (resuming every table) took."""
+    """The real bot, noting how long its start-up (resuming every table) took.
+
+    Its REST budget waits on SimCord's clock alone: a request waiting for
+    its turn is a declared wait, which ``env.advance_time`` ends and a settle
+    does not wait out on the wall clock (as it would a plain sleep due before
+    the settle's deadline)."""
 
     resumed_in: float | None = None
+    env: simcord.Env | None = None
 
     async def setup_hook(self) -> None:
         started = time.perf_counter()
         await super().setup_hook()
         self.resumed_in = time.perf_counter() - started
+        if self.env is not None:
+            self.pace_on(self.env)
+
+    def pace_on(self, env: simcord.Env) -> None:
+        async def turn(delay: float) -> None:
+            try:
+                await env.external_wait(asyncio.sleep(delay), reason="REST budget")
+            except simcord.SetupError:
+                # Not bot-owned work (the driver's own wait for a message,
+                # say): a plain sleep, which SimCord's settle waits out.
+                await asyncio.sleep(delay)
+
+        self.presenter.pacer.sleep = turn
 
 
 @dataclass
@@ -292,6 +311,13 @@ class Run:
     play_requests: int
 
 
+def tail_s(bot: SpadesBot, tables: int) -> float:
+    """Fake seconds enough for a request to each table to go out within the
+    bot's REST budget."""
+    per_s = bot.settings.discord.rest_per_s
+    return (tables / per_s if per_s > 0 else 0.0) + 5.0
+
+
 async def wait_out(env: simcord.Env, tries: int = 5) -> None:
     """Settle, patiently. A time step SimCord took on its own, on the wall
     clock, while the machine was too busy to finish it within SETTLE_S,
@@ -335,6 +361,7 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                     # The first turn mentions of the tables opened all at once.
                     await env.advance_time(bot.settings.tables.turn_ping_delay_s + 1)
                 print(f"{tables} tables open, {active} in play, for {seconds:.0f} fake seconds")
+                bot.pace_on(env)
 
                 traffic.recording = True
                 cpu = time.process_time()
@@ -364,16 +391,24 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                         print(f"... {reported} actions at fake second {ahead_of(started):.0f}")
                     if wait is not None:
                         heapq.heappush(due, (env.now().timestamp() + wait, number))
+                # What is still waiting for its REST turn goes out.
+                with patient(env, SETTLE_SETUP_S):
+                    await env.advance_time(tail_s(bot, tables))
                 await wait_out(env)
                 cpu_s = time.process_time() - cpu
                 play_requests = len(traffic.requests)
 
                 restarted = make_bot()
+                restarted.env = env
                 bots.append(restarted)
                 restart_started = time.perf_counter()
                 with patient(env, SETTLE_RESTART_S):
                     await env.restart_bot(restarted)
                 restart_s = time.perf_counter() - restart_started
+                # Every table redrawn by the restarted bot, within its budget.
+                with patient(env, SETTLE_SETUP_S):
+                    await env.advance_time(tail_s(restarted, tables))
+                await wait_out(env)
                 assert restarted.resumed_in is not None, "the restarted bot never started"
                 assert len(await restarted.app.tables.unfinished()) == tables, "tables lost"
                 end_rss = rss_mb()

@@ -48,12 +48,13 @@ def lead_low_into_nil() -> Scenario:
         3: "AD 4D 5D 6D 7D 8D 9D TD TC JC QC TS JS",
         0: "QD JD 2C 3C AC KC QH KH AH 7S QS KS AS",
     }
-    game = position(hands, bids=[2, 0, 2, 6])
+    game = position(hands, bids=[3, 0, 3, 3])
     return Scenario("lead low into an opponent's Nil", game, _cards("2D"), parse_card("8C"))
 
 
 def stop_once_made() -> Scenario:
-    """Seats 1 and 3 bid 1 each and seat 1 has taken two tricks: seat 3 ducks
+    """Seats 1 and 3 bid 1 each (their opponents too, who cannot be set) and
+    seat 1 has taken two tricks: seat 3 ducks
     under the 5♦ rather than take a bag with the A♦."""
     hands = {
         1: "AC KC 2D 3H 4H 5H 6H 7H 8H 9H 2S 3S 4S",
@@ -61,7 +62,7 @@ def stop_once_made() -> Scenario:
         3: "4C 5C AD 3D 8D 9D TD 2H 8S 9S TS JS QS",
         0: "6C 7C 8C 9C TC JC QC 4D JD QD KD KS AS",
     }
-    game = position(hands, bids=[1, 3, 1, 3], plays="AC 2C 4C 6C KC 3C 5C 7C 2D 5D")
+    game = position(hands, bids=[1, 1, 1, 1], plays="AC 2C 4C 6C KC 3C 5C 7C 2D 5D")
     return Scenario(
         "stop taking tricks once the contract is made", game, _cards("3D"), parse_card("AD")
     )

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.ai.heuristic import HeuristicPlayer
+from bot.ai.base import make_player
 from bot.coach.review import Effect, Mistake, Review, review_hand
 from bot.game.cards import parse_card
 from bot.game.types import Action, ActionKind, Phase
@@ -24,12 +24,13 @@ from tests.coach.scenarios import (
 
 def review_after_the_wrong_move(scenario: Scenario) -> Review:
     """The seat to act goes against the tip; everyone else, and the seat
-    afterwards, plays the heuristic game to the end of the hand."""
+    afterwards, plays the frozen baseline heuristic to the end of the hand (a
+    continuation that stays the same while the computer players improve)."""
     game = scenario.game
     seat = game.to_act
     kind = ActionKind.BID if game.phase is Phase.BIDDING else ActionKind.PLAY
     game.apply(Action(kind, seat, scenario.wrong))
-    player = HeuristicPlayer()
+    player = make_player("heuristic-v1")
     while game.phase is not Phase.HAND_OVER:
         game.apply(player.decide(view_of(game, game.to_act)))
     return review_hand(game.rules, game.hand_records[-1], seat)
@@ -100,7 +101,7 @@ def test_a_hand_played_as_the_tips_say_has_no_costly_card() -> None:
     game = scenario.game
     seat = game.to_act
     game.play(seat, parse_card("3D"))
-    player = HeuristicPlayer()
+    player = make_player("heuristic-v1")
     while game.phase is not Phase.HAND_OVER:
         game.apply(player.decide(view_of(game, game.to_act)))
     review = review_hand(game.rules, game.hand_records[-1], seat)

@@ -67,6 +67,7 @@ from bot.config import DatabaseSettings, Settings
 from bot.discord_app import FEATURES, SpadesBot
 from bot.game.types import Phase
 from bot.tables.model import Table, TableStatus
+from cogs.pacing import Pacer
 from tests.discord.harness import TABLE_TITLE, World
 
 from .click import PEOPLE, Stopwatch, _ms, timed_world
@@ -352,6 +353,10 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                 bot.app.subscribe(traffic.committed)
                 watch = await Stopwatch.on(env, bot.app.store)
                 baseline = rss_mb()
+                # The set-up stands for days of play: it is not paced (nor
+                # measured), so it does not wait on the REST budget.
+                paced = bot.presenter.pacer
+                bot.presenter.pacer = Pacer(bot.app.now, per_s=0, interval_s=0)
                 with patient(env, SETTLE_SETUP_S):
                     worlds = []
                     for number in range(tables):
@@ -361,6 +366,7 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                     # The first turn mentions of the tables opened all at once.
                     await env.advance_time(bot.settings.tables.turn_ping_delay_s + 1)
                 print(f"{tables} tables open, {active} in play, for {seconds:.0f} fake seconds")
+                bot.presenter.pacer = paced
                 bot.pace_on(env)
 
                 traffic.recording = True

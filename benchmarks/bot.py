@@ -319,6 +319,16 @@ def tail_s(bot: SpadesBot, tables: int) -> float:
     return (tables / per_s if per_s > 0 else 0.0) + 5.0
 
 
+async def advance_in_steps(env: simcord.Env, seconds: float, step: float = 1.0) -> None:
+    """Move SimCord's clock ``seconds`` on, a fake second at a time: each step
+    settles what came due (a burst of paced requests) within its own patience."""
+    moved = 0.0
+    while moved < seconds:
+        with patient(env, SETTLE_SETUP_S):
+            await env.advance_time(min(step, seconds - moved))
+        moved += step
+
+
 async def wait_out(env: simcord.Env, tries: int = 5) -> None:
     """Settle, patiently. A time step SimCord took on its own, on the wall
     clock, while the machine was too busy to finish it within SETTLE_S,
@@ -398,8 +408,7 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                     if wait is not None:
                         heapq.heappush(due, (env.now().timestamp() + wait, number))
                 # What is still waiting for its REST turn goes out.
-                with patient(env, SETTLE_SETUP_S):
-                    await env.advance_time(tail_s(bot, tables))
+                await advance_in_steps(env, tail_s(bot, tables))
                 await wait_out(env)
                 cpu_s = time.process_time() - cpu
                 play_requests = len(traffic.requests)
@@ -412,8 +421,7 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                     await env.restart_bot(restarted)
                 restart_s = time.perf_counter() - restart_started
                 # Every table redrawn by the restarted bot, within its budget.
-                with patient(env, SETTLE_SETUP_S):
-                    await env.advance_time(tail_s(restarted, tables))
+                await advance_in_steps(env, tail_s(restarted, tables))
                 await wait_out(env)
                 assert restarted.resumed_in is not None, "the restarted bot never started"
                 assert len(await restarted.app.tables.unfinished()) == tables, "tables lost"

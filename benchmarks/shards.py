@@ -81,7 +81,9 @@ async def worker(location: str, shards: str, tables: int, per_table: int) -> Non
     try:
         ids = sorted(settings.discord.shards.ids)
         guilds = [GUILDS[shard] for shard in ids]
-        channels = (ids[0] + 1) * 1_000_000
+        # Channels of their own for each run's processes: the runs may share
+        # one database (a PostgreSQL URL), where an open table holds its channel.
+        channels = len(ids) * 100_000_000 + (ids[0] + 1) * 1_000_000
         seated = [
             await _seated(app.tables, guilds[n % len(guilds)], channels + n) for n in range(tables)
         ]

@@ -73,6 +73,20 @@ class PrefsSQL(Backed):
                 (user_id, language, at),
             )
 
+    async def coach_on(self, user_id: int) -> bool:
+        """Whether the user asked for a review after each hand (default no)."""
+        row = await self.db.fetchone("SELECT coach FROM user_prefs WHERE user_id = ?", (user_id,))
+        return bool(row[0]) if row is not None else False
+
+    async def set_coach(self, user_id: int, on: bool, at: float) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO user_prefs (user_id, coach, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE"
+                " SET coach = excluded.coach, updated_at = excluded.updated_at",
+                (user_id, int(on), at),
+            )
+
     async def set_user_data(self, user_id: int, data: Mapping[str, Any], at: float) -> None:
         """Replace the user's further preferences (a JSON object)."""
         async with self.transaction() as db:

@@ -21,7 +21,6 @@ from bot.game.types import ActionKind, Phase
 from bot.game.view import view_of
 from bot.tables import errors as table_errors
 from bot.tables.model import Table
-from db.coach_prefs import CoachPrefs
 from db.store import Store
 
 HINT_COOLDOWN_S = 5.0
@@ -40,13 +39,12 @@ class CoachService:
         *,
         player: Callable[[], Player] = hint_player,
     ) -> None:
-        self.prefs = CoachPrefs(store)
+        self.store = store
         self.now = now
         self.player = player
         self.hint_cooldown = Cooldown(HINT_COOLDOWN_S, now)
         self.review_cooldown = Cooldown(REVIEW_COOLDOWN_S, now)
         self._workers = asyncio.Semaphore(WORKERS)
-        self._coach: dict[int, bool] = {}
         self._reviewed: dict[tuple[int, int | None, int], None] = {}
 
     # -- hints --------------------------------------------------------------------
@@ -83,13 +81,12 @@ class CoachService:
     # -- the coach preference -------------------------------------------------------
 
     async def coach_on(self, user_id: int) -> bool:
-        if user_id not in self._coach:
-            self._coach[user_id] = await self.prefs.coach_on(user_id)
-        return self._coach[user_id]
+        """From the store every time, like the deck: another process of the
+        bot may have just changed it."""
+        return await self.store.coach_on(user_id)
 
     async def set_coach(self, user_id: int, on: bool) -> None:
-        await self.prefs.set_coach(user_id, on, self.now())
-        self._coach[user_id] = on
+        await self.store.set_coach(user_id, on, self.now())
 
     # -- reviews --------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return simulate(args[1:])
     if args and args[0] == "screenshots":
-        from bot.screenshots.cli import main as screenshots
+        from bot.runner import screenshots
 
         return screenshots(args[1:])
     if args and args[0] == "sync":

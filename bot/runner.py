@@ -11,10 +11,14 @@ import asyncio
 import logging
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from bot.config import ConfigError, Settings, load_settings
+
+if TYPE_CHECKING:
+    from bot.discord_app import SpadesBot
 
 PROG = "python -m bot"
 EXIT_BAD_SETUP = 2
@@ -213,3 +217,17 @@ def health(argv: list[str]) -> int:
         return 1
     print(f"healthy: last heartbeat {age:.0f} s ago")
     return 0
+
+
+def screenshots(argv: list[str]) -> int:
+    """``python -m bot screenshots``: the pictures, of the bot this entry point builds."""
+    from bot.screenshots.cli import main
+
+    return main(argv, picture_bot)
+
+
+def picture_bot(settings: Settings, seeds: Callable[[], int]) -> SpadesBot:
+    """The bot the screenshots are taken of: every feature, deals from ``seeds``."""
+    from bot.discord_app import FEATURES, SpadesBot
+
+    return SpadesBot(settings, seed_source=seeds, features=FEATURES)

@@ -13,19 +13,18 @@ import itertools
 import json
 import re
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 import simcord
 from simcord.preview import _markdown
 
 from bot.config import DatabaseSettings, DiscordSettings, Settings, TableSettings
-from bot.discord_app import FEATURES, SpadesBot
 from bot.screenshots.chromium import Browser, ChromiumCapture
-from bot.screenshots.scenes import Game, Shot, locale_of
+from bot.screenshots.scenes import Game, PictureBot, Shot, locale_of
 
 #: Browser viewports: a desktop client's chat column and a phone held upright.
 #: Tall enough for the longest message; the picture is cropped to the message.
@@ -39,6 +38,18 @@ SESSION_PARTS = frozenset(
     {"context", "publication", "activity", "lastAction", "navigation", "history", "commands"}
 )
 ASSET_HANDLE = re.compile(r'"a_[A-Za-z0-9_-]{16}"')
+
+
+class AlbumBot(PictureBot, Protocol):
+    """The bot the album plays: a Discord client (checked when it is built)
+    that can publish its slash commands."""
+
+    async def sync_commands(self, guild_id: int | None = None) -> list[str]: ...
+
+
+#: Builds the bot with these settings and this source of deal seeds: the
+#: entry point's (``bot.runner.picture_bot``), which knows the Discord client.
+MakeBot = Callable[[Settings, Callable[[], int]], AlbumBot]
 
 
 @dataclass
@@ -119,15 +130,13 @@ def settings(database: Path) -> Settings:
     )
 
 
-async def make_album(album: Album) -> list[Path]:
+async def make_album(album: Album, make_bot: MakeBot) -> list[Path]:
     """Play the scripted game and take every screen; the files written."""
     with tempfile.TemporaryDirectory(prefix="spades-screens-") as folder:
         seeds = itertools.count(1)
-        bot = SpadesBot(
-            settings(Path(folder) / "spades.db"),
-            seed_source=lambda: next(seeds),
-            features=FEATURES,
-        )
+        bot = make_bot(settings(Path(folder) / "spades.db"), lambda: next(seeds))
+        if not isinstance(bot, discord.Client):
+            raise TypeError(f"the album plays a Discord client, not {type(bot).__name__}")
         try:
             async with simcord.run(bot) as env:
                 env.backend.bot_user.name = BOT_NAME
@@ -136,9 +145,10 @@ async def make_album(album: Album) -> list[Path]:
                 async def take(shot: Shot) -> None:
                     await album.take(env, game.channel, shot)
 
-                game = Game(env, album.language, take)
+                game = Game(env, bot, album.language, take)
                 await game.play()
         finally:
-            if hasattr(bot, "store"):
-                await bot.store.close()
+            store = getattr(bot, "store", None)
+            if store is not None:
+                await store.close()
     return album.written

@@ -7,6 +7,10 @@ import asyncio
 import importlib.util
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.screenshots.album import MakeBot
 
 WIDTH_CHOICES = ("desktop", "phone", "both")
 #: What SimCord's preview needs beyond the bot's own dependencies.
@@ -35,7 +39,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], make_bot: MakeBot) -> int:
+    """``make_bot`` builds the bot the pictures are taken of (the entry point's)."""
     options = parse(argv)
     missing = [name for name in PREVIEW_MODULES if importlib.util.find_spec(name) is None]
     if missing:
@@ -50,7 +55,7 @@ def main(argv: list[str]) -> int:
 
     try:
         find_browser()
-        written = asyncio.run(take_pictures(options))
+        written = asyncio.run(take_pictures(options, make_bot))
     except (BrowserMissing, BrowserFailed, LanguageUnavailable) as exc:
         print(f"screenshots: {exc}", file=sys.stderr)
         return 1
@@ -59,7 +64,7 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-async def take_pictures(options: argparse.Namespace) -> list[Path]:
+async def take_pictures(options: argparse.Namespace, make_bot: MakeBot) -> list[Path]:
     from bot.screenshots.album import WIDTHS, Album, make_album
     from bot.screenshots.chromium import Browser
 
@@ -67,6 +72,6 @@ async def take_pictures(options: argparse.Namespace) -> list[Path]:
     browser = await Browser.launch()
     try:
         album = Album(options.outdir, widths, options.language, browser, options.documents)
-        return await make_album(album)
+        return await make_album(album, make_bot)
     finally:
         await browser.close()

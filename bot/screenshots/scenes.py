@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 import simcord
 from simcord import MemberActor
 
 from bot.ai.base import Player, make_player
-from bot.discord_app import SpadesBot
+from bot.app import SpadesApp
 from bot.game.cards import parse_card
 from bot.game.scoring import NIL
 from bot.game.state import Game as GameState
@@ -56,6 +56,18 @@ class Shot:
 Take = Callable[[Shot], Awaitable[None]]
 
 
+class PictureBot(Protocol):
+    """What the scripted game reads of the bot it plays: its application core
+    (the table's state) and its command tree (the options a command has). The
+    bot itself is built by the entry point, which knows the Discord client."""
+
+    @property
+    def app(self) -> SpadesApp: ...
+
+    @property
+    def tree(self) -> discord.app_commands.CommandTree[Any]: ...
+
+
 class LanguageUnavailable(Exception):
     """The bot has no way to choose the language asked for."""
 
@@ -63,8 +75,9 @@ class LanguageUnavailable(Exception):
 class Game:
     """The channel, the players and the clicks of one scripted game."""
 
-    def __init__(self, env: simcord.Env, language: str | None, take: Take) -> None:
+    def __init__(self, env: simcord.Env, bot: PictureBot, language: str | None, take: Take) -> None:
         self.env = env
+        self.bot = bot
         # Our code for what was asked (``pt``, ``pt-BR`` and ``pt_BR`` alike).
         self.language = None if language is None else resolve(language)
         self.take = take
@@ -74,12 +87,6 @@ class Game:
         self.table_id: int | None = None
         # Seeded per seat: the same choices every run.
         self.advisers: list[Player] = [make_player(ADVISER_LEVEL, seat) for seat in range(4)]
-
-    @property
-    def bot(self) -> SpadesBot:
-        bot = self.env.bot
-        assert isinstance(bot, SpadesBot)
-        return bot
 
     async def play(self) -> None:
         host = self.players[0]

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
+from bot.runner import picture_bot, screenshots
 from bot.screenshots.album import Album, make_album
 from bot.screenshots.chromium import BrowserMissing, find_browser
-from bot.screenshots.cli import main
 from bot.screenshots.scenes import locale_of
 
 SCREENS = {
@@ -76,7 +76,7 @@ def documents(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, A
     outdir = tmp_path_factory.mktemp("screens")
     import asyncio
 
-    written = asyncio.run(make_album(Album(outdir, documents=True)))
+    written = asyncio.run(make_album(Album(outdir, documents=True), picture_bot))
     assert all(path.suffix == ".json" for path in written)  # no browser: no pictures
     return {path.stem: json.loads(path.read_text("utf-8")) for path in written}
 
@@ -139,7 +139,7 @@ def test_a_missing_browser_is_one_clear_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("SPADES_CHROMIUM", str(tmp_path / "no-such-chromium"))
-    assert main([str(tmp_path / "out")]) == 1
+    assert screenshots([str(tmp_path / "out")]) == 1
     error = capsys.readouterr().err
     assert error.count("\n") == 1
     assert "apt-get install -y chromium" in error
@@ -156,7 +156,7 @@ def chromium_present() -> bool:
 
 @pytest.mark.skipif(not chromium_present(), reason="needs headless Chromium (not in CI)")
 def test_the_pictures_are_taken_at_phone_width(tmp_path: Path) -> None:
-    assert main([str(tmp_path), "--width", "phone"]) == 0
+    assert screenshots([str(tmp_path), "--width", "phone"]) == 0
     pictures = sorted(tmp_path.glob("*.png"))
     assert not list(tmp_path.glob("*.json"))  # documents only when asked for
     assert {path.name.removesuffix("-phone.png") for path in pictures} == SCREENS
@@ -172,14 +172,14 @@ def test_a_second_run_gives_the_same_documents(
 ) -> None:
     import asyncio
 
-    again = asyncio.run(make_album(Album(tmp_path, documents=True)))
+    again = asyncio.run(make_album(Album(tmp_path, documents=True), picture_bot))
     assert {path.stem: json.loads(path.read_text("utf-8")) for path in again} == documents
 
 
 def test_a_game_in_another_language_shows_every_screen_in_it(tmp_path: Path) -> None:
     import asyncio
 
-    written = asyncio.run(make_album(Album(tmp_path, language="pt", documents=True)))
+    written = asyncio.run(make_album(Album(tmp_path, language="pt", documents=True), picture_bot))
     pages = {path.stem: json.loads(path.read_text("utf-8")) for path in written}
     assert set(pages) == SCREENS
     assert "Começar" in labels(target(pages["lobby"]))

@@ -116,8 +116,9 @@ def configure_logging(settings: Settings) -> None:
     discord.utils.setup_logging(level=getattr(logging, settings.logging.level), root=True)
 
 
-def run(argv: list[str]) -> int:
-    """Start the bot and keep it connected until interrupted."""
+def run_settings(argv: list[str]) -> Settings:
+    """The settings ``python -m bot ARGV`` runs with: the file, the
+    environment and the shard flags."""
     parser = _config_parser("", "Run the Spades bot.", _subcommand_list())
     parser.usage = (
         f"{PROG} [--config PATH] [--shards IDS --shard-count N]"
@@ -125,7 +126,12 @@ def run(argv: list[str]) -> int:
     )
     _add_shard_arguments(parser)
     args = parser.parse_args(argv)
-    settings = _settings(args.config, _shard_overrides(args))
+    return _settings(args.config, _shard_overrides(args))
+
+
+def run(argv: list[str]) -> int:
+    """Start the bot and keep it connected until interrupted."""
+    settings = run_settings(argv)
     token = _token(settings)
     configure_logging(settings)
 

@@ -15,13 +15,15 @@ COPY bot ./bot
 COPY cogs ./cogs
 COPY db ./db
 # A C compiler for the install only: it compiles the rules engine with mypyc.
-# The sources are removed after it, so that the installed package runs.
+# The sources are removed after it, so that the installed package runs. The
+# message catalogs are compiled now: the unprivileged user cannot write them.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends gcc libc6-dev \
     && pip install . \
     && apt-get purge -y --auto-remove gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/* build bot cogs db setup.py \
     && python -c "import bot.game.native as n, bot.game; print('rules engine:', n.engine_build())" \
+    && python -m bot.i18n_catalogs compile \
     && useradd --create-home --uid 10001 spades \
     && mkdir /data \
     && chown spades:spades /data

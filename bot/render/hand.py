@@ -111,7 +111,7 @@ def hand_message(
                     ]
                 )
             )
-        lines.append(tr(lang, "Bids: {bids}", bids=_bids_line(view, names, lang)))
+        lines.append(_bids_line(view, names, lang))
         lines.append(_turn_line(view, names, lang))
     elif view.phase is Phase.PLAYING:
         trick = trick_line(view.leader, view.trick, names, lang)
@@ -140,7 +140,12 @@ def hand_message(
 
 
 def _bids_line(view: PlayerView, names: Sequence[str], lang: str) -> str:
-    return ", ".join(f"{names[s]} {bid_text(view.bids[s], lang)}" for s in range(4))
+    """The bids made so far, in seat order; a line of dashes says nothing."""
+    made = [s for s in range(4) if view.bids[s] is not None]
+    if not made:
+        return tr(lang, "No bids yet.")
+    bids = ", ".join(f"{names[s]} {bid_text(view.bids[s], lang)}" for s in made)
+    return tr(lang, "Bids: {bids}", bids=bids)
 
 
 def _turn_line(view: PlayerView, names: Sequence[str], lang: str) -> str:

@@ -147,7 +147,7 @@ def test_large_print_makes_headings_of_the_card_lines_only() -> None:
         "## ♥  A\n"
         "## ♣  6 5 4 3 2\n"
         "## ♦  5 4 3 2\n"
-        "Bids: alice -, bob 3, carol 3, dave 3\n"
+        "Bids: bob 3, carol 3, dave 3\n"
         "**Your turn to bid.**"
     )
     game.bid(0, 3)
@@ -160,3 +160,14 @@ def test_large_print_makes_headings_of_the_card_lines_only() -> None:
         view_of(game, 0), table_id=5, version=2, names=names, deck=DECKS[DeckName.CLASSIC]
     )
     assert playing.content.replace("## ", "") == classic.content
+
+
+def test_a_hand_before_any_bid_says_so_instead_of_four_dashes() -> None:
+    game = Game.new(preset("standard"), 1)
+    names = ["alice", "bob", "carol", "dave"]
+    first = game.to_act
+    spec = hand_message(
+        view_of(game, first), table_id=5, version=1, names=names, deck=DECKS[DeckName.CLASSIC]
+    )
+    assert "No bids yet." in spec.content.splitlines()
+    assert "Bids:" not in spec.content and " -" not in spec.content

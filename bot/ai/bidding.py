@@ -19,6 +19,11 @@ ROUNDING = 0.1  # a trick count of n + 0.9 or more bids n + 1: bids lean low
 NIL_DANGER_LIMIT = 0.9  # the most danger a Nil worth 100 accepts
 LOW_NIL_DANGER_LIMIT = 0.5  # ... and a Nil worth less
 NIL_MAX_TRICKS = 2.8  # hands counting this many tricks never bid Nil
+# A bid takes in this share of the tricks the table leaves over (or short):
+# a seat gets some of the tricks nobody bid for, and fewer when the others
+# bid for more than their share.
+SPARE_SHARE = 0.4
+UNBID_SEAT_TRICKS = 3.25  # what a seat yet to bid is counted at
 
 # Tricks per card of a side suit, by the suit's length (index 0-13): long
 # suits get trumped before their honours make, a lone king falls to the ace.
@@ -133,16 +138,36 @@ def team_room(bids: Sequence[int | None], seat: int) -> int:
 
 
 def numeric_bid(hand: int, bids: Sequence[int | None], seat: int) -> int:
-    """A bid of 1-13 from the hand's trick count, shaded to the table: never
-    so high that the side's two bids pass 13, and the last bidder of a side
-    trims when the four bids would overrun 13."""
-    estimate = estimate_tricks(hand)
-    bid = int(estimate + ROUNDING)
+    """A bid of 1-13 from the hand's trick count, shaded to the table: up or
+    down by a share of the tricks the other bids leave over, never so high
+    that the side's two bids pass 13, and the last bidder of a side trims
+    when the four bids would overrun 13."""
+    count = estimate_tricks(hand)
+    shaded = int(count + SPARE_SHARE * spare_per_seat(count, bids, seat) + ROUNDING)
+    bid = max(shaded, sure_spade_tricks(_ranks(hand, 3)))  # sure tricks whatever the others bid
     others = sum(b for s, b in enumerate(bids) if s != seat and b is not None and b > 0)
     made = sum(1 for s, b in enumerate(bids) if s != seat and b is not None)
     if made == 3 and others + bid > 13 and bid > 1:
         bid = max(1, min(bid, 13 - others + 1))
     return max(1, min(team_room(bids, seat), bid))
+
+
+def spare_per_seat(count: float, bids: Sequence[int | None], seat: int) -> float:
+    """The tricks nobody counts on, shared among the seats that take tricks:
+    the other bids made (a seat yet to bid counted at a quarter of the
+    tricks) and this hand's ``count`` leave them over, or short when negative."""
+    spare = 13.0 - count
+    takers = 4
+    for other, bid in enumerate(bids):
+        if other == seat:
+            continue
+        if bid is None:
+            spare -= UNBID_SEAT_TRICKS
+        elif bid > 0:
+            spare -= bid
+        else:
+            takers -= 1  # a Nil bidder tries to take none
+    return spare / takers
 
 
 def blind_nil_wanted(
@@ -187,6 +212,7 @@ __all__ = [
     "estimate_tricks",
     "nil_danger",
     "numeric_bid",
+    "spare_per_seat",
     "team_room",
     "wants_nil",
 ]

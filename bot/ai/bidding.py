@@ -15,7 +15,8 @@ from bot.game.rules import RuleSet
 from bot.game.scoring import BLIND_NIL, NIL
 
 ACE, KING, QUEEN, JACK = 12, 11, 10, 9
-ROUNDING = 0.1  # a trick count of n + 0.9 or more bids n + 1: bids lean low
+ROUNDING = 0.0  # a trick count of n to n + 0.99 bids n: the worths are fitted to
+# the tricks taken, so rounding down leans to the safe side of the count
 NIL_DANGER_LIMIT = 0.9  # the most danger a Nil worth 100 accepts
 LOW_NIL_DANGER_LIMIT = 0.5  # ... and a Nil worth less
 NIL_MAX_TRICKS = 2.8  # hands counting this many tricks never bid Nil

@@ -130,8 +130,8 @@ def test_the_last_bidder_takes_in_the_tricks_nobody_bid() -> None:
 
 
 def test_bids_above_the_share_of_tricks_shade_the_count_down() -> None:
-    # A count a little over five bids 5 alone; after bids of 5 and 4 (nine
+    # A count of five and a half bids 5 alone; after bids of 6 and 5 (eleven
     # tricks with a seat still to bid) it can count on fewer and bids 4.
-    hand = "AS KS 4S 3S AH 7H 5H 3H KD QD 4D 8C 2C"
+    hand = "AS KS 4S 3S AH 7H 5H 3H KD 6D 4D KC 2C"
     assert decide(heuristic, position({1: hand})).value == 5
-    assert decide(heuristic, position({3: hand}, bids=[5, 4])).value == 4
+    assert decide(heuristic, position({3: hand}, bids=[6, 5])).value == 4

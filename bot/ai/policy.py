@@ -109,9 +109,10 @@ def choose_card(
 
 def _can_chase_nil(need: int, tricks_left: int) -> bool:
     """Whether a side can spend tricks on breaking an opponent's Nil: not
-    while its own contract needs more than two thirds of the tricks left
-    (a contract of 10 needs nearly every trick its side can take)."""
-    return 3 * need <= 2 * tricks_left and need < tricks_left
+    while its own contract needs more than two thirds of one trick more than
+    are left (a contract of 10 needs nearly every trick its side can take,
+    one of 9 can spare a few)."""
+    return 3 * need <= 2 * (tricks_left + 1) and need < tricks_left
 
 
 def _worth_setting(plan: HandPlan, team: int, won: Sequence[int], tricks_left: int) -> bool:

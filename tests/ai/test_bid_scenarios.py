@@ -108,3 +108,30 @@ def test_the_bid_study_values_every_bid_over_the_same_samples() -> None:
 def test_the_baseline_level_keeps_todays_bids() -> None:
     game = position({1: LONG_SPADES_AND_RUFFS})
     assert heuristic_v1().decide(view_of(game, 1)).value == 6
+
+
+SOLID = "AS KS 4S 3S AH 7H 5H 3H KD 6D 4D 8C 2C"  # counts a little under five
+
+
+def test_the_count_is_the_tricks_a_hand_takes() -> None:
+    # Three side aces and nothing else take about three tricks; a king
+    # makes a trick when guarded, seldom alone.
+    assert int(estimate_tricks(cards("AC 2C 3C AD 2D 3D AH 2H 3H 4H 2S 3S 4S")) + ROUNDING) == 3
+    guarded = estimate_tricks(cards("KC 2C 5D 6D 7D 8D 2H 3H 4H 6H 2S 3S 4S"))
+    alone = estimate_tricks(cards("KC 5D 6D 7D 8D 2H 3H 4H 6H 7H 2S 3S 4S"))
+    assert guarded > alone + 0.3
+
+
+def test_the_last_bidder_takes_in_the_tricks_nobody_bid() -> None:
+    # Alone the hand bids 4; after bids of 2, 2 and 1 the table leaves tricks
+    # over and some of them fall to it.
+    assert decide(heuristic, position({1: SOLID})).value == 4
+    assert decide(heuristic, position({0: SOLID}, bids=[2, 2, 1])).value == 5
+
+
+def test_bids_above_the_share_of_tricks_shade_the_count_down() -> None:
+    # A count of five and a half bids 5 alone; after bids of 6 and 5 (eleven
+    # tricks with a seat still to bid) it can count on fewer and bids 4.
+    hand = "AS KS 4S 3S AH 7H 5H 3H KD 6D 4D KC 2C"
+    assert decide(heuristic, position({1: hand})).value == 5
+    assert decide(heuristic, position({3: hand}, bids=[6, 5])).value == 4

@@ -101,6 +101,15 @@ def test_contract_of_ten_does_not_chase_an_opponents_nil() -> None:
     assert baseline in ("2C", "2D", "2H")
 
 
+def test_contract_of_nine_still_chases_an_opponents_nil() -> None:
+    # The same cards with a contract of 9: four of the thirteen tricks can
+    # be spared, so seat 0 leads low into the Nil.
+    own = "AC KC QC AD KD AH KH AS KS QS 2C 2D 2H"
+    hands = dict(enumerate(_full_deal(own)))
+    improved, _ = choices([5, NIL, 4, 3], hands, seat=0)
+    assert improved in ("2C", "2D", "2H")
+
+
 def _full_deal(own: str) -> list[str]:
     hands = deal({0: own})
     return [" ".join(card_name(c) for c in range(52) if h >> c & 1) for h in hands]

@@ -33,7 +33,7 @@ from typing import Self, TypeVar
 import aiosqlite
 
 from db.errors import IntegrityFailure, StoreError
-from db.group_commit import ActionWrite, GroupCommit
+from db.group_commit import ActionWrite, GroupCommit, GroupCommitting
 from db.schema import MIGRATIONS_DIR, Migration, find_migrations, migration_target, too_new
 from db.sql import SQLITE, Args, Row, TableShape
 
@@ -113,7 +113,7 @@ class SQLiteStatements:
             raise IntegrityFailure(str(exc)) from exc
 
 
-class Connected(SQLiteStatements):
+class Connected(SQLiteStatements, GroupCommitting):
     """An open, migrated SQLite database. Create with ``await open(path)``
     (on :class:`db.store.Store`); ``await close()``. Reads run on the
     connection directly; writes one transaction at a time."""

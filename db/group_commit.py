@@ -34,10 +34,11 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Protocol, TypeVar, cast, runtime_checkable
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
@@ -51,10 +52,12 @@ T = TypeVar("T")
 ActionWrite = Callable[[Statements], Coroutine[Any, Any, T]]
 
 
-@runtime_checkable
-class GroupCommitting(Protocol):
-    """A database that writes actions together (SQLite's :class:`db.connection.Connected`)."""
+class GroupCommitting(ABC):
+    """A database that writes actions together (SQLite's
+    :class:`db.connection.Connected`). A base class rather than a protocol:
+    every action asks, and a protocol's ``isinstance`` is slow."""
 
+    @abstractmethod
     async def write_action(self, write: ActionWrite[T]) -> T:
         """Run ``write`` in the next shared transaction; what it returned
         once that transaction is committed."""

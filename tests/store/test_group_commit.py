@@ -21,6 +21,7 @@ from db.group_commit import ThreadStatements, run_to_end
 from db.sql import Statements
 from db.store import (
     Change,
+    Committed,
     Deadline,
     GameEnd,
     IntegrityFailure,
@@ -79,6 +80,11 @@ async def _traced(store: Store) -> AsyncIterator[list[str]]:
         yield statements
     finally:
         await store.connection.set_trace_callback(None)  # type: ignore[arg-type]
+
+
+def _bid(store: Store, table_id: int) -> Awaitable[Committed]:
+    """A bid at version 1 that arms the table's turn deadline."""
+    return store.commit_action(table_id, 1, LogEntry("bid", 11, {}, 2.0), _plain(table_id))
 
 
 async def _together(store: Store, *calls: Awaitable[Any]) -> tuple[list[Any], list[str]]:
@@ -141,7 +147,7 @@ async def test_a_refused_action_fails_alone_and_the_others_commit(store: Store) 
     no_such_game = GameEnd(9, 3.0, 0, "target", None, (500, 0), (), ())
     results, statements = await _together(
         store,
-        store.commit_action(first, 1, LogEntry("bid", 11, {}, 2.0), _plain(first)),
+        _bid(store, first),
         # Its version moved long ago: refused by the one-statement commit.
         store.commit_action(stale, 5, LogEntry("bid", 11, {}, 2.0), _plain(stale)),
         # The same table and version twice in one transaction: the second is stale.
@@ -151,7 +157,7 @@ async def test_a_refused_action_fails_alone_and_the_others_commit(store: Store) 
         store.commit_action(
             unfinished, 1, LogEntry("end", 10, {}, 2.0), Change(game_end=no_such_game)
         ),
-        store.commit_action(last, 1, LogEntry("bid", 11, {}, 2.0), _plain(last)),
+        _bid(store, last),
     )
     assert _begins(statements) == 1
     assert [type(r) for r in results] == [
@@ -199,9 +205,7 @@ async def test_a_failed_transaction_fails_every_action_in_it_and_writes_nothing(
 
 async def test_an_action_alone_is_one_transaction_of_its_own(store: Store) -> None:
     (table_id,) = await _tables(store, 1)
-    results, statements = await _together(
-        store, store.commit_action(table_id, 1, LogEntry("bid", 11, {}, 2.0), _plain(table_id))
-    )
+    results, statements = await _together(store, _bid(store, table_id))
     assert results[0].version == 2
     words = [s.split()[0].upper() for s in statements]
     assert words.count("BEGIN") == words.count("COMMIT") == 1
@@ -212,12 +216,8 @@ async def test_an_action_cancelled_while_queued_is_not_written(store: Store) -> 
     kept, dropped = await _tables(store, 2)
     before = _table_rows(store, dropped)
     async with _write_lock(store):
-        keep = asyncio.ensure_future(
-            store.commit_action(kept, 1, LogEntry("bid", 11, {}, 2.0), _plain(kept))
-        )
-        drop = asyncio.ensure_future(
-            store.commit_action(dropped, 1, LogEntry("bid", 11, {}, 2.0), _plain(dropped))
-        )
+        keep = asyncio.ensure_future(_bid(store, kept))
+        drop = asyncio.ensure_future(_bid(store, dropped))
         await asyncio.sleep(0)
         drop.cancel()
     assert (await keep).version == 2
@@ -249,19 +249,13 @@ async def test_a_leader_cancelled_mid_transaction_hands_over_and_nobody_is_left_
     busy = asyncio.ensure_future(store.connection._execute(time.sleep, 0.2))  # type: ignore[no-untyped-call]
     await asyncio.sleep(0)
     async with _write_lock(store):
-        leader = asyncio.ensure_future(
-            store.commit_action(first, 1, LogEntry("bid", 11, {}, 2.0), _plain(first))
-        )
-        follower = asyncio.ensure_future(
-            store.commit_action(second, 1, LogEntry("bid", 11, {}, 2.0), _plain(second))
-        )
+        leader = asyncio.ensure_future(_bid(store, first))
+        follower = asyncio.ensure_future(_bid(store, second))
         await asyncio.sleep(0)
     for _ in range(3):
         await asyncio.sleep(0)  # the leader has sent both to the thread
     leader.cancel()
-    later = asyncio.ensure_future(
-        store.commit_action(third, 1, LogEntry("bid", 11, {}, 2.0), _plain(third))
-    )
+    later = asyncio.ensure_future(_bid(store, third))
     with pytest.raises(asyncio.CancelledError):
         await leader
     # The follower hears how its transaction went; the next action finds a
@@ -276,12 +270,8 @@ async def test_a_leader_cancelled_mid_transaction_hands_over_and_nobody_is_left_
 async def test_a_leader_cancelled_while_waiting_for_the_lock_hands_over(store: Store) -> None:
     first, second = await _tables(store, 2)
     async with _write_lock(store):
-        leader = asyncio.ensure_future(
-            store.commit_action(first, 1, LogEntry("bid", 11, {}, 2.0), _plain(first))
-        )
-        follower = asyncio.ensure_future(
-            store.commit_action(second, 1, LogEntry("bid", 11, {}, 2.0), _plain(second))
-        )
+        leader = asyncio.ensure_future(_bid(store, first))
+        follower = asyncio.ensure_future(_bid(store, second))
         await asyncio.sleep(0)
         leader.cancel()
         await asyncio.sleep(0)
@@ -298,9 +288,7 @@ async def test_actions_arriving_while_one_is_written_share_the_next_transaction(
     queued behind it meanwhile go together."""
     tables = await _tables(store, 30)
     async with _traced(store) as statements:
-        results = await asyncio.gather(
-            *(store.commit_action(t, 1, LogEntry("bid", 11, {}, 2.0), _plain(t)) for t in tables)
-        )
+        results = await asyncio.gather(*(_bid(store, t) for t in tables))
     assert [r.version for r in results] == [2] * len(tables)
     assert _begins(statements) == 2
     assert sum(s.upper().startswith("SAVEPOINT") for s in statements) == len(tables) - 1
@@ -319,9 +307,7 @@ async def test_a_write_that_waits_on_something_else_fails_its_transaction_loudly
     assert isinstance(store.db, Connected)
     async with _write_lock(store):
         bad = asyncio.ensure_future(store.db.write_action(waits))
-        good = asyncio.ensure_future(
-            store.commit_action(second, 1, LogEntry("bid", 11, {}, 2.0), _plain(second))
-        )
+        good = asyncio.ensure_future(_bid(store, second))
         await asyncio.sleep(0)
     results = await asyncio.gather(bad, good, return_exceptions=True)
     assert all(isinstance(r, RuntimeError) for r in results), results

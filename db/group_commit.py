@@ -122,37 +122,38 @@ class _Queued:
     #: What its caller waits for: the write's outcome, or :data:`_TAKE_OVER`
     #: (then a fresh future takes its place).
     answer: asyncio.Future[Any]
-    #: Named to write the next batch (told :data:`_TAKE_OVER`), not yet at it.
+    #: Named to send the next batch once the lock is free (told
+    #: :data:`_TAKE_OVER`), and not yet at it.
     named: bool = False
 
 
-#: The answer that tells a waiting caller that it writes the next batch.
+#: The answer that tells a waiting caller to send the next batch.
 _TAKE_OVER: Any = object()
 
 
 class GroupCommit:
     """The write queue of one connection; ``lock`` is the connection's write
-    lock, held while a transaction is written so that other transactions on
-    the connection never interleave with it.
+    lock: no batch goes to the thread while a transaction holds it, so that
+    no transaction on the connection ever interleaves with another.
 
-    No task of its own writes the queue: the first caller to find nobody
-    writing leads. It writes one batch, everything queued then, its own
-    action included, and once that batch is committed it hands over to the
-    first caller queued meanwhile, which writes the next batch, and so on
-    until the queue is empty. So nobody waits longer than two transactions,
-    and a leader that is cancelled hands over all the same. (A long-lived
-    writer task would outlive the work that started it, which an event loop
-    driven step by step, as SimCord's tests and the whole-bot benchmark drive
-    it, cannot see the end of.)"""
+    No task of its own writes the queue. The first caller to find it idle
+    sends everything queued as one batch (its own action included) as soon as
+    the lock is free, and waits for its answer like the others. When a batch
+    is committed, its callers are answered; once they have run (and queued
+    their next actions), whatever is queued goes as the next batch, and so on
+    until the queue is empty. While a transaction holds the lock, the first
+    caller queued is named to wait for it and send; cancelled, it names the
+    next. (A long-lived writer task would outlive the work that started it,
+    which an event loop driven step by step, as SimCord's tests and the
+    whole-bot benchmark drive it, cannot see the end of.)"""
 
     def __init__(self, connection: aiosqlite.Connection, lock: asyncio.Lock) -> None:
         self._connection = connection
         self._lock = lock
         self._queued: list[_Queued] = []
-        # Done when the queue is empty and nobody leads; None: nobody leads.
-        self._leading: asyncio.Future[None] | None = None
-        # Transactions on the connection's thread, whoever waits for them.
-        self._in_flight: set[asyncio.Future[list[Any]]] = set()
+        # Set while batches are being written or waited for, done when the
+        # queue is idle again; None: idle.
+        self._busy: asyncio.Future[None] | None = None
 
     async def write(self, write: ActionWrite[T]) -> T:
         """Run ``write`` in the next transaction; returns what it returned
@@ -161,20 +162,20 @@ class GroupCommit:
         queued = _Queued(write, loop.create_future())
         self._queued.append(queued)
         try:
-            if self._leading is None:
-                self._leading = loop.create_future()
-                await self._lead(queued)
+            if self._busy is None:
+                self._busy = loop.create_future()
+                await self._send_when_free(queued)
             while True:
                 outcome = await queued.answer
                 if outcome is not _TAKE_OVER:
                     return cast(T, outcome)
                 queued.named = False
                 queued.answer = loop.create_future()
-                await self._lead(queued)
+                await self._send_when_free(queued)
         except asyncio.CancelledError:
-            if queued.named:  # cancelled before it could take over
+            if queued.named:  # cancelled before it could send: the next one sends
                 queued.named = False
-                self._hand_over(queued)
+                self._next(leaving=queued)
             # Still queued: taken off the queue. Already written or on its way:
             # it commits or fails with its transaction all the same.
             queued.answer.cancel()
@@ -182,64 +183,60 @@ class GroupCommit:
 
     async def drain(self) -> None:
         """Wait until everything queued so far is written (before closing)."""
-        while self._leading is not None or self._in_flight:
-            waits: list[asyncio.Future[Any]] = list(self._in_flight)
-            if self._leading is not None:
-                waits.append(self._leading)
-            await asyncio.wait(waits)
+        while self._busy is not None:
+            await asyncio.wait((self._busy,))
 
-    async def _lead(self, own: _Queued) -> None:
-        """Write one batch: everything queued (``own`` included) once the
-        lock is ours; then the next caller leads."""
+    async def _send_when_free(self, own: _Queued) -> None:
+        """Send everything queued (``own`` included) once the lock is free."""
         try:
             async with self._lock:
-                batch = [q for q in self._queued if not q.answer.done()]
-                self._queued = []
-                await self._write_batch(batch)
-        finally:
-            self._hand_over(own)
+                self._send()
+        except asyncio.CancelledError:
+            self._next(leaving=own)
+            raise
 
-    def _hand_over(self, leaving: _Queued) -> None:
-        """``leaving`` leads no more: the first other caller still queued
-        leads next, or nobody when none is."""
+    def _send(self) -> None:
+        batch = [q for q in self._queued if not q.answer.done()]
+        self._queued = []
+        written = _on_thread(self._connection, [q.write for q in batch])
+        written.add_done_callback(partial(self._answer, batch))
+
+    def _next(self, leaving: _Queued | None = None) -> None:
+        """The next batch: everything still queued but ``leaving``, sent now
+        if no transaction holds the lock (the send itself does not wait), else
+        by its first caller once the lock is free; or, with nothing queued, the
+        queue is idle."""
         waiting = [q for q in self._queued if q is not leaving and not q.answer.done()]
         self._queued = waiting
-        if waiting:
+        if not waiting:
+            busy, self._busy = self._busy, None
+            if busy is not None:
+                busy.set_result(None)
+        elif not self._lock.locked():
+            self._send()
+        else:
             waiting[0].named = True
             waiting[0].answer.set_result(_TAKE_OVER)
-            return
-        leading, self._leading = self._leading, None
-        if leading is not None:
-            leading.set_result(None)
-
-    async def _write_batch(self, batch: list[_Queued]) -> None:
-        written = _on_thread(self._connection, [q.write for q in batch])
-        self._in_flight.add(written)
-        written.add_done_callback(lambda done: self._answer(batch, done))
-        # Waited for, not awaited: a cancelled leader stops waiting while the
-        # transaction goes on, and every caller, the leader too, hears how it
-        # went through its own answer.
-        await asyncio.wait((written,))
 
     def _answer(self, batch: list[_Queued], written: asyncio.Future[list[Any]]) -> None:
-        self._in_flight.discard(written)
-        if written.cancelled():
-            for queued in batch:
-                queued.answer.cancel()
-            return
-        failure = written.exception()
-        if failure is not None:
-            for queued in batch:
-                if not queued.answer.done():
-                    queued.answer.set_exception(failure)
-            return
-        for queued, outcome in zip(batch, written.result(), strict=True):
-            if queued.answer.done():
-                continue  # its caller was cancelled; the action is written all the same
-            if isinstance(outcome, _Refused):
-                queued.answer.set_exception(outcome.error)
-            else:
-                queued.answer.set_result(outcome)
+        try:
+            failure = written.exception()
+            if failure is not None:
+                for queued in batch:
+                    if not queued.answer.done():
+                        queued.answer.set_exception(failure)
+                return
+            for queued, outcome in zip(batch, written.result(), strict=True):
+                if queued.answer.done():
+                    continue  # its caller was cancelled; the action is written all the same
+                if isinstance(outcome, _Refused):
+                    queued.answer.set_exception(outcome.error)
+                else:
+                    queued.answer.set_result(outcome)
+        finally:
+            # Scheduled after the callers answered here: they run first and
+            # may queue their next actions, which then go together.
+            written.get_loop().call_soon(self._next)
 
 
 def _write_together(db: sqlite3.Connection, writes: list[ActionWrite[Any]]) -> list[Any]:

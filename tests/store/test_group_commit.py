@@ -356,3 +356,35 @@ async def test_a_leader_answers_its_caller_once_its_own_batch_is_committed(
     assert len(busy_done) <= 1
     await busy
     assert busy_done == list(range(1, 21))
+
+
+@pytest.mark.parametrize(
+    "steps", [pytest.param(0, id="before it knows"), pytest.param(3, id="waiting for the lock")]
+)
+async def test_a_batch_due_while_a_transaction_holds_the_lock_waits_for_it(
+    store: Store, steps: int
+) -> None:
+    """The next batch is due while another transaction holds the connection:
+    it waits; the caller named to send it, cancelled, names the next."""
+    first, second, third = await _tables(store, 3)
+    busy = asyncio.ensure_future(store.connection._execute(time.sleep, 0.2))  # type: ignore[no-untyped-call]
+    await asyncio.sleep(0)
+    sent = asyncio.ensure_future(_bid(store, first))  # its batch waits on the busy thread
+    await asyncio.sleep(0)
+    named = asyncio.ensure_future(_bid(store, second))
+    left = asyncio.ensure_future(_bid(store, third))
+    await asyncio.sleep(0)
+    async with _write_lock(store):
+        assert (await sent).version == 2
+        for _ in range(steps):
+            await asyncio.sleep(0)
+        named.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await named
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert not left.done() and _table_rows(store, third)[0] == (1,)
+    # Left waiting, nobody would send it: fail rather than hang.
+    assert (await asyncio.wait_for(left, 5)).version == 2
+    await busy
+    assert _table_rows(store, second)[0] == (1,)

@@ -3,9 +3,11 @@ schema migrations and transactions (the :class:`db.sql.Database` of a
 ``sqlite:///`` URL).
 
 One :class:`Connected` owns one aiosqlite connection (WAL, foreign keys on,
-a busy timeout). Writes go through :meth:`Connected.transaction`, one at a
-time: several coroutines sharing a connection must never interleave the
-statements of two transactions.
+a busy timeout). Writes go through :meth:`Connected.transaction`, or for the
+tables' actions through :meth:`Connected.write_action` (many actions in one
+transaction, :mod:`db.group_commit`), one transaction at a time: several
+coroutines sharing a connection must never interleave the statements of two
+transactions.
 
 The schema lives in ``db/migrations`` (:mod:`db.schema`). At open every step whose
 number is above ``PRAGMA user_version`` is applied, in number order, all in
@@ -26,15 +28,17 @@ import threading
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Self
+from typing import Self, TypeVar
 
 import aiosqlite
 
 from db.errors import IntegrityFailure, StoreError
+from db.group_commit import ActionWrite, GroupCommit, GroupCommitting
 from db.schema import MIGRATIONS_DIR, Migration, find_migrations, migration_target, too_new
 from db.sql import SQLITE, Args, Row, TableShape
 
 BUSY_TIMEOUT_MS = 5000
+T = TypeVar("T")
 READ_ONLY = (
     "the database is read-only: the bot must be able to write its file, the -wal and -shm"
     " files beside it, and their folder"
@@ -109,7 +113,7 @@ class SQLiteStatements:
             raise IntegrityFailure(str(exc)) from exc
 
 
-class Connected(SQLiteStatements):
+class Connected(SQLiteStatements, GroupCommitting):
     """An open, migrated SQLite database. Create with ``await open(path)``
     (on :class:`db.store.Store`); ``await close()``. Reads run on the
     connection directly; writes one transaction at a time."""
@@ -121,6 +125,7 @@ class Connected(SQLiteStatements):
         self.path = path
         # One transaction at a time on the shared connection.
         self.write_lock = asyncio.Lock()
+        self.commits = GroupCommit(connection, self.write_lock)
 
     @classmethod
     async def open(
@@ -163,6 +168,7 @@ class Connected(SQLiteStatements):
         return store
 
     async def close(self) -> None:
+        await self.commits.drain()
         async with self.write_lock:
             await _close(self.connection)
 
@@ -172,6 +178,12 @@ class Connected(SQLiteStatements):
     async def execute(self, sql: str, args: Args = ()) -> int:
         async with self.write_lock:
             return await super().execute(sql, args)
+
+    async def write_action(self, write: ActionWrite[T]) -> T:
+        """``write`` in the next transaction of the group commit, with the
+        actions of other tables queued meanwhile; what it returned, once
+        that transaction is committed."""
+        return await self.commits.write(write)
 
     async def schema_version(self) -> int:
         async with self.connection.execute("PRAGMA user_version") as cursor:

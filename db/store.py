@@ -8,6 +8,7 @@ written once for both databases:
 
 * :mod:`db.sql`: what the parts need from a database, and its dialect;
 * :mod:`db.connection`: the SQLite file (settings, migrations, transactions);
+* :mod:`db.group_commit`: on SQLite, the actions of many tables in one transaction;
 * :mod:`db.postgres`: the PostgreSQL server (a pool, reconnecting);
 * :mod:`db.schema`: the one numbered migration history of both;
 * :mod:`db.errors`: the errors every part raises;

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from db.deadlines import DeadlineRow, deadline_rows, replace_deadlines
 from db.errors import ChannelTaken, IntegrityFailure, StoreError, VersionConflict
+from db.group_commit import GroupCommitting
 from db.sql import Backed, Statements, to_json
 from db.table_records import (
     Change,
@@ -83,109 +85,113 @@ class TableSQL(Backed):
     ) -> Committed:
         """Append ``entry`` to the log of a table at ``version`` and apply
         ``change``, all in one transaction; returns the new version (and the
-        new game's id when ``change`` starts one).
+        new game's id when ``change`` starts one). On SQLite that transaction
+        may hold other tables' actions too (:mod:`db.group_commit`); either
+        way this returns only once it is committed.
 
         Raises :class:`VersionConflict` if the stored version is not ``version``
         and :class:`ChannelTaken` if a status change collides with another open
         table; nothing is written then (no deadline either).
         """
         change = change or Change()
-        new_version = version + 1
         rows = None if change.deadlines is None else deadline_rows(table_id, change.deadlines)
-        if _only_current_state(change):
+        if isinstance(self.db, GroupCommitting):
+            return await self.db.write_action(
+                partial(
+                    self._write_action,
+                    table_id=table_id,
+                    version=version,
+                    entry=entry,
+                    change=change,
+                    deadlines=rows,
+                )
+            )
+        if _only_current_state(change) and rows is None:
+            # One INSERT is a transaction of its own: one round trip.
             assert change.state is not None
-            await self._commit_plain(table_id, new_version, entry, change.state, rows)
-            return Committed(new_version)
-        async with self.transaction() as db:
-            start = change.game_start
+            statement = _plain_commit(table_id, version + 1, entry, change.state)
             try:
-                changed = await db.execute(
-                    "UPDATE tables SET version = ?, updated_at = ?,"
-                    " status = coalesce(?, status),"
-                    " game_no = coalesce(?, game_no), game_seq = coalesce(?, game_seq)"
-                    " WHERE id = ? AND version = ?",
-                    (
-                        new_version,
-                        entry.at,
-                        change.status,
-                        start.game_no if start else None,
-                        new_version if start else None,
-                        table_id,
-                        version,
-                    ),
-                )
+                await self.db.execute(*statement)
             except IntegrityFailure as exc:
-                raise _integrity(exc) from exc
-            if changed != 1:
-                raise VersionConflict(f"table {table_id} is no longer at version {version}")
-            await self._insert_entry(db, table_id, new_version, entry)
-            if change.seats is not None:
-                await db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-                await db.executemany(
-                    "INSERT INTO seats (table_id, seat, user_id, bot_level) VALUES (?, ?, ?, ?)",
-                    [(table_id, s.seat, s.user_id, s.computer_level) for s in change.seats],
-                )
-            if change.add_spectator is not None:
-                await db.execute(
-                    "INSERT INTO spectators (table_id, user_id, joined_at) VALUES (?, ?, ?)",
-                    (table_id, change.add_spectator, entry.at),
-                )
-            if change.remove_spectator is not None:
-                await db.execute(
-                    "DELETE FROM spectators WHERE table_id = ? AND user_id = ?",
-                    (table_id, change.remove_spectator),
-                )
-            game_id = None
-            if start is not None:
-                game_id = await self._insert_game(db, table_id, start)
-            if change.game_end is not None:
-                await self._finish_game(db, table_id, change.game_end)
-            if change.state is not None:
-                await self._write_state(db, table_id, new_version, change.state)
-            if rows is not None:
-                await replace_deadlines(db, table_id, rows)
-        return Committed(new_version, game_id)
+                raise _plain_refusal(exc, table_id, version) from None
+            return Committed(version + 1)
+        async with self.transaction() as db:
+            return await self._write_action(
+                db, table_id=table_id, version=version, entry=entry, change=change, deadlines=rows
+            )
 
-    async def _commit_plain(
+    async def _write_action(
         self,
+        db: Statements,
+        *,
         table_id: int,
         version: int,
         entry: LogEntry,
-        state: StateWrite,
+        change: Change,
         deadlines: list[DeadlineRow] | None,
-    ) -> None:
-        """The common case (a bid, a card): the log row, the version bump and
-        the current state in one INSERT, which is one transaction of its own
-        (see migration 016): one round trip to the database thread. With
-        deadlines to write, that INSERT and theirs share one transaction."""
-        commit = (
-            "INSERT INTO action_commits (table_id, seq, kind, actor, payload, at,"
-            " game_no, format, current) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                table_id,
-                version,
-                entry.kind,
-                entry.actor,
-                to_json(entry.payload),
-                entry.at,
-                state.game_no,
-                state.format,
-                state.current,
-            ),
-        )
-        try:
-            if deadlines is None:
-                await self.db.execute(*commit)
-            else:
-                async with self.transaction() as db:
-                    await db.execute(*commit)
+    ) -> Committed:
+        """The statements of :meth:`commit_action` inside the caller's
+        transaction. They only run statements on ``db``: the group commit
+        runs them on the connection's thread, where nothing else may be
+        awaited."""
+        new_version = version + 1
+        if _only_current_state(change):
+            assert change.state is not None
+            try:
+                await db.execute(*_plain_commit(table_id, new_version, entry, change.state))
+                if deadlines is not None:
                     await replace_deadlines(db, table_id, deadlines)
+            except IntegrityFailure as exc:
+                raise _plain_refusal(exc, table_id, version) from None
+            return Committed(new_version)
+        start = change.game_start
+        try:
+            changed = await db.execute(
+                "UPDATE tables SET version = ?, updated_at = ?,"
+                " status = coalesce(?, status),"
+                " game_no = coalesce(?, game_no), game_seq = coalesce(?, game_seq)"
+                " WHERE id = ? AND version = ?",
+                (
+                    new_version,
+                    entry.at,
+                    change.status,
+                    start.game_no if start else None,
+                    new_version if start else None,
+                    table_id,
+                    version,
+                ),
+            )
         except IntegrityFailure as exc:
-            if "version conflict" in str(exc):
-                raise VersionConflict(
-                    f"table {table_id} is no longer at version {version - 1}"
-                ) from None
             raise _integrity(exc) from exc
+        if changed != 1:
+            raise VersionConflict(f"table {table_id} is no longer at version {version}")
+        await self._insert_entry(db, table_id, new_version, entry)
+        if change.seats is not None:
+            await db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+            await db.executemany(
+                "INSERT INTO seats (table_id, seat, user_id, bot_level) VALUES (?, ?, ?, ?)",
+                [(table_id, s.seat, s.user_id, s.computer_level) for s in change.seats],
+            )
+        if change.add_spectator is not None:
+            await db.execute(
+                "INSERT INTO spectators (table_id, user_id, joined_at) VALUES (?, ?, ?)",
+                (table_id, change.add_spectator, entry.at),
+            )
+        if change.remove_spectator is not None:
+            await db.execute(
+                "DELETE FROM spectators WHERE table_id = ? AND user_id = ?",
+                (table_id, change.remove_spectator),
+            )
+        game_id = None
+        if start is not None:
+            game_id = await self._insert_game(db, table_id, start)
+        if change.game_end is not None:
+            await self._finish_game(db, table_id, change.game_end)
+        if change.state is not None:
+            await self._write_state(db, table_id, new_version, change.state)
+        if deadlines is not None:
+            await replace_deadlines(db, table_id, deadlines)
+        return Committed(new_version, game_id)
 
     async def _write_state(
         self, db: Statements, table_id: int, version: int, state: StateWrite
@@ -446,6 +452,36 @@ def _only_current_state(change: Change) -> bool:
         and change.game_start is None
         and change.game_end is None
     )
+
+
+def _plain_commit(
+    table_id: int, version: int, entry: LogEntry, state: StateWrite
+) -> tuple[str, tuple[Any, ...]]:
+    """The common case (a bid, a card): the log row, the version bump and the
+    current state in one INSERT through the view of migration 016."""
+    return (
+        "INSERT INTO action_commits (table_id, seq, kind, actor, payload, at,"
+        " game_no, format, current) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            table_id,
+            version,
+            entry.kind,
+            entry.actor,
+            to_json(entry.payload),
+            entry.at,
+            state.game_no,
+            state.format,
+            state.current,
+        ),
+    )
+
+
+def _plain_refusal(exc: IntegrityFailure, table_id: int, version: int) -> StoreError:
+    """What the database's refusal of :func:`_plain_commit` means, the
+    table having been expected at ``version``."""
+    if "version conflict" in str(exc):
+        return VersionConflict(f"table {table_id} is no longer at version {version}")
+    return _integrity(exc)
 
 
 def _integrity(exc: IntegrityFailure) -> StoreError:

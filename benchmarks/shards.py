@@ -90,18 +90,19 @@ async def worker(location: str, shards: str, tables: int, per_table: int) -> Non
         print("ready", flush=True)
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
         timings: list[float] = []
-        started = time.time()
+        started, cpu_started = time.time(), time.process_time()
         counts = await asyncio.gather(
             *(
                 _play(app.tables, t, per_table, random.Random(n), timings)
                 for n, t in enumerate(seated)
             )
         )
-        ended = time.time()
+        ended, cpu = time.time(), time.process_time() - cpu_started
     finally:
         await app.close()
         await store.close()
-    print(json.dumps({"actions": sum(counts), "start": started, "end": ended, "timings": timings}))
+    report = {"actions": sum(counts), "start": started, "end": ended, "cpu_s": cpu}
+    print(json.dumps({**report, "timings": timings}))
 
 
 async def _reports(processes: list[asyncio.subprocess.Process]) -> list[dict[str, Any]]:

@@ -154,32 +154,27 @@ class TableSQL(Backed):
         state: StateWrite,
         deadlines: list[DeadlineRow] | None,
     ) -> None:
-        """The common case (a bid, a card): the log row, the version bump and
-        the current state in one INSERT, which is one transaction of its own
-        (see migration 016): one round trip to the database thread. With
-        deadlines to write, that INSERT and theirs share one transaction."""
-        commit = (
-            "INSERT INTO action_commits (table_id, seq, kind, actor, payload, at,"
-            " game_no, format, current) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                table_id,
-                version,
-                entry.kind,
-                entry.actor,
-                to_json(entry.payload),
-                entry.at,
-                state.game_no,
-                state.format,
-                state.current,
-            ),
-        )
+        """The common case (a bid, a card): the log row, the version bump, the
+        current state and the table's deadlines (when given) in one INSERT,
+        which is one transaction of its own (see migrations 016 and 025): one
+        round trip to the database."""
         try:
-            if deadlines is None:
-                await self.db.execute(*commit)
-            else:
-                async with self.transaction() as db:
-                    await db.execute(*commit)
-                    await replace_deadlines(db, table_id, deadlines)
+            await self.db.execute(
+                "INSERT INTO action_commits (table_id, seq, kind, actor, payload, at,"
+                " game_no, format, current, deadlines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    table_id,
+                    version,
+                    entry.kind,
+                    entry.actor,
+                    to_json(entry.payload),
+                    entry.at,
+                    state.game_no,
+                    state.format,
+                    state.current,
+                    None if deadlines is None else to_json([row[1:] for row in deadlines]),
+                ),
+            )
         except IntegrityFailure as exc:
             if "version conflict" in str(exc):
                 raise VersionConflict(

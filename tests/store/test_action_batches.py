@@ -13,7 +13,7 @@ import pytest
 
 from db.errors import IntegrityFailure
 from db.postgres import PostgresDatabase
-from db.postgres_commits import ActionBatches, batched_columns
+from db.postgres_commits import MAX_BATCH, ActionBatches, batched_columns
 from db.store import Change, Deadline, LogEntry, SeatRow, StateWrite, Store, VersionConflict
 from tests.backends import Server, need_server, table_rows
 
@@ -92,7 +92,7 @@ def test_only_the_one_row_insert_into_the_view_is_batched() -> None:
 
 
 async def test_actions_waiting_together_are_one_call_and_all_commit(store: Store) -> None:
-    tables = await _tables(store, 20)
+    tables = await _tables(store, 2 + MAX_BATCH)
     change = Change(
         state=StateWrite(1, "fmt", b"state", keep_history=True),
         deadlines=None,
@@ -114,9 +114,10 @@ async def test_actions_waiting_together_are_one_call_and_all_commit(store: Store
             for n, t in enumerate(tables)
         )
     )
-    # The first one leaves alone at once; the 19 that came meanwhile, together.
-    assert counted.calls == 2
-    assert await _versions(store, tables) == [2] * 20
+    # The first one leaves alone at once; those that came meanwhile, together,
+    # in as few calls as the batches' bound allows.
+    assert counted.calls == 3
+    assert await _versions(store, tables) == [2] * len(tables)
     for n, t in enumerate(tables):
         log = await store.action_log(t)
         assert [(e.seq, e.kind, e.payload) for e in log][-1] == (2, "bid", {"n": n})

@@ -16,7 +16,10 @@ table at once (one task per table; rematches as games end).
    database: the actions of both over the time from the first one's start to
    the last one's end.
 
-The issue's target: the second at least 1.5x the first.
+The issue's target: the second at least 1.5x the first. For PostgreSQL,
+measure on a server that keeps fsync on, as a deployment does: a local one
+is ``python -m tests.pg start --durable DIR`` (its settings: see
+:mod:`tests.pg`).
 
 Wall-clock figures move with whatever else the machine runs; CPU time per
 action does much less. So each run also gives the CPU its bot processes

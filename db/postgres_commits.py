@@ -17,10 +17,9 @@ refused one fails, as if each had been sent by itself.
 No action waits for company: while fewer than :data:`BATCH_SLOTS` calls are
 at the server, an action goes out at once (a batch of one); the actions that
 come meanwhile leave together (up to :data:`MAX_BATCH` a call) as soon as a
-call returns. A caller hears back
-only once the transaction holding its action has committed. A caller
-cancelled before its action has left takes it out of the batch: it is not
-written.
+call returns. A caller hears back only once the transaction holding its
+action has committed. A caller cancelled before its action has left takes it
+out of the batch: it is not written.
 """
 
 from __future__ import annotations
@@ -63,7 +62,9 @@ COLUMNS = (
 )
 _CALL = "SELECT commit_actions(" + ", ".join(f"${n + 1}" for n in range(len(COLUMNS))) + ")"
 _INSERT = re.compile(
-    r"INSERT INTO action_commits \((?P<columns>[\w, ]+)\) VALUES \((?P<values>[?, ]+)\)"
+    r"INSERT\s+INTO\s+action_commits\s*\((?P<columns>[\w,\s]+)\)"
+    r"\s*VALUES\s*\((?P<values>[?,\s]+)\)",
+    re.IGNORECASE,
 )
 
 #: What makes the database refuse a write: a broken constraint, or a
@@ -156,7 +157,8 @@ class ActionBatches:
             refusals = await self._write(rows)
         except REFUSALS as exc:
             if len(rows) == 1:
-                rows[0].answer.set_exception(integrity_failure(exc))
+                if not rows[0].answer.done():
+                    rows[0].answer.set_exception(integrity_failure(exc))
                 return
             for row in rows:  # which one? each alone says
                 await self._send([row])
@@ -165,7 +167,7 @@ class ActionBatches:
             for row in rows:
                 row.answer.cancel()
             raise
-        except BaseException as exc:
+        except Exception as exc:  # the server away, say: every caller hears it
             for row in rows:
                 if not row.answer.done():
                     row.answer.set_exception(exc)

@@ -81,6 +81,8 @@ def test_only_the_one_row_insert_into_the_view_is_batched() -> None:
     assert batched_columns(INSERT) == PLACES
     short = "INSERT INTO action_commits (seq, table_id) VALUES (?, ?)"
     assert batched_columns(short) == (1, 0, *([None] * 8))
+    spaced = "insert into action_commits\n  (seq,\n   table_id)\nvalues (?,\n ?)"
+    assert batched_columns(spaced) == batched_columns(short)
     for other in (
         "INSERT INTO actions (table_id, seq) VALUES (?, ?)",
         "INSERT INTO action_commits (table_id, seq) VALUES (?, ?, ?)",

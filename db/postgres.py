@@ -5,7 +5,9 @@ A pool of connections serves the store: transactions of different tables run
 side by side, and two writes to one table meet at its row (the version
 check inside the UPDATE makes the second one see the first's version and
 refuse). The store's SQL is written with ``?`` and ``:name`` placeholders;
-they become ``$1``, ``$2``... here, once per statement text.
+they become ``$1``, ``$2``... here, once per statement text. The ordinary
+actions' INSERTs into ``action_commits`` that wait at the same time are sent
+together (:mod:`db.postgres_commits`).
 
 A server that goes away (a restart, a network cut) does not end the bot:
 each call then fails with :class:`~db.errors.DatabaseAway` at once, and the
@@ -28,7 +30,8 @@ from typing import Any, Self, TypeVar
 
 import asyncpg
 
-from db.errors import DatabaseAway, IntegrityFailure, StoreError
+from db.errors import DatabaseAway, StoreError
+from db.postgres_commits import ActionBatches, batched_columns, integrity_failure
 from db.schema import MIGRATIONS_DIR, Migration, find_migrations, migration_target, too_new
 from db.sql import POSTGRESQL, Args, Row, TableShape
 from db.targets import safe_url
@@ -82,12 +85,6 @@ def _bind(sql: str, args: Args) -> tuple[str, tuple[Any, ...]]:
     return converted, tuple(args[n] for n in names)
 
 
-def _integrity(exc: asyncpg.PostgresError) -> IntegrityFailure:
-    constraint = getattr(exc, "constraint_name", None)
-    text = str(exc) if not constraint else f"{exc} ({constraint})"
-    return IntegrityFailure(text)
-
-
 class PostgresStatements:
     """:class:`db.sql.Statements` on one connection inside a transaction."""
 
@@ -99,7 +96,7 @@ class PostgresStatements:
         try:
             status = await self.connection.execute(query, *values)
         except _REFUSALS as exc:
-            raise _integrity(exc) from exc
+            raise integrity_failure(exc) from exc
         return _rowcount(status)
 
     async def executemany(self, sql: str, rows: Iterable[Args]) -> None:
@@ -109,7 +106,7 @@ class PostgresStatements:
         try:
             await self.connection.executemany(bound[0][0], [values for _, values in bound])
         except _REFUSALS as exc:
-            raise _integrity(exc) from exc
+            raise integrity_failure(exc) from exc
 
     async def fetchall(self, sql: str, args: Args = ()) -> list[Row]:
         query, values = _bind(sql, args)
@@ -125,7 +122,7 @@ class PostgresStatements:
         try:
             return int(await self.connection.fetchval(query, *values))
         except _REFUSALS as exc:
-            raise _integrity(exc) from exc
+            raise integrity_failure(exc) from exc
 
 
 _REFUSALS = (asyncpg.IntegrityConstraintViolationError, asyncpg.SerializationError)
@@ -160,6 +157,7 @@ class PostgresDatabase:
         self.url = url
         self._retry_at = 0.0  # monotonic time of the next try while the server is away
         self._backoff = 0.0
+        self._actions = ActionBatches(self._call)
 
     @classmethod
     async def open(
@@ -191,6 +189,7 @@ class PostgresDatabase:
         return safe_url(self.url)
 
     async def close(self) -> None:
+        await self._actions.wait_sent()
         await self.pool.close()
 
     # -- calls, each failing fast while the server is away ----------------------
@@ -217,6 +216,10 @@ class PostgresDatabase:
         return DatabaseAway(f"{AWAY}: {type(exc).__name__}")
 
     async def execute(self, sql: str, args: Args = ()) -> int:
+        places = batched_columns(sql)
+        if places is not None and not isinstance(args, Mapping):
+            # An ordinary action: sent together with the others waiting.
+            return await self._actions.commit(places, args)
         return await self._call(lambda c: PostgresStatements(c).execute(sql, args))
 
     async def fetchall(self, sql: str, args: Args = ()) -> list[Row]:

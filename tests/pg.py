@@ -2,6 +2,12 @@
 prints its URL; ``python -m tests.pg stop DIR`` stops it. ``--durable`` keeps
 fsync on (benchmarks); the tests run without it.
 
+The benchmarks' figures are only honest on a ``--durable`` server: then every
+setting is PostgreSQL's default (fsync, synchronous_commit and
+full_page_writes on, shared_buffers 128 MB), as a deployment keeps them,
+except that it listens on a unix socket only and allows 200 connections.
+Without it a commit does not wait for the disk, which no deployment may do.
+
 The server runs as the ``postgres`` system user (PostgreSQL refuses root),
 its data folder and unix socket inside DIR, with no TCP port. When run as
 root the server's commands go through ``runuser -u postgres --``, and DIR is

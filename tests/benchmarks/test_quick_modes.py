@@ -70,6 +70,11 @@ CLOSING_KEYS = {
         "two_processes_actions_per_s",
         "speedup",
         "p99_ms_two_processes",
+        "one_process_client_cpu_ms",
+        "one_process_server_cpu_ms",
+        "two_processes_client_cpu_ms",
+        "two_processes_server_cpu_ms",
+        "cpu_bound_speedup",
     ],
     "bot": [
         "tables",

@@ -67,6 +67,7 @@ from bot.config import DatabaseSettings, Settings
 from bot.discord_app import FEATURES, SpadesBot
 from bot.game.types import Phase
 from bot.tables.model import Table, TableStatus
+from cogs.clock import ChannelTurnNotifier
 from cogs.pacing import Pacer
 from tests.discord.harness import TABLE_TITLE, World
 
@@ -109,16 +110,30 @@ class TimedBot(SpadesBot):
         if self.env is not None:
             self.pace_on(self.env)
 
+    #: Turns of the budget waited for on the wall clock (see :meth:`pace_on`).
+    unowned_waits = 0
+
     def pace_on(self, env: simcord.Env) -> None:
         async def turn(delay: float) -> None:
             try:
                 await env.external_wait(asyncio.sleep(delay), reason="REST budget")
             except simcord.SetupError:
                 # Not bot-owned work (the driver's own wait for a message,
-                # say): a plain sleep, which SimCord's settle waits out.
+                # say): a plain sleep, on the wall clock while the fake one
+                # may stand still or leap, so its request's instant says
+                # nothing of the budget. Counted: there should be none.
+                self.unowned_waits += 1
                 await asyncio.sleep(delay)
 
         self.presenter.pacer.sleep = turn
+
+    def use_pacer(self, pacer: Pacer) -> None:
+        """Make ``pacer`` the budget of every request: the table messages'
+        and turn mentions' (the presenter's) and the clock's messages."""
+        self.presenter.pacer = pacer
+        notifier = self.app.clock.notifier if self.app.clock is not None else None
+        if isinstance(notifier, ChannelTurnNotifier):
+            notifier.pacer = pacer
 
 
 @dataclass
@@ -310,13 +325,18 @@ class Run:
     resume_s: float
     restart_s: float
     play_requests: int
+    unowned_waits: int
 
 
 def tail_s(bot: SpadesBot, tables: int) -> float:
-    """Fake seconds enough for a request to each table to go out within the
-    bot's REST budget."""
+    """Fake seconds enough for the turn mentions still delayed to come due
+    and for a request to each table to go out within the bot's REST budget:
+    a restart before that would cut a mention's replacement in two (the old
+    one deleted, the database not told), and the new bot's delete of it
+    again would be answered 404."""
     per_s = bot.settings.discord.rest_per_s
-    return (tables / per_s if per_s > 0 else 0.0) + 5.0
+    budget_s = tables / per_s if per_s > 0 else 0.0
+    return bot.settings.tables.turn_ping_delay_s + budget_s + 5.0
 
 
 async def advance_in_steps(env: simcord.Env, seconds: float, step: float = 1.0) -> None:
@@ -366,17 +386,21 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                 # The set-up stands for days of play: it is not paced (nor
                 # measured), so it does not wait on the REST budget.
                 paced = bot.presenter.pacer
-                bot.presenter.pacer = Pacer(bot.app.now, per_s=0, interval_s=0)
+                bot.use_pacer(Pacer(bot.app.now, per_s=0, interval_s=0))
                 with patient(env, SETTLE_SETUP_S):
                     worlds = []
                     for number in range(tables):
                         world = timed_world(env, lambda: bot, watch)
                         await open_table(world, solo=number < active and number % SOLO_EVERY == 0)
                         worlds.append(world)
-                    # The first turn mentions of the tables opened all at once.
-                    await env.advance_time(bot.settings.tables.turn_ping_delay_s + 1)
+                    # The tables' first turn mentions, days ago. The set-up is
+                    # the driver's work, not the bot's: SimCord does not
+                    # track it, so their delay runs on the wall clock, and
+                    # what is left of it must pass before play begins.
+                    await bot.app.settle()
+                    await env.settle()
                 print(f"{tables} tables open, {active} in play, for {seconds:.0f} fake seconds")
-                bot.presenter.pacer = paced
+                bot.use_pacer(paced)
                 bot.pace_on(env)
 
                 traffic.recording = True
@@ -439,6 +463,7 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
         restarted.resumed_in,
         restart_s,
         play_requests,
+        sum(made.unowned_waits for made in bots),
     )
 
 
@@ -451,7 +476,8 @@ def report(result: Run, tables: int, active: int) -> dict[str, Any]:
     invalid = sum(n for status, n in statuses.items() if 400 <= status < 500)
     print(
         f"{traffic.actions} accepted actions, {len(result.watch.log.answers)} interactions,"
-        f" {traffic.stalls} turns outlasted SimCord's settle timeout ({SETTLE_S} s)"
+        f" {traffic.stalls} turns outlasted SimCord's settle timeout ({SETTLE_S} s),"
+        f" {result.unowned_waits} turns of the REST budget waited on the wall clock"
     )
     print(f"REST requests per accepted action during play ({len(play)} requests):")
     for route, n in Counter(r.route for r in play).most_common():

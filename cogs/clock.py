@@ -1,12 +1,17 @@
 """The turn clock on Discord: its messages in the table's channel, and ``/spades claim``.
 
 :class:`ChannelTurnNotifier` is the clock's voice: short messages, each
-pinging only the people it concerns. :class:`ClockCog` adds ``claim`` to the
-``/spades`` group; whether a claim is allowed is the application's decision.
+pinging only the people it concerns. They go out within the REST budget
+(the presenter's :class:`~cogs.pacing.Pacer`), from tasks of their own: the
+clock never waits for a turn of the budget, so a burst of reminders (tables
+opened together come due together) holds up no computer player's move.
+:class:`ClockCog` adds ``claim`` to the ``/spades`` group; whether a claim
+is allowed is the application's decision.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -19,17 +24,30 @@ from bot.i18n import N_
 from bot.render import clock_text
 from bot.render.clock_text import ClockMessage
 from bot.tables.model import Table
+from cogs.pacing import Pacer
 
 log = logging.getLogger(__name__)
 
 
 class ChannelTurnNotifier:
     """Implements the turn clock's notifier with channel messages. The
-    application is set once it is built (it needs the notifier first)."""
+    application is set once it is built (it needs the notifier first), and
+    the pacer once the presenter is (its budget is the one shared by every
+    request of the bot).
+
+    Each table has at most one message waiting to go out, and one task
+    sending it: a newer message replaces one not sent yet (it is the one
+    that still holds). Only one of these tasks at a time waits for a turn of
+    the budget, so table messages, which are waited on, are never queued
+    behind a burst of clock messages."""
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
         self.app: SpadesApp | None = None
+        self.pacer: Pacer | None = None
+        self._unsent: dict[int, tuple[Table, ClockMessage]] = {}  # table id -> its next message
+        self._senders: dict[int, asyncio.Task[None]] = {}  # table id -> the task sending it
+        self._one_in_line = asyncio.Lock()  # the clock message waiting for its turn
 
     def _stand_in(self, table: Table) -> bool:
         return self.app is not None and self.app.snapshot(table).stand_in
@@ -51,8 +69,31 @@ class ChannelTurnNotifier:
         await self._say(table, clock_text.lobby_closed(table, idle))
 
     async def _say(self, table: Table, message: ClockMessage | None) -> None:
-        if message is None:
+        """Have ``message`` sent soon, in place of the table's unsent one."""
+        if message is None or self.app is None:
             return
+        self._unsent[table.id] = (table, message)
+        sender = self._senders.get(table.id)
+        if sender is None or sender.done():
+            # The application keeps the task, and cancels it when it closes.
+            self._senders[table.id] = self.app.spawn(
+                self._send_unsent(table.id), f"clock-message-{table.id}"
+            )
+
+    async def _send_unsent(self, table_id: int) -> None:
+        try:
+            while table_id in self._unsent:
+                if self.pacer is not None:
+                    async with self._one_in_line:
+                        await self.pacer.turn()
+                # Whatever replaced the message while it waited goes instead.
+                table, message = self._unsent.pop(table_id)
+                await self._send(table, message)
+        finally:
+            if self._senders.get(table_id) is asyncio.current_task():
+                del self._senders[table_id]
+
+    async def _send(self, table: Table, message: ClockMessage) -> None:
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in message.ping])
         try:

@@ -2,7 +2,7 @@
 
 :class:`ChannelTurnNotifier` is the clock's voice: short messages, each
 pinging only the people it concerns. They go out within the REST budget
-(the presenter's :class:`~cogs.pacing.Pacer`), from tasks of their own: the
+(the presenter's :class:`~cogs.pacing.Pacer`), from a task of their own: the
 clock never waits for a turn of the budget, so a burst of reminders (tables
 opened together come due together) holds up no computer player's move.
 :class:`ClockCog` adds ``claim`` to the ``/spades`` group; whether a claim
@@ -35,19 +35,19 @@ class ChannelTurnNotifier:
     the pacer once the presenter is (its budget is the one shared by every
     request of the bot).
 
-    Each table has at most one message waiting to go out, and one task
-    sending it: a newer message replaces one not sent yet (it is the one
-    that still holds). Only one of these tasks at a time waits for a turn of
-    the budget, so table messages, which are waited on, are never queued
-    behind a burst of clock messages."""
+    The messages wait in one line, sent by one task, one per turn of the
+    budget: a burst of them never takes every turn for seconds ahead, so the
+    table messages, which people wait for, get theirs in between. A table
+    has at most one message in the line: a newer one takes the place of one
+    not sent yet (it is the one that still holds)."""
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
         self.app: SpadesApp | None = None
         self.pacer: Pacer | None = None
-        self._unsent: dict[int, tuple[Table, ClockMessage]] = {}  # table id -> its next message
-        self._senders: dict[int, asyncio.Task[None]] = {}  # table id -> the task sending it
-        self._one_in_line = asyncio.Lock()  # the clock message waiting for its turn
+        # table id -> its message waiting to go out, oldest first
+        self._unsent: dict[int, tuple[Table, ClockMessage]] = {}
+        self._sender: asyncio.Task[None] | None = None
 
     def _stand_in(self, table: Table) -> bool:
         return self.app is not None and self.app.snapshot(table).stand_in
@@ -72,26 +72,18 @@ class ChannelTurnNotifier:
         """Have ``message`` sent soon, in place of the table's unsent one."""
         if message is None or self.app is None:
             return
-        self._unsent[table.id] = (table, message)
-        sender = self._senders.get(table.id)
-        if sender is None or sender.done():
+        self._unsent[table.id] = (table, message)  # a replacement keeps the place in line
+        if self._sender is None or self._sender.done():
             # The application keeps the task, and cancels it when it closes.
-            self._senders[table.id] = self.app.spawn(
-                self._send_unsent(table.id), f"clock-message-{table.id}"
-            )
+            self._sender = self.app.spawn(self._send_unsent(), "clock-messages")
 
-    async def _send_unsent(self, table_id: int) -> None:
-        try:
-            while table_id in self._unsent:
-                if self.pacer is not None:
-                    async with self._one_in_line:
-                        await self.pacer.turn()
-                # Whatever replaced the message while it waited goes instead.
-                table, message = self._unsent.pop(table_id)
-                await self._send(table, message)
-        finally:
-            if self._senders.get(table_id) is asyncio.current_task():
-                del self._senders[table_id]
+    async def _send_unsent(self) -> None:
+        while self._unsent:
+            if self.pacer is not None:
+                await self.pacer.turn()
+            # The first in line now: whatever replaced it while it waited.
+            table, message = self._unsent.pop(next(iter(self._unsent)))
+            await self._send(table, message)
 
     async def _send(self, table: Table, message: ClockMessage) -> None:
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)

@@ -387,6 +387,7 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                 # measured), so it does not wait on the REST budget.
                 paced = bot.presenter.pacer
                 bot.use_pacer(Pacer(bot.app.now, per_s=0, interval_s=0))
+                opening = time.perf_counter()
                 with patient(env, SETTLE_SETUP_S):
                     worlds = []
                     for number in range(tables):
@@ -399,7 +400,10 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                     # what is left of it must pass before play begins.
                     await bot.app.settle()
                     await env.settle()
-                print(f"{tables} tables open, {active} in play, for {seconds:.0f} fake seconds")
+                print(
+                    f"{tables} tables open in {time.perf_counter() - opening:.0f} s,"
+                    f" {active} in play, for {seconds:.0f} fake seconds"
+                )
                 bot.use_pacer(paced)
                 bot.pace_on(env)
 

@@ -52,7 +52,7 @@ import resource
 import tempfile
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,40 +92,55 @@ SETTLE_RESTART_S = 5.0
 COMPONENT = re.compile(r"spades:[a-z_]+:(\d+):(\d+)")
 
 
+@dataclass
+class FakeClockNaps:
+    """The turn clock's time and its waits until the next deadline."""
+
+    now: Callable[[], float]
+    sleep: Callable[[float], Coroutine[Any, Any, None]]
+
+
 class TimedBot(SpadesBot):
     """The real bot, noting how long its start-up (resuming every table) took.
 
-    Its REST budget waits on SimCord's clock alone: a request waiting for
-    its turn is a declared wait, which ``env.advance_time`` ends and a settle
-    does not wait out on the wall clock (as it would a plain sleep due before
-    the settle's deadline)."""
+    Its waits on purpose (the REST budget's turns, the turn clock's naps
+    until the next deadline) are on SimCord's clock alone: declared waits,
+    which ``env.advance_time`` ends at their own fake instants and a settle
+    does not wait out on the wall clock (as it would a plain sleep due
+    before the settle's deadline, the fake clock then following the wall)."""
 
     resumed_in: float | None = None
     env: simcord.Env | None = None
+    #: Waits on purpose that were not the bot's own work (see
+    #: :meth:`wait_on_fake_clock`): there should be none.
+    unowned_waits = 0
 
     async def setup_hook(self) -> None:
         started = time.perf_counter()
         await super().setup_hook()
         self.resumed_in = time.perf_counter() - started
         if self.env is not None:
-            self.pace_on(self.env)
+            self.wait_on_fake_clock(self.env)
 
-    #: Turns of the budget waited for on the wall clock (see :meth:`pace_on`).
-    unowned_waits = 0
+    def wait_on_fake_clock(self, env: simcord.Env) -> None:
+        def declared(reason: str) -> Callable[[float], Coroutine[Any, Any, None]]:
+            async def wait(delay: float) -> None:
+                try:
+                    await env.external_wait(asyncio.sleep(max(0.0, delay)), reason=reason)
+                except simcord.SetupError:
+                    # Not bot-owned work (the driver's own wait for a
+                    # message, say): a plain sleep, on the wall clock while
+                    # the fake one stands still or leaps, so a request's
+                    # instant says nothing of the budget.
+                    self.unowned_waits += 1
+                    await asyncio.sleep(delay)
 
-    def pace_on(self, env: simcord.Env) -> None:
-        async def turn(delay: float) -> None:
-            try:
-                await env.external_wait(asyncio.sleep(delay), reason="REST budget")
-            except simcord.SetupError:
-                # Not bot-owned work (the driver's own wait for a message,
-                # say): a plain sleep, on the wall clock while the fake one
-                # may stand still or leap, so its request's instant says
-                # nothing of the budget. Counted: there should be none.
-                self.unowned_waits += 1
-                await asyncio.sleep(delay)
+            return wait
 
-        self.presenter.pacer.sleep = turn
+        self.presenter.pacer.sleep = declared("REST budget")
+        if self.app.clock is not None:
+            scheduler = self.app.clock.scheduler
+            scheduler.clock = FakeClockNaps(scheduler.clock.now, declared("turn clock"))
 
     def use_pacer(self, pacer: Pacer) -> None:
         """Make ``pacer`` the budget of every request: the table messages'
@@ -405,7 +420,7 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                     f" {active} in play, for {seconds:.0f} fake seconds"
                 )
                 bot.use_pacer(paced)
-                bot.pace_on(env)
+                bot.wait_on_fake_clock(env)
 
                 traffic.recording = True
                 cpu = time.process_time()
@@ -481,7 +496,7 @@ def report(result: Run, tables: int, active: int) -> dict[str, Any]:
     print(
         f"{traffic.actions} accepted actions, {len(result.watch.log.answers)} interactions,"
         f" {traffic.stalls} turns outlasted SimCord's settle timeout ({SETTLE_S} s),"
-        f" {result.unowned_waits} turns of the REST budget waited on the wall clock"
+        f" {result.unowned_waits} waits on purpose on the wall clock"
     )
     print(f"REST requests per accepted action during play ({len(play)} requests):")
     for route, n in Counter(r.route for r in play).most_common():

@@ -378,6 +378,13 @@ async def wait_out(env: simcord.Env, tries: int = 5) -> None:
                 raise
 
 
+def lap(what: str, since: float) -> float:
+    """Say how long (wall clock) a part of the run took; now."""
+    now = time.perf_counter()
+    print(f"{what}: {now - since:.0f} s")
+    return now
+
+
 async def run(folder: Path, tables: int, active: int, seconds: float, seed: int) -> Run:
     seeds = itertools.count(seed)
 
@@ -424,6 +431,7 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
 
                 traffic.recording = True
                 cpu = time.process_time()
+                phase = time.perf_counter()
                 started = env.now().timestamp()
                 reported = 0
 
@@ -450,9 +458,11 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                         print(f"... {reported} actions at fake second {ahead_of(started):.0f}")
                     if wait is not None:
                         heapq.heappush(due, (env.now().timestamp() + wait, number))
+                phase = lap("play", phase)
                 # What is still waiting for its REST turn goes out.
                 await advance_in_steps(env, tail_s(bot, tables))
                 await wait_out(env)
+                phase = lap("what was still waiting after it", phase)
                 cpu_s = time.process_time() - cpu
                 play_requests = len(traffic.requests)
 
@@ -466,6 +476,7 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                 # Every table redrawn by the restarted bot, within its budget.
                 await advance_in_steps(env, tail_s(restarted, tables))
                 await wait_out(env)
+                lap("the restart, every table redrawn", phase)
                 assert restarted.resumed_in is not None, "the restarted bot never started"
                 assert len(await restarted.app.tables.unfinished()) == tables, "tables lost"
                 end_rss = rss_mb()

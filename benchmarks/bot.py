@@ -80,11 +80,14 @@ THINK_S = (2.0, 10.0)
 #: Every this many active tables, one is a person with three computer players.
 SOLO_EVERY = 4
 TITLE = re.compile(re.escape(TABLE_TITLE) + r" (\d+)")
-#: SimCord runs a bot's sleeps longer than its settle timeout on the fake
-#: clock only (shorter ones it waits out): the turn mention's delay (10 s) and
-#: the computer players' (2 s) must be longer than the timeout during play.
+#: Outside ``advance_time`` SimCord runs a bot's plain sleeps longer than
+#: its settle timeout on the fake clock only (shorter ones it waits out): the
+#: turn mention's delay (10 s) must be longer than the timeout during play.
 SETTLE_S = 1.9
-#: The timeout while opening every table: that takes longer than SETTLE_S.
+#: The timeout while opening every table (that takes longer than SETTLE_S)
+#: and while the fake clock moves on: every timer is on the fake clock then,
+#: and all that comes due on the way (the computer players' moves at a
+#: hundred tables, say) must be done within it.
 SETTLE_SETUP_S = 300.0
 #: The timeout while restarting (every table is drawn again then): below
 #: the turn mention's delay, which would be waited out on the wall clock.
@@ -98,6 +101,49 @@ class FakeClockNaps:
 
     now: Callable[[], float]
     sleep: Callable[[float], Coroutine[Any, Any, None]]
+
+
+class WakeUps:
+    """Waits on SimCord's clock that share one timer.
+
+    SimCord's settle looks at every pending timer for every task that waits,
+    and a restart has every table's message wait for its turn of the REST
+    budget: with a timer each, a settle at a thousand tables would take a
+    million looks, once for every turn. Here each waits for a future, and one
+    task sleeps until the earliest instant and wakes whoever is due."""
+
+    def __init__(self, env: simcord.Env, now: Callable[[], float]) -> None:
+        self.env = env
+        self.now = now
+        self._due: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._waker: asyncio.Task[None] | None = None
+        self._waking_at = 0.0
+
+    async def after(self, delay: float) -> None:
+        """Wait ``delay`` seconds of SimCord's clock (in a declared wait)."""
+        at = self.now() + delay
+        due: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._due, (at, next(self._order), due))
+        waker = self._waker
+        if waker is None or waker.done() or at < self._waking_at:
+            if waker is not None:
+                waker.cancel()  # it sleeps for a later instant
+            # Started by the waiting task, so SimCord tracks it as the bot's.
+            self._waker = asyncio.create_task(self._wake(), name="rest-budget-wake-ups")
+        await due
+
+    async def _wake(self) -> None:
+        while self._due:
+            self._waking_at = self._due[0][0]
+            delay = self._waking_at - self.now()
+            if delay > 0:
+                await self.env.external_wait(asyncio.sleep(delay), reason="REST budget")
+            now = self.now()
+            while self._due and self._due[0][0] <= now:
+                _at, _order, due = heapq.heappop(self._due)
+                if not due.done():  # not cancelled meanwhile
+                    due.set_result(None)
 
 
 class TimedBot(SpadesBot):
@@ -123,10 +169,12 @@ class TimedBot(SpadesBot):
             self.wait_on_fake_clock(self.env)
 
     def wait_on_fake_clock(self, env: simcord.Env) -> None:
-        def declared(reason: str) -> Callable[[float], Coroutine[Any, Any, None]]:
+        def declared(
+            reason: str, until: Callable[[float], Coroutine[Any, Any, None]]
+        ) -> Callable[[float], Coroutine[Any, Any, None]]:
             async def wait(delay: float) -> None:
                 try:
-                    await env.external_wait(asyncio.sleep(max(0.0, delay)), reason=reason)
+                    await env.external_wait(until(max(0.0, delay)), reason=reason)
                 except simcord.SetupError:
                     # Not bot-owned work (the driver's own wait for a
                     # message, say): a plain sleep, on the wall clock while
@@ -137,10 +185,12 @@ class TimedBot(SpadesBot):
 
             return wait
 
-        self.presenter.pacer.sleep = declared("REST budget")
+        turns = WakeUps(env, self.app.now)
+        self.presenter.pacer.sleep = declared("REST budget", turns.after)
         if self.app.clock is not None:
             scheduler = self.app.clock.scheduler
-            scheduler.clock = FakeClockNaps(scheduler.clock.now, declared("turn clock"))
+            naps = declared("turn clock", asyncio.sleep)
+            scheduler.clock = FakeClockNaps(scheduler.clock.now, naps)
 
     def use_pacer(self, pacer: Pacer) -> None:
         """Make ``pacer`` the budget of every request: the table messages'
@@ -444,7 +494,8 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                     at, number = heapq.heappop(due)
                     ahead = at - env.now().timestamp()
                     if ahead > 0:
-                        await env.advance_time(ahead)
+                        with patient(env, SETTLE_SETUP_S):
+                            await env.advance_time(ahead)
                     try:
                         wait: float | None = await take_turn(worlds[number], think)
                     except TimeoutError:

@@ -516,6 +516,7 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                 phase = lap("what was still waiting after it", phase)
                 cpu_s = time.process_time() - cpu
                 play_requests = len(traffic.requests)
+                describe_play(traffic, watch, bot.unowned_waits)
 
                 restarted = make_bot()
                 restarted.env = env
@@ -548,37 +549,54 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
     )
 
 
-def report(result: Run, tables: int, active: int) -> dict[str, Any]:
-    traffic = result.traffic
-    actions = max(traffic.actions, 1)
-    play = traffic.requests[: result.play_requests]
-    statuses = Counter(r.status for r in traffic.requests if r.status is not None)
+def statuses_of(requests: list[Request]) -> tuple[int, int, Counter[int]]:
+    """Of ``requests``' answers: the 429s, the other 4xx, and every status but
+    429 with its count."""
+    statuses = Counter(r.status for r in requests if r.status is not None)
     real_429 = statuses.pop(429, 0)
     invalid = sum(n for status, n in statuses.items() if 400 <= status < 500)
+    return real_429, invalid, statuses
+
+
+def describe_play(traffic: Traffic, watch: Stopwatch, unowned_waits: int) -> None:
+    """The figures of the play, printed as soon as it is over (whatever
+    becomes of the restart after it)."""
+    actions = max(traffic.actions, 1)
+    play = traffic.requests
     print(
-        f"{traffic.actions} accepted actions, {len(result.watch.log.answers)} interactions,"
+        f"{traffic.actions} accepted actions, {len(watch.log.answers)} interactions,"
         f" {traffic.stalls} turns outlasted SimCord's settle timeout ({SETTLE_S} s),"
-        f" {result.unowned_waits} waits on purpose on the wall clock"
+        f" {unowned_waits} waits on purpose on the wall clock"
     )
     print(f"REST requests per accepted action during play ({len(play)} requests):")
     for route, n in Counter(r.route for r in play).most_common():
         print(f"  {n / actions:7.3f}  {route}")
-    play_peak = peak_per_second([r.fake for r in play if r.token])
-    peak = peak_per_second([r.fake for r in traffic.requests if r.token])
+    real_429, _invalid, statuses = statuses_of(play)
     print(
-        f"token routes, peak per fake second: {play_peak} during play,"
-        f" {peak} with the restart's redraws"
-    )
-    print(
-        f"429s: {traffic.modelled_429} over the modelled global limit, {real_429} answered;"
+        f"during play: token routes' peak per fake second"
+        f" {peak_per_second([r.fake for r in play if r.token])},"
+        f" 429s: {traffic.modelled_429} over the modelled global limit, {real_429} answered;"
         f" other answers: {dict(statuses) or 'none'}"
     )
-    for name, values in (("response", result.watch.log.answers), ("shown", traffic.shown)):
+    for name, values in (("response", watch.log.answers), ("shown", traffic.shown)):
         if values:
             print(
                 f"{name}: p50 {_ms(values, 0.5):.2f} ms, p99 {_ms(values, 0.99):.2f} ms,"
                 f" max {max(values) * 1000:.2f} ms"
             )
+
+
+def report(result: Run, tables: int, active: int) -> dict[str, Any]:
+    traffic = result.traffic
+    actions = max(traffic.actions, 1)
+    play = traffic.requests[: result.play_requests]
+    real_429, invalid, statuses = statuses_of(traffic.requests)
+    peak = peak_per_second([r.fake for r in traffic.requests if r.token])
+    print(
+        f"with the restart's redraws: token routes' peak per fake second {peak},"
+        f" 429s: {traffic.modelled_429} over the modelled global limit, {real_429} answered;"
+        f" other answers: {dict(statuses) or 'none'}"
+    )
     print(
         f"cpu {result.cpu_s:.1f} s during play; rss {result.rss_mb:.0f} MB,"
         f" {result.rss_per_table_kb:.1f} KB per live table"

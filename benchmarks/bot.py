@@ -52,7 +52,7 @@ import resource
 import tempfile
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,6 +67,7 @@ from bot.config import DatabaseSettings, Settings
 from bot.discord_app import FEATURES, SpadesBot
 from bot.game.types import Phase
 from bot.tables.model import Table, TableStatus
+from cogs.clock import ChannelTurnNotifier
 from cogs.pacing import Pacer
 from tests.discord.harness import TABLE_TITLE, World
 
@@ -79,11 +80,14 @@ THINK_S = (2.0, 10.0)
 #: Every this many active tables, one is a person with three computer players.
 SOLO_EVERY = 4
 TITLE = re.compile(re.escape(TABLE_TITLE) + r" (\d+)")
-#: SimCord runs a bot's sleeps longer than its settle timeout on the fake
-#: clock only (shorter ones it waits out): the turn mention's delay (10 s) and
-#: the computer players' (2 s) must be longer than the timeout during play.
+#: Outside ``advance_time`` SimCord runs a bot's plain sleeps longer than
+#: its settle timeout on the fake clock only (shorter ones it waits out): the
+#: turn mention's delay (10 s) must be longer than the timeout during play.
 SETTLE_S = 1.9
-#: The timeout while opening every table: that takes longer than SETTLE_S.
+#: The timeout while opening every table (that takes longer than SETTLE_S)
+#: and while the fake clock moves on: every timer is on the fake clock then,
+#: and all that comes due on the way (the computer players' moves at a
+#: hundred tables, say) must be done within it.
 SETTLE_SETUP_S = 300.0
 #: The timeout while restarting (every table is drawn again then): below
 #: the turn mention's delay, which would be waited out on the wall clock.
@@ -91,34 +95,110 @@ SETTLE_RESTART_S = 5.0
 COMPONENT = re.compile(r"spades:[a-z_]+:(\d+):(\d+)")
 
 
+@dataclass
+class FakeClockNaps:
+    """The turn clock's time and its waits until the next deadline."""
+
+    now: Callable[[], float]
+    sleep: Callable[[float], Coroutine[Any, Any, None]]
+
+
+class WakeUps:
+    """Waits on SimCord's clock that share one timer.
+
+    SimCord's settle looks at every pending timer for every task that waits,
+    and a restart has every table's message wait for its turn of the REST
+    budget: with a timer each, a settle at a thousand tables would take a
+    million looks, once for every turn. Here each waits for a future, and one
+    task sleeps until the earliest instant and wakes whoever is due."""
+
+    def __init__(self, env: simcord.Env, now: Callable[[], float]) -> None:
+        self.env = env
+        self.now = now
+        self._due: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._waker: asyncio.Task[None] | None = None
+        self._waking_at = 0.0
+
+    async def after(self, delay: float) -> None:
+        """Wait ``delay`` seconds of SimCord's clock (in a declared wait)."""
+        at = self.now() + delay
+        due: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._due, (at, next(self._order), due))
+        waker = self._waker
+        if waker is None or waker.done() or at < self._waking_at:
+            if waker is not None:
+                waker.cancel()  # it sleeps for a later instant
+            # Started by the waiting task, so SimCord tracks it as the bot's.
+            self._waker = asyncio.create_task(self._wake(), name="rest-budget-wake-ups")
+        await due
+
+    async def _wake(self) -> None:
+        while self._due:
+            self._waking_at = self._due[0][0]
+            delay = self._waking_at - self.now()
+            if delay > 0:
+                await self.env.external_wait(asyncio.sleep(delay), reason="REST budget")
+            now = self.now()
+            while self._due and self._due[0][0] <= now:
+                _at, _order, due = heapq.heappop(self._due)
+                if not due.done():  # not cancelled meanwhile
+                    due.set_result(None)
+
+
 class TimedBot(SpadesBot):
     """The real bot, noting how long its start-up (resuming every table) took.
 
-    Its REST budget waits on SimCord's clock alone: a request waiting for
-    its turn is a declared wait, which ``env.advance_time`` ends and a settle
-    does not wait out on the wall clock (as it would a plain sleep due before
-    the settle's deadline)."""
+    Its waits on purpose (the REST budget's turns, the turn clock's naps
+    until the next deadline) are on SimCord's clock alone: declared waits,
+    which ``env.advance_time`` ends at their own fake instants and a settle
+    does not wait out on the wall clock (as it would a plain sleep due
+    before the settle's deadline, the fake clock then following the wall)."""
 
     resumed_in: float | None = None
     env: simcord.Env | None = None
+    #: Waits on purpose that were not the bot's own work (see
+    #: :meth:`wait_on_fake_clock`): there should be none.
+    unowned_waits = 0
 
     async def setup_hook(self) -> None:
         started = time.perf_counter()
         await super().setup_hook()
         self.resumed_in = time.perf_counter() - started
         if self.env is not None:
-            self.pace_on(self.env)
+            self.wait_on_fake_clock(self.env)
 
-    def pace_on(self, env: simcord.Env) -> None:
-        async def turn(delay: float) -> None:
-            try:
-                await env.external_wait(asyncio.sleep(delay), reason="REST budget")
-            except simcord.SetupError:
-                # Not bot-owned work (the driver's own wait for a message,
-                # say): a plain sleep, which SimCord's settle waits out.
-                await asyncio.sleep(delay)
+    def wait_on_fake_clock(self, env: simcord.Env) -> None:
+        def declared(
+            reason: str, until: Callable[[float], Coroutine[Any, Any, None]]
+        ) -> Callable[[float], Coroutine[Any, Any, None]]:
+            async def wait(delay: float) -> None:
+                try:
+                    await env.external_wait(until(max(0.0, delay)), reason=reason)
+                except simcord.SetupError:
+                    # Not bot-owned work (the driver's own wait for a
+                    # message, say): a plain sleep, on the wall clock while
+                    # the fake one stands still or leaps, so a request's
+                    # instant says nothing of the budget.
+                    self.unowned_waits += 1
+                    await asyncio.sleep(delay)
 
-        self.presenter.pacer.sleep = turn
+            return wait
+
+        turns = WakeUps(env, self.app.now)
+        self.presenter.pacer.sleep = declared("REST budget", turns.after)
+        if self.app.clock is not None:
+            scheduler = self.app.clock.scheduler
+            naps = declared("turn clock", asyncio.sleep)
+            scheduler.clock = FakeClockNaps(scheduler.clock.now, naps)
+
+    def use_pacer(self, pacer: Pacer) -> None:
+        """Make ``pacer`` the budget of every request: the table messages'
+        and turn mentions' (the presenter's) and the clock's messages."""
+        self.presenter.pacer = pacer
+        notifier = self.app.clock.notifier if self.app.clock is not None else None
+        if isinstance(notifier, ChannelTurnNotifier):
+            notifier.pacer = pacer
 
 
 @dataclass
@@ -310,13 +390,18 @@ class Run:
     resume_s: float
     restart_s: float
     play_requests: int
+    unowned_waits: int
 
 
 def tail_s(bot: SpadesBot, tables: int) -> float:
-    """Fake seconds enough for a request to each table to go out within the
-    bot's REST budget."""
+    """Fake seconds enough for the turn mentions still delayed to come due
+    and for a request to each table to go out within the bot's REST budget:
+    a restart before that would cut a mention's replacement in two (the old
+    one deleted, the database not told), and the new bot's delete of it
+    again would be answered 404."""
     per_s = bot.settings.discord.rest_per_s
-    return (tables / per_s if per_s > 0 else 0.0) + 5.0
+    budget_s = tables / per_s if per_s > 0 else 0.0
+    return bot.settings.tables.turn_ping_delay_s + budget_s + 5.0
 
 
 async def advance_in_steps(env: simcord.Env, seconds: float, step: float = 1.0) -> None:
@@ -343,6 +428,13 @@ async def wait_out(env: simcord.Env, tries: int = 5) -> None:
                 raise
 
 
+def lap(what: str, since: float) -> float:
+    """Say how long (wall clock) a part of the run took; now."""
+    now = time.perf_counter()
+    print(f"{what}: {now - since:.0f} s")
+    return now
+
+
 async def run(folder: Path, tables: int, active: int, seconds: float, seed: int) -> Run:
     seeds = itertools.count(seed)
 
@@ -366,21 +458,30 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                 # The set-up stands for days of play: it is not paced (nor
                 # measured), so it does not wait on the REST budget.
                 paced = bot.presenter.pacer
-                bot.presenter.pacer = Pacer(bot.app.now, per_s=0, interval_s=0)
+                bot.use_pacer(Pacer(bot.app.now, per_s=0, interval_s=0))
+                opening = time.perf_counter()
                 with patient(env, SETTLE_SETUP_S):
                     worlds = []
                     for number in range(tables):
                         world = timed_world(env, lambda: bot, watch)
                         await open_table(world, solo=number < active and number % SOLO_EVERY == 0)
                         worlds.append(world)
-                    # The first turn mentions of the tables opened all at once.
-                    await env.advance_time(bot.settings.tables.turn_ping_delay_s + 1)
-                print(f"{tables} tables open, {active} in play, for {seconds:.0f} fake seconds")
-                bot.presenter.pacer = paced
-                bot.pace_on(env)
+                    # The tables' first turn mentions, days ago. The set-up is
+                    # the driver's work, not the bot's: SimCord does not
+                    # track it, so their delay runs on the wall clock, and
+                    # what is left of it must pass before play begins.
+                    await bot.app.settle()
+                    await env.settle()
+                print(
+                    f"{tables} tables open in {time.perf_counter() - opening:.0f} s,"
+                    f" {active} in play, for {seconds:.0f} fake seconds"
+                )
+                bot.use_pacer(paced)
+                bot.wait_on_fake_clock(env)
 
                 traffic.recording = True
                 cpu = time.process_time()
+                phase = time.perf_counter()
                 started = env.now().timestamp()
                 reported = 0
 
@@ -393,7 +494,8 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                     at, number = heapq.heappop(due)
                     ahead = at - env.now().timestamp()
                     if ahead > 0:
-                        await env.advance_time(ahead)
+                        with patient(env, SETTLE_SETUP_S):
+                            await env.advance_time(ahead)
                     try:
                         wait: float | None = await take_turn(worlds[number], think)
                     except TimeoutError:
@@ -407,11 +509,14 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                         print(f"... {reported} actions at fake second {ahead_of(started):.0f}")
                     if wait is not None:
                         heapq.heappush(due, (env.now().timestamp() + wait, number))
+                phase = lap("play", phase)
                 # What is still waiting for its REST turn goes out.
                 await advance_in_steps(env, tail_s(bot, tables))
                 await wait_out(env)
+                phase = lap("what was still waiting after it", phase)
                 cpu_s = time.process_time() - cpu
                 play_requests = len(traffic.requests)
+                describe_play(traffic, watch, bot.unowned_waits)
 
                 restarted = make_bot()
                 restarted.env = env
@@ -423,6 +528,7 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                 # Every table redrawn by the restarted bot, within its budget.
                 await advance_in_steps(env, tail_s(restarted, tables))
                 await wait_out(env)
+                lap("the restart, every table redrawn", phase)
                 assert restarted.resumed_in is not None, "the restarted bot never started"
                 assert len(await restarted.app.tables.unfinished()) == tables, "tables lost"
                 end_rss = rss_mb()
@@ -439,39 +545,58 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
         restarted.resumed_in,
         restart_s,
         play_requests,
+        sum(made.unowned_waits for made in bots),
     )
+
+
+def statuses_of(requests: list[Request]) -> tuple[int, int, Counter[int]]:
+    """Of ``requests``' answers: the 429s, the other 4xx, and every status but
+    429 with its count."""
+    statuses = Counter(r.status for r in requests if r.status is not None)
+    real_429 = statuses.pop(429, 0)
+    invalid = sum(n for status, n in statuses.items() if 400 <= status < 500)
+    return real_429, invalid, statuses
+
+
+def describe_play(traffic: Traffic, watch: Stopwatch, unowned_waits: int) -> None:
+    """The figures of the play, printed as soon as it is over (whatever
+    becomes of the restart after it)."""
+    actions = max(traffic.actions, 1)
+    play = traffic.requests
+    print(
+        f"{traffic.actions} accepted actions, {len(watch.log.answers)} interactions,"
+        f" {traffic.stalls} turns outlasted SimCord's settle timeout ({SETTLE_S} s),"
+        f" {unowned_waits} waits on purpose on the wall clock"
+    )
+    print(f"REST requests per accepted action during play ({len(play)} requests):")
+    for route, n in Counter(r.route for r in play).most_common():
+        print(f"  {n / actions:7.3f}  {route}")
+    real_429, _invalid, statuses = statuses_of(play)
+    print(
+        f"during play: token routes' peak per fake second"
+        f" {peak_per_second([r.fake for r in play if r.token])},"
+        f" 429s: {traffic.modelled_429} over the modelled global limit, {real_429} answered;"
+        f" other answers: {dict(statuses) or 'none'}"
+    )
+    for name, values in (("response", watch.log.answers), ("shown", traffic.shown)):
+        if values:
+            print(
+                f"{name}: p50 {_ms(values, 0.5):.2f} ms, p99 {_ms(values, 0.99):.2f} ms,"
+                f" max {max(values) * 1000:.2f} ms"
+            )
 
 
 def report(result: Run, tables: int, active: int) -> dict[str, Any]:
     traffic = result.traffic
     actions = max(traffic.actions, 1)
     play = traffic.requests[: result.play_requests]
-    statuses = Counter(r.status for r in traffic.requests if r.status is not None)
-    real_429 = statuses.pop(429, 0)
-    invalid = sum(n for status, n in statuses.items() if 400 <= status < 500)
-    print(
-        f"{traffic.actions} accepted actions, {len(result.watch.log.answers)} interactions,"
-        f" {traffic.stalls} turns outlasted SimCord's settle timeout ({SETTLE_S} s)"
-    )
-    print(f"REST requests per accepted action during play ({len(play)} requests):")
-    for route, n in Counter(r.route for r in play).most_common():
-        print(f"  {n / actions:7.3f}  {route}")
-    play_peak = peak_per_second([r.fake for r in play if r.token])
+    real_429, invalid, statuses = statuses_of(traffic.requests)
     peak = peak_per_second([r.fake for r in traffic.requests if r.token])
     print(
-        f"token routes, peak per fake second: {play_peak} during play,"
-        f" {peak} with the restart's redraws"
-    )
-    print(
-        f"429s: {traffic.modelled_429} over the modelled global limit, {real_429} answered;"
+        f"with the restart's redraws: token routes' peak per fake second {peak},"
+        f" 429s: {traffic.modelled_429} over the modelled global limit, {real_429} answered;"
         f" other answers: {dict(statuses) or 'none'}"
     )
-    for name, values in (("response", result.watch.log.answers), ("shown", traffic.shown)):
-        if values:
-            print(
-                f"{name}: p50 {_ms(values, 0.5):.2f} ms, p99 {_ms(values, 0.99):.2f} ms,"
-                f" max {max(values) * 1000:.2f} ms"
-            )
     print(
         f"cpu {result.cpu_s:.1f} s during play; rss {result.rss_mb:.0f} MB,"
         f" {result.rss_per_table_kb:.1f} KB per live table"

@@ -165,6 +165,7 @@ class SpadesBot(commands.Bot):
         self.hands = HandScreens(app, self)
         await self.hands.resume()
         self.presenter = TablePresenter(self, app, self.hands)
+        notifier.pacer = self.presenter.pacer  # one REST budget for every request
         app.subscribe(self.presenter.on_change)
         coach = CoachDesk(app, self)
         app.subscribe(coach.on_change)

@@ -1,12 +1,17 @@
 """The turn clock on Discord: its messages in the table's channel, and ``/spades claim``.
 
 :class:`ChannelTurnNotifier` is the clock's voice: short messages, each
-pinging only the people it concerns. :class:`ClockCog` adds ``claim`` to the
-``/spades`` group; whether a claim is allowed is the application's decision.
+pinging only the people it concerns. They go out within the REST budget
+(the presenter's :class:`~cogs.pacing.Pacer`), from a task of their own: the
+clock never waits for a turn of the budget, so a burst of reminders (tables
+opened together come due together) holds up no computer player's move.
+:class:`ClockCog` adds ``claim`` to the ``/spades`` group; whether a claim
+is allowed is the application's decision.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -19,17 +24,30 @@ from bot.i18n import N_
 from bot.render import clock_text
 from bot.render.clock_text import ClockMessage
 from bot.tables.model import Table
+from cogs.pacing import Pacer
 
 log = logging.getLogger(__name__)
 
 
 class ChannelTurnNotifier:
     """Implements the turn clock's notifier with channel messages. The
-    application is set once it is built (it needs the notifier first)."""
+    application is set once it is built (it needs the notifier first), and
+    the pacer once the presenter is (its budget is the one shared by every
+    request of the bot).
+
+    The messages wait in one line, sent by one task, one per turn of the
+    budget: a burst of them never takes every turn for seconds ahead, so the
+    table messages, which people wait for, get theirs in between. A table
+    has at most one message in the line: a newer one takes the place of one
+    not sent yet (it is the one that still holds)."""
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
         self.app: SpadesApp | None = None
+        self.pacer: Pacer | None = None
+        # table id -> its message waiting to go out, oldest first
+        self._unsent: dict[int, tuple[Table, ClockMessage]] = {}
+        self._sender: asyncio.Task[None] | None = None
 
     def _stand_in(self, table: Table) -> bool:
         return self.app is not None and self.app.snapshot(table).stand_in
@@ -51,8 +69,23 @@ class ChannelTurnNotifier:
         await self._say(table, clock_text.lobby_closed(table, idle))
 
     async def _say(self, table: Table, message: ClockMessage | None) -> None:
-        if message is None:
+        """Have ``message`` sent soon, in place of the table's unsent one."""
+        if message is None or self.app is None:
             return
+        self._unsent[table.id] = (table, message)  # a replacement keeps the place in line
+        if self._sender is None or self._sender.done():
+            # The application keeps the task, and cancels it when it closes.
+            self._sender = self.app.spawn(self._send_unsent(), "clock-messages")
+
+    async def _send_unsent(self) -> None:
+        while self._unsent:
+            if self.pacer is not None:
+                await self.pacer.turn()
+            # The first in line now: whatever replaced it while it waited.
+            table, message = self._unsent.pop(next(iter(self._unsent)))
+            await self._send(table, message)
+
+    async def _send(self, table: Table, message: ClockMessage) -> None:
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in message.ping])
         try:

@@ -210,6 +210,8 @@ async def test_the_store_reports_a_stale_batched_action_as_a_version_conflict(
         *(store.commit_action(table_id, 1, LogEntry("play", n, {}, 2.0), state) for n in range(50)),
         return_exceptions=True,
     )
-    assert sum(r == results[0] for r in results) == 1
-    assert all(isinstance(r, VersionConflict) for r in results if r != results[0])
+    # Batches go to the server side by side, so any one of them may win.
+    won = [r for r in results if not isinstance(r, BaseException)]
+    assert len(won) == 1
+    assert all(isinstance(r, VersionConflict) for r in results if r is not won[0])
     assert [e.seq for e in await store.action_log(table_id)] == [1, 2]

@@ -132,13 +132,12 @@ class TurnMentions:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).delete()
         new: TurnMention | None = None
-        if turn is not None:
+        if turn is not None and await self._still(mention, turn):
             _hand, _seat, phase, user_id = turn
             if phase == "bidding":
                 text = N_("<@{user}>, your turn to bid at table {table}.")
             else:
                 text = N_("<@{user}>, your turn to play at table {table}.")
-            await self._pacer().turn()
             try:
                 message = await channel.send(
                     tr(table.language, text, user=user_id, table=table.id),
@@ -150,6 +149,12 @@ class TurnMentions:
                 log.info("turn mention at table %d not sent: %s", table.id, exc)
         if old is not None or new is not None:
             await self.app.set_turn_mention(table.id, new)
+
+    async def _still(self, mention: _Mention, turn: Turn) -> bool:
+        """Wait for a turn of the budget; whether ``turn`` is still the one to
+        mention then (if not, its successor has its place in the line)."""
+        await self._pacer().turn()
+        return mention.turn == turn
 
 
 def _turn_text(turn: Turn) -> str:

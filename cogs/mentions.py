@@ -37,9 +37,13 @@ Turn = tuple[int, int, str, int]
 
 @dataclass
 class _Mention:
-    """What is known about one table's mention."""
+    """What is known about one table's mention. Not the table itself: that
+    would keep every table's game in memory."""
 
-    table: Table
+    table_id: int
+    channel_id: int
+    guild_id: int | None
+    language: str
     turn: Turn | None = None  # the turn to mention (None: no one to mention)
     message_id: int | None = None  # the mention in the channel
     loaded: bool = False  # message_id read from the database (since a restart)
@@ -71,10 +75,11 @@ class TurnMentions:
         if mention is None:
             if turn is None:
                 return  # nothing mentioned, nothing to mention
-            mention = self._mentions[table.id] = _Mention(table)
+            mention = _Mention(table.id, table.channel_id, table.guild_id, table.language)
+            self._mentions[table.id] = mention
         elif turn == mention.turn:
             return
-        mention.table, mention.turn = table, turn
+        mention.channel_id, mention.language, mention.turn = table.channel_id, table.language, turn
         mention.place = None  # the turn it was waiting for needs no mention any more
         if not settings.turn_ping:
             return
@@ -94,21 +99,28 @@ class TurnMentions:
         self._sender = self.app.spawn(self._send_due(), "turn-mentions")
 
     async def _send_due(self) -> None:
+        # The instant slept until counts as come even if the application's
+        # clock says otherwise: a simulated one may stand still while the
+        # event loop's runs (as the old per-table sleeps did, the wait is
+        # asyncio's).
+        slept_to = float("-inf")
         while self._line:
             at, place, table_id = self._line[0]
-            mention = self._mentions[table_id]
-            if mention.place != place:
+            mention = self._mentions.get(table_id)
+            if mention is None or mention.place != place:
                 heapq.heappop(self._line)  # replaced by a newer turn, or not wanted
                 continue
-            delay = at - self.app.now()
+            delay = at - max(self.app.now(), slept_to)
             if delay > 0:
                 self._napping_until = at
                 await asyncio.sleep(delay)
-                self._napping_until = None
+                self._napping_until, slept_to = None, at
                 continue
             heapq.heappop(self._line)
             mention.place = None
             await self._serve(table_id, mention)
+            if mention.turn is None and mention.message_id is None and mention.place is None:
+                del self._mentions[table_id]  # nothing to mention, nothing to delete
 
     async def _serve(self, table_id: int, mention: _Mention) -> None:
         if not mention.loaded:
@@ -123,8 +135,8 @@ class TurnMentions:
 
     async def _replace(self, mention: _Mention) -> None:
         """Delete the table's last mention and post the one for its turn, if any."""
-        table, turn = mention.table, mention.turn
-        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        turn = mention.turn
+        channel = self.client.get_partial_messageable(mention.channel_id, guild_id=mention.guild_id)
         old, mention.message_id = mention.message_id, None
         if old is not None:
             await self._pacer().turn()
@@ -140,15 +152,15 @@ class TurnMentions:
                 text = N_("<@{user}>, your turn to play at table {table}.")
             try:
                 message = await channel.send(
-                    tr(table.language, text, user=user_id, table=table.id),
+                    tr(mention.language, text, user=user_id, table=mention.table_id),
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
                 )
                 mention.message_id = message.id
                 new = TurnMention(message.id, _turn_text(turn))
             except discord.HTTPException as exc:
-                log.info("turn mention at table %d not sent: %s", table.id, exc)
+                log.info("turn mention at table %d not sent: %s", mention.table_id, exc)
         if old is not None or new is not None:
-            await self.app.set_turn_mention(table.id, new)
+            await self.app.set_turn_mention(mention.table_id, new)
 
     async def _still(self, mention: _Mention, turn: Turn) -> bool:
         """Wait for a turn of the budget; whether ``turn`` is still the one to

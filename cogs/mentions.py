@@ -48,7 +48,6 @@ class _Mention:
     message_id: int | None = None  # the mention in the channel
     loaded: bool = False  # message_id read from the database (since a restart)
     place: int | None = None  # its place in the line, if it is in it
-    at: float = 0.0  # when it is due
 
 
 class TurnMentions:
@@ -87,7 +86,7 @@ class TurnMentions:
         self._enqueue(table.id, mention, self.app.now() + max(0.0, delay))
 
     def _enqueue(self, table_id: int, mention: _Mention, at: float) -> None:
-        mention.place, mention.at = next(self._places), at
+        mention.place = next(self._places)
         heapq.heappush(self._line, (at, mention.place, table_id))
         sender = self._sender
         if sender is not None and not sender.done():

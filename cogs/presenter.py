@@ -11,7 +11,8 @@ Every request here waits for its turn on one :class:`~cogs.pacing.Pacer`
 (the ``[discord]`` budgets): writes of table messages in one channel are
 spaced out, and all requests together stay under a rate. A worker takes the
 newest snapshot only once its turn has come, so the changes made while it
-waited become one edit, and the last one is always shown.
+waited become one edit, and the last one is always shown. Once shown, the
+turn it waits on goes to :class:`~cogs.mentions.TurnMentions`.
 """
 
 from __future__ import annotations

@@ -11,26 +11,28 @@ Every request here waits for its turn on one :class:`~cogs.pacing.Pacer`
 (the ``[discord]`` budgets): writes of table messages in one channel are
 spaced out, and all requests together stay under a rate. A worker takes the
 newest snapshot only once its turn has come, so the changes made while it
-waited become one edit, and the last one is always shown.
+waited become one edit, and the last one is always shown. Once shown, the
+turn it waits on goes to :class:`~cogs.mentions.TurnMentions`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 import discord
 
-from bot.app import REDRAW, Snapshot, SpadesApp, TurnMention
-from bot.i18n import N_, ntr, tr
+from bot.app import REDRAW, Snapshot, SpadesApp
+from bot.i18n import ntr
 from bot.render.names import computer_label
 from bot.render.table import seat_name, table_message
 from bot.tables.model import Table, TableStatus
 from cogs.components import message_fields
 from cogs.hands import HandScreens
+from cogs.mentions import TurnMentions
 from cogs.pacing import Pacer
 
 log = logging.getLogger(__name__)
@@ -64,14 +66,6 @@ class _Screen:
     check: bool = False  # draw even if the version is already shown
     task: asyncio.Task[Any] | None = None
     problem: str | None = None  # why the message cannot be shown, for the host
-    ping_key: tuple[int, int, str, int] | None = None
-    ping_message: int | None = None
-    ping_loaded: bool = False  # ping_message read from the database (since a restart)
-    ping_task: asyncio.Task[Any] | None = None
-    # One task at a time replaces the mention; the one doing it is not
-    # cancelled, so a mention it posts is always recorded.
-    ping_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    ping_poster: asyncio.Task[Any] | None = None
 
 
 class TablePresenter:
@@ -86,6 +80,7 @@ class TablePresenter:
         self.pacer = Pacer(
             app.now, per_s=budget.rest_per_s, interval_s=budget.table_edits_per_channel_s
         )
+        self.mentions = TurnMentions(client, app, lambda: self.pacer)
 
     # -- scheduling ----------------------------------------------------------------
 
@@ -182,7 +177,7 @@ class TablePresenter:
             screen.shown_version = max(screen.shown_version, table.version)
             if not table.is_open:
                 await self.app.table_shown(table)
-            self._schedule_ping(table, screen)
+            self.mentions.turn_shown(table)
             await self.hands.refresh(table)
 
     @staticmethod
@@ -301,87 +296,3 @@ class TablePresenter:
             return None
         self.names[user_id] = name
         return name
-
-    # -- turn mentions -------------------------------------------------------------
-
-    def _schedule_ping(self, table: Table, screen: _Screen) -> None:
-        """One short mention per turn change, after a delay, replacing the last one."""
-        settings = self.app.settings.tables
-        game = table.game
-        seat = game.waited_on() if game is not None and table.is_open else None
-        occupant = table.seats[seat] if seat is not None else None
-        if game is None or seat is None or occupant is None or occupant.user_id is None:
-            key = None
-        else:
-            key = (game.hand_number, seat, game.phase.value, occupant.user_id)
-        if key == screen.ping_key:
-            return
-        screen.ping_key = key
-        task = screen.ping_task
-        if task is not None and not task.done() and task is not screen.ping_poster:
-            task.cancel()  # still waiting: that turn needs no mention any more
-        if not settings.turn_ping:
-            return
-        screen.ping_task = self.app.spawn(
-            self._ping(table, screen, key), f"turn-ping-{table.id}-{table.version}"
-        )
-
-    async def _ping(
-        self, table: Table, screen: _Screen, key: tuple[int, int, str, int] | None
-    ) -> None:
-        delay = self.app.settings.tables.turn_ping_delay_s
-        if key is not None and delay > 0:
-            await asyncio.sleep(delay)
-        async with screen.ping_lock:
-            screen.ping_poster = asyncio.current_task()
-            try:
-                await self._replace_ping(table, screen, key)
-            finally:
-                screen.ping_poster = None
-
-    async def _replace_ping(
-        self, table: Table, screen: _Screen, key: tuple[int, int, str, int] | None
-    ) -> None:
-        """Delete the table's last mention and post the one for ``key``, if any.
-        Right after a restart a stored mention for ``key`` itself is kept
-        instead: that person was already told, and a new one would ping again."""
-        if not screen.ping_loaded:
-            # A mention posted before a restart is known only to the database.
-            stored = await self.app.turn_mention(table.id)
-            screen.ping_loaded = True
-            if stored is not None:
-                screen.ping_message = stored.message_id
-                if key is not None and stored.turn == _turn_text(key):
-                    return  # that person was told before the restart: no second mention
-        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        old, screen.ping_message = screen.ping_message, None
-        try:
-            if old is not None:
-                await self.pacer.turn()
-                await channel.get_partial_message(old).delete()
-        except discord.HTTPException:
-            pass  # already deleted by someone, or no permission: leave it
-        new: TurnMention | None = None
-        if key is not None:
-            _hand, _seat, phase, user_id = key
-            if phase == "bidding":
-                text = N_("<@{user}>, your turn to bid at table {table}.")
-            else:
-                text = N_("<@{user}>, your turn to play at table {table}.")
-            await self.pacer.turn()
-            try:
-                message = await channel.send(
-                    tr(table.language, text, user=user_id, table=table.id),
-                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
-                )
-                screen.ping_message = message.id
-                new = TurnMention(message.id, _turn_text(key))
-            except discord.HTTPException as exc:
-                log.info("turn mention at table %d not sent: %s", table.id, exc)
-        if old is not None or new is not None:
-            await self.app.set_turn_mention(table.id, new)
-
-
-def _turn_text(key: tuple[int, int, str, int]) -> str:
-    """The stored form of a turn: "hand:seat:phase:user"."""
-    return ":".join(str(part) for part in key)

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from db.store import Store
+from db.store import LogEntry, SeatRow, Store
 from tests import pg
 
 URL_VARIABLE = "SPADES_TEST_POSTGRES_URL"
@@ -141,3 +141,22 @@ async def dump_rows(store: Store) -> dict[str, list[tuple[Any, ...]]]:
         rows = await table_rows(store, f"SELECT * FROM {table.name}")
         found[table.name] = sorted(rows, key=repr)
     return found
+
+
+#: Four people seated, user ids 10 to 13.
+FOUR_SEATED = (SeatRow(0, 10), SeatRow(1, 11), SeatRow(2, 12), SeatRow(3, 13))
+
+
+async def open_tables(store: Store, count: int) -> list[int]:
+    """``count`` new tables of one server, in channels 100, 101, ..., four seated."""
+    return [
+        await store.create_table(
+            guild_id=5,
+            channel_id=100 + n,
+            host_id=10,
+            options={},
+            seats=FOUR_SEATED,
+            entry=LogEntry("create", 10, {}, 1.0),
+        )
+        for n in range(count)
+    ]

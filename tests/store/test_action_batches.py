@@ -14,10 +14,10 @@ import pytest
 from db.errors import IntegrityFailure
 from db.postgres import PostgresDatabase
 from db.postgres_commits import MAX_BATCH, ActionBatches, batched_columns
-from db.store import Change, Deadline, LogEntry, SeatRow, StateWrite, Store, VersionConflict
-from tests.backends import Server, need_server, table_rows
+from db.store import Change, Deadline, LogEntry, StateWrite, Store, VersionConflict
+from tests.backends import FOUR_SEATED, Server, need_server, open_tables, table_rows
 
-SEATS = (SeatRow(0, 10), SeatRow(1, 11), SeatRow(2, 12), SeatRow(3, 13))
+SEATS = FOUR_SEATED
 INSERT = (
     "INSERT INTO action_commits (table_id, seq, kind, actor, payload, at,"
     " game_no, format, current, deadlines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -38,20 +38,6 @@ async def store(postgres_server: Server | None) -> AsyncIterator[Store]:
 def _database(store: Store) -> PostgresDatabase:
     assert isinstance(store.db, PostgresDatabase)
     return store.db
-
-
-async def _tables(store: Store, count: int) -> list[int]:
-    return [
-        await store.create_table(
-            guild_id=5,
-            channel_id=100 + n,
-            host_id=10,
-            options={},
-            seats=SEATS,
-            entry=LogEntry("create", 10, {}, 1.0),
-        )
-        for n in range(count)
-    ]
 
 
 def _row(table_id: int, seq: int, current: bytes | None = b"state") -> tuple[Any, ...]:
@@ -94,7 +80,7 @@ def test_only_the_one_row_insert_into_the_view_is_batched() -> None:
 
 
 async def test_actions_waiting_together_are_one_call_and_all_commit(store: Store) -> None:
-    tables = await _tables(store, 2 + MAX_BATCH)
+    tables = await open_tables(store, 2 + MAX_BATCH)
     change = Change(
         state=StateWrite(1, "fmt", b"state", keep_history=True),
         deadlines=None,
@@ -129,7 +115,7 @@ async def test_actions_waiting_together_are_one_call_and_all_commit(store: Store
 
 
 async def test_a_stale_action_fails_alone_in_its_batch(store: Store) -> None:
-    first, second = await _tables(store, 2)
+    first, second = await open_tables(store, 2)
     batches = ActionBatches(_database(store)._call, slots=1)
     results = await asyncio.gather(
         batches.commit(PLACES, _row(second, 2)),  # leaves alone: the rest wait
@@ -148,7 +134,7 @@ async def test_a_stale_action_fails_alone_in_its_batch(store: Store) -> None:
 
 
 async def test_a_row_the_database_refuses_fails_alone(store: Store) -> None:
-    tables = await _tables(store, 3)
+    tables = await open_tables(store, 3)
     counted = _Counted(_database(store))
     batches = ActionBatches(counted, slots=1)
     results = await asyncio.gather(
@@ -170,7 +156,7 @@ async def test_a_row_the_database_refuses_fails_alone(store: Store) -> None:
 
 
 async def test_an_action_cancelled_before_it_left_is_not_written(store: Store) -> None:
-    first, second = await _tables(store, 2)
+    first, second = await open_tables(store, 2)
     batches = ActionBatches(_database(store)._call, slots=1)
     sent = asyncio.ensure_future(batches.commit(PLACES, _row(first, 2)))
     waiting = asyncio.ensure_future(batches.commit(PLACES, _row(second, 2)))
@@ -186,7 +172,7 @@ async def test_an_action_cancelled_before_it_left_is_not_written(store: Store) -
 async def test_the_view_alone_still_commits_and_refuses(store: Store) -> None:
     """An INSERT into the view that does not come through the batches (any
     other client of the database) writes through the same function."""
-    (table_id,) = await _tables(store, 1)
+    (table_id,) = await open_tables(store, 1)
     connection = await asyncpg.connect(_database(store).url)
     try:
         sql = INSERT
@@ -204,7 +190,7 @@ async def test_the_view_alone_still_commits_and_refuses(store: Store) -> None:
 async def test_the_store_reports_a_stale_batched_action_as_a_version_conflict(
     store: Store,
 ) -> None:
-    (table_id,) = await _tables(store, 1)
+    (table_id,) = await open_tables(store, 1)
     state = Change(state=StateWrite(1, "fmt", b"state", keep_history=True))
     results = await asyncio.gather(
         *(store.commit_action(table_id, 1, LogEntry("play", n, {}, 2.0), state) for n in range(50)),

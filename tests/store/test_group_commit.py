@@ -26,15 +26,15 @@ from db.store import (
     GameEnd,
     IntegrityFailure,
     LogEntry,
-    SeatRow,
     StateWrite,
     Store,
     StoreError,
     VersionConflict,
 )
+from tests.backends import FOUR_SEATED, open_tables
 from tests.store.test_one_write import wal_commits
 
-SEATS = (SeatRow(0, 10), SeatRow(1, 11), SeatRow(2, 12), SeatRow(3, 13))
+SEATS = FOUR_SEATED
 
 
 @pytest.fixture
@@ -48,20 +48,6 @@ def _write_lock(store: Store) -> asyncio.Lock:
     """The connection's write lock: held, as a transaction in flight holds it."""
     assert isinstance(store.db, Connected)
     return store.db.write_lock
-
-
-async def _tables(store: Store, count: int) -> list[int]:
-    return [
-        await store.create_table(
-            guild_id=5,
-            channel_id=100 + n,
-            host_id=10,
-            options={},
-            seats=SEATS,
-            entry=LogEntry("create", 10, {}, 1.0),
-        )
-        for n in range(count)
-    ]
 
 
 def _plain(table_id: int) -> Change:
@@ -122,7 +108,7 @@ def _table_rows(store: Store, table_id: int) -> tuple[object, ...]:
 
 
 async def test_concurrent_actions_of_many_tables_land_in_one_transaction(store: Store) -> None:
-    tables = await _tables(store, 50)
+    tables = await open_tables(store, 50)
     commits = wal_commits(store.path)
     results, statements = await _together(
         store,
@@ -141,7 +127,7 @@ async def test_concurrent_actions_of_many_tables_land_in_one_transaction(store: 
 
 
 async def test_a_refused_action_fails_alone_and_the_others_commit(store: Store) -> None:
-    first, stale, general, unfinished, last = await _tables(store, 5)
+    first, stale, general, unfinished, last = await open_tables(store, 5)
     await store.put_deadline(stale, "turn", 7.0, {})
     before = {t: _table_rows(store, t) for t in (stale, unfinished)}
     no_such_game = GameEnd(9, 3.0, 0, "target", None, (500, 0), (), ())
@@ -180,7 +166,7 @@ async def test_a_refused_action_fails_alone_and_the_others_commit(store: Store) 
 async def test_a_failed_transaction_fails_every_action_in_it_and_writes_nothing(
     store: Store,
 ) -> None:
-    tables = await _tables(store, 4)
+    tables = await open_tables(store, 4)
     before = _dump(store)
     # The database may not grow: the large log rows below cannot be written.
     async with store.connection.execute("PRAGMA page_count") as cursor:
@@ -204,7 +190,7 @@ async def test_a_failed_transaction_fails_every_action_in_it_and_writes_nothing(
 
 
 async def test_an_action_alone_is_one_transaction_of_its_own(store: Store) -> None:
-    (table_id,) = await _tables(store, 1)
+    (table_id,) = await open_tables(store, 1)
     results, statements = await _together(store, _bid(store, table_id))
     assert results[0].version == 2
     words = [s.split()[0].upper() for s in statements]
@@ -213,7 +199,7 @@ async def test_an_action_alone_is_one_transaction_of_its_own(store: Store) -> No
 
 
 async def test_an_action_cancelled_while_queued_is_not_written(store: Store) -> None:
-    kept, dropped = await _tables(store, 2)
+    kept, dropped = await open_tables(store, 2)
     before = _table_rows(store, dropped)
     async with _write_lock(store):
         keep = asyncio.ensure_future(_bid(store, kept))
@@ -228,7 +214,7 @@ async def test_an_action_cancelled_while_queued_is_not_written(store: Store) -> 
 
 async def test_closing_writes_what_is_queued_first(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "store.db")
-    tables = await _tables(store, 3)
+    tables = await open_tables(store, 3)
     pending = [
         asyncio.ensure_future(store.commit_action(t, 1, LogEntry("bid", 11, {}, 2.0)))
         for t in tables
@@ -243,7 +229,7 @@ async def test_closing_writes_what_is_queued_first(tmp_path: Path) -> None:
 async def test_a_leader_cancelled_mid_transaction_hands_over_and_nobody_is_left_waiting(
     store: Store,
 ) -> None:
-    first, second, third = await _tables(store, 3)
+    first, second, third = await open_tables(store, 3)
     # The connection's thread busy for a moment, so the transaction below
     # waits on it while its leader is cancelled.
     busy = asyncio.ensure_future(store.connection._execute(time.sleep, 0.2))  # type: ignore[no-untyped-call]
@@ -268,7 +254,7 @@ async def test_a_leader_cancelled_mid_transaction_hands_over_and_nobody_is_left_
 
 
 async def test_a_leader_cancelled_while_waiting_for_the_lock_hands_over(store: Store) -> None:
-    first, second = await _tables(store, 2)
+    first, second = await open_tables(store, 2)
     async with _write_lock(store):
         leader = asyncio.ensure_future(_bid(store, first))
         follower = asyncio.ensure_future(_bid(store, second))
@@ -286,7 +272,7 @@ async def test_actions_arriving_while_one_is_written_share_the_next_transaction(
 ) -> None:
     """Without holding anything back: the first action goes alone, the others
     queued behind it meanwhile go together."""
-    tables = await _tables(store, 30)
+    tables = await open_tables(store, 30)
     async with _traced(store) as statements:
         results = await asyncio.gather(*(_bid(store, t) for t in tables))
     assert [r.version for r in results] == [2] * len(tables)
@@ -297,7 +283,7 @@ async def test_actions_arriving_while_one_is_written_share_the_next_transaction(
 async def test_a_write_that_waits_on_something_else_fails_its_transaction_loudly(
     store: Store,
 ) -> None:
-    first, second = await _tables(store, 2)
+    first, second = await open_tables(store, 2)
     before = _dump(store)
 
     async def waits(db: Statements) -> None:
@@ -340,7 +326,7 @@ async def test_a_leader_answers_its_caller_once_its_own_batch_is_committed(
 ) -> None:
     """The caller that led a batch is not kept writing the batches of others
     who keep queuing: it hands over and hears back."""
-    leader_table, busy_table = await _tables(store, 2)
+    leader_table, busy_table = await open_tables(store, 2)
     busy_done: list[int] = []
 
     async def keep_writing() -> None:
@@ -366,7 +352,7 @@ async def test_a_batch_due_while_a_transaction_holds_the_lock_waits_for_it(
 ) -> None:
     """The next batch is due while another transaction holds the connection:
     it waits; the caller named to send it, cancelled, names the next."""
-    first, second, third = await _tables(store, 3)
+    first, second, third = await open_tables(store, 3)
     busy = asyncio.ensure_future(store.connection._execute(time.sleep, 0.2))  # type: ignore[no-untyped-call]
     await asyncio.sleep(0)
     sent = asyncio.ensure_future(_bid(store, first))  # its batch waits on the busy thread

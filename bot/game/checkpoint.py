@@ -74,6 +74,7 @@ _PHASES = {phase.value: phase for phase in Phase}
 # (tuple.__new__ of the named tuple class, map and zip) keep that cheap.
 _make_trick = partial(tuple.__new__, Trick)
 _make_result = partial(tuple.__new__, TeamHandResult)
+_NO_COLUMNS = (b"", b"", b"", b"")  # the packed columns of no log entries
 
 
 class CheckpointError(ValueError):
@@ -87,20 +88,74 @@ def history_marks(game: Game) -> tuple[int, int]:
 
 def encode_history(game: Game) -> bytes:
     """The hand records and every log entry so far (call when a hand ends)."""
-    return marshal.dumps(
-        (
-            FORMAT,
-            [_record_tuple(r) for r in game.hand_records],
-            _log_columns(game.log_entries()),
-        )
-    )
+    return encode_history_from(game, None)[0]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PackedHistory:
+    """A history part's contents before ``marshal``: its hand records as
+    tuples and its log columns."""
+
+    records: tuple[tuple[Any, ...], ...]
+    columns: tuple[bytes, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Packed:
+    """What the last checkpoint of a game packed, kept with the game so that
+    the next checkpoint packs only what is new: every action writes one, and
+    packing a hand's entries (and at a hand's end the whole game) again with
+    each of them was the costliest part of an action. The log only grows
+    within a game, so what was packed stays the start of what is to pack;
+    the caller gives None for any other game."""
+
+    #: The history's marks (see :func:`history_marks`).
+    marks: tuple[int, int]
+    #: How many log entries after the marks ``columns`` holds.
+    count: int
+    columns: tuple[bytes, ...]
+    #: The history up to the marks, if this process packed it.
+    history: PackedHistory | None = None
+
+
+_NO_HISTORY = PackedHistory((), _NO_COLUMNS)
+
+
+def encode_history_from(game: Game, packed: Packed | None) -> tuple[bytes, Packed]:
+    """:func:`encode_history`, reusing what ``packed`` holds; and what this
+    packed (the new marks, nothing after them yet)."""
+    prior = None if packed is None else packed.history
+    if prior is None and packed is not None and packed.marks == (0, 0):
+        prior = _NO_HISTORY  # the game's first hand: nothing came before it
+    if prior is None:
+        records = tuple(_record_tuple(r) for r in game.hand_records)
+        columns = _log_columns(game.log_entries())
+    else:
+        assert packed is not None
+        old_records, old_entries = packed.marks
+        tail = _join(packed.columns, _log_columns(game.log_entries(old_entries + packed.count)))
+        records = prior.records + tuple(_record_tuple(r) for r in game.hand_records[old_records:])
+        columns = _join(prior.columns, tail)
+    history = marshal.dumps((FORMAT, list(records), columns))
+    return history, Packed(history_marks(game), 0, _NO_COLUMNS, PackedHistory(records, columns))
 
 
 def encode_current(game: Game, marks: tuple[int, int]) -> bytes:
     """Everything but the history, with the records and entries after ``marks``."""
+    return encode_current_from(game, marks, None)[0]
+
+
+def encode_current_from(
+    game: Game, marks: tuple[int, int], packed: Packed | None
+) -> tuple[bytes, Packed]:
+    """:func:`encode_current`, packing only the log entries ``packed`` does
+    not hold yet; and what this packed."""
     records, entries = marks
+    if packed is None or packed.marks != marks or packed.count > game.action_count - entries:
+        packed = Packed(marks, 0, _NO_COLUMNS)
+    columns = _join(packed.columns, _log_columns(game.log_entries(entries + packed.count)))
     result = game.result
-    return marshal.dumps(
+    current = marshal.dumps(
         (
             FORMAT,
             records,
@@ -128,9 +183,10 @@ def encode_current(game: Game, marks: tuple[int, int]) -> bytes:
             [_record_tuple(r) for r in game.hand_records[records:]],
             game.waiting_since,
             None if result is None else (result.winner, result.reason.value, result.seat),
-            _log_columns(game.log_entries(entries)),
+            columns,
         )
     )
+    return current, Packed(marks, game.action_count - entries, columns, packed.history)
 
 
 def decode(rules: RuleSet, history: bytes | None, current: bytes) -> tuple[Game, tuple[int, int]]:
@@ -190,14 +246,26 @@ def _decode(rules: RuleSet, history: bytes | None, current: bytes) -> tuple[Game
 
 def _log_columns(log: list[LogEntry]) -> tuple[bytes, ...]:
     """Log entries as four packed columns (kind index, seat, value, time): a
-    handful of objects to read back instead of four per entry."""
-    index = _KIND_INDEX
+    handful of objects to read back instead of four per entry. (Written with
+    every action: ``zip`` turns the rows into columns in C.)"""
+    if not log:
+        return _NO_COLUMNS
+    kinds, seats, values, times = zip(*log, strict=True)
     return (
-        bytes([index[entry[0]] for entry in log]),
-        bytes([entry[1] for entry in log]),
-        array("i", [entry[2] for entry in log]).tobytes(),
-        array("d", [entry[3] for entry in log]).tobytes(),
+        bytes(map(_KIND_INDEX.__getitem__, kinds)),
+        bytes(seats),
+        array("i", values).tobytes(),
+        array("d", times).tobytes(),
     )
+
+
+def _join(first: tuple[bytes, ...], then: tuple[bytes, ...]) -> tuple[bytes, ...]:
+    """Packed columns of consecutive entries, end to end."""
+    if not then[0]:
+        return first
+    if not first[0]:
+        return then
+    return tuple(a + b for a, b in zip(first, then, strict=True))
 
 
 def _log_entries(columns: tuple[bytes, ...]) -> list[LogEntry]:

@@ -25,24 +25,33 @@ def add_state(live: LiveTable, game: Game, plan: Plan, game_no: int, *, new_game
     if state_format_now is None:
         return
     marks = live.marks
+    # What the table's last checkpoint packed, if it was of this game.
+    packed = None if new_game else live.packed
     history: bytes | None = None
     keep = False
     if new_game:
         marks = (0, 0)
     elif marks is None or len(game.hand_records) != marks[0]:
-        history = checkpoint.encode_history(game)
-        marks = checkpoint.history_marks(game)
+        history, packed = checkpoint.encode_history_from(game, packed)
+        marks = packed.marks
     else:
         keep = True
+    current, packed = checkpoint.encode_current_from(game, marks, packed)
     state = StateWrite(
         game_no=game_no,
         format=state_format_now,
-        current=checkpoint.encode_current(game, marks),
+        current=current,
         history=history,
         keep_history=keep,
     )
-    plan.change = dataclasses.replace(plan.change or Change(), state=state)
+    # A new Change rather than dataclasses.replace on an empty one: replace
+    # is slow, and most actions change nothing else.
+    change = plan.change
+    plan.change = (
+        Change(state=state) if change is None else dataclasses.replace(change, state=state)
+    )
     plan.marks = marks
+    plan.packed = packed
 
 
 def game_end(live: LiveTable, game: Game, at: float) -> GameEnd:

@@ -10,25 +10,24 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import operator
 from typing import Any
 
+from bot.game.checkpoint import Packed
 from bot.game.state import Game
 from bot.tables.kinds import UNSEEN_KINDS
 from bot.tables.model import Seat, Table, TableOptions, TableStatus
 from db.store import Change, LogEntry
 
-#: The engine state's fields, read once: every action copies a game.
-_GAME_FIELDS: tuple[str, ...] = tuple(spec.name for spec in dataclasses.fields(Game))
+#: The engine state's fields in order, read at once: every action copies a game.
+_GAME_VALUES = operator.attrgetter(*(spec.name for spec in dataclasses.fields(Game)))
 
 
 def copy_game(game: Game) -> Game:
     """An independent copy of an engine state: the engine changes its lists in
     place (never the objects in them), so copying every list field suffices."""
-    values: dict[str, Any] = {}
-    for name in _GAME_FIELDS:
-        value = getattr(game, name)
-        values[name] = list(value) if type(value) is list else value
-    return Game(**values)
+    values: list[Any] = [list(v) if type(v) is list else v for v in _GAME_VALUES(game)]
+    return Game(*values)
 
 
 @dataclasses.dataclass(slots=True)
@@ -44,6 +43,7 @@ class Plan:
     game: Game | None = None
     new_game: bool = False  # a start or rematch: the game number moves on
     marks: tuple[int, int] | None = None  # the history marks once ``change.state`` is written
+    packed: Packed | None = None  # what ``change.state`` packed
 
 
 @dataclasses.dataclass(slots=True, eq=False)
@@ -77,6 +77,9 @@ class LiveTable:
     #: How much of the game the stored history checkpoint holds; None when no
     #: usable checkpoint is stored (the next write stores a full one).
     marks: tuple[int, int] | None = None
+    #: What the stored checkpoint packed (the next packs only what is new);
+    #: None: not known.
+    packed: Packed | None = None
 
     def table(self) -> Table:
         if self.snapshot is None:
@@ -119,6 +122,7 @@ class LiveTable:
             self.visible_version = after.version
         if change is not None and change.state is not None:
             self.marks = plan.marks
+            self.packed = plan.packed
         self.snapshot = after
 
     def seat_of(self, user_id: int) -> int | None:

@@ -76,6 +76,43 @@ def test_decode_of_encode_is_the_same_game_at_every_step(preset: str) -> None:
             assert restored.snapshot() == game.snapshot()
 
 
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_packing_on_from_the_last_checkpoint_writes_the_same_bytes(preset: str) -> None:
+    """Each checkpoint packs only what the one before it did not: the bytes
+    are those of packing everything again, whether or not what was packed is
+    still known (None after a restart), and through the hand ends."""
+    rules = PRESETS[preset].with_options(target=250)
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = Game.new(rules, seed, started_at=100.0)
+        marks = (0, 0)
+        packed: checkpoint.Packed | None = None
+        while not game.over:
+            _step(game, rng)
+            if rng.random() < 0.05:
+                packed = None  # as after a restart
+            if len(game.hand_records) != marks[0]:
+                history, packed = checkpoint.encode_history_from(game, packed)
+                assert history == checkpoint.encode_history(game)
+                marks = packed.marks
+                assert marks == checkpoint.history_marks(game)
+            current, packed = checkpoint.encode_current_from(game, marks, packed)
+            assert current == checkpoint.encode_current(game, marks)
+
+
+def test_a_packing_that_holds_more_than_the_game_is_not_used() -> None:
+    rules = PRESETS["standard"]
+    rng = random.Random(3)
+    longer = Game.new(rules, 3)
+    for _ in range(9):
+        _step(longer, rng)
+    _, packed = checkpoint.encode_current_from(longer, (0, 0), None)
+    shorter = Game.new(rules, 4)
+    _step(shorter, random.Random(4))
+    current, _ = checkpoint.encode_current_from(shorter, (0, 0), packed)
+    assert current == checkpoint.encode_current(shorter, (0, 0))
+
+
 def test_parts_that_do_not_belong_together_are_refused() -> None:
     rules = PRESETS["standard"]
     game = Game.new(rules, 1)
@@ -114,6 +151,35 @@ async def _resumed(path: Path) -> dict[int, dict[str, object]]:
         return {t.id: t.game.snapshot() for t in await service.unfinished() if t.game is not None}
     finally:
         await store.close()
+
+
+async def test_tables_resume_as_played_through_game_ends_and_rematches(tmp_path: Path) -> None:
+    """The service packs each checkpoint on from the last: through hands,
+    the end of a game and the rematch after it, what it stored resumes as
+    the game it played."""
+    path = tmp_path / "rematches.db"
+    store = await Store.open(path)
+    rematches = 0
+    try:
+        service = await TableService.open(store, now=FakeClock(), seed_source=seed_counter())
+        chooser = Chooser(8)
+        table = await seated_table(service, channel=900, humans=4, target=250)
+        table = await service.start(table.id, HOST, table.version)
+        for _ in range(3000):
+            if table.status is TableStatus.FINISHED:
+                table = await service.rematch(table.id, HOST, table.version)
+                rematches += 1
+            else:
+                table = await chooser.step(service, table)
+            if rematches == 2 and table.game is not None and table.game.hand_records:
+                break
+        assert table.game is not None
+        played = table.game.snapshot()
+    finally:
+        await store.close()
+    assert rematches == 2
+    resumed = await _resumed(path)
+    assert resumed == {table.id: played}
 
 
 async def test_foreign_or_broken_checkpoints_fall_back_to_the_log(tmp_path: Path) -> None:

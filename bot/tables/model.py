@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -74,9 +74,14 @@ class TableOptions(BaseModel):
 
     def rules(self) -> RuleSet:
         """The engine's rules for these choices."""
-        return preset(self.preset).with_options(
-            target=self.target, revokes=self.revokes, turn_limit_s=self.turn_limit_s
-        )
+        return _rules(self.preset, self.target, self.revokes, self.turn_limit_s)
+
+
+@lru_cache(maxsize=256)
+def _rules(name: str, target: int, revokes: str, turn_limit_s: int) -> RuleSet:
+    # Validating a RuleSet costs more than the rest of starting a game; rule
+    # sets are frozen, so the tables with the same choices share one.
+    return preset(name).with_options(target=target, revokes=revokes, turn_limit_s=turn_limit_s)
 
 
 @dataclass(frozen=True, slots=True)

@@ -83,8 +83,8 @@ class Backend:
 def postgres_server() -> Iterator[Server | None]:
     given = os.environ.get(URL_VARIABLE)
     if given:
-        folder = os.environ.get(DIR_VARIABLE)
-        yield Server(given, Path(folder) if folder else None)
+        given_folder = os.environ.get(DIR_VARIABLE)
+        yield Server(given, Path(given_folder) if given_folder else None)
         return
     # Not under pytest's own temporary folder: that one is private to this
     # user, and the server runs as another.

@@ -13,7 +13,7 @@ import simcord
 from simcord import MemberActor
 
 from bot.app import LiveHandRow
-from bot.game.state import Phase
+from bot.game.types import Phase
 from bot.tables.model import Table
 from tests.discord.harness import World, buttons_of
 from tests.discord.privacy import PrivacyWatch

@@ -32,8 +32,8 @@ schema per part on that PostgreSQL database (dropped afterwards).
 The last line is one JSON object:
 ``{"actions_per_s_one_table": ..., "actions_per_s_100_tables": ..., "p50_ms": ...,
 "p99_ms": ..., "resume_10000_s": ..., "tables_p50_ms": ..., "tables_p99_ms": ...,
-"backend": "sqlite" | "postgresql"}`` (``p50_ms``/``p99_ms`` of the one table,
-``tables_*`` of the ``--tables`` at once).
+"backend": "sqlite" | "postgresql", "tables": ...}`` (``p50_ms``/``p99_ms`` of the
+one table, ``tables_*`` of the ``tables`` played at once, ``--tables``).
 """
 
 from __future__ import annotations
@@ -348,6 +348,7 @@ async def main(argv: list[str] | None = None) -> None:
                 "tables_p50_ms": round(_ms(many_timings, 0.5), 3),
                 "tables_p99_ms": round(_ms(many_timings, 0.99), 3),
                 "backend": databases.backend,
+                "tables": args.tables,
             }
         )
     )

@@ -53,6 +53,7 @@ CLOSING_KEYS = {
         "tables_p50_ms",
         "tables_p99_ms",
         "backend",
+        "tables",
     ],
     "click": [
         "clicks",

@@ -69,6 +69,18 @@ def by_suit(mask: int) -> list[list[int]]:
     return [suit for suit in suits if suit]
 
 
+#: Put after a suit symbol, it asks for the symbol as text, drawn in the
+#: button's own colour. Discord and phones otherwise draw the suits as emoji:
+#: a black ♠ or ♣ that vanishes on a dark grey button, a red ♥ on a red one.
+TEXT_PRESENTATION = "\ufe0e"
+_SUITS_AS_TEXT = {ord(symbol): symbol + TEXT_PRESENTATION for symbol in SUIT_SYMBOLS}
+
+
+def button_text(text: str) -> str:
+    """``text`` for a button label: its suit symbols drawn as text."""
+    return text.translate(_SUITS_AS_TEXT)
+
+
 @dataclass(frozen=True, slots=True)
 class CardFace:
     label: str
@@ -106,7 +118,7 @@ class ClassicDeck(Deck):
 
     def face(self, card: int, lang: str = ENGLISH) -> CardFace:
         red = card // 13 in (1, 2)
-        return CardFace(card_text(card, lang), None, Style.RED if red else Style.GREY)
+        return CardFace(button_text(card_text(card, lang)), None, Style.RED if red else Style.GREY)
 
 
 class FourColourDeck(Deck):
@@ -120,7 +132,7 @@ class FourColourDeck(Deck):
     MARKS = ("🟩", "🟦", "🟥", "⬛")
 
     def face(self, card: int, lang: str = ENGLISH) -> CardFace:
-        return CardFace(card_text(card, lang), None, self.STYLES[card // 13])
+        return CardFace(button_text(card_text(card, lang)), None, self.STYLES[card // 13])
 
     def suit_line(self, cards: list[int], lang: str = ENGLISH) -> str:
         return f"{self.MARKS[cards[0] // 13]} {super().suit_line(cards, lang)}"
@@ -156,7 +168,8 @@ class LargePrintDeck(Deck):
             emoji = chr(0x1F1E6 + ord(letters[rank - 9]) - ord("A"))
         else:
             emoji = self.RANK_EMOJI[rank]
-        return CardFace(SUIT_SYMBOLS[card // 13], emoji, Style.RED if red else Style.GREY)
+        suit = button_text(SUIT_SYMBOLS[card // 13])
+        return CardFace(suit, emoji, Style.RED if red else Style.GREY)
 
     def card_line(self, line: str) -> str:
         # Discord's heading mark applies to its own line only: the cards

@@ -11,7 +11,6 @@ is allowed is the application's decision.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
@@ -24,6 +23,7 @@ from bot.i18n import N_
 from bot.render import clock_text
 from bot.render.clock_text import ClockMessage
 from bot.tables.model import Table
+from cogs.paced_line import PacedLine
 from cogs.pacing import Pacer
 
 log = logging.getLogger(__name__)
@@ -45,9 +45,8 @@ class ChannelTurnNotifier:
         self.client = client
         self.app: SpadesApp | None = None
         self.pacer: Pacer | None = None
-        # table id -> its message waiting to go out, oldest first
-        self._unsent: dict[int, tuple[Table, ClockMessage]] = {}
-        self._sender: asyncio.Task[None] | None = None
+        # table id -> its message waiting to go out (made with the application)
+        self._unsent: PacedLine[int, tuple[Table, ClockMessage]] | None = None
 
     def _stand_in(self, table: Table) -> bool:
         return self.app is not None and self.app.snapshot(table).stand_in
@@ -72,20 +71,23 @@ class ChannelTurnNotifier:
         """Have ``message`` sent soon, in place of the table's unsent one."""
         if message is None or self.app is None:
             return
-        self._unsent[table.id] = (table, message)  # a replacement keeps the place in line
-        if self._sender is None or self._sender.done():
-            # The application keeps the task, and cancels it when it closes.
-            self._sender = self.app.spawn(self._send_unsent(), "clock-messages")
+        if self._unsent is None:
+            # The application keeps the sender task, and cancels it when it closes.
+            self._unsent = PacedLine(
+                self._send,
+                spawn=self.app.spawn,
+                now=self.app.now,
+                name="clock-messages",
+                turn=self._budget_turn,
+            )
+        self._unsent.put(table.id, (table, message))  # a replacement keeps the place in line
 
-    async def _send_unsent(self) -> None:
-        while self._unsent:
-            if self.pacer is not None:
-                await self.pacer.turn()
-            # The first in line now: whatever replaced it while it waited.
-            table, message = self._unsent.pop(next(iter(self._unsent)))
-            await self._send(table, message)
+    async def _budget_turn(self) -> None:
+        if self.pacer is not None:
+            await self.pacer.turn()
 
-    async def _send(self, table: Table, message: ClockMessage) -> None:
+    async def _send(self, _table_id: int, unsent: tuple[Table, ClockMessage]) -> None:
+        table, message = unsent
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in message.ping])
         try:

@@ -13,20 +13,17 @@ tables, however many are waiting on someone.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import heapq
-import itertools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
 from bot.app import SpadesApp, TurnMention
 from bot.i18n import N_, tr
 from bot.tables.model import Table
+from cogs.paced_line import PacedLine
 from cogs.pacing import Pacer
 
 log = logging.getLogger(__name__)
@@ -47,7 +44,6 @@ class _Mention:
     turn: Turn | None = None  # the turn to mention (None: no one to mention)
     message_id: int | None = None  # the mention in the channel
     loaded: bool = False  # message_id read from the database (since a restart)
-    place: int | None = None  # its place in the line, if it is in it
 
 
 class TurnMentions:
@@ -56,10 +52,10 @@ class TurnMentions:
         self.app = app
         self._pacer = pacer  # the budget in use, which may be replaced
         self._mentions: dict[int, _Mention] = {}
-        self._line: list[tuple[float, int, int]] = []  # (due, place, table id), a heap
-        self._places = itertools.count()
-        self._sender: asyncio.Task[Any] | None = None
-        self._napping_until: float | None = None  # while the sender waits for the first due
+        # table id -> its mention waiting to be brought up to date
+        self._line: PacedLine[int, _Mention] = PacedLine(
+            self._serve, spawn=app.spawn, now=app.now, name="turn-mentions"
+        )
 
     def turn_shown(self, table: Table) -> None:
         """The table message shows ``table``: mention whoever it waits on, soon."""
@@ -79,49 +75,19 @@ class TurnMentions:
         elif turn == mention.turn:
             return
         mention.channel_id, mention.language, mention.turn = table.channel_id, table.language, turn
-        mention.place = None  # the turn it was waiting for needs no mention any more
         if not settings.turn_ping:
+            self._line.withdraw(table.id)  # the turn it was waiting for needs no mention any more
             return
         delay = settings.turn_ping_delay_s if turn is not None else 0.0
-        self._enqueue(table.id, mention, self.app.now() + max(0.0, delay))
-
-    def _enqueue(self, table_id: int, mention: _Mention, at: float) -> None:
-        mention.place = next(self._places)
-        heapq.heappush(self._line, (at, mention.place, table_id))
-        sender = self._sender
-        if sender is not None and not sender.done():
-            napping_until = self._napping_until
-            if napping_until is None or at >= napping_until:
-                return  # it comes to this one in time
-            sender.cancel()  # it sleeps for a later instant
-        self._napping_until = None
-        self._sender = self.app.spawn(self._send_due(), "turn-mentions")
-
-    async def _send_due(self) -> None:
-        # The instant slept until counts as come even if the application's
-        # clock says otherwise: a simulated one may stand still while the
-        # event loop's runs (as the old per-table sleeps did, the wait is
-        # asyncio's).
-        slept_to = float("-inf")
-        while self._line:
-            at, place, table_id = self._line[0]
-            mention = self._mentions.get(table_id)
-            if mention is None or mention.place != place:
-                heapq.heappop(self._line)  # replaced by a newer turn, or not wanted
-                continue
-            delay = at - max(self.app.now(), slept_to)
-            if delay > 0:
-                self._napping_until = at
-                await asyncio.sleep(delay)
-                self._napping_until, slept_to = None, at
-                continue
-            heapq.heappop(self._line)
-            mention.place = None
-            await self._serve(table_id, mention)
-            if mention.turn is None and mention.message_id is None and mention.place is None:
-                del self._mentions[table_id]  # nothing to mention, nothing to delete
+        # In place of an older turn's, due at its own instant.
+        self._line.put(table.id, mention, self.app.now() + max(0.0, delay))
 
     async def _serve(self, table_id: int, mention: _Mention) -> None:
+        await self._bring_up_to_date(table_id, mention)
+        if mention.turn is None and mention.message_id is None and table_id not in self._line:
+            del self._mentions[table_id]  # nothing to mention, nothing to delete
+
+    async def _bring_up_to_date(self, table_id: int, mention: _Mention) -> None:
         if not mention.loaded:
             # A mention posted before a restart is known only to the database.
             stored = await self.app.turn_mention(table_id)

@@ -4,8 +4,9 @@ schema migrations and transactions (the :class:`db.sql.Database` of a
 
 One :class:`Connected` owns one aiosqlite connection (WAL, foreign keys on,
 a busy timeout). Writes go through :meth:`Connected.transaction`, or for the
-tables' actions through :meth:`Connected.write_action` (many actions in one
-transaction, :mod:`db.group_commit`), one transaction at a time: several
+tables' actions through :meth:`Connected.write_action` and
+:meth:`Connected.commit_action_row` (many actions in one transaction,
+:mod:`db.group_commit`), one transaction at a time: several
 coroutines sharing a connection must never interleave the statements of two
 transactions.
 
@@ -27,6 +28,7 @@ import sqlite3
 import threading
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Self, TypeVar
 
@@ -35,7 +37,7 @@ import aiosqlite
 from db.errors import IntegrityFailure, StoreError
 from db.group_commit import ActionWrite, GroupCommit, GroupCommitting
 from db.schema import MIGRATIONS_DIR, Migration, find_migrations, migration_target, too_new
-from db.sql import SQLITE, Args, Row, TableShape
+from db.sql import ACTION_INSERT, SQLITE, ActionRow, Args, Row, Statements, TableShape
 
 BUSY_TIMEOUT_MS = 5000
 T = TypeVar("T")
@@ -185,6 +187,10 @@ class Connected(SQLiteStatements, GroupCommitting):
         that transaction is committed."""
         return await self.commits.write(write)
 
+    async def commit_action_row(self, row: ActionRow) -> None:
+        """The row's INSERT into the view, in the group commit like any action."""
+        await self.commits.write(partial(_insert_action, row))
+
     async def schema_version(self) -> int:
         async with self.connection.execute("PRAGMA user_version") as cursor:
             row = await cursor.fetchone()
@@ -276,6 +282,10 @@ class Connected(SQLiteStatements, GroupCommitting):
 
     def _too_new(self, current: int, known: int) -> StoreError:
         return too_new(str(self.path), current, known)
+
+
+async def _insert_action(row: ActionRow, db: Statements) -> None:
+    await db.execute(ACTION_INSERT, row)
 
 
 async def _connect(path: Path) -> aiosqlite.Connection:

@@ -6,8 +6,8 @@ side by side, and two writes to one table meet at its row (the version
 check inside the UPDATE makes the second one see the first's version and
 refuse). The store's SQL is written with ``?`` and ``:name`` placeholders;
 they become ``$1``, ``$2``... here, once per statement text. The ordinary
-actions' INSERTs into ``action_commits`` that wait at the same time are sent
-together (:mod:`db.postgres_commits`).
+actions (:meth:`PostgresDatabase.commit_action_row`) that wait at the same
+time are sent together (:mod:`db.postgres_commits`).
 
 A server that goes away (a restart, a network cut) does not end the bot:
 each call then fails with :class:`~db.errors.DatabaseAway` at once, and the
@@ -31,9 +31,9 @@ from typing import Any, Self, TypeVar
 import asyncpg
 
 from db.errors import DatabaseAway, StoreError
-from db.postgres_commits import ActionBatches, batched_columns, integrity_failure
+from db.postgres_commits import ActionBatches, integrity_failure
 from db.schema import MIGRATIONS_DIR, Migration, find_migrations, migration_target, too_new
-from db.sql import POSTGRESQL, Args, Row, TableShape
+from db.sql import POSTGRESQL, ActionRow, Args, Row, TableShape
 from db.targets import safe_url
 
 T = TypeVar("T")
@@ -216,11 +216,11 @@ class PostgresDatabase:
         return DatabaseAway(f"{AWAY}: {type(exc).__name__}")
 
     async def execute(self, sql: str, args: Args = ()) -> int:
-        places = batched_columns(sql)
-        if places is not None and not isinstance(args, Mapping):
-            # An ordinary action: sent together with the others waiting.
-            return await self._actions.commit(places, args)
         return await self._call(lambda c: PostgresStatements(c).execute(sql, args))
+
+    async def commit_action_row(self, row: ActionRow) -> None:
+        """Sent together with the other actions waiting (:class:`ActionBatches`)."""
+        await self._actions.commit(row)
 
     async def fetchall(self, sql: str, args: Args = ()) -> list[Row]:
         return await self._call(lambda c: PostgresStatements(c).fetchall(sql, args))

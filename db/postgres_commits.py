@@ -1,10 +1,11 @@
 """Ordinary actions committed together on PostgreSQL.
 
-An ordinary action (a bid, a card) is one INSERT into the view
-``action_commits``, a transaction of its own. On PostgreSQL each such
-transaction costs the server far more than the rows it writes: a round trip,
-the start and end of a transaction and a WAL flush. So the INSERTs waiting
-at the same time (actions of many tables, each awaited by its caller) go to
+An ordinary action (a bid, a card) is one row of the view
+``action_commits`` (:class:`db.sql.ActionRow`, handed over by the store
+through ``commit_action_row``). Written alone, it would be a transaction of
+its own, which costs the server far more than the rows it writes: a round
+trip, the start and end of a transaction and a WAL flush. So the actions
+waiting at the same time (of many tables, each awaited by its caller) go to
 the server as one call of ``commit_actions`` (migration 025): one round
 trip, one transaction, one flush, and one statement writing the rows of all
 of them. An action whose version moved on is left out of it and fails for
@@ -25,15 +26,14 @@ out of the batch: it is not written.
 from __future__ import annotations
 
 import asyncio
-import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import asyncpg
 
 from db.errors import IntegrityFailure
+from db.sql import ActionRow
 
 #: At most this many calls of ``commit_actions`` at the server at once (each
 #: holds a connection of the pool while it runs), of at most MAX_BATCH
@@ -48,24 +48,8 @@ BATCH_SLOTS = 4
 MAX_BATCH = 64
 
 #: The columns of the view, in the order of ``commit_actions``'s arguments.
-COLUMNS = (
-    "table_id",
-    "seq",
-    "kind",
-    "actor",
-    "payload",
-    "at",
-    "game_no",
-    "format",
-    "current",
-    "deadlines",
-)
+COLUMNS = ActionRow._fields
 _CALL = "SELECT commit_actions(" + ", ".join(f"${n + 1}" for n in range(len(COLUMNS))) + ")"
-_INSERT = re.compile(
-    r"INSERT\s+INTO\s+action_commits\s*\((?P<columns>[\w,\s]+)\)"
-    r"\s*VALUES\s*\((?P<values>[?,\s]+)\)",
-    re.IGNORECASE,
-)
 
 #: What makes the database refuse a write: a broken constraint, or a
 #: transaction it rolled back (a version conflict, a deadlock).
@@ -81,33 +65,16 @@ def integrity_failure(exc: asyncpg.PostgresError) -> IntegrityFailure:
     return IntegrityFailure(text)
 
 
-@lru_cache(maxsize=16)
-def batched_columns(sql: str) -> tuple[int | None, ...] | None:
-    """For an INSERT of one row into ``action_commits`` with ``?``
-    placeholders: where each of :data:`COLUMNS` is among its arguments (None:
-    not given, NULL). None for any other statement."""
-    match = _INSERT.fullmatch(sql.strip())
-    if match is None:
-        return None
-    columns = [c.strip() for c in match["columns"].split(",")]
-    values = [v.strip() for v in match["values"].split(",")]
-    if len(columns) != len(values) or any(v != "?" for v in values):
-        return None
-    if not set(columns) <= set(COLUMNS) or "table_id" not in columns:
-        return None
-    return tuple(columns.index(c) if c in columns else None for c in COLUMNS)
-
-
 @dataclass
 class _Pending:
-    values: tuple[Any, ...]  # in the order of COLUMNS
+    action: ActionRow
     answer: asyncio.Future[str | None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
 
 
 class ActionBatches:
-    """The action INSERTs of one database, sent in batches through ``call``
+    """The ordinary actions of one database, sent in batches through ``call``
     (which runs its argument on a connection of the pool)."""
 
     def __init__(self, call: Call, slots: int = BATCH_SLOTS) -> None:
@@ -116,11 +83,10 @@ class ActionBatches:
         self._waiting: list[_Pending] = []
         self._sending: set[asyncio.Task[None]] = set()
 
-    async def commit(self, places: Sequence[int | None], args: Sequence[Any]) -> int:
-        """Commit one action row (``args`` of an INSERT whose columns sit at
-        ``places``, see :func:`batched_columns`); returns 1, the rows it
-        inserted. Raises :class:`IntegrityFailure` if it was refused."""
-        row = _Pending(tuple(None if p is None else args[p] for p in places))
+    async def commit(self, action: ActionRow) -> None:
+        """Commit one action; returns once its batch is committed. Raises
+        :class:`IntegrityFailure` if it was refused."""
+        row = _Pending(action)
         self._waiting.append(row)
         self._send_waiting()
         try:
@@ -131,7 +97,6 @@ class ActionBatches:
             raise
         if refusal is not None:
             raise IntegrityFailure(refusal)
-        return 1
 
     async def wait_sent(self) -> None:
         """Until no batch is at the server (before the pool closes)."""
@@ -179,7 +144,7 @@ class ActionBatches:
     async def _write(self, rows: list[_Pending]) -> list[str | None]:
         # By table: batches running at once (from this process or another)
         # then tend to lock the tables' rows in one order.
-        rows.sort(key=lambda r: r.values[0])
-        columns = [[row.values[n] for row in rows] for n in range(len(COLUMNS))]
+        rows.sort(key=lambda r: r.action.table_id)
+        columns = [[row.action[n] for row in rows] for n in range(len(COLUMNS))]
         refusals: list[str | None] = await self._call(lambda c: c.fetchval(_CALL, *columns))
         return refusals

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 Row = Sequence[Any]
 Args = Sequence[Any] | Mapping[str, Any]
@@ -63,6 +63,32 @@ class Statements(Protocol):
         """Run an INSERT of one row into a table whose key is ``id``; returns that id."""
 
 
+class ActionRow(NamedTuple):
+    """An ordinary action (a bid, a card) whole, as one row of the view
+    ``action_commits`` (migrations 016 and 025), whose fields are its columns
+    in order: the log row, the table's new version (``seq``), the game's
+    current engine state and, when given, the table's whole set of deadlines."""
+
+    table_id: int
+    seq: int
+    kind: str
+    actor: int | None
+    payload: str  # JSON
+    at: float
+    game_no: int
+    format: str
+    current: bytes
+    #: JSON ``[[kind, due_at, data], ...]``; None leaves the deadlines as they are.
+    deadlines: str | None
+
+
+#: The one INSERT of an :class:`ActionRow` into the view.
+ACTION_INSERT = (
+    f"INSERT INTO action_commits ({', '.join(ActionRow._fields)})"
+    f" VALUES ({', '.join('?' for _ in ActionRow._fields)})"
+)
+
+
 class Database(Protocol):
     """An open, migrated database."""
 
@@ -81,6 +107,14 @@ class Database(Protocol):
 
     async def execute(self, sql: str, args: Args = ()) -> int:
         """One write statement as a transaction of its own."""
+
+    async def commit_action_row(self, row: ActionRow) -> None:
+        """Commit one ordinary action; returns once it is committed. It may
+        share its transaction with other actions waiting at the same time (a
+        group commit, a batch), but succeeds or fails as if alone. Raises
+        :class:`~db.errors.IntegrityFailure` if the database refuses it, saying
+        "version conflict" when the table is not at version ``row.seq - 1``;
+        nothing of it is written then."""
 
     async def fetchall(self, sql: str, args: Args = ()) -> list[Row]: ...
 

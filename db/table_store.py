@@ -17,7 +17,7 @@ from typing import Any
 from db.deadlines import DeadlineRow, deadline_rows, replace_deadlines
 from db.errors import ChannelTaken, IntegrityFailure, StoreError, VersionConflict
 from db.group_commit import GroupCommitting
-from db.sql import Backed, Statements, to_json
+from db.sql import ActionRow, Backed, Statements, to_json
 from db.table_records import (
     Change,
     Committed,
@@ -85,9 +85,10 @@ class TableSQL(Backed):
     ) -> Committed:
         """Append ``entry`` to the log of a table at ``version`` and apply
         ``change``, all in one transaction; returns the new version (and the
-        new game's id when ``change`` starts one). On SQLite that transaction
-        may hold other tables' actions too (:mod:`db.group_commit`); either
-        way this returns only once it is committed.
+        new game's id when ``change`` starts one). That transaction may hold
+        other tables' actions too (on SQLite any action, :mod:`db.group_commit`;
+        on PostgreSQL an ordinary one, :mod:`db.postgres_commits`); either way
+        this returns only once it is committed.
 
         Raises :class:`VersionConflict` if the stored version is not ``version``
         and :class:`ChannelTaken` if a status change collides with another open
@@ -95,6 +96,16 @@ class TableSQL(Backed):
         """
         change = change or Change()
         rows = None if change.deadlines is None else deadline_rows(table_id, change.deadlines)
+        if _only_current_state(change):
+            # Most actions: one row of the view, handed to the database as such.
+            assert change.state is not None
+            try:
+                await self.db.commit_action_row(
+                    _plain_row(table_id, version + 1, entry, change.state, rows)
+                )
+            except IntegrityFailure as exc:
+                raise _plain_refusal(exc, table_id, version) from None
+            return Committed(version + 1)
         if isinstance(self.db, GroupCommitting):
             return await self.db.write_action(
                 partial(
@@ -106,15 +117,6 @@ class TableSQL(Backed):
                     deadlines=rows,
                 )
             )
-        if _only_current_state(change):
-            # One INSERT is a transaction of its own: one round trip.
-            assert change.state is not None
-            statement = _plain_commit(table_id, version + 1, entry, change.state, rows)
-            try:
-                await self.db.execute(*statement)
-            except IntegrityFailure as exc:
-                raise _plain_refusal(exc, table_id, version) from None
-            return Committed(version + 1)
         async with self.transaction() as db:
             return await self._write_action(
                 db, table_id=table_id, version=version, entry=entry, change=change, deadlines=rows
@@ -135,15 +137,6 @@ class TableSQL(Backed):
         runs them on the connection's thread, where nothing else may be
         awaited."""
         new_version = version + 1
-        if _only_current_state(change):
-            assert change.state is not None
-            try:
-                await db.execute(
-                    *_plain_commit(table_id, new_version, entry, change.state, deadlines)
-                )
-            except IntegrityFailure as exc:
-                raise _plain_refusal(exc, table_id, version) from None
-            return Committed(new_version)
         start = change.game_start
         try:
             changed = await db.execute(
@@ -454,36 +447,32 @@ def _only_current_state(change: Change) -> bool:
     )
 
 
-def _plain_commit(
+def _plain_row(
     table_id: int,
     version: int,
     entry: LogEntry,
     state: StateWrite,
     deadlines: list[DeadlineRow] | None,
-) -> tuple[str, tuple[Any, ...]]:
-    """The common case (a bid, a card): the log row, the version bump, the
-    current state and the table's deadlines (when given: its whole set) in one
-    INSERT through the view of migrations 016 and 025."""
-    return (
-        "INSERT INTO action_commits (table_id, seq, kind, actor, payload, at,"
-        " game_no, format, current, deadlines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            table_id,
-            version,
-            entry.kind,
-            entry.actor,
-            to_json(entry.payload),
-            entry.at,
-            state.game_no,
-            state.format,
-            state.current,
-            None if deadlines is None else to_json([row[1:] for row in deadlines]),
-        ),
+) -> ActionRow:
+    """The common case (a bid, a card) as one row of the view: the log row,
+    the version bump, the current state and the table's deadlines (when
+    given: its whole set)."""
+    return ActionRow(
+        table_id,
+        version,
+        entry.kind,
+        entry.actor,
+        to_json(entry.payload),
+        entry.at,
+        state.game_no,
+        state.format,
+        state.current,
+        None if deadlines is None else to_json([row[1:] for row in deadlines]),
     )
 
 
 def _plain_refusal(exc: IntegrityFailure, table_id: int, version: int) -> StoreError:
-    """What the database's refusal of :func:`_plain_commit` means, the
+    """What the database's refusal of :func:`_plain_row` means, the
     table having been expected at ``version``."""
     if "version conflict" in str(exc):
         return VersionConflict(f"table {table_id} is no longer at version {version}")

@@ -6,7 +6,7 @@ through ``commit_action_row``). Written alone, it would be a transaction of
 its own, which costs the server far more than the rows it writes: a round
 trip, the start and end of a transaction and a WAL flush. So the actions
 waiting at the same time (of many tables, each awaited by its caller) go to
-the server as one call of ``commit_actions`` (migration 025): one round
+the server as one call of ``commit_actions`` (migrations 025, 026): one round
 trip, one transaction, one flush, and one statement writing the rows of all
 of them. An action whose version moved on is left out of it and fails for
 its caller alone (:class:`IntegrityFailure` saying "version conflict", as

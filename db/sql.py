@@ -65,9 +65,10 @@ class Statements(Protocol):
 
 class ActionRow(NamedTuple):
     """An ordinary action (a bid, a card) whole, as one row of the view
-    ``action_commits`` (migrations 016 and 025), whose fields are its columns
-    in order: the log row, the table's new version (``seq``), the game's
-    current engine state and, when given, the table's whole set of deadlines."""
+    ``action_commits`` (migrations 016, 025 and 026), whose fields are its
+    columns in order: the log row, the table's new version (``seq``), the
+    game's current engine state and, when given, the table's whole set of
+    deadlines and the state's new history part."""
 
     table_id: int
     seq: int
@@ -80,6 +81,8 @@ class ActionRow(NamedTuple):
     current: bytes
     #: JSON ``[[kind, due_at, data], ...]``; None leaves the deadlines as they are.
     deadlines: str | None
+    #: The engine state's new history part (a hand ended); None leaves it.
+    history: bytes | None = None
 
 
 #: The one INSERT of an :class:`ActionRow` into the view.

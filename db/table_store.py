@@ -433,11 +433,12 @@ class TableSQL(Backed):
 
 
 def _only_current_state(change: Change) -> bool:
-    """Whether ``change`` is just a new current engine state (most actions),
-    perhaps with the table's deadlines."""
+    """Whether ``change`` is just a new engine state (most actions; at a hand's
+    end with its new history), perhaps with the table's deadlines."""
+    state = change.state
     return (
-        change.state is not None
-        and change.state.keep_history
+        state is not None
+        and (state.keep_history or state.history is not None)
         and change.status is None
         and change.seats is None
         and change.add_spectator is None
@@ -455,8 +456,8 @@ def _plain_row(
     deadlines: list[DeadlineRow] | None,
 ) -> ActionRow:
     """The common case (a bid, a card) as one row of the view: the log row,
-    the version bump, the current state and the table's deadlines (when
-    given: its whole set)."""
+    the version bump, the current state, the table's deadlines (when given:
+    its whole set) and the state's history part (when a hand ended)."""
     return ActionRow(
         table_id,
         version,
@@ -468,6 +469,7 @@ def _plain_row(
         state.format,
         state.current,
         None if deadlines is None else to_json([row[1:] for row in deadlines]),
+        None if state.keep_history else state.history,
     )
 
 

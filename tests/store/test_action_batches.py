@@ -14,15 +14,11 @@ import pytest
 from db.errors import IntegrityFailure
 from db.postgres import PostgresDatabase
 from db.postgres_commits import MAX_BATCH, ActionBatches
-from db.sql import ActionRow
+from db.sql import ACTION_INSERT, ActionRow
 from db.store import Change, Deadline, LogEntry, StateWrite, Store, VersionConflict
 from tests.backends import FOUR_SEATED, Server, need_server, open_tables, table_rows
 
 SEATS = FOUR_SEATED
-INSERT = (
-    "INSERT INTO action_commits (table_id, seq, kind, actor, payload, at,"
-    " game_no, format, current, deadlines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
 #: A time as the turn clock writes them: every digit must come back.
 DUE = 1796228003.5914996
 
@@ -161,8 +157,8 @@ async def test_the_view_alone_still_commits_and_refuses(store: Store) -> None:
     (table_id,) = await open_tables(store, 1)
     connection = await asyncpg.connect(_database(store).url)
     try:
-        sql = INSERT
-        for n in range(1, 11):
+        sql = ACTION_INSERT
+        for n in range(1, len(ActionRow._fields) + 1):
             sql = sql.replace("?", f"${n}", 1)
         await connection.execute(sql, *_row(table_id, 2))
         with pytest.raises(asyncpg.SerializationError, match="version conflict"):

@@ -42,6 +42,19 @@ async def _version(store: Store, table_id: int) -> int:
     return int(rows[0][0])
 
 
+def _record_rows(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[ActionRow]:
+    """The rows the store hands to its database from now on, in order."""
+    handed: list[ActionRow] = []
+    commit_row = store.db.commit_action_row
+
+    async def recorded(row: ActionRow) -> None:
+        handed.append(row)
+        await commit_row(row)
+
+    monkeypatch.setattr(store.db, "commit_action_row", recorded)
+    return handed
+
+
 @asynccontextmanager
 async def _transactions(store: Store) -> AsyncIterator[Callable[[], int]]:
     """How many transactions the actions of the block took to commit, on
@@ -123,14 +136,7 @@ async def test_the_store_hands_an_ordinary_action_over_as_its_row(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (table_id,) = await open_tables(store, 1)
-    handed: list[ActionRow] = []
-    commit_row = store.db.commit_action_row
-
-    async def recorded(row: ActionRow) -> None:
-        handed.append(row)
-        await commit_row(row)
-
-    monkeypatch.setattr(store.db, "commit_action_row", recorded)
+    handed = _record_rows(store, monkeypatch)
     change = Change(
         state=StateWrite(1, "fmt", b"state", keep_history=True),
         deadlines=(Deadline(table_id, "turn", 7.5, {"seat": 1}),),
@@ -148,3 +154,30 @@ async def test_the_store_hands_an_ordinary_action_over_as_its_row(
     assert len(handed) == 2
     assert await _version(store, table_id) == 2
     assert await table_rows(store, "SELECT due_at, data FROM deadlines") == [(7.5, '{"seat":1}')]
+
+
+async def test_a_hand_s_last_card_is_one_row_with_the_new_history(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At a hand's end the engine state's history part is rewritten: that
+    action goes as one row too, and the actions after it leave the history
+    as it is."""
+    (table_id,) = await open_tables(store, 1)
+    handed = _record_rows(store, monkeypatch)
+    hand_end = Change(state=StateWrite(1, "fmt", b"state 2", b"history 1"))
+    await store.commit_action(table_id, 1, LogEntry("play", 11, {"card": 5}, 2.0), hand_end)
+    assert [row.history for row in handed] == [b"history 1"]
+    histories = "SELECT table_id, history FROM table_histories"
+    assert await table_rows(store, histories) == [(table_id, b"history 1")]
+    next_card = Change(state=StateWrite(1, "fmt", b"state 3", keep_history=True))
+    await store.commit_action(table_id, 2, LogEntry("play", 12, {"card": 6}, 3.0), next_card)
+    assert [row.history for row in handed] == [b"history 1", None]
+    assert await table_rows(store, histories) == [(table_id, b"history 1")]
+    later = Change(state=StateWrite(1, "fmt", b"state 4", b"history 2"))
+    await store.commit_action(table_id, 3, LogEntry("play", 13, {"card": 7}, 4.0), later)
+    assert await table_rows(store, histories) == [(table_id, b"history 2")]
+    assert await table_rows(store, "SELECT version, current FROM table_states") == [(4, b"state 4")]
+    # A stale hand end writes no history.
+    with pytest.raises(VersionConflict):
+        await store.commit_action(table_id, 3, LogEntry("play", 13, {}, 5.0), hand_end)
+    assert await table_rows(store, histories) == [(table_id, b"history 2")]

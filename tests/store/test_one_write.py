@@ -21,14 +21,18 @@ from db.store import (
 )
 
 SEATS = (SeatRow(0, 10), SeatRow(1, 11), SeatRow(2, 12), SeatRow(3, 13))
-#: The two ways ``commit_action`` writes: one INSERT through the fast-commit
-#: view (just a new current state), and the general transaction.
+#: The ways ``commit_action`` writes: one INSERT through the fast-commit view
+#: (a new engine state, at a hand's end with its history), and the general
+#: transaction (here: the table's status changes too).
 CHANGES = {
     "fast": lambda deadlines: Change(
         state=StateWrite(1, "fmt", b"state", keep_history=True), deadlines=deadlines
     ),
-    "general": lambda deadlines: Change(
+    "fast with history": lambda deadlines: Change(
         state=StateWrite(1, "fmt", b"state", b"history"), deadlines=deadlines
+    ),
+    "general": lambda deadlines: Change(
+        status="playing", state=StateWrite(1, "fmt", b"state", b"history"), deadlines=deadlines
     ),
 }
 

@@ -11,12 +11,6 @@ CREATE OR REPLACE VIEW action_commits AS SELECT
     NULL::text AS deadlines, NULL::bytea AS history
     WHERE false;
 
--- The trigger calls the new commit_actions; the old one (ten arrays) goes.
-DROP FUNCTION commit_actions(
-    bigint[], bigint[], text[], bigint[], text[], double precision[], integer[], text[],
-    bytea[], text[]
-);
-
 CREATE FUNCTION commit_actions(
     table_ids bigint[], seqs bigint[], kinds text[], actors bigint[], payloads text[],
     ats double precision[], game_nos integer[], formats text[], currents bytea[],
@@ -96,4 +90,18 @@ BEGIN
     END IF;
     RETURN NEW;
 END;
+$$;
+
+-- The commit_actions of ten arrays stays, for processes of the earlier
+-- version still running while their shards move to this one: it writes no
+-- history, as before.
+CREATE OR REPLACE FUNCTION commit_actions(
+    table_ids bigint[], seqs bigint[], kinds text[], actors bigint[], payloads text[],
+    ats double precision[], game_nos integer[], formats text[], currents bytea[],
+    deadline_sets text[]
+) RETURNS text[] LANGUAGE sql AS $$
+    SELECT commit_actions(
+        table_ids, seqs, kinds, actors, payloads, ats, game_nos, formats, currents,
+        deadline_sets, array_fill(NULL::bytea, ARRAY[cardinality(table_ids)])
+    );
 $$;

@@ -183,3 +183,24 @@ async def test_the_store_reports_a_stale_batched_action_as_a_version_conflict(
     assert len(won) == 1
     assert all(isinstance(r, VersionConflict) for r in results if r is not won[0])
     assert [e.seq for e in await store.action_log(table_id)] == [1, 2]
+
+
+async def test_the_earlier_versions_call_of_ten_columns_still_commits(store: Store) -> None:
+    """A process of the version before migration 026 (still running while its
+    shards move) calls commit_actions with ten arrays: its actions commit, a
+    stale one is refused, and a stored history is left alone."""
+    first, second = await open_tables(store, 2)
+    await store.db.execute(
+        "INSERT INTO table_histories (table_id, history) VALUES (?, ?)", (first, b"kept")
+    )
+    rows = [_row(first, 2), _row(second, 2), _row(second, 2, b"stale")]
+    columns = [[row[n] for row in rows] for n in range(10)]
+    call = "SELECT commit_actions(" + ", ".join(f"${n + 1}" for n in range(10)) + ")"
+    connection = await asyncpg.connect(_database(store).url)
+    try:
+        refusals = await connection.fetchval(call, *columns)
+    finally:
+        await connection.close()
+    assert refusals == [None, None, "version conflict"]
+    assert await _versions(store, [first, second]) == [2, 2]
+    assert await table_rows(store, "SELECT history FROM table_histories") == [(b"kept",)]

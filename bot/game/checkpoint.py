@@ -117,6 +117,12 @@ class Packed:
     #: The history up to the marks, if this process packed it.
     history: PackedHistory | None = None
 
+    @classmethod
+    def stored(cls, marks: tuple[int, int]) -> Packed:
+        """A checkpoint read back from the store with these marks: nothing of
+        it is packed in memory yet."""
+        return cls(marks, 0, _NO_COLUMNS)
+
 
 _NO_HISTORY = PackedHistory((), _NO_COLUMNS)
 
@@ -152,7 +158,7 @@ def encode_current_from(
     not hold yet; and what this packed."""
     records, entries = marks
     if packed is None or packed.marks != marks or packed.count > game.action_count - entries:
-        packed = Packed(marks, 0, _NO_COLUMNS)
+        packed = Packed.stored(marks)
     columns = _join(packed.columns, _log_columns(game.log_entries(entries + packed.count)))
     result = game.result
     current = marshal.dumps(

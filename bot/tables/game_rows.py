@@ -24,17 +24,17 @@ def add_state(live: LiveTable, game: Game, plan: Plan, game_no: int, *, new_game
     state_format_now = state_format()
     if state_format_now is None:
         return
-    marks = live.marks
-    # What the table's last checkpoint packed, if it was of this game.
+    # The table's last checkpoint, if it was of this game.
     packed = None if new_game else live.packed
     history: bytes | None = None
     keep = False
     if new_game:
         marks = (0, 0)
-    elif marks is None or len(game.hand_records) != marks[0]:
+    elif packed is None or len(game.hand_records) != packed.marks[0]:
         history, packed = checkpoint.encode_history_from(game, packed)
         marks = packed.marks
     else:
+        marks = packed.marks
         keep = True
     current, packed = checkpoint.encode_current_from(game, marks, packed)
     state = StateWrite(
@@ -50,7 +50,6 @@ def add_state(live: LiveTable, game: Game, plan: Plan, game_no: int, *, new_game
     plan.change = (
         Change(state=state) if change is None else dataclasses.replace(change, state=state)
     )
-    plan.marks = marks
     plan.packed = packed
 
 

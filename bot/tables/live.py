@@ -42,8 +42,7 @@ class Plan:
     spectators: list[int] | None = None
     game: Game | None = None
     new_game: bool = False  # a start or rematch: the game number moves on
-    marks: tuple[int, int] | None = None  # the history marks once ``change.state`` is written
-    packed: Packed | None = None  # what ``change.state`` packed
+    packed: Packed | None = None  # the checkpoint of ``change.state``: its marks, what it packed
 
 
 @dataclasses.dataclass(slots=True, eq=False)
@@ -74,11 +73,10 @@ class LiveTable:
     language: str = "en"  # of the public messages
     lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
     snapshot: Table | None = None
-    #: How much of the game the stored history checkpoint holds; None when no
-    #: usable checkpoint is stored (the next write stores a full one).
-    marks: tuple[int, int] | None = None
-    #: What the stored checkpoint packed (the next packs only what is new);
-    #: None: not known.
+    #: The stored checkpoint: how much of the game its history part holds
+    #: (``packed.marks``) and what of it is packed in memory, so that the next
+    #: packs only what is new. None when no usable checkpoint is stored (the
+    #: next write stores a full one).
     packed: Packed | None = None
 
     def table(self) -> Table:
@@ -121,7 +119,6 @@ class LiveTable:
         if plan.entry.kind not in UNSEEN_KINDS:
             self.visible_version = after.version
         if change is not None and change.state is not None:
-            self.marks = plan.marks
             self.packed = plan.packed
         self.snapshot = after
 

@@ -69,7 +69,7 @@ class TableRegistry:
         # was written is read back before the next action.
         self._unsure: set[int] = set()
         # Tables share a handful of option sets: validate each once.
-        self._options: dict[str, tuple[TableOptions, RuleSet]] = {}
+        self._options: dict[str, TableOptions] = {}
 
     async def resume(self) -> None:
         """Bring every lobby and playing table back into memory."""
@@ -216,7 +216,7 @@ class TableRegistry:
             created_at=record.created_at,
             updated_at=record.updated_at,
             language=record.language,
-            marks=marks,
+            packed=None if marks is None else checkpoint.Packed.stored(marks),
         )
         self.tables[record.id] = live
         if live.status.is_open:
@@ -243,8 +243,7 @@ class TableRegistry:
             del self.tables[oldest]
 
     def _options_of(self, stored: str) -> tuple[TableOptions, RuleSet]:
-        cached = self._options.get(stored)
-        if cached is None:
-            options = TableOptions.model_validate_json(stored)
-            cached = self._options[stored] = (options, options.rules())
-        return cached
+        options = self._options.get(stored)
+        if options is None:
+            options = self._options[stored] = TableOptions.model_validate_json(stored)
+        return options, options.rules()  # rule sets are shared (TableOptions.rules)

@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
+from json.encoder import encode_basestring_ascii
 from typing import Any, NamedTuple, Protocol
 
 Row = Sequence[Any]
@@ -143,6 +144,35 @@ class Backed:
         return self.db.transaction()
 
 
+#: One encoder for every call: ``json.dumps`` with options builds a new one each time.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), sort_keys=True)
+
+
 def to_json(value: Any) -> str:
     """``value`` as the store writes JSON: compact, keys sorted."""
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    if type(value) is dict:
+        flat = _flat_json(value)
+        if flat is not None:
+            return flat
+    return _ENCODER.encode(value)
+
+
+def _flat_json(value: dict[Any, Any]) -> str | None:
+    """The JSON of a dict of string keys to ints and strings (every action's
+    payload, written with every action) built directly, exactly as the
+    encoder writes it but in half its time; None for any other dict."""
+    parts = []
+    for key in value:
+        if type(key) is not str:
+            return None
+    for key in sorted(value):
+        item = value[key]
+        kind = type(item)
+        if kind is int:
+            text = int.__repr__(item)
+        elif kind is str:
+            text = encode_basestring_ascii(item)
+        else:
+            return None
+        parts.append(f"{encode_basestring_ascii(key)}:{text}")
+    return "{" + ",".join(parts) + "}"

@@ -61,7 +61,7 @@ class GameEnd:
     reason: str
     reason_seat: int | None
     scores: tuple[int, int]
-    hands: Sequence[Mapping[str, Any]]  # hand records, JSON-ready
+    hands: Sequence[str]  # hand records, as JSON text (``HandRecord.json_text``)
     seats: tuple[SeatOutcome, ...]
 
 

@@ -258,7 +258,7 @@ class TableSQL(Backed):
                 end.scores[0],
                 end.scores[1],
                 len(end.hands),
-                to_json(list(end.hands)),
+                f"[{','.join(end.hands)}]",
                 game_id,
             ),
         )

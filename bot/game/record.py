@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from json.encoder import encode_basestring_ascii
 from typing import Any, Protocol
 
 from bot.game.cards import card_name, cards_of
@@ -102,6 +103,53 @@ class HandRecord:
             "game_over": self.game_over,
             "winner": self.winner,
         }
+
+    def json_text(self, game_id: str, preset: str) -> str:
+        """:meth:`to_json` as the store writes it (compact, keys sorted), built
+        as text directly: the end of a game writes every hand of it, in the
+        same write as its last card."""
+        winner = self.winner
+        return (
+            f'{{"bags_after":{_ints(self.bags_after)},"bags_before":{_ints(self.bags_before)},'
+            f'"bids":[{",".join(_bid_text(seat, bid) for seat, bid in self.bids)}],'
+            f'"dealer":{self.dealer},"game":{encode_basestring_ascii(game_id)},'
+            f'"game_over":{"true" if self.game_over else "false"},"hand":{self.hand},'
+            f'"hand_score":{_ints(self.hand_score)},'
+            f'"hands":[{",".join(_cards_text(cards_of(mask)) for mask in self.dealt)}],'
+            f'"preset":{encode_basestring_ascii(preset)},'
+            f'"score_after":{_ints(self.score_after)},"score_before":{_ints(self.score_before)},'
+            f'"tricks":[{",".join(_trick_text(t) for t in self.tricks)}],'
+            f'"tricks_won":{_ints(self.tricks_won)},'
+            f'"winner":{_scalar_text(winner)}}}'
+        )
+
+
+#: Every card's name as a JSON string.
+_QUOTED_NAMES = tuple(f'"{card_name(card)}"' for card in range(52))
+
+
+def _ints(values: Sequence[int]) -> str:
+    return f"[{','.join(map(str, values))}]"
+
+
+def _cards_text(cards: Sequence[int]) -> str:
+    return f"[{','.join([_QUOTED_NAMES[card] for card in cards])}]"
+
+
+def _bid_text(seat: int, bid: int) -> str:
+    return f'{{"bid":{_scalar_text(bid_json(bid))},"seat":{seat}}}'
+
+
+def _trick_text(trick: Trick) -> str:
+    return f'{{"cards":{_cards_text(trick.cards)},"leader":{trick.leader},"winner":{trick.winner}}}'
+
+
+def _scalar_text(value: int | str | None) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return encode_basestring_ascii(value)
+    return str(value)
 
 
 def bid_json(bid: int) -> int | str:

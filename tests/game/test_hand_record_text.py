@@ -33,7 +33,7 @@ def _random_game(preset: str, seed: int) -> Game:
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_the_text_is_the_records_json(preset: str) -> None:
-    bids = set()
+    bids: set[int] = set()
     for seed in range(6):
         game = _random_game(preset, seed)
         assert game.hand_records and game.hand_records[-1].game_over

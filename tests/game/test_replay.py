@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -124,7 +125,7 @@ def test_an_action_round_trips_through_json() -> None:
 )
 def test_a_malformed_action_is_refused(data: object) -> None:
     with pytest.raises(errors.MalformedAction):
-        Action.from_json(data)  # type: ignore[arg-type]
+        Action.from_json(data)
 
 
 def test_a_replay_refuses_an_illegal_action() -> None:
@@ -150,7 +151,8 @@ def test_a_game_copies_through_its_constructor_fields() -> None:
     for _ in range(130):
         game.apply(random_action(game, rng))
     fields = {f.name: getattr(game, f.name) for f in dataclasses.fields(game)}
-    copy = Game(**{k: list(v) if isinstance(v, list) else v for k, v in fields.items()})
+    copies: dict[str, Any] = {k: list(v) if isinstance(v, list) else v for k, v in fields.items()}
+    copy = Game(**copies)
     assert copy.snapshot() == game.snapshot()
     for _ in range(60):
         if game.over:

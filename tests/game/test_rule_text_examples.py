@@ -12,14 +12,16 @@ import pytest
 from bot.game import errors
 from bot.game.cards import parse_card
 from bot.game.rules import FirstDealer, preset
-from bot.game.scoring import BLIND_NIL, NIL, score_hand
+from bot.game.scoring import BLIND_NIL, NIL, TeamHandResult, score_hand
 from bot.game.state import Game
 from bot.game.types import Phase
 
 from .helpers import all_spades_deal, bid_round, make_deal, new_game, play_out_lowest
 
 
-def team0(preset_name: str, bids: tuple[int, int], tricks: tuple[int, int], bags: int = 0):
+def team0(
+    preset_name: str, bids: tuple[int, int], tricks: tuple[int, int], bags: int = 0
+) -> TeamHandResult:
     """Score team 0 (seats 0 and 2) of a hand; team 1 bid 1 and 1 and took the rest."""
     rest = 13 - sum(tricks)
     result, _ = score_hand(

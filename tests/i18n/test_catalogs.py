@@ -4,6 +4,7 @@ in every language, with the same placeholders, none fuzzy, none left over."""
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -42,7 +43,7 @@ def test_every_message_is_translated_and_none_is_stale(lang: str) -> None:
     empty = [
         m
         for m, entry in entries.items()
-        if not all(entry.string) or (isinstance(m, tuple) and len(entry.string) != 2)
+        if not all(entry.string or ()) or (isinstance(m, tuple) and len(entry.string or ()) != 2)
     ]
     assert (missing, stale, fuzzy, empty) == ([], [], [], [])
     assert not catalog.fuzzy  # nor the header
@@ -54,8 +55,8 @@ def test_placeholders_are_the_source_s(lang: str) -> None:
     for entry in read_catalog(lang):
         if not entry.id:
             continue
-        sources = entry.id if isinstance(entry.id, tuple) else (entry.id,)
-        strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+        sources = _texts(entry.id)
+        strings = _texts(entry.string)
         wanted = set().union(*(placeholders(s) for s in sources))
         wrong += [(entry.id, s) for s in strings if placeholders(s) != wanted]
     assert wrong == []
@@ -110,3 +111,10 @@ def test_a_catalog_is_compiled_when_missing_or_older_than_its_source(
     compiled.write_bytes(b"stale")
     os.utime(compiled, (0, 0))
     assert i18n.compiled("de") == first
+
+
+def _texts(value: str | Sequence[str] | None) -> tuple[str, ...]:
+    """A catalog entry's message or translation as its texts (two for a plural)."""
+    if value is None:
+        return ()
+    return (value,) if isinstance(value, str) else tuple(value)

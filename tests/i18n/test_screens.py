@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from functools import partial
 
 import pytest
 
@@ -38,7 +39,7 @@ from bot.render.coach_text import (
     hints_table_text,
     review_text,
 )
-from bot.render.decks import DECKS, DeckName, card_text
+from bot.render.decks import DECKS, Deck, DeckName, card_text
 from bot.render.hand import hand_message
 from bot.render.hint_button import with_hint_button
 from bot.render.leaderboard import (
@@ -196,7 +197,7 @@ def history() -> list[HistoryRow]:
     return [
         HistoryRow(40 + n, 1e9, n % 4, n % 2, reason.value, (510, 230), 102, None, None, 1500, 1512)
         for n, reason in enumerate(EndReason)
-    ] + [HistoryRow(90, 1e9, 1, None, "target", (300, 300), None, None, "search", None, None)]
+    ] + [HistoryRow(90, 1e9, 1, None, "target", (300, 300), 9, None, "search", None, None)]
 
 
 ERRORS: tuple[BaseException, ...] = (
@@ -218,12 +219,13 @@ def engine_refusals() -> list[IllegalAction]:
     game = mid_trick()
     seat = game.to_act
     legal = game.legal_play_mask(seat)
-    for attempt in (
+    attempts: tuple[Callable[[], None], ...] = (
         lambda: game.play(seat, next(c for c in range(52) if not legal >> c & 1)),
         lambda: game.play((seat + 1) & 3, 0),
         lambda: game.bid(seat, 3),
         lambda: game.claim_timeout(seat, game.waiting_since + 1),
-    ):
+    )
+    for attempt in attempts:
         try:
             attempt()
         except IllegalAction as exc:
@@ -303,15 +305,24 @@ def hint_hand(lang: str) -> MessageSpec:
     return with_hint_button(spec, view, 7, 1, game.action_count, lang)
 
 
+def _result_screen(reason: EndReason, lang: str) -> MessageSpec:
+    return table_message(table(finished(reason, 1), TableStatus.FINISHED, language=lang))
+
+
+def _hand_screen(deck: Deck, lang: str) -> MessageSpec:
+    return hand_message(
+        view_of(mid_trick(), 1),
+        table_id=7,
+        version=1,
+        names=["alice", "bob", "carol", "dave"],
+        deck=deck,
+        lang=lang,
+    )
+
+
 COACH_SCREENS: dict[str, Screen] = {
-    **{
-        f"hint {name}": (lambda lang, reason=reason: hint_text(reason, PLAYERS, lang))
-        for name, reason in HINTS.items()
-    },
-    **{
-        f"review {name}": (lambda lang, review=review: review_text(review, 7, lang))
-        for name, review in REVIEWS.items()
-    },
+    **{f"hint {name}": partial(hint_text, reason, PLAYERS) for name, reason in HINTS.items()},
+    **{f"review {name}": partial(review_text, review, 7) for name, review in REVIEWS.items()},
     "hand with a hint button": hint_hand,
     "coach refusals": lambda lang: "\n".join(
         refusal_text(e, lang) or "" for e in (HintsOff(), NoHintNow(), CoachBusy(1), CoachBusy(4))
@@ -346,27 +357,8 @@ SCREENS: dict[str, Screen] = {
     ),
     "hand over": lambda lang: table_message(table(hand_over(), language=lang)),
     "hand summary": lambda lang: hand_summary(table(None), summary(), lang),
-    **{
-        f"result {reason.value}": (
-            lambda lang, reason=reason: table_message(
-                table(finished(reason, 1), TableStatus.FINISHED, language=lang)
-            )
-        )
-        for reason in EndReason
-    },
-    **{
-        f"hand {name}": (
-            lambda lang, deck=deck: hand_message(
-                view_of(mid_trick(), 1),
-                table_id=7,
-                version=1,
-                names=["alice", "bob", "carol", "dave"],
-                deck=deck,
-                lang=lang,
-            )
-        )
-        for name, deck in DECKS.items()
-    },
+    **{f"result {reason.value}": partial(_result_screen, reason) for reason in EndReason},
+    **{f"hand {name}": partial(_hand_screen, deck) for name, deck in DECKS.items()},
     "hand bidding": lambda lang: hand_message(
         view_of(bidding(), 1),
         table_id=7,
@@ -383,7 +375,7 @@ SCREENS: dict[str, Screen] = {
         deck=DECKS[next(iter(DECKS))],
         lang=lang,
     ),
-    **{f"rules {name}": (lambda lang, r=r: rules_text(r, lang)) for name, r in PRESETS.items()},
+    **{f"rules {name}": partial(rules_text, r) for name, r in PRESETS.items()},
     "reminder": lambda lang: "\n".join(
         m.text
         for stand_in in (True, False)
@@ -441,8 +433,9 @@ def vocabulary(lang: str) -> set[str]:
     """The words the language's own catalog uses."""
     found: set[str] = set()
     for entry in read_catalog(lang):
-        strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+        strings = entry.string if isinstance(entry.string, (tuple, list)) else (entry.string,)
         for text in strings:
+            assert text is not None
             found |= words(text)
     return found
 

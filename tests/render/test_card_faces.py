@@ -25,7 +25,7 @@ def _suits_as_text(label: str) -> bool:
 
 @pytest.mark.parametrize("lang", [ENGLISH, *TRANSLATED])
 @pytest.mark.parametrize("name", sorted(DECKS))
-def test_every_card_face_draws_its_suit_as_text(name: str, lang: str) -> None:
+def test_every_card_face_draws_its_suit_as_text(name: DeckName, lang: str) -> None:
     deck = DECKS[name]
     for card in cards_of(DECK_MASK):
         face = deck.face(card, lang)
@@ -42,7 +42,7 @@ def test_the_hand_s_card_buttons_carry_them_and_the_messages_do_not() -> None:
         game.bid(seat, 3)
     hand = view_of(game, 1)
     message = hand_message(hand, table_id=7, version=1, names=["a"] * 4, deck=DECKS[CLASSIC])
-    labels = [button.label for row in message.rows for button in row]
+    labels = [button.label for button in message.buttons]
     assert len(labels) == 13 and all(_suits_as_text(label) for label in labels)
     # Written cards in message text keep the plain symbols.
     assert TEXT_PRESENTATION not in card_text(0)

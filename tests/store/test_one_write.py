@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import struct
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -24,7 +24,8 @@ SEATS = (SeatRow(0, 10), SeatRow(1, 11), SeatRow(2, 12), SeatRow(3, 13))
 #: The ways ``commit_action`` writes: one INSERT through the fast-commit view
 #: (a new engine state, at a hand's end with its history), and the general
 #: transaction (here: the table's status changes too).
-CHANGES = {
+#: How each path's change is made, from its deadlines (None: left as they are).
+CHANGES: dict[str, Callable[[tuple[Deadline, ...] | None], Change]] = {
     "fast": lambda deadlines: Change(
         state=StateWrite(1, "fmt", b"state", keep_history=True), deadlines=deadlines
     ),
@@ -155,7 +156,8 @@ async def test_one_write_transaction_per_action(
     deadlines = (Deadline(table_id, "turn", 9.0, {"n": 1}),) if with_deadlines else None
     change = CHANGES[path](deadlines)
     await store.commit_action(table_id, 1, LogEntry("bid", 11, {"value": 3}, 2.0), change)
-    await store.connection.set_trace_callback(None)
+    # None turns tracing off, which the stubs leave out.
+    await store.connection.set_trace_callback(None)  # type: ignore[arg-type]
     assert wal_commits(store.path) == commits + 1
     words = [s.split()[0].upper() for s in statements]
     # One BEGIN ... COMMIT, or no BEGIN and a single statement (an autocommit

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.game import checkpoint
-from bot.game.state import Phase
+from bot.game.types import Phase
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from db.clock_store import ClockStore
@@ -37,7 +37,7 @@ def resumed(table: Table) -> dict[str, Any]:
     options = table.options.model_dump(mode="json")
     for name, default in NEW_OPTIONS.items():
         assert options.pop(name) == default
-    return as_json(
+    shown: dict[str, Any] = as_json(
         {
             "id": table.id,
             "guild_id": table.guild_id,
@@ -57,6 +57,7 @@ def resumed(table: Table) -> dict[str, Any]:
             "game_snapshot": None if game is None else game.snapshot(),
         }
     )
+    return shown
 
 
 @pytest.fixture(params=["from checkpoints", "replayed from the log"])

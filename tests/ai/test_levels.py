@@ -10,6 +10,7 @@ from bot.ai.knowledge import knowledge_of
 from bot.ai.sampling import DealSampler
 from bot.ai.search import (
     DEFAULT_TIME_BUDGET,
+    EXACT_TRICKS,
     EXPERT_TIME_BUDGET,
     SETTLE_AFTER,
     SearchPlayer,
@@ -32,6 +33,7 @@ def test_expert_thinks_longer_and_its_budget_is_configurable() -> None:
     assert isinstance(expert, SearchPlayer)
     assert expert.time_budget == EXPERT_TIME_BUDGET > DEFAULT_TIME_BUDGET
     assert expert.settle_after > SETTLE_AFTER
+    assert expert.exact_tricks > EXACT_TRICKS
     configured = make_player("expert", 3, time_budget=2.5)
     assert isinstance(configured, SearchPlayer) and configured.time_budget == 2.5
     # The budget setting is the expert's: the search level keeps its pace.

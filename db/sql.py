@@ -66,9 +66,9 @@ class Statements(Protocol):
 
 class ActionRow(NamedTuple):
     """An ordinary action (a bid, a card) whole, as one row of the view
-    ``action_commits`` (migrations 016, 025 and 026), whose fields are its
-    columns in order: the log row, the table's new version (``seq``), the
-    game's current engine state and, when given, the table's whole set of
+    ``action_commits`` (migrations 016, 025, 026 and 027), whose fields are
+    its columns in order: the log row, the table's new version (``seq``) and,
+    when given, the game's current engine state, the table's whole set of
     deadlines and the state's new history part."""
 
     table_id: int
@@ -77,9 +77,10 @@ class ActionRow(NamedTuple):
     actor: int | None
     payload: str  # JSON
     at: float
-    game_no: int
-    format: str
-    current: bytes
+    #: The engine state (all three, or all None: the stored one stays).
+    game_no: int | None
+    format: str | None
+    current: bytes | None
     #: JSON ``[[kind, due_at, data], ...]``; None leaves the deadlines as they are.
     deadlines: str | None
     #: The engine state's new history part (a hand ended); None leaves it.

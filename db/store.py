@@ -13,7 +13,8 @@ written once for both databases:
 * :mod:`db.schema`: the one numbered migration history of both;
 * :mod:`db.errors`: the errors every part raises;
 * :mod:`db.table_store`: tables, seats, spectators, the action log, games
-  and engine states (records in :mod:`db.table_records`);
+  and engine states (read back by :mod:`db.table_reads`, records in
+  :mod:`db.table_records`);
 * :mod:`db.deadlines`: the turn clock's deadlines;
 * :mod:`db.prefs`: user preferences and turn mentions.
 

@@ -81,6 +81,9 @@ class StateWrite:
 class StoredState:
     history: bytes | None
     current: bytes
+    #: The table's version when it was written: the actions logged after it
+    #: are replayed on top of it.
+    version: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +147,9 @@ class TableRecord:
     seats: list[SeatRow] = field(default_factory=list)
     spectators: list[int] = field(default_factory=list)
     game: GameInfo | None = None
-    #: The stored engine state of the current game, when one in the requested
+    #: The stored engine state of the current game, when one in a requested
     #: format exists; otherwise ``game_log`` holds the game's log entries.
     state: StoredState | None = None
+    #: With ``state``: the log entries written after it, oldest first.
+    state_tail: list[LogEntry] = field(default_factory=list)
     game_log: list[LogEntry] = field(default_factory=list)

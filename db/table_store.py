@@ -9,7 +9,6 @@ rules: it keeps what the table service hands it and gives it back.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
@@ -17,23 +16,22 @@ from typing import Any
 from db.deadlines import DeadlineRow, deadline_rows, replace_deadlines
 from db.errors import ChannelTaken, IntegrityFailure, StoreError, VersionConflict
 from db.group_commit import GroupCommitting
-from db.sql import ActionRow, Backed, Statements, to_json
+from db.sql import ActionRow, Statements, to_json
+from db.table_reads import TableReads
 from db.table_records import (
     Change,
     Committed,
     GameEnd,
-    GameInfo,
     GameStart,
     LogEntry,
     SeatRow,
     StateWrite,
-    StoredState,
-    TableRecord,
 )
 
 
-class TableSQL(Backed):
-    """Tables, their seats, spectators, log, games and engine states."""
+class TableSQL(TableReads):
+    """Tables, their seats, spectators, log, games and engine states: the
+    writes here, the reads in :class:`~db.table_reads.TableReads`."""
 
     # -- tables ----------------------------------------------------------------
 
@@ -96,9 +94,8 @@ class TableSQL(Backed):
         """
         change = change or Change()
         rows = None if change.deadlines is None else deadline_rows(table_id, change.deadlines)
-        if _only_current_state(change):
+        if _is_plain(change):
             # Most actions: one row of the view, handed to the database as such.
-            assert change.state is not None
             try:
                 await self.db.commit_action_row(
                     _plain_row(table_id, version + 1, entry, change.state, rows)
@@ -268,177 +265,14 @@ class TableSQL(Backed):
             [(s.outcome, s.points, s.opponent_points, game_id, s.seat) for s in end.seats],
         )
 
-    # -- loading ---------------------------------------------------------------
 
-    async def load_open_tables(self, state_format: str | None = None) -> list[TableRecord]:
-        """Every lobby or playing table with its seats, spectators and current
-        game: one query per kind of row, whatever the number of tables.
-
-        A game whose stored state is in ``state_format`` comes with that state
-        and no log entries; any other game comes with its log entries.
-        """
-        return await self._load_tables("t.status IN ('lobby', 'playing')", (), state_format)
-
-    async def load_table(
-        self, table_id: int, state_format: str | None = None, *, with_log: bool = False
-    ) -> TableRecord | None:
-        """One table, whatever its status; None if there is no such table.
-        ``with_log`` loads the game's log entries even when a state is stored."""
-        records = await self._load_tables("t.id = ?", (table_id,), state_format, with_log)
-        return records[0] if records else None
-
-    async def _load_tables(
-        self,
-        where: str,
-        args: tuple[Any, ...],
-        state_format: str | None,
-        with_log: bool = False,
-    ) -> list[TableRecord]:
-        # Several queries, one snapshot: a table another process creates or
-        # changes meanwhile is read whole or not at all.
-        async with self.db.read_snapshot() as db:
-            return await self._read_tables(db, where, args, state_format, with_log)
-
-    async def _read_tables(
-        self,
-        db: Statements,
-        where: str,
-        args: tuple[Any, ...],
-        state_format: str | None,
-        with_log: bool,
-    ) -> list[TableRecord]:
-        # Every query walks the chosen tables first (SQLite's CROSS JOIN keeps
-        # that order) and reaches their rows through primary keys.
-        join = self.db.dialect.ordered_join
-        records: dict[int, TableRecord] = {}
-        for r in await db.fetchall(
-            "SELECT t.id, t.guild_id, t.channel_id, t.message_id, t.host_id, t.options,"
-            " t.status, t.version, t.game_no, t.game_seq, t.created_at, t.updated_at,"
-            " g.id, g.seed, g.started_at, g.preset, g.options, t.language"
-            " FROM tables t LEFT JOIN games g ON g.table_id = t.id AND g.game_no = t.game_no"
-            f" WHERE {where} ORDER BY t.id",
-            args,
-        ):
-            record = TableRecord(
-                id=r[0],
-                guild_id=r[1],
-                channel_id=r[2],
-                message_id=r[3],
-                host_id=r[4],
-                options_json=r[5],
-                status=r[6],
-                version=r[7],
-                game_no=r[8],
-                game_seq=r[9],
-                created_at=r[10],
-                updated_at=r[11],
-                language=r[17],
-            )
-            if r[12] is not None:
-                record.game = GameInfo(r[12], r[8], r[13], r[14], r[15], r[16])
-            records[record.id] = record
-        if not records:
-            return []
-        for r in await db.fetchall(
-            "SELECT s.table_id, s.seat, s.user_id, s.bot_level FROM tables t"
-            f" {join} seats s ON s.table_id = t.id WHERE {where}"
-            " ORDER BY s.table_id, s.seat",
-            args,
-        ):
-            records[r[0]].seats.append(SeatRow(r[1], r[2], r[3]))
-        for r in await db.fetchall(
-            "SELECT s.table_id, s.user_id FROM tables t"
-            f" {join} spectators s ON s.table_id = t.id WHERE {where}"
-            " ORDER BY s.table_id, s.joined_at, s.user_id",
-            args,
-        ):
-            records[r[0]].spectators.append(r[1])
-        if state_format is not None:
-            for r in await db.fetchall(
-                "SELECT s.table_id, h.history, s.current FROM tables t"
-                f" {join} table_states s ON s.table_id = t.id"
-                " LEFT JOIN table_histories h ON h.table_id = t.id"
-                f" WHERE {where} AND s.game_no = t.game_no AND s.format = ?",
-                (*args, state_format),
-            ):
-                records[r[0]].state = StoredState(r[1], r[2])
-        needing_log = [
-            r.id for r in records.values() if r.game is not None and (with_log or r.state is None)
-        ]
-        if needing_log:
-            # The ids come from the rows just read: bind them as one list.
-            loads = json.loads
-            for r in await db.fetchall(
-                "SELECT a.table_id, a.seq, a.kind, a.actor, a.payload, a.at"
-                f" FROM {self.db.dialect.id_list} {join} tables t ON t.id = j.value"
-                f" {join} actions a ON a.table_id = t.id AND a.seq > t.game_seq"
-                " ORDER BY a.table_id, a.seq",
-                (self.db.dialect.ids(needing_log),),
-            ):
-                records[r[0]].game_log.append(LogEntry(r[2], r[3], loads(r[4]), r[5], r[1]))
-        return list(records.values())
-
-    async def action_log(self, table_id: int) -> list[LogEntry]:
-        """A table's whole log, oldest first."""
-        rows = await self.db.fetchall(
-            "SELECT seq, kind, actor, payload, at FROM actions WHERE table_id = ? ORDER BY seq",
-            (table_id,),
-        )
-        return [LogEntry(r[1], r[2], json.loads(r[3]), r[4], r[0]) for r in rows]
-
-    async def game_results(self, table_id: int) -> list[dict[str, Any]]:
-        """The finished games of a table with their seats, oldest first."""
-        games = await self.db.fetchall(
-            "SELECT id, game_no, preset, seed, started_at, ended_at, winner, reason,"
-            " reason_seat, score0, score1, hands_played, hands FROM games"
-            " WHERE table_id = ? AND ended_at IS NOT NULL ORDER BY game_no",
-            (table_id,),
-        )
-        results: list[dict[str, Any]] = []
-        for g in games:
-            seats = await self.db.fetchall(
-                "SELECT seat, user_id, bot_level, team, outcome, points, opponent_points"
-                " FROM game_seats WHERE game_id = ? ORDER BY seat",
-                (g[0],),
-            )
-            results.append(
-                {
-                    "game_id": g[0],
-                    "game_no": g[1],
-                    "preset": g[2],
-                    "seed": g[3],
-                    "started_at": g[4],
-                    "ended_at": g[5],
-                    "winner": g[6],
-                    "reason": g[7],
-                    "reason_seat": g[8],
-                    "scores": [g[9], g[10]],
-                    "hands_played": g[11],
-                    "hands": json.loads(g[12]) if g[12] else [],
-                    "seats": [
-                        {
-                            "seat": s[0],
-                            "user_id": s[1],
-                            "bot_level": s[2],
-                            "team": s[3],
-                            "outcome": s[4],
-                            "points": s[5],
-                            "opponent_points": s[6],
-                        }
-                        for s in seats
-                    ],
-                }
-            )
-        return results
-
-
-def _only_current_state(change: Change) -> bool:
-    """Whether ``change`` is just a new engine state (most actions; at a hand's
-    end with its new history), perhaps with the table's deadlines."""
+def _is_plain(change: Change) -> bool:
+    """Whether ``change`` is at most a new engine state (most actions; at a
+    hand's end with its new history; none for a card within a trick), perhaps
+    with the table's deadlines."""
     state = change.state
     return (
-        state is not None
-        and (state.keep_history or state.history is not None)
+        (state is None or state.keep_history or state.history is not None)
         and change.status is None
         and change.seats is None
         and change.add_spectator is None
@@ -452,23 +286,29 @@ def _plain_row(
     table_id: int,
     version: int,
     entry: LogEntry,
-    state: StateWrite,
+    state: StateWrite | None,
     deadlines: list[DeadlineRow] | None,
 ) -> ActionRow:
     """The common case (a bid, a card) as one row of the view: the log row,
-    the version bump, the current state, the table's deadlines (when given:
-    its whole set) and the state's history part (when a hand ended)."""
+    the version bump and, when given, the current state, the table's
+    deadlines (their whole set) and the state's history part (a hand ended)."""
+    due = None if deadlines is None else to_json([row[1:] for row in deadlines])
+    payload = to_json(entry.payload)
+    if state is None:
+        return ActionRow(
+            table_id, version, entry.kind, entry.actor, payload, entry.at, None, None, None, due
+        )
     return ActionRow(
         table_id,
         version,
         entry.kind,
         entry.actor,
-        to_json(entry.payload),
+        payload,
         entry.at,
         state.game_no,
         state.format,
         state.current,
-        None if deadlines is None else to_json([row[1:] for row in deadlines]),
+        due,
         None if state.keep_history else state.history,
     )
 

@@ -2,14 +2,17 @@
 
 Replaying a half-played game costs a few milliseconds (hundreds of actions,
 each validated again); ten thousand of them would keep the bot from starting
-for a minute. So with every action that changes a game the service also
-stores its engine state, in two parts:
+for a minute. So the service also stores the engine state, with every action
+that ends a trick, the bidding, a hand or the game, or starts one (a
+trick's first cards and the first bids are replayed on top of it), in two
+parts:
 
-* ``history``: the hand records and the action entries up to the end of the
-  last finished hand. It changes once a hand, and is rewritten then;
+* ``history``: the hand records and the action entries up to the point it
+  was written (its marks). It is rewritten once a hand, when the next hand
+  is under way;
 * ``current``: everything else (the hand in play, scores, turn, and the
-  entries since the history was written): about a kilobyte, rewritten with
-  every action.
+  records and entries since the history was written): a kilobyte or two,
+  rewritten with every state.
 
 Both are ``marshal`` data of plain tuples, lists, numbers and packed arrays
 (nothing that runs code when read): the game's public fields and its
@@ -18,8 +21,8 @@ Both are ``marshal`` data of plain tuples, lists, numbers and packed arrays
 keeps for speed.
 
 The action log stays the truth: a checkpoint is only used when its
-:data:`FINGERPRINT` (this format plus the engine's field names) matches the
-running code, otherwise the game is replayed from the log (so a new format
+fingerprint (its format plus the engine's field names) is one of
+:data:`READ_FINGERPRINTS`, otherwise the game is replayed from the log (so a new format
 replays the games stored in an older one). When the engine grows a field this
 codec does not know, :data:`USABLE` is False and every game
 is replayed (a test fails first, asking for this module to follow).
@@ -42,7 +45,13 @@ from bot.game.state import Game
 from bot.game.types import ActionKind, EndReason, GameResult, LogEntry, Phase, Trick
 
 #: 4: the fields the engine keeps for speed are derived on decoding, not stored.
-FORMAT = 4
+#: 5: the same encoding, no longer written with every action (see
+#: :func:`bot.tables.game_rows.add_state`): the actions logged after a state
+#: are replayed on top of it. A process of an earlier version reads only 4,
+#: so it replays the games stored in 5 from their logs instead of taking a
+#: state that may be behind them; this one reads both.
+FORMAT = 5
+READ_FORMATS = (5, 4)
 
 #: The engine's fields: the public ones this module stores (``rules`` comes
 #: from the table's options), then the private ones ``Game.restore`` derives
@@ -65,7 +74,10 @@ USABLE = _ACTUAL_GAME_FIELDS == GAME_FIELDS and _ACTUAL_RECORD_FIELDS == RECORD_
 # Packed columns use the machine's byte order and C int size: a database moved
 # to a different machine then replays its games rather than misread them.
 _LAYOUT = (_ACTUAL_GAME_FIELDS, _ACTUAL_RECORD_FIELDS, sys.byteorder, array("i").itemsize)
-FINGERPRINT = f"{FORMAT}:" + hashlib.sha256(repr(_LAYOUT).encode()).hexdigest()[:16]
+_DIGEST = hashlib.sha256(repr(_LAYOUT).encode()).hexdigest()[:16]
+FINGERPRINT = f"{FORMAT}:{_DIGEST}"
+#: The fingerprints of the states this code decodes, the one it writes first.
+READ_FINGERPRINTS = tuple(f"{form}:{_DIGEST}" for form in READ_FORMATS)
 
 _KINDS = tuple(ActionKind)  # stored by index
 _KIND_INDEX = {kind: n for n, kind in enumerate(_KINDS)}
@@ -207,7 +219,7 @@ def decode(rules: RuleSet, history: bytes | None, current: bytes) -> tuple[Game,
 def _decode(rules: RuleSet, history: bytes | None, current: bytes) -> tuple[Game, tuple[int, int]]:
     if history is not None:
         form, old_records, old_log = marshal.loads(history)
-        if form != FORMAT:
+        if form not in READ_FORMATS:
             raise CheckpointError(f"checkpoint format {form}, expected {FORMAT}")
     else:
         old_records, old_log = [], (b"", b"", b"", b"")
@@ -216,7 +228,7 @@ def _decode(rules: RuleSet, history: bytes | None, current: bytes) -> tuple[Game
         dealt, hands, looked, bids, bid_order, to_act, leader, trick, tricks, tricks_won,
         spades_broken, revokes, scores, bags, new_records, waiting_since, result, new_log,
     ) = marshal.loads(current)  # fmt: skip
-    if form != FORMAT or records != len(old_records) or entries != len(old_log[0]):
+    if form not in READ_FORMATS or records != len(old_records) or entries != len(old_log[0]):
         raise CheckpointError("the two parts of the checkpoint do not belong together")
     log = _log_entries(old_log)
     log.extend(_log_entries(new_log))

@@ -7,7 +7,7 @@ import dataclasses
 
 from bot.game import checkpoint
 from bot.game.state import Game
-from bot.game.types import team_of
+from bot.game.types import ActionKind, Phase, team_of
 from bot.tables.live import LiveTable, Plan
 from db.store import Change, GameEnd, SeatOutcome, StateWrite
 
@@ -18,9 +18,30 @@ def state_format() -> str | None:
     return checkpoint.FINGERPRINT if checkpoint.USABLE else None
 
 
+def readable_formats() -> tuple[str, ...]:
+    """The formats of the stored states this code can resume from."""
+    return checkpoint.READ_FINGERPRINTS if checkpoint.USABLE else ()
+
+
+def stores_state(kind: ActionKind, game: Game) -> bool:
+    """Whether the game as ``kind`` left it is stored with the action. A card
+    that leaves its trick unfinished, and a bid or look that leaves the
+    bidding open, are not: a resume replays them from the log on top of the
+    last stored state (a handful at most), and each of them spared that state
+    (a kilobyte to encode and write) is most actions of a hand."""
+    if kind is ActionKind.PLAY:
+        return not game.trick or game.phase is not Phase.PLAYING
+    if kind is ActionKind.BID or kind is ActionKind.LOOK:
+        return game.phase is not Phase.BIDDING
+    return True
+
+
 def add_state(live: LiveTable, game: Game, plan: Plan, game_no: int, *, new_game: bool) -> None:
-    """Add the checkpoint of ``game`` to the planned write: the history part
-    only when a hand was finished since it was last written."""
+    """Add the checkpoint of ``game`` to the planned write. Its history part is
+    rewritten once the hand after a finished one is under way (the current
+    part holds the finished hand until then), or when no stored history is
+    known: the end of a hand, and with it the end of a game, is already the
+    costliest action of a table (its scores, records and result)."""
     state_format_now = state_format()
     if state_format_now is None:
         return
@@ -30,7 +51,9 @@ def add_state(live: LiveTable, game: Game, plan: Plan, game_no: int, *, new_game
     keep = False
     if new_game:
         marks = (0, 0)
-    elif packed is None or len(game.hand_records) != packed.marks[0]:
+    elif packed is None or (
+        len(game.hand_records) != packed.marks[0] and game.phase is Phase.PLAYING
+    ):
         history, packed = checkpoint.encode_history_from(game, packed)
         marks = packed.marks
     else:

@@ -13,7 +13,7 @@ from bot.game.state import Game
 from bot.game.types import Action, ActionKind
 from bot.tables import errors
 from bot.tables.checks import check_member, check_not_ahead, check_version
-from bot.tables.game_rows import add_state, game_end
+from bot.tables.game_rows import add_state, game_end, stores_state
 from bot.tables.live import LiveTable, Plan, copy_game
 from bot.tables.model import TableStatus
 from db.store import Change, LogEntry
@@ -67,7 +67,8 @@ def engine_plan(
     if game.over:
         plan.status = TableStatus.FINISHED
         plan.change = Change(status=TableStatus.FINISHED.value, game_end=game_end(live, game, at))
-    add_state(live, game, plan, live.game_number, new_game=False)
+    if stores_state(kind, game):
+        add_state(live, game, plan, live.game_number, new_game=False)
     return plan
 
 

@@ -15,16 +15,25 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from bot.game import checkpoint
+from bot.game.errors import IllegalAction
 from bot.game.rules import RuleSet
 from bot.game.state import Game
 from bot.game.types import Action
 from bot.tables import errors
 from bot.tables.checks import is_int
-from bot.tables.game_rows import state_format
+from bot.tables.game_rows import readable_formats
 from bot.tables.kinds import ENGINE_KINDS, UNSEEN_KINDS
 from bot.tables.live import LiveTable, Plan
 from bot.tables.model import EMPTY_SEAT, Seat, Table, TableOptions, TableStatus
-from db.store import Change, ChannelTaken, DatabaseAway, Store, TableRecord, VersionConflict
+from db.store import (
+    Change,
+    ChannelTaken,
+    DatabaseAway,
+    LogEntry,
+    Store,
+    TableRecord,
+    VersionConflict,
+)
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +88,7 @@ class TableRegistry:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            for record in await self.store.load_open_tables(state_format()):
+            for record in await self.store.load_open_tables(readable_formats()):
                 if self.owns(record.guild_id):
                     await self._adopt(record)
         finally:
@@ -104,7 +113,7 @@ class TableRegistry:
         async with self._load_lock:
             live = self.tables.get(table_id)
             if live is None:
-                record = await self.store.load_table(table_id, state_format())
+                record = await self.store.load_table(table_id, readable_formats())
                 if record is None:
                     raise errors.UnknownTable()
                 if not self.owns(record.guild_id):
@@ -161,7 +170,7 @@ class TableRegistry:
         """After a write cut off with the database: if it was written after
         all, the table is rebuilt from the store and the click refused as
         stale (it was based on the state before); if not, nothing changed."""
-        record = await self.store.load_table(live.id, state_format())
+        record = await self.store.load_table(live.id, readable_formats())
         self._unsure.discard(live.id)
         if record is not None and record.version != live.version:
             self.by_channel.pop(live.channel_id, None)
@@ -185,8 +194,10 @@ class TableRegistry:
         if record.game is not None and record.state is not None:
             try:
                 game, marks = checkpoint.decode(rules, record.state.history, record.state.current)
-            except checkpoint.CheckpointError:
-                log.warning("table %d: unreadable stored state, replaying its log", record.id)
+                _replay_onto(game, record.state_tail)
+            except (checkpoint.CheckpointError, IllegalAction):
+                log.warning("table %d: unusable stored state, replaying its log", record.id)
+                game, marks = None, None
                 reloaded = await self.store.load_table(record.id, with_log=True)
                 assert reloaded is not None
                 record = reloaded
@@ -247,3 +258,11 @@ class TableRegistry:
         if options is None:
             options = self._options[stored] = TableOptions.model_validate_json(stored)
         return options, options.rules()  # rule sets are shared (TableOptions.rules)
+
+
+def _replay_onto(game: Game, entries: list[LogEntry]) -> None:
+    """The game actions among ``entries`` (logged after the stored state of
+    ``game``), applied to it."""
+    for entry in entries:
+        if entry.kind in ENGINE_KINDS:
+            game.apply(Action.from_logged(entry.kind, entry.payload, entry.at))

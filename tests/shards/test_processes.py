@@ -21,8 +21,11 @@ from db.store import Store
 from .cores import Now, open_core
 
 ROOT = Path(__file__).resolve().parents[2]
-#: The killed process has acknowledged at least this many actions.
-ACTIONS_BEFORE_KILL = 80
+#: The killed process has acknowledged at least this many actions (of its two
+#: tables together) before the kill, which lands within a few more: fewer
+#: than the shortest game takes (one hand: 4 bids and 52 cards), so neither
+#: table can have finished, however unevenly the two progressed.
+ACTIONS_BEFORE_KILL = 48
 TIMEOUT_S = 240
 
 

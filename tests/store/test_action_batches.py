@@ -36,10 +36,12 @@ def _database(store: Store) -> PostgresDatabase:
     return store.db
 
 
-def _row(table_id: int, seq: int, current: bytes | None = b"state") -> ActionRow:
+def _row(
+    table_id: int, seq: int, current: bytes | None = b"state", kind: str | None = "bid"
+) -> ActionRow:
     deadlines = f'[["turn",{DUE},"{{\\"seq\\":{seq}}}"]]'
-    # current None: a row the database refuses (the column is NOT NULL).
-    return ActionRow(table_id, seq, "bid", 11, "{}", 2.0, 1, "fmt", cast(bytes, current), deadlines)
+    # kind None: a row the database refuses (the log's column is NOT NULL).
+    return ActionRow(table_id, seq, cast(str, kind), 11, "{}", 2.0, 1, "fmt", current, deadlines)
 
 
 class _Counted:
@@ -120,13 +122,13 @@ async def test_a_row_the_database_refuses_fails_alone(store: Store) -> None:
     batches = ActionBatches(counted, slots=1)
     results = await asyncio.gather(
         batches.commit(_row(tables[0], 2)),
-        batches.commit(_row(tables[1], 2, current=None)),  # NOT NULL
+        batches.commit(_row(tables[1], 2, kind=None)),  # NOT NULL
         batches.commit(_row(tables[2], 2)),
         return_exceptions=True,
     )
     assert results[0] is None and results[2] is None
     assert isinstance(results[1], IntegrityFailure)
-    assert "current" in str(results[1])
+    assert "kind" in str(results[1])
     # The refused batch of two, then its rows one by one.
     assert counted.calls == 4
     assert await _versions(store, tables) == [2, 1, 2]

@@ -181,3 +181,33 @@ async def test_a_hand_s_last_card_is_one_row_with_the_new_history(
     with pytest.raises(VersionConflict):
         await store.commit_action(table_id, 3, LogEntry("play", 13, {}, 5.0), hand_end)
     assert await table_rows(store, histories) == [(table_id, b"history 2")]
+
+
+async def test_a_card_within_a_trick_is_one_row_that_leaves_the_state(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An action with no engine state (a trick's first cards, the first bids)
+    goes as a row of the view too: its log row, the version bump and its
+    deadlines are written, and the stored state stays as it was."""
+    (table_id,) = await open_tables(store, 1)
+    handed = _record_rows(store, monkeypatch)
+    trick_end = Change(state=StateWrite(1, "fmt", b"state 2", b"history 1"))
+    await store.commit_action(table_id, 1, LogEntry("play", 11, {"card": 5}, 2.0), trick_end)
+    states = "SELECT version, current FROM table_states"
+    assert await table_rows(store, states) == [(2, b"state 2")]
+    deadlines = (Deadline(table_id, "turn", 9.5, {"seat": 2}),)
+    for version, change in ((2, Change(deadlines=deadlines)), (3, None)):
+        committed = await store.commit_action(
+            table_id, version, LogEntry("play", 12, {"card": version}, 3.0), change
+        )
+        assert committed.version == version + 1
+    assert [(row.seq, row.current, row.history) for row in handed] == [
+        (2, b"state 2", b"history 1"),
+        (3, None, None),
+        (4, None, None),
+    ]
+    assert await _version(store, table_id) == 4
+    assert [e.seq for e in await store.action_log(table_id)] == [1, 2, 3, 4]
+    assert await table_rows(store, states) == [(2, b"state 2")]
+    assert await table_rows(store, "SELECT history FROM table_histories") == [(b"history 1",)]
+    assert await table_rows(store, "SELECT due_at FROM deadlines") == [(9.5,)]

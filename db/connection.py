@@ -38,6 +38,7 @@ from db.errors import IntegrityFailure, StoreError
 from db.group_commit import ActionWrite, GroupCommit, GroupCommitting
 from db.schema import MIGRATIONS_DIR, Migration, find_migrations, migration_target, too_new
 from db.sql import ACTION_INSERT, SQLITE, ActionRow, Args, Row, Statements, TableShape
+from db.wal_checkpoints import FALLBACK_PAGES, WalCheckpointer
 
 BUSY_TIMEOUT_MS = 5000
 T = TypeVar("T")
@@ -127,7 +128,8 @@ class Connected(SQLiteStatements, GroupCommitting):
         self.path = path
         # One transaction at a time on the shared connection.
         self.write_lock = asyncio.Lock()
-        self.commits = GroupCommit(connection, self.write_lock)
+        self.commits = GroupCommit(connection, self.write_lock, self._wrote)
+        self.checkpoints: WalCheckpointer | None = None
 
     @classmethod
     async def open(
@@ -161,6 +163,8 @@ class Connected(SQLiteStatements, GroupCommitting):
             await _configure(connection, synchronous.upper())
             await store._check_writable()
             await store._migrate(find_migrations(migrations, "sqlite"), upto)
+            if str(path) != ":memory:":
+                await store._checkpoint_aside()
         except sqlite3.Error as exc:
             await _close(connection)
             raise _open_error(exc) from exc
@@ -172,7 +176,19 @@ class Connected(SQLiteStatements, GroupCommitting):
     async def close(self) -> None:
         await self.commits.drain()
         async with self.write_lock:
+            if self.checkpoints is not None:
+                self.checkpoints.stop()
             await _close(self.connection)
+
+    async def _checkpoint_aside(self) -> None:
+        """WAL checkpoints on a thread of their own (:mod:`db.wal_checkpoints`)."""
+        await self.connection.execute(f"PRAGMA wal_autocheckpoint = {FALLBACK_PAGES:d}")
+        self.checkpoints = WalCheckpointer(self.path, BUSY_TIMEOUT_MS)
+        self.checkpoints.start()
+
+    def _wrote(self) -> None:
+        if self.checkpoints is not None:
+            self.checkpoints.wrote()
 
     def describe(self) -> str:
         return str(self.path)
@@ -231,6 +247,7 @@ class Connected(SQLiteStatements, GroupCommitting):
                 await self.connection.rollback()
                 raise
             await self.connection.commit()
+            self._wrote()
 
     @asynccontextmanager
     async def read_snapshot(self) -> AsyncIterator[SQLiteStatements]:

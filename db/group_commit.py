@@ -147,9 +147,16 @@ class GroupCommit:
     which an event loop driven step by step, as SimCord's tests and the
     whole-bot benchmark drive it, cannot see the end of.)"""
 
-    def __init__(self, connection: aiosqlite.Connection, lock: asyncio.Lock) -> None:
+    def __init__(
+        self,
+        connection: aiosqlite.Connection,
+        lock: asyncio.Lock,
+        committed: Callable[[], None] | None = None,
+    ) -> None:
         self._connection = connection
         self._lock = lock
+        # Told after each transaction that committed (the WAL's checkpoints).
+        self._committed = committed
         self._queued: list[_Queued] = []
         # Set while batches are being written or waited for, done when the
         # queue is idle again; None: idle.
@@ -226,6 +233,8 @@ class GroupCommit:
                     if not queued.answer.done():
                         queued.answer.set_exception(failure)
                 return
+            if self._committed is not None:
+                self._committed()
             for queued, outcome in zip(batch, written.result(), strict=True):
                 if queued.answer.done():
                     continue  # its caller was cancelled; the action is written all the same

@@ -8,7 +8,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from db.sql import Backed, Statements
+from db.sql import Backed, Row, Statements
 from db.table_records import GameInfo, LogEntry, SeatRow, StoredState, TableRecord
 
 
@@ -106,7 +106,7 @@ class TableReads(Backed):
                 f"{where} AND s.game_no = t.game_no"
                 f" AND s.format IN ({', '.join('?' * len(state_formats))})"
             )
-            behind: list[int] = []
+            behind: list[tuple[int, int]] = []  # (table, version of its state)
             for r in await db.fetchall(
                 "SELECT s.table_id, h.history, s.current, s.version, t.version FROM tables t"
                 f" {join} table_states s ON s.table_id = t.id"
@@ -116,48 +116,50 @@ class TableReads(Backed):
             ):
                 records[r[0]].state = StoredState(r[1], r[2], r[3])
                 if r[3] < r[4]:
-                    behind.append(r[0])
+                    behind.append((r[0], r[3]))
             if behind and not with_log:
-                # The actions since the stored state (a trick's first cards,
-                # the first bids; spectators): a few rows a table at most.
-                await self._read_log(db, records, behind, "s.version", state_tail=True)
+                await self._read_tails(db, records, behind)
         needing_log = [
             r.id for r in records.values() if r.game is not None and (with_log or r.state is None)
         ]
         if needing_log:
-            await self._read_log(db, records, needing_log, "t.game_seq", state_tail=False)
+            await self._read_logs(db, records, needing_log)
             for record in records.values():
                 if with_log and record.state is not None:
                     after = record.state.version
                     record.state_tail = [e for e in record.game_log if e.seq > after]
         return list(records.values())
 
-    async def _read_log(
-        self,
-        db: Statements,
-        records: dict[int, TableRecord],
-        table_ids: list[int],
-        after: str,
-        *,
-        state_tail: bool,
+    async def _read_logs(
+        self, db: Statements, records: dict[int, TableRecord], table_ids: list[int]
     ) -> None:
-        """The log entries of these tables after the version ``after`` names
-        (the start of the game, or the stored state's), into each record's
-        ``game_log``, or its ``state_tail``."""
+        """The log entries of these tables' current games, into ``game_log``."""
         join = self.db.dialect.ordered_join
-        states = f" {join} table_states s ON s.table_id = t.id" if state_tail else ""
-        loads = json.loads
         # The ids come from the rows just read: bind them as one list.
-        for r in await db.fetchall(
+        rows = await db.fetchall(
             "SELECT a.table_id, a.seq, a.kind, a.actor, a.payload, a.at"
-            f" FROM {self.db.dialect.id_list} {join} tables t ON t.id = j.value{states}"
-            f" {join} actions a ON a.table_id = t.id AND a.seq > {after}"
+            f" FROM {self.db.dialect.id_list} {join} tables t ON t.id = j.value"
+            f" {join} actions a ON a.table_id = t.id AND a.seq > t.game_seq"
             " ORDER BY a.table_id, a.seq",
             (self.db.dialect.ids(table_ids),),
-        ):
-            record = records[r[0]]
-            entries = record.state_tail if state_tail else record.game_log
-            entries.append(LogEntry(r[2], r[3], loads(r[4]), r[5], r[1]))
+        )
+        _add_entries(rows, records, tails=False)
+
+    async def _read_tails(
+        self, db: Statements, records: dict[int, TableRecord], behind: list[tuple[int, int]]
+    ) -> None:
+        """The log entries written after each table's stored state (a trick's
+        first cards, the first bids; spectators), into ``state_tail``: a few
+        a table, looked up by its key from the versions just read."""
+        dialect = self.db.dialect
+        rows = await db.fetchall(
+            "SELECT a.table_id, a.seq, a.kind, a.actor, a.payload, a.at"
+            f" FROM {dialect.pair_list}"
+            f" {dialect.join_each('actions', 'a', 'a.table_id = j.id AND a.seq > j.after')}"
+            " ORDER BY a.table_id, a.seq",
+            dialect.pairs(behind),
+        )
+        _add_entries(rows, records, tails=True)
 
     async def action_log(self, table_id: int) -> list[LogEntry]:
         """A table's whole log, oldest first."""
@@ -211,3 +213,11 @@ class TableReads(Backed):
                 }
             )
         return results
+
+
+def _add_entries(rows: list[Row], records: dict[int, TableRecord], *, tails: bool) -> None:
+    loads = json.loads
+    for r in rows:
+        record = records[r[0]]
+        entries = record.state_tail if tails else record.game_log
+        entries.append(LogEntry(r[2], r[3], loads(r[4]), r[5], r[1]))

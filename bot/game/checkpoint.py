@@ -7,12 +7,11 @@ that ends a trick, the bidding, a hand or the game, or starts one (a
 trick's first cards and the first bids are replayed on top of it), in two
 parts:
 
-* ``history``: the hand records and the action entries up to the point it
-  was written (its marks). It is rewritten once a hand, when the next hand
-  is under way;
+* ``history``: the hand records and the action entries up to the end of the
+  last finished hand. It changes once a hand, and is rewritten then;
 * ``current``: everything else (the hand in play, scores, turn, and the
-  records and entries since the history was written): a kilobyte or two,
-  rewritten with every state.
+  entries since the history was written): about a kilobyte, rewritten with
+  every state.
 
 Both are ``marshal`` data of plain tuples, lists, numbers and packed arrays
 (nothing that runs code when read): the game's public fields and its

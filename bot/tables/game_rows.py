@@ -37,11 +37,8 @@ def stores_state(kind: ActionKind, game: Game) -> bool:
 
 
 def add_state(live: LiveTable, game: Game, plan: Plan, game_no: int, *, new_game: bool) -> None:
-    """Add the checkpoint of ``game`` to the planned write. Its history part is
-    rewritten once the hand after a finished one is under way (the current
-    part holds the finished hand until then), or when no stored history is
-    known: the end of a hand, and with it the end of a game, is already the
-    costliest action of a table (its scores, records and result)."""
+    """Add the checkpoint of ``game`` to the planned write: the history part
+    only when a hand was finished since it was last written."""
     state_format_now = state_format()
     if state_format_now is None:
         return
@@ -51,9 +48,7 @@ def add_state(live: LiveTable, game: Game, plan: Plan, game_no: int, *, new_game
     keep = False
     if new_game:
         marks = (0, 0)
-    elif packed is None or (
-        len(game.hand_records) != packed.marks[0] and game.phase is Phase.PLAYING
-    ):
+    elif packed is None or len(game.hand_records) != packed.marks[0]:
         history, packed = checkpoint.encode_history_from(game, packed)
         marks = packed.marks
     else:

@@ -47,19 +47,15 @@ def _step(game: Game, rng: random.Random) -> None:
         game.play(seat, random_card(mask, rng), at)
 
 
-@pytest.mark.parametrize("late", [False, True], ids=["history at the hand's end", "history late"])
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_decode_of_encode_is_the_same_game_at_every_step(preset: str, late: bool) -> None:
-    """``late``: the history is written only once the next hand's play is
-    under way, as the service does; the current part holds the finished hand
-    meanwhile."""
+def test_decode_of_encode_is_the_same_game_at_every_step(preset: str) -> None:
     rules = PRESETS[preset].with_options(target=250)
     for seed in range(3):
         game = Game.new(rules, seed, started_at=100.0)
         marks = (0, 0)
         history: bytes | None = None
         while True:
-            if len(game.hand_records) != marks[0] and (not late or game.phase is Phase.PLAYING):
+            if len(game.hand_records) != marks[0]:
                 history = checkpoint.encode_history(game)
                 marks = checkpoint.history_marks(game)
             current = checkpoint.encode_current(game, marks)
@@ -95,8 +91,7 @@ def test_packing_on_from_the_last_checkpoint_writes_the_same_bytes(preset: str) 
             _step(game, rng)
             if rng.random() < 0.05:
                 packed = None  # as after a restart
-            finished = len(game.hand_records) != marks[0]
-            if finished and (packed is None or game.phase is Phase.PLAYING):
+            if len(game.hand_records) != marks[0]:
                 history, packed = checkpoint.encode_history_from(game, packed)
                 assert history == checkpoint.encode_history(game)
                 marks = packed.marks

@@ -293,24 +293,11 @@ def _plain_row(
     the version bump and, when given, the current state, the table's
     deadlines (their whole set) and the state's history part (a hand ended)."""
     due = None if deadlines is None else to_json([row[1:] for row in deadlines])
-    payload = to_json(entry.payload)
-    if state is None:
-        return ActionRow(
-            table_id, version, entry.kind, entry.actor, payload, entry.at, None, None, None, due
-        )
-    return ActionRow(
-        table_id,
-        version,
-        entry.kind,
-        entry.actor,
-        payload,
-        entry.at,
-        state.game_no,
-        state.format,
-        state.current,
-        due,
-        None if state.keep_history else state.history,
-    )
+    head = (table_id, version, entry.kind, entry.actor, to_json(entry.payload), entry.at)
+    if state is None:  # a card within a trick: the stored state stays
+        return ActionRow(*head, None, None, None, due)
+    history = None if state.keep_history else state.history
+    return ActionRow(*head, state.game_no, state.format, state.current, due, history)
 
 
 def _plain_refusal(exc: IntegrityFailure, table_id: int, version: int) -> StoreError:

@@ -24,11 +24,11 @@ def readable_formats() -> tuple[str, ...]:
 
 
 def stores_state(kind: ActionKind, game: Game) -> bool:
-    """Whether the game as ``kind`` left it is stored with the action. A card
-    that leaves its trick unfinished, and a bid or look that leaves the
-    bidding open, are not: a resume replays them from the log on top of the
-    last stored state (a handful at most), and each of them spared that state
-    (a kilobyte to encode and write) is most actions of a hand."""
+    """Whether the game as ``kind`` left it is stored with the action. Not
+    after a card that leaves its trick unfinished, nor after a bid or look
+    that leaves the bidding open: a resume replays those (a handful at most)
+    from the log on top of the last stored state, and they are most actions
+    of a hand, each spared a kilobyte to encode and write."""
     if kind is ActionKind.PLAY:
         return not game.trick or game.phase is not Phase.PLAYING
     if kind is ActionKind.BID or kind is ActionKind.LOOK:

@@ -19,8 +19,8 @@ schema per part on that PostgreSQL database (dropped afterwards).
 2. ``--tables`` tables at once: one task per table doing the same, all in
    flight together over the one store; actions per second over the whole run.
    Each action's latency includes its wait for the shared store: on SQLite
-   the actions queued meanwhile are committed together, in one transaction
-   (:mod:`db.group_commit`), each answered once that transaction is committed.
+   one connection writes one action's transaction at a time, on PostgreSQL
+   a pool of connections writes several side by side.
 3. Resume: ``--resume`` unfinished tables are stored, then a new service is
    opened over the file and timed until ``TableService.open`` returns with
    every table rebuilt (its engine state replayed). The tables are copies of

@@ -68,11 +68,11 @@ async def copy_database(source: Database, target: Database) -> Copied:
     async with target.transaction() as tx:
         for table in tables:
             columns = ", ".join(table.columns)
-            marks = ", ".join("?" * len(table.columns))
+            placeholders = ", ".join("?" * len(table.columns))
             rows = await source.fetchall(f"SELECT {columns} FROM {table.name}")
             for start in range(0, len(rows), BATCH):
                 await tx.executemany(
-                    f"INSERT INTO {table.name} ({columns}) VALUES ({marks})",
+                    f"INSERT INTO {table.name} ({columns}) VALUES ({placeholders})",
                     rows[start : start + BATCH],
                 )
     await target.after_copy(tables)

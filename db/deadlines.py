@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from db.sql import Backed, Statements, to_json
+from db.sql import Statements, StorePart, to_json
 
 DeadlineKey = tuple[int, str]
 
@@ -29,7 +29,7 @@ class Deadline:
         return (self.table_id, self.kind)
 
 
-class DeadlineSQL(Backed):
+class DeadlineSQL(StorePart):
     """The deadline rows, written each in a transaction of its own."""
 
     async def put_deadline(

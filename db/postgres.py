@@ -5,9 +5,7 @@ A pool of connections serves the store: transactions of different tables run
 side by side, and two writes to one table meet at its row (the version
 check inside the UPDATE makes the second one see the first's version and
 refuse). The store's SQL is written with ``?`` and ``:name`` placeholders;
-they become ``$1``, ``$2``... here, once per statement text. The ordinary
-actions (:meth:`PostgresDatabase.commit_action_row`) that wait at the same
-time are sent together (:mod:`db.postgres_commits`).
+they become ``$1``, ``$2``... here, once per statement text.
 
 A server that goes away (a restart, a network cut) does not end the bot:
 each call then fails with :class:`~db.errors.DatabaseAway` at once, and the
@@ -30,10 +28,9 @@ from typing import Any, Self, TypeVar
 
 import asyncpg
 
-from db.errors import DatabaseAway, StoreError
-from db.postgres_commits import ActionBatches, integrity_failure
+from db.errors import DatabaseAway, IntegrityFailure, StoreError
 from db.schema import MIGRATIONS_DIR, Migration, find_migrations, migration_target, too_new
-from db.sql import POSTGRESQL, ActionRow, Args, Row, TableShape
+from db.sql import POSTGRESQL, Args, Row, TableShape
 from db.targets import safe_url
 
 T = TypeVar("T")
@@ -125,7 +122,18 @@ class PostgresStatements:
             raise integrity_failure(exc) from exc
 
 
-_REFUSALS = (asyncpg.IntegrityConstraintViolationError, asyncpg.SerializationError)
+#: What makes the database refuse a write: a broken constraint, or a
+#: transaction it rolled back (a serialization failure, a deadlock).
+_REFUSALS = (asyncpg.IntegrityConstraintViolationError, asyncpg.TransactionRollbackError)
+
+
+def integrity_failure(exc: asyncpg.PostgresError) -> IntegrityFailure:
+    """The store's word for a write the database refused."""
+    constraint = getattr(exc, "constraint_name", None)
+    text = str(exc) if not constraint else f"{exc} ({constraint})"
+    return IntegrityFailure(text)
+
+
 _GONE: tuple[type[BaseException], ...] = (
     OSError,
     TimeoutError,
@@ -157,7 +165,6 @@ class PostgresDatabase:
         self.url = url
         self._retry_at = 0.0  # monotonic time of the next try while the server is away
         self._backoff = 0.0
-        self._actions = ActionBatches(self._call)
 
     @classmethod
     async def open(
@@ -189,7 +196,6 @@ class PostgresDatabase:
         return safe_url(self.url)
 
     async def close(self) -> None:
-        await self._actions.wait_sent()
         await self.pool.close()
 
     # -- calls, each failing fast while the server is away ----------------------
@@ -217,10 +223,6 @@ class PostgresDatabase:
 
     async def execute(self, sql: str, args: Args = ()) -> int:
         return await self._call(lambda c: PostgresStatements(c).execute(sql, args))
-
-    async def commit_action_row(self, row: ActionRow) -> None:
-        """Sent together with the other actions waiting (:class:`ActionBatches`)."""
-        await self._actions.commit(row)
 
     async def fetchall(self, sql: str, args: Args = ()) -> list[Row]:
         return await self._call(lambda c: PostgresStatements(c).fetchall(sql, args))

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from db.sql import Backed, to_json
+from db.sql import StorePart, to_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +32,7 @@ class TurnMention:
     turn: str | None
 
 
-class PrefsSQL(Backed):
+class PrefsSQL(StorePart):
     """Users' preferences and tables' turn mentions, each write a transaction."""
 
     async def get_user_prefs(self, user_id: int) -> UserPrefs | None:

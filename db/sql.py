@@ -2,7 +2,7 @@
 
 The store's SQL is written once, with ``?`` placeholders (or ``:name`` with
 a mapping), in the SQL both SQLite and PostgreSQL speak; the few places where
-they differ ask the :class:`Dialect`. A backend (:mod:`db.connection` for
+they differ ask the :class:`Dialect`. A backend (:mod:`db.sqlite` for
 SQLite, :mod:`db.postgres` for PostgreSQL) runs it and reports the refusals
 of the database as :class:`~db.errors.IntegrityFailure`.
 """
@@ -13,8 +13,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from json.encoder import encode_basestring_ascii
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 Row = Sequence[Any]
 Args = Sequence[Any] | Mapping[str, Any]
@@ -99,36 +98,6 @@ class Statements(Protocol):
         """Run an INSERT of one row into a table whose key is ``id``; returns that id."""
 
 
-class ActionRow(NamedTuple):
-    """An ordinary action (a bid, a card) whole, as one row of the view
-    ``action_commits`` (migrations 016, 025, 026 and 027), whose fields are
-    its columns in order: the log row, the table's new version (``seq``) and,
-    when given, the game's current engine state, the table's whole set of
-    deadlines and the state's new history part."""
-
-    table_id: int
-    seq: int
-    kind: str
-    actor: int | None
-    payload: str  # JSON
-    at: float
-    #: The engine state (all three, or all None: the stored one stays).
-    game_no: int | None
-    format: str | None
-    current: bytes | None
-    #: JSON ``[[kind, due_at, data], ...]``; None leaves the deadlines as they are.
-    deadlines: str | None
-    #: The engine state's new history part (a hand ended); None leaves it.
-    history: bytes | None = None
-
-
-#: The one INSERT of an :class:`ActionRow` into the view.
-ACTION_INSERT = (
-    f"INSERT INTO action_commits ({', '.join(ActionRow._fields)})"
-    f" VALUES ({', '.join('?' for _ in ActionRow._fields)})"
-)
-
-
 class Database(Protocol):
     """An open, migrated database."""
 
@@ -148,14 +117,6 @@ class Database(Protocol):
     async def execute(self, sql: str, args: Args = ()) -> int:
         """One write statement as a transaction of its own."""
 
-    async def commit_action_row(self, row: ActionRow) -> None:
-        """Commit one ordinary action; returns once it is committed. It may
-        share its transaction with other actions waiting at the same time (a
-        group commit, a batch), but succeeds or fails as if alone. Raises
-        :class:`~db.errors.IntegrityFailure` if the database refuses it, saying
-        "version conflict" when the table is not at version ``row.seq - 1``;
-        nothing of it is written then."""
-
     async def fetchall(self, sql: str, args: Args = ()) -> list[Row]: ...
 
     async def fetchone(self, sql: str, args: Args = ()) -> Row | None: ...
@@ -171,8 +132,9 @@ class Database(Protocol):
     async def close(self) -> None: ...
 
 
-class Backed:
-    """A part of the store: its SQL runs on :attr:`db`."""
+class StorePart:
+    """A part of the store (tables, deadlines, preferences): its SQL runs on
+    :attr:`db`, the store's one database."""
 
     db: Database
 
@@ -180,35 +142,7 @@ class Backed:
         return self.db.transaction()
 
 
-#: One encoder for every call: ``json.dumps`` with options builds a new one each time.
-_ENCODER = json.JSONEncoder(separators=(",", ":"), sort_keys=True)
-
-
 def to_json(value: Any) -> str:
-    """``value`` as the store writes JSON: compact, keys sorted."""
-    if type(value) is dict:
-        flat = _flat_json(value)
-        if flat is not None:
-            return flat
-    return _ENCODER.encode(value)
-
-
-def _flat_json(value: dict[Any, Any]) -> str | None:
-    """The JSON of a dict of string keys to ints and strings (every action's
-    payload, written with every action) built directly, exactly as the
-    encoder writes it but in half its time; None for any other dict."""
-    parts = []
-    for key in value:
-        if type(key) is not str:
-            return None
-    for key in sorted(value):
-        item = value[key]
-        kind = type(item)
-        if kind is int:
-            text = int.__repr__(item)
-        elif kind is str:
-            text = encode_basestring_ascii(item)
-        else:
-            return None
-        parts.append(f"{encode_basestring_ascii(key)}:{text}")
-    return "{" + ",".join(parts) + "}"
+    """``value`` as the store writes JSON: compact, keys sorted (the same value
+    is always the same text)."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)

@@ -99,9 +99,9 @@ class StatsStore:
         """Those of ``game_ids`` already counted."""
         found: set[int] = set()
         for chunk in _chunks(list(game_ids)):
-            marks = ",".join("?" * len(chunk))
+            placeholders = ",".join("?" * len(chunk))
             rows = await self.db.fetchall(
-                f"SELECT game_id FROM stats_games WHERE game_id IN ({marks})", chunk
+                f"SELECT game_id FROM stats_games WHERE game_id IN ({placeholders})", chunk
             )
             found.update(row[0] for row in rows)
         return found
@@ -111,10 +111,10 @@ class StatsStore:
         ids = sorted(set(guild_ids))
         settings = dict.fromkeys(ids, False)
         for chunk in _chunks(ids):
-            marks = ",".join("?" * len(chunk))
+            placeholders = ",".join("?" * len(chunk))
             rows = await self.db.fetchall(
                 "SELECT guild_id, rate_computer_games FROM stats_guild_settings "
-                f"WHERE guild_id IN ({marks})",
+                f"WHERE guild_id IN ({placeholders})",
                 chunk,
             )
             settings.update((row[0], bool(row[1])) for row in rows)
@@ -319,19 +319,19 @@ class StatsStore:
         rows: dict[int, Any] = {}
         seats: dict[int, list[tuple[int | None, str | None]]] = {}
         for chunk in _chunks(list(game_ids)):
-            marks = ",".join("?" * len(chunk))
+            placeholders = ",".join("?" * len(chunk))
             found = await self.db.fetchall(
                 "SELECT g.id, g.table_id, g.game_no, g.guild_id, g.options, g.seed, "
                 "g.started_at, g.ended_at, g.winner, g.reason, g.reason_seat, g.score0, g.score1, "
                 "g.hands, s.game_id, s.challenger_seat, g.hints "
                 "FROM games AS g LEFT JOIN stats_games AS s ON s.game_id = g.id "
-                f"WHERE g.id IN ({marks}) AND g.ended_at IS NOT NULL",
+                f"WHERE g.id IN ({placeholders}) AND g.ended_at IS NOT NULL",
                 chunk,
             )
             rows.update((r[0], r) for r in found)
             for game_id, user_id, level in await self.db.fetchall(
-                f"SELECT game_id, user_id, bot_level FROM game_seats WHERE game_id IN ({marks}) "
-                "ORDER BY game_id, seat",
+                "SELECT game_id, user_id, bot_level FROM game_seats"
+                f" WHERE game_id IN ({placeholders}) ORDER BY game_id, seat",
                 chunk,
             ):
                 seats.setdefault(game_id, []).append((user_id, level))

@@ -7,8 +7,7 @@ every part of the store on it; each part's SQL lives in its own module,
 written once for both databases:
 
 * :mod:`db.sql`: what the parts need from a database, and its dialect;
-* :mod:`db.connection`: the SQLite file (settings, migrations, transactions);
-* :mod:`db.group_commit`: on SQLite, the actions of many tables in one transaction;
+* :mod:`db.sqlite`: the SQLite file (settings, migrations, transactions);
 * :mod:`db.postgres`: the PostgreSQL server (a pool, reconnecting);
 * :mod:`db.schema`: the one numbered migration history of both;
 * :mod:`db.errors`: the errors every part raises;
@@ -29,7 +28,6 @@ from pathlib import Path
 
 import aiosqlite
 
-from db.connection import READ_ONLY, Connected, split_statements
 from db.deadlines import Deadline, DeadlineKey, DeadlineSQL
 from db.errors import (
     ChannelTaken,
@@ -42,6 +40,7 @@ from db.errors import (
 from db.prefs import PrefsSQL, TurnMention, UserPrefs
 from db.schema import MIGRATIONS_DIR, Migration, find_migrations
 from db.sql import Database
+from db.sqlite import READ_ONLY, SQLiteDatabase, split_statements
 from db.table_records import (
     Change,
     Committed,
@@ -120,7 +119,9 @@ class Store(TableSQL, DeadlineSQL, PrefsSQL):
         except ValueError as exc:
             raise StoreError(str(exc)) from None
         return cls(
-            await Connected.open(path, migrations=migrations, upto=upto, synchronous=synchronous)
+            await SQLiteDatabase.open(
+                path, migrations=migrations, upto=upto, synchronous=synchronous
+            )
         )
 
     @property
@@ -144,7 +145,7 @@ class Store(TableSQL, DeadlineSQL, PrefsSQL):
         """The SQLite file."""
         return self._sqlite().path
 
-    def _sqlite(self) -> Connected:
-        if not isinstance(self.db, Connected):
+    def _sqlite(self) -> SQLiteDatabase:
+        if not isinstance(self.db, SQLiteDatabase):
             raise StoreError(f"the store is not an SQLite file but {self.db.describe()}")
         return self.db

@@ -8,11 +8,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from db.sql import Backed, Row, Statements
+from db.sql import Row, Statements, StorePart
 from db.table_records import GameInfo, LogEntry, SeatRow, StoredState, TableRecord
 
 
-class TableReads(Backed):
+class TableReads(StorePart):
     """The reading half of :class:`~db.table_store.TableSQL`."""
 
     # -- loading ---------------------------------------------------------------

@@ -1,22 +1,21 @@
 """SQL of the tables: their rows, seats and spectators, the append-only
 action log, the games they played and their stored engine states.
 
-Every accepted action is one :meth:`TableSQL.commit_action`: the log row,
-the version bump and whatever the action changes (see :class:`Change`),
-including the table's deadlines, in one transaction. The store knows no
-rules: it keeps what the table service hands it and gives it back.
+Every accepted action is one :meth:`TableSQL.commit_action`: the version
+check and bump, the log row and whatever the action changes (see
+:class:`Change`), including the table's deadlines, in one transaction, the
+same statements on both databases. The store knows no rules: it keeps what
+the table service hands it and gives it back.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import partial
 from typing import Any
 
-from db.deadlines import DeadlineRow, deadline_rows, replace_deadlines
+from db.deadlines import deadline_rows, replace_deadlines
 from db.errors import ChannelTaken, IntegrityFailure, StoreError, VersionConflict
-from db.group_commit import GroupCommitting
-from db.sql import ActionRow, Statements, to_json
+from db.sql import Statements, to_json
 from db.table_reads import TableReads
 from db.table_records import (
     Change,
@@ -57,7 +56,7 @@ class TableSQL(TableReads):
                     (guild_id, channel_id, host_id, options_json, entry.at, entry.at),
                 )
             except IntegrityFailure as exc:
-                raise _integrity(exc) from exc
+                raise _refusal(exc) from exc
             if language != "en":
                 # English is the column's default; left alone, a table still
                 # opens on a database older than the column (tests of upgrades).
@@ -83,104 +82,66 @@ class TableSQL(TableReads):
     ) -> Committed:
         """Append ``entry`` to the log of a table at ``version`` and apply
         ``change``, all in one transaction; returns the new version (and the
-        new game's id when ``change`` starts one). That transaction may hold
-        other tables' actions too (on SQLite any action, :mod:`db.group_commit`;
-        on PostgreSQL an ordinary one, :mod:`db.postgres_commits`); either way
-        this returns only once it is committed.
+        new game's id when ``change`` starts one).
 
         Raises :class:`VersionConflict` if the stored version is not ``version``
-        and :class:`ChannelTaken` if a status change collides with another open
-        table; nothing is written then (no deadline either).
+        (the UPDATE that checks it changed no row) and :class:`ChannelTaken` if
+        a status change collides with another open table; nothing is written
+        then (no deadline either).
         """
         change = change or Change()
-        rows = None if change.deadlines is None else deadline_rows(table_id, change.deadlines)
-        if _is_plain(change):
-            # Most actions: one row of the view, handed to the database as such.
-            try:
-                await self.db.commit_action_row(
-                    _plain_row(table_id, version + 1, entry, change.state, rows)
-                )
-            except IntegrityFailure as exc:
-                raise _plain_refusal(exc, table_id, version) from None
-            return Committed(version + 1)
-        if isinstance(self.db, GroupCommitting):
-            return await self.db.write_action(
-                partial(
-                    self._write_action,
-                    table_id=table_id,
-                    version=version,
-                    entry=entry,
-                    change=change,
-                    deadlines=rows,
-                )
-            )
-        async with self.transaction() as db:
-            return await self._write_action(
-                db, table_id=table_id, version=version, entry=entry, change=change, deadlines=rows
-            )
-
-    async def _write_action(
-        self,
-        db: Statements,
-        *,
-        table_id: int,
-        version: int,
-        entry: LogEntry,
-        change: Change,
-        deadlines: list[DeadlineRow] | None,
-    ) -> Committed:
-        """The statements of :meth:`commit_action` inside the caller's
-        transaction. They only run statements on ``db``: the group commit
-        runs them on the connection's thread, where nothing else may be
-        awaited."""
+        # Checked before the transaction: a bad set of deadlines is a bug of
+        # the caller, refused with nothing begun.
+        deadlines = None if change.deadlines is None else deadline_rows(table_id, change.deadlines)
         new_version = version + 1
         start = change.game_start
-        try:
-            changed = await db.execute(
-                "UPDATE tables SET version = ?, updated_at = ?,"
-                " status = coalesce(?, status),"
-                " game_no = coalesce(?, game_no), game_seq = coalesce(?, game_seq)"
-                " WHERE id = ? AND version = ?",
-                (
-                    new_version,
-                    entry.at,
-                    change.status,
-                    start.game_no if start else None,
-                    new_version if start else None,
-                    table_id,
-                    version,
-                ),
-            )
-        except IntegrityFailure as exc:
-            raise _integrity(exc) from exc
-        if changed != 1:
-            raise VersionConflict(f"table {table_id} is no longer at version {version}")
-        await self._insert_entry(db, table_id, new_version, entry)
-        if change.seats is not None:
-            await db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-            await db.executemany(
-                "INSERT INTO seats (table_id, seat, user_id, bot_level) VALUES (?, ?, ?, ?)",
-                [(table_id, s.seat, s.user_id, s.computer_level) for s in change.seats],
-            )
-        if change.add_spectator is not None:
-            await db.execute(
-                "INSERT INTO spectators (table_id, user_id, joined_at) VALUES (?, ?, ?)",
-                (table_id, change.add_spectator, entry.at),
-            )
-        if change.remove_spectator is not None:
-            await db.execute(
-                "DELETE FROM spectators WHERE table_id = ? AND user_id = ?",
-                (table_id, change.remove_spectator),
-            )
-        game_id = None
-        if start is not None:
-            game_id = await self._insert_game(db, table_id, start)
-        if change.game_end is not None:
-            await self._finish_game(db, table_id, change.game_end)
-        if change.state is not None:
-            await self._write_state(db, table_id, new_version, change.state)
-        if deadlines is not None:
-            await replace_deadlines(db, table_id, deadlines)
+        async with self.transaction() as db:
+            try:
+                changed = await db.execute(
+                    "UPDATE tables SET version = ?, updated_at = ?,"
+                    " status = coalesce(?, status),"
+                    " game_no = coalesce(?, game_no), game_seq = coalesce(?, game_seq)"
+                    " WHERE id = ? AND version = ?",
+                    (
+                        new_version,
+                        entry.at,
+                        change.status,
+                        start.game_no if start else None,
+                        new_version if start else None,
+                        table_id,
+                        version,
+                    ),
+                )
+            except IntegrityFailure as exc:
+                raise _refusal(exc) from exc
+            if changed != 1:
+                raise VersionConflict(f"table {table_id} is no longer at version {version}")
+            await self._insert_entry(db, table_id, new_version, entry)
+            if change.seats is not None:
+                await db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+                await db.executemany(
+                    "INSERT INTO seats (table_id, seat, user_id, bot_level) VALUES (?, ?, ?, ?)",
+                    [(table_id, s.seat, s.user_id, s.computer_level) for s in change.seats],
+                )
+            if change.add_spectator is not None:
+                await db.execute(
+                    "INSERT INTO spectators (table_id, user_id, joined_at) VALUES (?, ?, ?)",
+                    (table_id, change.add_spectator, entry.at),
+                )
+            if change.remove_spectator is not None:
+                await db.execute(
+                    "DELETE FROM spectators WHERE table_id = ? AND user_id = ?",
+                    (table_id, change.remove_spectator),
+                )
+            game_id = None
+            if start is not None:
+                game_id = await self._insert_game(db, table_id, start)
+            if change.game_end is not None:
+                await self._finish_game(db, table_id, change.game_end)
+            if change.state is not None:
+                await self._write_state(db, table_id, new_version, change.state)
+            if deadlines is not None:
+                await replace_deadlines(db, table_id, deadlines)
         return Committed(new_version, game_id)
 
     async def _write_state(
@@ -266,50 +227,9 @@ class TableSQL(TableReads):
         )
 
 
-def _is_plain(change: Change) -> bool:
-    """Whether ``change`` is at most a new engine state (most actions; at a
-    hand's end with its new history; none for a card within a trick), perhaps
-    with the table's deadlines."""
-    state = change.state
-    return (
-        (state is None or state.keep_history or state.history is not None)
-        and change.status is None
-        and change.seats is None
-        and change.add_spectator is None
-        and change.remove_spectator is None
-        and change.game_start is None
-        and change.game_end is None
-    )
-
-
-def _plain_row(
-    table_id: int,
-    version: int,
-    entry: LogEntry,
-    state: StateWrite | None,
-    deadlines: list[DeadlineRow] | None,
-) -> ActionRow:
-    """The common case (a bid, a card) as one row of the view: the log row,
-    the version bump and, when given, the current state, the table's
-    deadlines (their whole set) and the state's history part (a hand ended)."""
-    due = None if deadlines is None else to_json([row[1:] for row in deadlines])
-    head = (table_id, version, entry.kind, entry.actor, to_json(entry.payload), entry.at)
-    if state is None:  # a card within a trick: the stored state stays
-        return ActionRow(*head, None, None, None, due)
-    history = None if state.keep_history else state.history
-    return ActionRow(*head, state.game_no, state.format, state.current, due, history)
-
-
-def _plain_refusal(exc: IntegrityFailure, table_id: int, version: int) -> StoreError:
-    """What the database's refusal of :func:`_plain_row` means, the
-    table having been expected at ``version``."""
-    if "version conflict" in str(exc):
-        return VersionConflict(f"table {table_id} is no longer at version {version}")
-    return _integrity(exc)
-
-
-def _integrity(exc: IntegrityFailure) -> StoreError:
-    # SQLite names the column, PostgreSQL the unique index.
+def _refusal(exc: IntegrityFailure) -> StoreError:
+    """What the database's refusal of a table's row means. SQLite names the
+    column of the unique index, PostgreSQL the index itself."""
     if "tables.channel_id" in str(exc) or "tables_open_channel" in str(exc):
         return ChannelTaken("a table is already open in this channel")
     return StoreError(f"the database refused the write: {exc}")

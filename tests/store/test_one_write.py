@@ -1,5 +1,5 @@
 """One write per action: an action and the deadlines it arms are committed in
-one transaction (``Change.deadlines``), on the fast path and the general one."""
+one transaction (``Change.deadlines``), whatever else the action changes."""
 
 from __future__ import annotations
 
@@ -21,18 +21,19 @@ from db.store import (
 )
 
 SEATS = (SeatRow(0, 10), SeatRow(1, 11), SeatRow(2, 12), SeatRow(3, 13))
-#: The ways ``commit_action`` writes: one INSERT through the fast-commit view
-#: (a new engine state, at a hand's end with its history), and the general
-#: transaction (here: the table's status changes too).
-#: How each path's change is made, from its deadlines (None: left as they are).
+#: Kinds of action, each with its deadlines (None: left as they are): a card
+#: within a trick (no engine state), one that stores a new engine state, one
+#: that ends a hand (with the state's history) and one that also changes the
+#: table's status.
 CHANGES: dict[str, Callable[[tuple[Deadline, ...] | None], Change]] = {
-    "fast": lambda deadlines: Change(
+    "no state": lambda deadlines: Change(deadlines=deadlines),
+    "state": lambda deadlines: Change(
         state=StateWrite(1, "fmt", b"state", keep_history=True), deadlines=deadlines
     ),
-    "fast with history": lambda deadlines: Change(
+    "state with history": lambda deadlines: Change(
         state=StateWrite(1, "fmt", b"state", b"history"), deadlines=deadlines
     ),
-    "general": lambda deadlines: Change(
+    "status": lambda deadlines: Change(
         status="playing", state=StateWrite(1, "fmt", b"state", b"history"), deadlines=deadlines
     ),
 }
@@ -81,14 +82,14 @@ def wal_commits(path: Path) -> int:
     return commits
 
 
-@pytest.mark.parametrize("path", sorted(CHANGES))
-async def test_an_action_replaces_its_tables_deadlines(store: Store, path: str) -> None:
+@pytest.mark.parametrize("kind", sorted(CHANGES))
+async def test_an_action_replaces_its_tables_deadlines(store: Store, kind: str) -> None:
     table_id = await _table(store)
     other = await _table(store, channel=2)
     await store.put_deadline(table_id, "lobby", 5.0, {"turn": "old"})
     await store.put_deadline(table_id, "turn", 6.0, {})
     await store.put_deadline(other, "turn", 7.0, {"kept": True})
-    make = CHANGES[path]
+    make = CHANGES[kind]
     armed = (Deadline(table_id, "turn", 50.0, {"turn": "t1"}), Deadline(table_id, "computer", 9.0))
     committed = await store.commit_action(table_id, 1, LogEntry("bid", 11, {}, 2.0), make(armed))
     assert _rows(store, table_id) == [("computer", 9.0, "{}"), ("turn", 50.0, '{"turn":"t1"}')]
@@ -104,14 +105,14 @@ async def test_an_action_replaces_its_tables_deadlines(store: Store, path: str) 
     assert [d.key for d in await store.load_deadlines()] == [(other, "turn")]
 
 
-@pytest.mark.parametrize("path", sorted(CHANGES))
-async def test_a_version_conflict_writes_no_deadline(store: Store, path: str) -> None:
+@pytest.mark.parametrize("kind", sorted(CHANGES))
+async def test_a_version_conflict_writes_no_deadline(store: Store, kind: str) -> None:
     table_id = await _table(store)
     await store.put_deadline(table_id, "turn", 6.0, {"turn": "before"})
     await store.commit_action(table_id, 1, LogEntry("bid", 11, {}, 2.0))
     with sqlite3.connect(store.path) as db:
         before = list(db.iterdump())
-    stale = CHANGES[path]((Deadline(table_id, "turn", 99.0, {"turn": "stale"}),))
+    stale = CHANGES[kind]((Deadline(table_id, "turn", 99.0, {"turn": "stale"}),))
     with pytest.raises(VersionConflict):
         await store.commit_action(table_id, 1, LogEntry("bid", 12, {}, 3.0), stale)
     with sqlite3.connect(store.path) as db:
@@ -126,9 +127,9 @@ async def test_a_version_conflict_writes_no_deadline(store: Store, path: str) ->
         pytest.param((Deadline(1, "turn", 1.0), Deadline(1, "turn", 2.0)), id="a kind twice"),
     ],
 )
-@pytest.mark.parametrize("path", sorted(CHANGES))
+@pytest.mark.parametrize("kind", sorted(CHANGES))
 async def test_bad_deadlines_are_refused_and_nothing_is_written(
-    store: Store, path: str, deadlines: tuple[Deadline, ...]
+    store: Store, kind: str, deadlines: tuple[Deadline, ...]
 ) -> None:
     table_id = await _table(store)
     assert table_id == 1
@@ -137,16 +138,16 @@ async def test_bad_deadlines_are_refused_and_nothing_is_written(
         before = list(db.iterdump())
     with pytest.raises(ValueError, match="deadline"):
         await store.commit_action(
-            table_id, 1, LogEntry("bid", 11, {}, 2.0), CHANGES[path](deadlines)
+            table_id, 1, LogEntry("bid", 11, {}, 2.0), CHANGES[kind](deadlines)
         )
     with sqlite3.connect(store.path) as db:
         assert list(db.iterdump()) == before
 
 
 @pytest.mark.parametrize("with_deadlines", [False, True])
-@pytest.mark.parametrize("path", sorted(CHANGES))
+@pytest.mark.parametrize("kind", sorted(CHANGES))
 async def test_one_write_transaction_per_action(
-    store: Store, path: str, with_deadlines: bool
+    store: Store, kind: str, with_deadlines: bool
 ) -> None:
     table_id = await _table(store)
     await store.put_deadline(table_id, "lobby", 5.0, {})
@@ -154,17 +155,15 @@ async def test_one_write_transaction_per_action(
     await store.connection.set_trace_callback(statements.append)
     commits = wal_commits(store.path)
     deadlines = (Deadline(table_id, "turn", 9.0, {"n": 1}),) if with_deadlines else None
-    change = CHANGES[path](deadlines)
+    change = CHANGES[kind](deadlines)
     await store.commit_action(table_id, 1, LogEntry("bid", 11, {"value": 3}, 2.0), change)
     # None turns tracing off, which the stubs leave out.
     await store.connection.set_trace_callback(None)  # type: ignore[arg-type]
     assert wal_commits(store.path) == commits + 1
     words = [s.split()[0].upper() for s in statements]
-    # One BEGIN ... COMMIT, or no BEGIN and a single statement (an autocommit
-    # transaction; the trace repeats it for each step of its trigger).
-    assert words.count("BEGIN") == words.count("COMMIT") <= 1 and "ROLLBACK" not in words
-    if "BEGIN" not in words:
-        assert len(set(statements)) == 1
+    # One BEGIN ... COMMIT around every statement of the action.
+    assert words.count("BEGIN") == words.count("COMMIT") == 1 and "ROLLBACK" not in words
+    assert words[0] == "BEGIN" and words[-1] == "COMMIT"
     assert _rows(store, table_id) == (
         [("turn", 9.0, '{"n":1}')] if with_deadlines else [("lobby", 5.0, "{}")]
     )

@@ -1,12 +1,17 @@
-"""A database written by an earlier version of the bot (commit a9e2bba, see
-tests/fixtures/make_upgrade_db.py) opens with today's code and every table
-carries on exactly where it was."""
+"""Databases written by earlier versions of the bot open with today's code and
+every table carries on exactly where it was: one of commit a9e2bba (schema
+17, engine states written whole, tests/fixtures/make_upgrade_db.py) and one
+of commit d157f3f (schema 27, actions written by the view action_commits,
+engine states stored at each trick's end,
+tests/fixtures/make_upgrade_db_d157f3f.py)."""
 
 from __future__ import annotations
 
 import json
 import shutil
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +26,29 @@ from db.stats_store import StatsStore
 from db.store import Store, find_migrations
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-OLD_DB = FIXTURES / "upgrade_a9e2bba.db"
-EXPECTED: dict[str, Any] = json.loads((FIXTURES / "upgrade_a9e2bba.json").read_text("utf-8"))
-#: Table options added since the fixture was written: its tables read them as these.
-NEW_OPTIONS: dict[str, Any] = {"hints": False}
+
+
+@dataclass(frozen=True)
+class Written:
+    """A database written by the code of ``commit``, and what that code read back."""
+
+    commit: str
+    #: Table options added since the fixture was written: its tables read them as these.
+    new_options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def database(self) -> Path:
+        return FIXTURES / f"upgrade_{self.commit}.db"
+
+    @cached_property
+    def expected(self) -> dict[str, Any]:
+        text = (FIXTURES / f"upgrade_{self.commit}.json").read_text("utf-8")
+        expected: dict[str, Any] = json.loads(text)
+        return expected
+
+
+A9E2BBA = Written("a9e2bba", new_options=(("hints", False),))
+D157F3F = Written("d157f3f")
 
 
 def as_json(value: Any) -> Any:
@@ -32,10 +56,10 @@ def as_json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def resumed(table: Table) -> dict[str, Any]:
+def resumed(table: Table, written: Written) -> dict[str, Any]:
     game = table.game
     options = table.options.model_dump(mode="json")
-    for name, default in NEW_OPTIONS.items():
+    for name, default in written.new_options:
         assert options.pop(name) == default
     shown: dict[str, Any] = as_json(
         {
@@ -60,25 +84,38 @@ def resumed(table: Table) -> dict[str, Any]:
     return shown
 
 
+Upgraded = tuple[Store, TableService, Written]
+
+
+@pytest.fixture(params=[A9E2BBA, D157F3F], ids=lambda w: w.commit)
+def written(request: pytest.FixtureRequest) -> Written:
+    param: Written = request.param
+    return param
+
+
 @pytest.fixture(params=["from checkpoints", "replayed from the log"])
 async def upgraded(
-    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> AsyncIterator[tuple[Store, TableService]]:
+    request: pytest.FixtureRequest,
+    written: Written,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> AsyncIterator[Upgraded]:
     if request.param == "replayed from the log":
         monkeypatch.setattr(checkpoint, "USABLE", False)
     path = tmp_path / "spades.db"
-    shutil.copyfile(OLD_DB, path)
+    shutil.copyfile(written.database, path)
     store = await Store.open(path)
     try:
-        yield store, await TableService.open(store)
+        yield store, await TableService.open(store), written
     finally:
         await store.close()
 
 
-def test_the_fixture_holds_what_its_script_promises() -> None:
-    assert EXPECTED["schema_version"] == 17
-    statuses = {t["id"]: (t["status"], t["game_number"]) for t in EXPECTED["open_tables"]}
-    names = EXPECTED["tables"]
+def test_the_a9e2bba_fixture_holds_what_its_script_promises() -> None:
+    expected = A9E2BBA.expected
+    assert expected["schema_version"] == 17
+    statuses = {t["id"]: (t["status"], t["game_number"]) for t in expected["open_tables"]}
+    names = expected["tables"]
     assert statuses == {
         names["lobby"]: ("lobby", 0),
         names["bidding"]: ("playing", 1),
@@ -86,70 +123,111 @@ def test_the_fixture_holds_what_its_script_promises() -> None:
         names["rematch"]: ("playing", 2),
         names["computers"]: ("playing", 1),
     }
-    games = {t["id"]: t["game_snapshot"] for t in EXPECTED["open_tables"] if t["game"]}
+    games = {t["id"]: t["game_snapshot"] for t in expected["open_tables"] if t["game"]}
     assert games[names["bidding"]]["phase"] == "bidding"
     assert games[names["trick"]]["phase"] == "playing" and len(games[names["trick"]]["trick"]) == 2
-    finished = EXPECTED["game_results"]
+    finished = expected["game_results"]
     assert [len(finished[str(names[n])]) for n in ("finished", "rematch")] == [1, 1]
-    assert EXPECTED["uncounted_games"] == []
-    assert {kind for _, kind, _, _ in EXPECTED["deadlines"]} == {"lobby", "turn", "computer"}
+    assert expected["uncounted_games"] == []
+    assert {kind for _, kind, _, _ in expected["deadlines"]} == {"lobby", "turn", "computer"}
 
 
-async def test_every_open_table_resumes_as_it_was(upgraded: tuple[Store, TableService]) -> None:
-    store, service = upgraded
+def test_the_d157f3f_fixture_holds_what_its_script_promises() -> None:
+    expected = D157F3F.expected
+    assert expected["schema_version"] == 27
+    names = expected["tables"]
+    games = {t["id"]: t["game_snapshot"] for t in expected["open_tables"] if t["game"]}
+    assert {t["id"] for t in expected["open_tables"]} == {
+        names[n]
+        for n in ("lobby", "bidding", "trick", "second_hand", "hand_over", "rematch", "computers")
+    }
+    assert games[names["bidding"]]["phase"] == "bidding"
+    trick = games[names["trick"]]
+    assert trick["phase"] == "playing" and len(trick["trick"]) == 2
+    second = games[names["second_hand"]]
+    assert second["hand_number"] == 2 and len(second["trick"]) == 1
+    assert games[names["hand_over"]]["phase"] == "hand_over"
+    assert [len(expected["game_results"][str(names[n])]) for n in ("finished", "rematch")] == [1, 1]
+    assert expected["uncounted_games"] == []
+    assert {kind for _, kind, _, _ in expected["deadlines"]} == {"lobby", "turn", "computer"}
+    assert expected["languages"]["1021"] == "fr" and expected["coach"]["1031"] is True
+
+
+async def test_every_open_table_resumes_as_it_was(upgraded: Upgraded) -> None:
+    store, service, written = upgraded
+    expected = written.expected
     assert await store.schema_version() == find_migrations()[-1].number
     tables = sorted(await service.unfinished(), key=lambda t: t.id)
-    assert [resumed(t) for t in tables] == EXPECTED["open_tables"]
-    names = EXPECTED["tables"]
+    assert [resumed(t, written) for t in tables] == expected["open_tables"]
+    names = expected["tables"]
     for name in ("finished", "cancelled"):
         closed = await service.get(names[name])
         assert not closed.is_open and await service.in_channel(closed.channel_id) is None
 
 
-async def test_deadlines_preferences_mentions_and_stats_are_kept(
-    upgraded: tuple[Store, TableService],
-) -> None:
-    store, service = upgraded
+async def test_deadlines_preferences_mentions_and_stats_are_kept(upgraded: Upgraded) -> None:
+    store, service, written = upgraded
+    expected = written.expected
     deadlines = [[d.table_id, d.kind, d.due_at, dict(d.data)] for d in await store.load_deadlines()]
-    assert deadlines == EXPECTED["deadlines"]
-    assert {user: await store.get_deck(int(user)) for user in EXPECTED["decks"]} == EXPECTED[
+    assert deadlines == expected["deadlines"]
+    assert {user: await store.get_deck(int(user)) for user in expected["decks"]} == expected[
         "decks"
     ]
+    for user, language in expected.get("languages", {}).items():
+        assert await store.get_language(int(user)) == language
+    for user, coach in expected.get("coach", {}).items():
+        assert await store.coach_on(int(user)) is coach
     mentions = {}
     for table in await service.unfinished():
         mention = await store.turn_mention(table.id)
         mentions[str(table.id)] = None if mention is None else [mention.message_id, mention.turn]
-    assert mentions == EXPECTED["turn_mentions"]
+    assert mentions == expected["turn_mentions"]
     clocks = await ClockStore(store).load_all()
     assert {
         str(table_id): {"stand_in": state.stand_in, "away_seats": sorted(state.away_seats)}
         for table_id, state in clocks.items()
-    } == EXPECTED["clock"]
-    results = {key: await store.game_results(int(key)) for key in EXPECTED["game_results"]}
-    assert as_json(results) == EXPECTED["game_results"]
+    } == expected["clock"]
+    results = {key: await store.game_results(int(key)) for key in expected["game_results"]}
+    assert as_json(results) == expected["game_results"]
     stats = StatsStore(store)
     assert await stats.uncounted_game_ids() == []
     players = {}
-    for user in EXPECTED["players"]:
+    for user in expected["players"]:
         row = await stats.player(77, int(user))
         players[user] = row and {
             "rating": row.rating,
             "rated_games": row.rated_games,
             "tally": row.tally,
         }
-    assert players == EXPECTED["players"]
+    assert players == expected["players"]
 
 
-async def test_the_resumed_games_go_on(upgraded: tuple[Store, TableService]) -> None:
-    store, service = upgraded
-    table = await service.get(EXPECTED["tables"]["trick"])
-    game = table.game
-    assert game is not None and game.phase is Phase.PLAYING
-    seat = game.to_act
-    card = (game.legal_play_mask(seat) & -game.legal_play_mask(seat)).bit_length() - 1
-    user = table.seats[seat].user_id
-    assert user is not None
-    after = await service.play(table.id, user, card, table.version)
-    assert after.version == table.version + 1
-    assert after.game is not None and len(after.game.actions) == len(game.actions) + 1
-    assert (await store.action_log(table.id))[-1].payload["value"] == card
+async def test_the_resumed_games_go_on(upgraded: Upgraded) -> None:
+    """Every resumed game that waits on a person takes that person's next
+    move (the lowest legal bid or card, or the next hand), written after the
+    last action the old code logged."""
+    store, service, _ = upgraded
+    moved = 0
+    for table in await service.unfinished():
+        game = table.game
+        if game is None:
+            continue
+        seat = game.waited_on()
+        user = table.seats[0 if seat is None else seat].user_id
+        if user is None:
+            continue  # a computer's turn: its deadline moves it
+        if seat is None:
+            after = await service.next_hand(table.id, user, table.version)
+        elif game.phase is Phase.BIDDING:
+            bid = min(b for b in game.legal_bids(seat) if b >= 0)
+            after = await service.bid(table.id, user, bid, table.version)
+        else:
+            card = (game.legal_play_mask(seat) & -game.legal_play_mask(seat)).bit_length() - 1
+            after = await service.play(table.id, user, card, table.version)
+            assert (await store.action_log(table.id))[-1].payload["value"] == card
+        assert after.version == table.version + 1
+        assert after.game is not None and len(after.game.actions) == len(game.actions) + 1
+        log = await store.action_log(table.id)
+        assert [e.seq for e in log] == list(range(1, after.version + 1))
+        moved += 1
+    assert moved >= 3

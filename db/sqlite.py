@@ -2,13 +2,12 @@
 schema migrations and transactions (the :class:`db.sql.Database` of a
 ``sqlite:///`` URL).
 
-One :class:`Connected` owns one aiosqlite connection (WAL, foreign keys on,
-a busy timeout). Writes go through :meth:`Connected.transaction`, or for the
-tables' actions through :meth:`Connected.write_action` and
-:meth:`Connected.commit_action_row` (many actions in one transaction,
-:mod:`db.group_commit`), one transaction at a time: several
+One :class:`SQLiteDatabase` owns one aiosqlite connection (WAL, foreign
+keys on, a busy timeout). Writes go through
+:meth:`SQLiteDatabase.transaction`, one transaction at a time: several
 coroutines sharing a connection must never interleave the statements of two
-transactions.
+transactions. SQLite checkpoints the WAL itself, in the commit that takes it
+past 1,000 pages.
 
 The schema lives in ``db/migrations`` (:mod:`db.schema`). At open every step whose
 number is above ``PRAGMA user_version`` is applied, in number order, all in
@@ -28,20 +27,16 @@ import sqlite3
 import threading
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from functools import partial
 from pathlib import Path
-from typing import Self, TypeVar
+from typing import Self
 
 import aiosqlite
 
 from db.errors import IntegrityFailure, StoreError
-from db.group_commit import ActionWrite, GroupCommit, GroupCommitting
 from db.schema import MIGRATIONS_DIR, Migration, find_migrations, migration_target, too_new
-from db.sql import ACTION_INSERT, SQLITE, ActionRow, Args, Row, Statements, TableShape
-from db.wal_checkpoints import FALLBACK_PAGES, WalCheckpointer
+from db.sql import SQLITE, Args, Row, TableShape
 
 BUSY_TIMEOUT_MS = 5000
-T = TypeVar("T")
 READ_ONLY = (
     "the database is read-only: the bot must be able to write its file, the -wal and -shm"
     " files beside it, and their folder"
@@ -116,7 +111,7 @@ class SQLiteStatements:
             raise IntegrityFailure(str(exc)) from exc
 
 
-class Connected(SQLiteStatements, GroupCommitting):
+class SQLiteDatabase(SQLiteStatements):
     """An open, migrated SQLite database. Create with ``await open(path)``
     (on :class:`db.store.Store`); ``await close()``. Reads run on the
     connection directly; writes one transaction at a time."""
@@ -128,8 +123,6 @@ class Connected(SQLiteStatements, GroupCommitting):
         self.path = path
         # One transaction at a time on the shared connection.
         self.write_lock = asyncio.Lock()
-        self.commits = GroupCommit(connection, self.write_lock, self._wrote)
-        self.checkpoints: WalCheckpointer | None = None
 
     @classmethod
     async def open(
@@ -163,8 +156,6 @@ class Connected(SQLiteStatements, GroupCommitting):
             await _configure(connection, synchronous.upper())
             await store._check_writable()
             await store._migrate(find_migrations(migrations, "sqlite"), upto)
-            if str(path) != ":memory:":
-                await store._checkpoint_aside()
         except sqlite3.Error as exc:
             await _close(connection)
             raise _open_error(exc) from exc
@@ -174,21 +165,9 @@ class Connected(SQLiteStatements, GroupCommitting):
         return store
 
     async def close(self) -> None:
-        await self.commits.drain()
+        """Close the connection once the transactions already waiting have run."""
         async with self.write_lock:
-            if self.checkpoints is not None:
-                self.checkpoints.stop()
             await _close(self.connection)
-
-    async def _checkpoint_aside(self) -> None:
-        """WAL checkpoints on a thread of their own (:mod:`db.wal_checkpoints`)."""
-        await self.connection.execute(f"PRAGMA wal_autocheckpoint = {FALLBACK_PAGES:d}")
-        self.checkpoints = WalCheckpointer(self.path, BUSY_TIMEOUT_MS)
-        self.checkpoints.start()
-
-    def _wrote(self) -> None:
-        if self.checkpoints is not None:
-            self.checkpoints.wrote()
 
     def describe(self) -> str:
         return str(self.path)
@@ -196,16 +175,6 @@ class Connected(SQLiteStatements, GroupCommitting):
     async def execute(self, sql: str, args: Args = ()) -> int:
         async with self.write_lock:
             return await super().execute(sql, args)
-
-    async def write_action(self, write: ActionWrite[T]) -> T:
-        """``write`` in the next transaction of the group commit, with the
-        actions of other tables queued meanwhile; what it returned, once
-        that transaction is committed."""
-        return await self.commits.write(write)
-
-    async def commit_action_row(self, row: ActionRow) -> None:
-        """The row's INSERT into the view, in the group commit like any action."""
-        await self.commits.write(partial(_insert_action, row))
 
     async def schema_version(self) -> int:
         async with self.connection.execute("PRAGMA user_version") as cursor:
@@ -247,7 +216,6 @@ class Connected(SQLiteStatements, GroupCommitting):
                 await self.connection.rollback()
                 raise
             await self.connection.commit()
-            self._wrote()
 
     @asynccontextmanager
     async def read_snapshot(self) -> AsyncIterator[SQLiteStatements]:
@@ -299,10 +267,6 @@ class Connected(SQLiteStatements, GroupCommitting):
 
     def _too_new(self, current: int, known: int) -> StoreError:
         return too_new(str(self.path), current, known)
-
-
-async def _insert_action(row: ActionRow, db: Statements) -> None:
-    await db.execute(ACTION_INSERT, row)
 
 
 async def _connect(path: Path) -> aiosqlite.Connection:

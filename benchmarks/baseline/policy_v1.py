@@ -1,6 +1,6 @@
-"""Card play of the heuristic player as it was before issue 15, frozen as the
-baseline level ``heuristic-v1`` (:mod:`bot.ai.baseline`): do not improve it,
-improve :mod:`bot.ai.policy` instead.
+"""Card play of the heuristic player as it was before its rules were improved,
+frozen for the benchmark's baseline ``heuristic-v1`` (:mod:`benchmarks.baseline`):
+do not improve it, improve :mod:`bot.ai.policy` instead.
 
 One function, :func:`choose_card`, serves two callers:
 

@@ -23,13 +23,13 @@ from collections.abc import Sequence
 from bot.ai.plan import GAME_AT_STAKE, HandPlan
 from bot.game.cards import (
     ABOVE,
-    BEATERS,
     NON_SPADE_MASK,
     SPADE_MASK,
     SPADES,
     SUIT_MASKS,
-    trick_winner_index,
 )
+from bot.game.trick import BEATERS
+from bot.game.trick import winning_index as trick_winner_index
 
 # Per card, the lower cards of its suit (ABOVE and BEATERS come with the
 # engine's trick rule).

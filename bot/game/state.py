@@ -17,7 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any, Final, cast
 
 from bot.game import errors, refusals
-from bot.game.cards import DECK_SIZE, HAND_SIZE, SUIT_MASKS, SUIT_NAMES, cards_tuple, suit_of
+from bot.game.cards import (
+    DECK_SIZE,
+    HAND_SIZE,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    cards_tuple,
+    is_trump,
+    suit_of,
+)
 from bot.game.deal import deal, first_dealer
 from bot.game.errors import N_
 from bot.game.record import HandRecord
@@ -366,7 +374,7 @@ class Game:
         # Validated: from here on nothing raises.
         hands[seat] = hand ^ bit
         trick.append(card)
-        if not self.spades_broken:
+        if not self.spades_broken and is_trump(card):  # (the rules are read only then)
             self.spades_broken = breaks_spades(card, self._led, self.rules.spades_break)
         self._log.append((_PLAY, seat, card, at))
         self.waiting_since = at

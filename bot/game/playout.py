@@ -109,10 +109,8 @@ class Position:
     def legal_mask(self) -> int:
         """The cards the seat to act may play (never a revoke)."""
         hand = self.hands[(self.leader + len(self.trick)) & 3]
-        return legal_mask(hand, self.trick, self.spades_broken, self._lowest_club_lead())
-
-    def _lowest_club_lead(self) -> bool:
-        return self.first_lead is FirstLead.LOWEST_CLUB and self.first_card
+        lowest_club = self.first_lead is FirstLead.LOWEST_CLUB and self.first_card
+        return legal_mask(hand, self.trick, self.spades_broken, lowest_club)
 
     def play(self, card: int) -> None:
         """Play ``card`` for the seat to act. The caller chose it from :meth:`legal_mask`."""

@@ -41,6 +41,7 @@ from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import PlayerView, view_of
 from bot.simulate import play_game
 
+from .baseline import BASELINE_LEVEL, heuristic_v1
 from .coach import coach_figures
 from .quick import parse_args
 
@@ -81,6 +82,8 @@ def _make(level: str, seed: int, budgets: Budgets) -> Player:
         return SearchPlayer(seed, time_budget=budgets[0])
     if level == "expert":
         return expert_player(seed, time_budget=budgets[1])
+    if level == BASELINE_LEVEL:
+        return heuristic_v1(seed)
     return make_player(level, seed)
 
 

@@ -134,9 +134,10 @@ class TableSettings(Section):
     @field_validator("computer_level")
     @classmethod
     def _known_level(cls, level: str) -> str:
-        from bot.ai.base import player_levels
+        from bot.ai.base import current_level, player_levels
 
         levels = player_levels()
+        level = current_level(level)  # a file written for a retired level still loads
         if level not in levels:
             raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(levels)}")
         return level

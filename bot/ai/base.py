@@ -37,6 +37,9 @@ PlayerFactory = Callable[[int | None], Player]
 ThinkingFactory = Callable[[int | None, float], Player]
 
 _LEVELS: dict[str, PlayerFactory] = {"random": RandomPlayer}
+#: Levels no longer offered, each with the level that now plays in its place,
+#: so that a seat stored or a setting written with the old name still loads.
+RETIRED_LEVELS: dict[str, str] = {"heuristic-v1": "heuristic"}
 _THINKING: dict[str, ThinkingFactory] = {}
 
 
@@ -55,11 +58,17 @@ def player_levels() -> list[str]:
     return list(_LEVELS)
 
 
+def current_level(level: str) -> str:
+    """The level that plays for ``level``: itself, or a retired level's successor."""
+    return RETIRED_LEVELS.get(level, level)
+
+
 def make_player(level: str, seed: int | None = None, time_budget: float | None = None) -> Player:
-    """A player of ``level``. ``time_budget`` (seconds per decision) applies
-    to the levels registered as configurable (``expert``); the others keep
-    their own pace."""
+    """A player of ``level`` (a retired level's successor for a retired
+    name). ``time_budget`` (seconds per decision) applies to the levels
+    registered as configurable (``expert``); the others keep their own pace."""
     _load_builtin_levels()
+    level = current_level(level)
     if time_budget is not None and level in _THINKING:
         return _THINKING[level](seed, time_budget)
     try:
@@ -76,7 +85,7 @@ def _load_builtin_levels() -> None:
     statement here would make an import cycle of the computer players."""
     import importlib
 
-    for module in ("bot.ai.heuristic", "bot.ai.search", "bot.ai.baseline"):
+    for module in ("bot.ai.heuristic", "bot.ai.search"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:

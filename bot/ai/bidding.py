@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.game.cards import ACE, JACK, KING, QUEEN, SIDE_SUITS, SPADES, suit_pattern
 from bot.game.rules import RuleSet
 from bot.game.scoring import BLIND_NIL, NIL
 
-ACE, KING, QUEEN, JACK = 12, 11, 10, 9
 ROUNDING = 0.0  # a trick count of n to n + 0.99 bids n: the worths are fitted to
 # the tricks taken, so rounding down leans to the safe side of the count
 NIL_DANGER_LIMIT = 0.9  # the most danger a Nil worth 100 accepts
@@ -51,15 +51,10 @@ SPADE_LENGTH = (-0.12, 0.06, 0.27, 0.46, 0.91, 1.58, 2.31, 3.10, 3.75)
 SPADE_PAST_EIGHT = 0.75
 
 
-def _ranks(hand: int, suit: int) -> int:
-    """The 13-bit rank pattern of one suit of a hand."""
-    return (hand >> (13 * suit)) & 0x1FFF
-
-
 def estimate_tricks(hand: int) -> float:
     """Tricks a hand of 13 cards can expect to take, never fewer than its
     sure spade tricks."""
-    spades = _ranks(hand, 3)
+    spades = suit_pattern(hand, SPADES)
     n_spades = spades.bit_count()
     # Spades spent on ruffs no longer make length tricks: past five spades,
     # the length already counts most of them.
@@ -70,8 +65,8 @@ def estimate_tricks(hand: int) -> float:
         for rank, worth in SPADE_HONOURS.items():
             if spades >> rank & 1:
                 tricks += worth[by_length]
-    for suit in range(3):
-        ranks = _ranks(hand, suit)
+    for suit in SIDE_SUITS:
+        ranks = suit_pattern(hand, suit)
         n = ranks.bit_count()
         if n <= 2:
             tricks += SHORT_SUIT[n] + RUFF_PER_SPADE[n] * trumps
@@ -97,7 +92,7 @@ def sure_spade_tricks(spades: int) -> int:
 def nil_danger(hand: int) -> float:
     """How likely a hand is to be forced to take a trick: 0 is a safe Nil,
     1 or more a poor one."""
-    spades = _ranks(hand, 3)
+    spades = suit_pattern(hand, SPADES)
     n_spades = spades.bit_count()
     if spades >> QUEEN:  # the ace, king or queen of spades
         return 9.0
@@ -108,8 +103,8 @@ def nil_danger(hand: int) -> float:
         danger += 0.7 if n_spades <= 2 else 0.4
     if spades >> 8 & 1:  # the ten
         danger += 0.3 if n_spades <= 2 else 0.15
-    for suit in range(3):
-        ranks = _ranks(hand, suit)
+    for suit in SIDE_SUITS:
+        ranks = suit_pattern(hand, suit)
         if ranks >> ACE & 1:
             danger += 1.5
         for rank, weight in ((KING, 1.0), (QUEEN, 0.6), (JACK, 0.35), (8, 0.15)):
@@ -145,7 +140,8 @@ def numeric_bid(hand: int, bids: Sequence[int | None], seat: int) -> int:
     when the four bids would overrun 13."""
     count = estimate_tricks(hand)
     shaded = int(count + SPARE_SHARE * spare_per_seat(count, bids, seat) + ROUNDING)
-    bid = max(shaded, sure_spade_tricks(_ranks(hand, 3)))  # sure tricks whatever the others bid
+    # Never below the sure spade tricks, whatever the others bid.
+    bid = max(shaded, sure_spade_tricks(suit_pattern(hand, SPADES)))
     others = sum(b for s, b in enumerate(bids) if s != seat and b is not None and b > 0)
     made = sum(1 for s, b in enumerate(bids) if s != seat and b is not None)
     if made == 3 and others + bid > 13 and bid > 1:

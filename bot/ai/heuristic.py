@@ -5,8 +5,8 @@ It bids from its own cards (:mod:`bot.ai.bidding`), plays by the rules of
 (:mod:`bot.ai.knowledge`), and decides in well under a millisecond.
 Deterministic: the same view always gives the same action.
 
-The same player with the frozen rules of :mod:`bot.ai.baseline` is the
-baseline level ``heuristic-v1`` the benchmarks measure progress against.
+The same player with frozen earlier rules (``benchmarks/baseline``) is the
+opponent the AI benchmark measures progress against.
 """
 
 from __future__ import annotations

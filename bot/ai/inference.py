@@ -21,7 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.ai.plan import plan_of
-from bot.game.cards import ABOVE, BEATERS, SPADE_MASK, SPADES, trick_winner_index
+from bot.game.cards import ABOVE, SPADE_MASK, TRUMP, suit_of
+from bot.game.trick import BEATERS, winning
 from bot.game.view import PlayerView
 
 DUCK_WEIGHT = 0.15  # how likely a trick-hungry seat is to duck with a winner
@@ -43,15 +44,14 @@ def play_clues(view: PlayerView, unseen: int) -> list[Clue]:
     for index, trick in enumerate(view.tricks):
         cards = trick.cards
         seat = (trick.leader + 3) & 3  # the last to play
-        best = cards[trick_winner_index(cards[:3])]
-        best_seat = (trick.leader + cards.index(best)) & 3
+        best, best_seat = winning(cards[:3], trick.leader)
         last = cards[3]
         hungry = not (plan.nil[seat] and won[seat] == 0) and plan.need(seat & 1, won) > 0
         if hungry and (best_seat ^ seat) & 1 and not BEATERS[best] >> last & 1:
-            led = cards[0] // 13
-            if last // 13 == led and best // 13 == led:
+            led = suit_of(cards[0])
+            if suit_of(last) == led and suit_of(best) == led:
                 found.append((index, seat, ABOVE[best], DUCK_WEIGHT))
-            elif last // 13 != led and last // 13 != SPADES:
+            elif suit_of(last) != led and suit_of(last) != TRUMP:
                 found.append((index, seat, BEATERS[best] & SPADE_MASK, DISCARD_WEIGHT))
         won[trick.winner] += 1
     clues = []

@@ -17,7 +17,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.game.cards import CLUBS, DECK_MASK, NON_SPADE_MASK, SPADES, SUIT_MASKS
+from bot.game.cards import (
+    CLUBS,
+    DECK_MASK,
+    HAND_SIZE,
+    NON_SPADE_MASK,
+    SPADES,
+    SUIT_MASKS,
+    is_trump,
+    suit_of,
+)
 from bot.game.rules import FirstLead
 from bot.game.view import PlayerView
 
@@ -53,7 +62,7 @@ def knowledge_of(view: PlayerView) -> Knowledge:
         tricks.append((view.leader, view.trick))
     for index, (leader, cards) in enumerate(tricks):
         lead = cards[0]
-        led = lead // 13
+        led = suit_of(lead)
         if led == SPADES and not broken:
             forbidden[leader] |= NON_SPADE_MASK
         if index == 0 and lowest_club_rule:
@@ -64,16 +73,16 @@ def knowledge_of(view: PlayerView) -> Knowledge:
         for position, card in enumerate(cards):
             seat = (leader + position) & 3
             played_by[seat] |= 1 << card
-            if card // 13 != led:
+            if suit_of(card) != led:
                 forbidden[seat] |= SUIT_MASKS[led]
-            if card >= 39:
+            if is_trump(card):
                 broken = True
     played = played_by[0] | played_by[1] | played_by[2] | played_by[3]
     hand = view.hand
     # Cards the seat has not seen; when its hand is withheld (before looking
     # at a Blind Nil table) its own cards are unseen too.
     unseen = DECK_MASK & ~played & ~hand
-    counts = tuple(13 - played_by[s].bit_count() for s in range(4))
+    counts = tuple(HAND_SIZE - played_by[s].bit_count() for s in range(4))
     forbidden[view.seat] = DECK_MASK & ~hand if hand else 0
     return Knowledge(
         seat=view.seat,

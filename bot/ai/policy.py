@@ -21,32 +21,20 @@ from collections.abc import Sequence
 from bot.ai.plan import GAME_AT_STAKE, HandPlan
 from bot.game.cards import (
     ABOVE,
-    BEATERS,
+    BELOW,
     NON_SPADE_MASK,
+    QUEEN,
+    SIDE_SUITS,
     SPADE_MASK,
     SPADES,
     SUIT_MASKS,
-    trick_winner_index,
+    highest_card,
+    is_trump,
+    lowest_card,
+    rank_of,
+    suit_of,
 )
-
-# Per card, the lower cards of its suit (ABOVE and BEATERS come with the
-# engine's trick rule).
-BELOW: tuple[int, ...] = tuple(SUIT_MASKS[c // 13] & ((1 << c) - 1) for c in range(52))
-SIDE_SUITS = (0, 1, 2)
-
-
-def lowest(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
-
-
-def highest(mask: int) -> int:
-    return mask.bit_length() - 1
-
-
-def trick_winner(trick: Sequence[int], leader: int) -> tuple[int, int]:
-    """The winning card of a (possibly partial) trick and the seat that played it."""
-    at = trick_winner_index(trick)
-    return trick[at], (leader + at) & 3
+from bot.game.trick import BEATERS, winning
 
 
 def may_beat(card: int, led_mask: int, seats: Sequence[int], possible: Sequence[int]) -> bool:
@@ -80,7 +68,7 @@ def choose_card(
     counts the trick in progress.
     """
     if not legal & (legal - 1):
-        return lowest(legal)
+        return lowest_card(legal)
     if plan.nil[seat] and won[seat] == 0:
         return _nil_card(seat, legal, trick, leader, possible)
     team = seat & 1
@@ -157,8 +145,8 @@ def _highest_rank_card(mask: int) -> int:
     for suit in range(4):
         cards = mask & SUIT_MASKS[suit]
         if cards:
-            card = highest(cards)
-            key = (card % 13, -cards.bit_count())
+            card = highest_card(cards)
+            key = (rank_of(card), -cards.bit_count())
             if key > best_key:
                 best, best_key = card, key
     return best
@@ -172,8 +160,8 @@ def _lowest_rank_card(mask: int, avoid: int = 0) -> int:
     for suit in range(4):
         cards = mask & SUIT_MASKS[suit]
         if cards:
-            card = lowest(cards)
-            key = (1 if avoid >> card & 1 else 0, card % 13, cards.bit_count())
+            card = lowest_card(cards)
+            key = (1 if avoid >> card & 1 else 0, rank_of(card), cards.bit_count())
             if key < best_key:
                 best, best_key = card, key
     return best
@@ -193,7 +181,7 @@ def _lead_to_win(seat: int, legal: int, possible: Sequence[int], urgent: bool) -
         cards = legal & SUIT_MASKS[suit]
         if not cards:
             continue
-        top = highest(cards)
+        top = highest_card(cards)
         if not _is_top(top, others):
             continue
         if any(not possible[o] & SUIT_MASKS[suit] and possible[o] & SPADE_MASK for o in opponents):
@@ -205,7 +193,7 @@ def _lead_to_win(seat: int, legal: int, possible: Sequence[int], urgent: bool) -
         return best_top
     spades = legal & SPADE_MASK
     if spades:
-        top = highest(spades)
+        top = highest_card(spades)
         if _is_top(top, others) and (spades.bit_count() >= 2 or urgent):
             return top
     # Lead a suit the partner is out of, when the partner may trump it and the
@@ -218,10 +206,10 @@ def _lead_to_win(seat: int, legal: int, possible: Sequence[int], urgent: bool) -
                 and not partner_held & SUIT_MASKS[suit]
                 and all(possible[o] & SUIT_MASKS[suit] for o in opponents)
             ):
-                return lowest(cards)
+                return lowest_card(cards)
     side = legal & NON_SPADE_MASK
     if not side:
-        return lowest(legal)
+        return lowest_card(legal)
     hand = possible[seat]
     if hand & SPADE_MASK:
         # Lead from the shortest side suit, to be able to trump it later,
@@ -231,19 +219,19 @@ def _lead_to_win(seat: int, legal: int, possible: Sequence[int], urgent: bool) -
         for suit in SIDE_SUITS:
             cards = side & SUIT_MASKS[suit]
             n = cards.bit_count()
-            if n and n < best_len and not (n <= 2 and highest(cards) % 13 >= 10):
-                best, best_len = lowest(cards), n
+            if n and n < best_len and not (n <= 2 and rank_of(highest_card(cards)) >= QUEEN):
+                best, best_len = lowest_card(cards), n
         if best >= 0:
             return best
     longest = max(SIDE_SUITS, key=lambda s: (side & SUIT_MASKS[s]).bit_count())
-    return lowest(side & SUIT_MASKS[longest])
+    return lowest_card(side & SUIT_MASKS[longest])
 
 
 def _follow_to_win(
     seat: int, legal: int, trick: Sequence[int], leader: int, possible: Sequence[int], urgent: bool
 ) -> int:
-    best, best_seat = trick_winner(trick, leader)
-    led_mask = SUIT_MASKS[trick[0] // 13]
+    best, best_seat = winning(trick, leader)
+    led_mask = SUIT_MASKS[suit_of(trick[0])]
     later_opponents = [s for s in _later_seats(seat, trick, leader) if (s ^ seat) & 1]
     beaters = legal & BEATERS[best]
     if best_seat == seat ^ 2:
@@ -256,26 +244,26 @@ def _follow_to_win(
         if over_partner and len(trick) == 2:
             # Third hand high: the partner's card can be beaten, so make the
             # last opponent pay with its top card rather than let it win cheaply.
-            return highest(over_partner)
+            return highest_card(over_partner)
         return _cheap_card(seat, legal, led_mask, possible)
     if beaters:
         if not later_opponents:
-            return lowest(beaters)
+            return lowest_card(beaters)
         safe = _lowest_safe(beaters, led_mask, later_opponents, possible)
         if safe >= 0:
             return safe
         in_suit = beaters & led_mask
         if len(trick) == 2:
             # Third hand: make the last opponent pay with its top card.
-            return highest(in_suit) if in_suit else lowest(beaters)
+            return highest_card(in_suit) if in_suit else lowest_card(beaters)
         if urgent:
-            return lowest(beaters)
+            return lowest_card(beaters)
     return _cheap_card(seat, legal, led_mask, possible)
 
 
 def _lowest_safe(cards: int, led_mask: int, seats: Sequence[int], possible: Sequence[int]) -> int:
     while cards:
-        card = lowest(cards)
+        card = lowest_card(cards)
         if not may_beat(card, led_mask, seats, possible):
             return card
         cards &= cards - 1
@@ -287,16 +275,16 @@ def _cheap_card(seat: int, legal: int, led_mask: int, possible: Sequence[int]) -
     that is not a sure winner, keeping spades."""
     follow = legal & led_mask
     if follow:
-        return lowest(follow)
+        return lowest_card(follow)
     side = legal & NON_SPADE_MASK
     if not side:
-        return lowest(legal)
+        return lowest_card(legal)
     others = _others(seat, possible)
     winners = 0
     for suit in SIDE_SUITS:
         cards = side & SUIT_MASKS[suit]
         if cards:
-            top = highest(cards)
+            top = highest_card(cards)
             if _is_top(top, others):
                 winners |= 1 << top
     return _lowest_rank_card(side, winners)
@@ -313,8 +301,8 @@ def _lead_to_lose(seat: int, legal: int, possible: Sequence[int]) -> int:
     for suit in range(4):
         cards = legal & SUIT_MASKS[suit]
         if cards:
-            card = lowest(cards)
-            key = ((others & ABOVE[card]).bit_count(), -(card % 13))
+            card = lowest_card(cards)
+            key = ((others & ABOVE[card]).bit_count(), -rank_of(card))
             if suit == SPADES:
                 key = (key[0] - 2, key[1])
             if key > best_key:
@@ -325,34 +313,34 @@ def _lead_to_lose(seat: int, legal: int, possible: Sequence[int]) -> int:
 def _follow_to_lose(
     seat: int, legal: int, trick: Sequence[int], leader: int, possible: Sequence[int]
 ) -> int:
-    best, _ = trick_winner(trick, leader)
-    led = trick[0] // 13
+    best, _ = winning(trick, leader)
+    led = suit_of(trick[0])
     led_mask = SUIT_MASKS[led]
     follow = legal & led_mask
     later_opponents = [s for s in _later_seats(seat, trick, leader) if (s ^ seat) & 1]
     if follow:
-        if best // 13 != led:
-            return highest(follow)  # trumped: nothing of the suit can win
+        if suit_of(best) != led:
+            return highest_card(follow)  # trumped: nothing of the suit can win
         under = follow & BELOW[best]
         if under:
-            return highest(under)
-        low = lowest(follow)
+            return highest_card(under)
+        low = lowest_card(follow)
         if later_opponents and may_beat(low, led_mask, later_opponents, possible):
             return low
-        return highest(follow)  # the trick is ours anyway: shed the top card
+        return highest_card(follow)  # the trick is ours anyway: shed the top card
     return _shed_card(legal, best)
 
 
 def _shed_card(legal: int, best: int) -> int:
     """Out of the suit led: throw the most dangerous card that does not win."""
-    if best >= 39:
+    if is_trump(best):
         under = legal & SPADE_MASK & BELOW[best]
         if under:
-            return highest(under)
+            return highest_card(under)
     side = legal & NON_SPADE_MASK
     if side:
         return _highest_rank_card(side)
-    return lowest(legal)
+    return lowest_card(legal)
 
 
 # -- Nil ------------------------------------------------------------------
@@ -363,18 +351,18 @@ def _nil_card(
 ) -> int:
     if not trick:
         return _lead_to_lose(seat, legal, possible)
-    best, _ = trick_winner(trick, leader)
-    led = trick[0] // 13
+    best, _ = winning(trick, leader)
+    led = suit_of(trick[0])
     follow = legal & SUIT_MASKS[led]
     if follow:
-        if best // 13 != led:
-            return highest(follow)
+        if suit_of(best) != led:
+            return highest_card(follow)
         under = follow & BELOW[best]
         if under:
-            return highest(under)
+            return highest_card(under)
         if len(trick) < 3:
-            return lowest(follow)
-        return highest(follow)
+            return lowest_card(follow)
+        return highest_card(follow)
     return _shed_card(legal, best)
 
 
@@ -392,29 +380,29 @@ def _cover_card(
         for suit in SIDE_SUITS:
             cards = side & SUIT_MASKS[suit]
             if cards and not partner_side & SUIT_MASKS[suit] and partner_side:
-                return lowest(cards)
+                return lowest_card(cards)
         for suit in range(4):
             cards = legal & SUIT_MASKS[suit]
-            if cards and _is_top(highest(cards), others):
-                return highest(cards)
+            if cards and _is_top(highest_card(cards), others):
+                return highest_card(cards)
         return _highest_rank_card(side or legal)
-    best, best_seat = trick_winner(trick, leader)
-    led = trick[0] // 13
+    best, best_seat = winning(trick, leader)
+    led = suit_of(trick[0])
     follow = legal & SUIT_MASKS[led]
     beaters = legal & BEATERS[best]
     partner_played = (partner - leader) & 3 < len(trick)
     if partner_played:
         if best_seat == partner and beaters:
-            return lowest(beaters)
+            return lowest_card(beaters)
         return None
     if _partner_safe(possible[partner], best, led):
         return None  # keep the winners for the tricks where the partner is not
     if follow:
-        if best // 13 == led and follow & beaters:
-            return highest(follow)
-        return lowest(follow)
+        if suit_of(best) == led and follow & beaters:
+            return highest_card(follow)
+        return lowest_card(follow)
     if beaters & SPADE_MASK:
-        return lowest(beaters & SPADE_MASK)
+        return lowest_card(beaters & SPADE_MASK)
     return None
 
 
@@ -424,7 +412,7 @@ def _partner_safe(partner_held: int, best: int, led: int) -> bool:
     of the suit and may discard a side card rather than trump."""
     led_cards = partner_held & SUIT_MASKS[led]
     if led_cards:
-        return best // 13 != led or not led_cards & ABOVE[best]
+        return suit_of(best) != led or not led_cards & ABOVE[best]
     if led == SPADES or partner_held & NON_SPADE_MASK:
         return True  # out of the suit led, it discards a side card
     return not partner_held & BEATERS[best]
@@ -448,13 +436,13 @@ def _break_card(
         for suit in range(4):
             cards = legal & SUIT_MASKS[suit]
             if cards and nil_held & SUIT_MASKS[suit]:
-                card = lowest(cards)
-                key = (card % 13, -(nil_held & ABOVE[card]).bit_count())
+                card = lowest_card(cards)
+                key = (rank_of(card), -(nil_held & ABOVE[card]).bit_count())
                 if key < best_key:
                     best, best_key = card, key
         return best if best >= 0 else None
-    best, best_seat = trick_winner(trick, leader)
-    led_mask = SUIT_MASKS[trick[0] // 13]
+    best, best_seat = winning(trick, leader)
+    led_mask = SUIT_MASKS[suit_of(trick[0])]
     nil_played = (nil_seat - leader) & 3 < len(trick)
     if nil_played:
         if best_seat != nil_seat:
@@ -462,14 +450,14 @@ def _break_card(
         duck = legal & ~BEATERS[best]
         if not duck:
             return None
-        return lowest(duck) if want else _highest_rank_card(duck)
-    if best // 13 != trick[0] // 13 or not nil_held & led_mask & ABOVE[best]:
+        return lowest_card(duck) if want else _highest_rank_card(duck)
+    if suit_of(best) != suit_of(trick[0]) or not nil_held & led_mask & ABOVE[best]:
         return None  # the Nil can already play under the winning card
     follow = legal & led_mask
     if follow:
         # Keep the winning card as low as possible for the Nil to face.
         under = follow & BELOW[best]
-        return _highest_rank_card(under) if under else lowest(follow)
+        return _highest_rank_card(under) if under else lowest_card(follow)
     side = legal & NON_SPADE_MASK
     if not side:
         return None

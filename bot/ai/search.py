@@ -35,7 +35,7 @@ from bot.ai.rollout import roll_out
 from bot.ai.sampling import DealSampler
 from bot.ai.solver import Solver, distinct_moves
 from bot.ai.utility import HandValuer
-from bot.game.cards import mask_of
+from bot.game.cards import mask_of, suit_of
 from bot.game.playout import Position
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.game.types import Action, ActionKind, Phase
@@ -343,7 +343,7 @@ def _representative(card: int, moves: Sequence[int], live: int) -> int:
     if card in moves:
         return card
     for move in sorted(moves, reverse=True):
-        if move < card and move // 13 == card // 13:
+        if move < card and suit_of(move) == suit_of(card):
             if not live & ((1 << card) - 1) & ~((2 << move) - 1):
                 return move
             break

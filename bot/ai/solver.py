@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.game.cards import NON_SPADE_MASK, SUIT_MASKS, trick_winner_index
+from bot.game.cards import is_trump, suit_of
 from bot.game.playout import Position
+from bot.game.trick import legal_mask, winning
 
 Valuer = Callable[[Sequence[int]], float]
 
@@ -37,7 +38,7 @@ def distinct_moves(legal: int, live: int) -> list[int]:
         mask ^= low
         if (
             previous >= 0
-            and previous // 13 == card // 13
+            and suit_of(previous) == suit_of(card)
             and not live & ((1 << card) - 1) & ~((2 << previous) - 1)
         ):
             previous = card
@@ -45,12 +46,6 @@ def distinct_moves(legal: int, live: int) -> list[int]:
         moves.append(card)
         previous = card
     return moves
-
-
-def _trick_winner(trick: Sequence[int], leader: int) -> tuple[int, int]:
-    """The seat that takes a full trick, and its winning card."""
-    at = trick_winner_index(trick)
-    return (leader + at) & 3, trick[at]
 
 
 class Solver:
@@ -110,12 +105,7 @@ class Solver:
                     return stored_value
         seat = (leader + played) & 3
         hand = hands[seat]
-        if played:
-            legal = hand & SUIT_MASKS[trick[0] // 13] or hand
-        elif broken:
-            legal = hand
-        else:
-            legal = hand & NON_SPADE_MASK or hand
+        legal = legal_mask(hand, trick, broken, False)
         live = 0
         for other in range(4):
             if other != seat:
@@ -131,9 +121,11 @@ class Solver:
             hands[seat] = hand ^ bit
             trick.append(card)
             if played == 3:
-                winner, top = _trick_winner(trick, leader)
+                top, winner = winning(trick, leader)
                 won[winner] += 1
-                score = self._search(hands, [], winner, won, broken or top >= 39, alpha, beta)
+                # A trump that wins breaks spades (the solver does not tell
+                # the tables where only an off-suit spade does).
+                score = self._search(hands, [], winner, won, broken or is_trump(top), alpha, beta)
                 won[winner] -= 1
             else:
                 score = self._search(hands, trick, leader, won, broken, alpha, beta)

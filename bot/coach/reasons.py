@@ -12,12 +12,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.game.cards import ABOVE, BEATERS, CLUBS, SPADES, SUIT_MASKS, trick_winner_index
+from bot.game.cards import (
+    ABOVE,
+    ACE,
+    BELOW,
+    CLUBS,
+    DECK_MASK,
+    KING,
+    QUEEN,
+    SIDE_SUITS,
+    SPADES,
+    SUIT_MASKS,
+    card_of,
+    suit_of,
+    suit_pattern,
+)
 from bot.game.scoring import BLIND_NIL
+from bot.game.trick import BEATERS, winning
 from bot.game.types import Action, ActionKind
 from bot.game.view import PlayerView
-
-ACE, KING, QUEEN = 12, 11, 10
 
 
 class Why(StrEnum):
@@ -93,35 +106,31 @@ def reason_for(view: PlayerView, action: Action) -> Reason:
 # -- bidding --------------------------------------------------------------------
 
 
-def _ranks(hand: int, suit: int) -> int:
-    return (hand >> (13 * suit)) & 0x1FFF
-
-
 def sure_tricks(hand: int) -> tuple[CountItem, ...]:
     """The tricks a beginner counts: side aces, guarded side kings, the top
     spades with their guards, spades beyond the third, and short side suits
     while spades not needed elsewhere remain to trump them."""
     items: list[CountItem] = []
-    spades = _ranks(hand, SPADES)
+    spades = suit_pattern(hand, SPADES)
     n_spades = spades.bit_count()
-    for suit in (0, 1, 2):
-        ranks = _ranks(hand, suit)
+    for suit in SIDE_SUITS:
+        ranks = suit_pattern(hand, suit)
         if ranks >> ACE & 1:
-            items.append(CountItem(Count.ACE, card=13 * suit + ACE))
+            items.append(CountItem(Count.ACE, card=card_of(suit, ACE)))
         if ranks >> KING & 1 and ranks.bit_count() >= 2:
-            items.append(CountItem(Count.KING, card=13 * suit + KING))
+            items.append(CountItem(Count.KING, card=card_of(suit, KING)))
     top = 0
     for rank, guards in ((ACE, 0), (KING, 1), (QUEEN, 2)):
         if spades >> rank & 1 and n_spades - 1 >= guards:
-            items.append(CountItem(Count.TOP_SPADE, card=39 + rank))
+            items.append(CountItem(Count.TOP_SPADE, card=card_of(SPADES, rank)))
             top += 1
     if n_spades > 3:
         items.append(CountItem(Count.LONG_SPADES, number=n_spades - 3))
     spare = min(n_spades, 3) - top
-    for suit in (0, 1, 2):
+    for suit in SIDE_SUITS:
         if spare <= 0:
             break
-        n = _ranks(hand, suit).bit_count()
+        n = suit_pattern(hand, suit).bit_count()
         if n <= 1:
             items.append(CountItem(Count.VOID if n == 0 else Count.SINGLETON, suit=suit))
             spare -= 1
@@ -162,7 +171,7 @@ def contract_and_need(view: PlayerView) -> tuple[int, int]:
 
 
 def _unseen(view: PlayerView) -> int:
-    return ((1 << 52) - 1) & ~view.played_mask & ~view.hand
+    return DECK_MASK & ~view.played_mask & ~view.hand
 
 
 def _card_reason(view: PlayerView, card: int) -> Reason:
@@ -171,11 +180,10 @@ def _card_reason(view: PlayerView, card: int) -> Reason:
         return Reason(Why.ONLY_CARD, card)
     trick = view.trick
     seat, partner = view.seat, view.partner
-    led_suit = trick[0] // 13 if trick else None
-    best = trick[trick_winner_index(trick)] if trick else None
-    best_seat = (view.leader + trick_winner_index(trick)) & 3 if trick else None
+    led_suit = suit_of(trick[0]) if trick else None
+    best, best_seat = winning(trick, view.leader) if trick else (None, None)
     wins_now = best is None or bool(BEATERS[best] >> card & 1)
-    follows = led_suit is not None and card // 13 == led_suit
+    follows = led_suit is not None and suit_of(card) == led_suit
     played = {(view.leader + i) & 3 for i in range(len(trick))}
     if _is_nil(view, seat):
         if not trick:
@@ -206,7 +214,7 @@ def _card_reason(view: PlayerView, card: int) -> Reason:
     if best_seat == partner and not wins_now:
         return Reason(Why.PARTNER_WINNING, card, best)
     if wins_now:
-        if card // 13 == SPADES and led_suit != SPADES:
+        if suit_of(card) == SPADES and led_suit != SPADES:
             return Reason(Why.TRUMP, card, best, number=need)
         return Reason(Why.WIN_TRICK, card, best, number=need)
     if follows:
@@ -215,7 +223,7 @@ def _card_reason(view: PlayerView, card: int) -> Reason:
 
 
 def _lowest_of_suit(view: PlayerView, card: int) -> bool:
-    return not view.hand & SUIT_MASKS[card // 13] & ((1 << card) - 1)
+    return not view.hand & BELOW[card]
 
 
 def _sure_to_win(view: PlayerView, card: int) -> bool:
@@ -224,7 +232,7 @@ def _sure_to_win(view: PlayerView, card: int) -> bool:
 
 
 def _lead_reason(view: PlayerView, card: int) -> Reason:
-    suit = card // 13
+    suit = suit_of(card)
     if _sure_to_win(view, card) and (suit == SPADES or _unseen(view) & SUIT_MASKS[suit]):
         return Reason(Why.CASH_WINNER, card)
     if not view.spades_broken and suit == CLUBS and _lowest_of_suit(view, card):

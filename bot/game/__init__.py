@@ -32,6 +32,7 @@ from bot.game.record import HandRecord
 from bot.game.rules import PRESETS, RuleSet, preset
 from bot.game.scoring import BLIND_NIL, NIL, score_hand
 from bot.game.state import Game
+from bot.game.trick import Trick
 from bot.game.types import (
     ENGINE_KINDS,
     Action,
@@ -39,7 +40,6 @@ from bot.game.types import (
     EndReason,
     GameResult,
     Phase,
-    Trick,
     team_of,
 )
 from bot.game.view import PlayerView, view_of

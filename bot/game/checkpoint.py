@@ -41,7 +41,8 @@ from bot.game.record import HandRecord
 from bot.game.rules import RuleSet
 from bot.game.scoring import TeamHandResult
 from bot.game.state import Game
-from bot.game.types import ActionKind, EndReason, GameResult, LogEntry, Phase, Trick
+from bot.game.trick import Trick
+from bot.game.types import ActionKind, EndReason, GameResult, LogEntry, Phase
 
 #: 4: the fields the engine keeps for speed are derived on decoding, not stored.
 #: 5: the same encoding, no longer written with every action (see

@@ -6,10 +6,12 @@ import hashlib
 import struct
 from typing import Final
 
+from bot.game.cards import DECK_SIZE
 from bot.game.rules import FirstDealer, RuleSet
 
-_DEAL_KEYS: Final = struct.Struct("<52Q")
-_DECK_ORDER: Final = range(52)
+#: A 64-bit sort key per card.
+_DEAL_KEYS: Final = struct.Struct(f"<{DECK_SIZE}Q")
+_DECK_ORDER: Final = range(DECK_SIZE)
 
 
 def seeded_bytes(seed: int, label: str, size: int) -> bytes:
@@ -25,12 +27,12 @@ def deal(seed: int, hand_number: int, dealer: int) -> list[int]:
     seed and the hand number (equal keys, about one deal in 10**16, would keep
     card order), then dealt one card at a time from the dealer's next seat.
     """
-    keys = _DEAL_KEYS.unpack(seeded_bytes(seed, f"hand {hand_number}", 8 * 52))
+    keys = _DEAL_KEYS.unpack(seeded_bytes(seed, f"hand {hand_number}", _DEAL_KEYS.size))
     deck = sorted(_DECK_ORDER, key=keys.__getitem__)
     # Dealt one card at a time: position k of the deck goes to the dealer's
     # next seat plus k (four masks built in one pass over the deck).
     first = second = third = fourth = 0
-    for k in range(0, 52, 4):
+    for k in range(0, DECK_SIZE, 4):
         first |= 1 << deck[k]
         second |= 1 << deck[k + 1]
         third |= 1 << deck[k + 2]

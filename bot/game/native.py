@@ -31,7 +31,7 @@ from types import ModuleType
 
 PACKAGE = "bot.game"
 #: The modules compiled to C, each imported by the ones after it.
-COMPILED = ("cards", "types", "scoring", "deal", "record", "state", "playout")
+COMPILED = ("cards", "trick", "types", "scoring", "deal", "record", "state", "playout")
 #: Plain modules whose types the compiled code was built against: an edit to
 #: them makes a build stale too.
 BUILT_AGAINST = ("errors", "rules", "durations", "refusals")

@@ -7,10 +7,10 @@ each card chosen by a :data:`CardPolicy` or uniformly at random among the legal
 cards, and returns the tricks taken per seat. Play-outs never revoke: a seat
 holding the suit led follows it, as the computer players do.
 
-The legality rules are the engine's (:meth:`bot.game.state.Game.legal_play_mask`),
-and a random play-out draws its cards exactly as
-:func:`bot.game.random_play.random_card` does, so with the same ``rng`` it plays
-the same cards as a game driven card by card through the engine.
+The rules of play are the engine's (:mod:`bot.game.trick`), and a random
+play-out draws its cards exactly as :func:`bot.game.random_play.random_card`
+does, so with the same ``rng`` it plays the same cards as a game driven card
+by card through the engine.
 """
 
 from __future__ import annotations
@@ -20,23 +20,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
-from bot.game.cards import (
-    CARDS_OF_PATTERN,
-    CLUBS,
-    FULL_SUIT,
-    NON_SPADE_MASK,
-    SUIT_MASKS,
-    TAKES_FROM,
-    cards_tuple,
-    trick_winner_index,
-)
+from bot.game.cards import DECK_SIZE, HAND_SIZE, cards_tuple, suit_of
 from bot.game.rules import FirstLead, SpadesBreak
+from bot.game.trick import (
+    TAKES_FROM,
+    breaks_spades,
+    follow_cards,
+    lead_mask,
+    legal_mask,
+    winning_index,
+)
 
 if TYPE_CHECKING:
     from bot.game.state import Game
     from bot.game.view import PlayerView
 
-_CLUB_MASK: Final = SUIT_MASKS[CLUBS]
 # The three seats after each leader, in play order.
 _FOLLOWERS: Final = tuple(((lead + 1) & 3, (lead + 2) & 3, (lead + 3) & 3) for lead in range(4))
 
@@ -101,7 +99,7 @@ class Position:
     @property
     def tricks_left(self) -> int:
         """Tricks still to finish, the one in progress included."""
-        return 13 - sum(self.tricks_won)
+        return HAND_SIZE - sum(self.tricks_won)
 
     @property
     def first_card(self) -> bool:
@@ -111,9 +109,8 @@ class Position:
     def legal_mask(self) -> int:
         """The cards the seat to act may play (never a revoke)."""
         hand = self.hands[(self.leader + len(self.trick)) & 3]
-        if self.trick:
-            return hand & SUIT_MASKS[self.trick[0] // 13] or hand
-        return _lead_mask(hand, self.spades_broken, self.first_card, self.first_lead)
+        lowest_club = self.first_lead is FirstLead.LOWEST_CLUB and self.first_card
+        return legal_mask(hand, self.trick, self.spades_broken, lowest_club)
 
     def play(self, card: int) -> None:
         """Play ``card`` for the seat to act. The caller chose it from :meth:`legal_mask`."""
@@ -121,14 +118,11 @@ class Position:
         self.hands[seat] ^= 1 << card
         trick = self.trick
         trick.append(card)
+        if not self.spades_broken:
+            self.spades_broken = breaks_spades(card, suit_of(trick[0]), self.spades_break)
         if len(trick) < 4:
             return
-        best_at = trick_winner_index(trick)
-        best = trick[best_at]
-        if best >= 39 and (trick[0] < 39 or self.spades_break is SpadesBreak.ANY_SPADE):
-            # A spade won, so one was played: to a spade lead, or off suit.
-            self.spades_broken = True
-        winner = (self.leader + best_at) & 3
+        winner = (self.leader + winning_index(trick)) & 3
         self.tricks_won[winner] += 1
         self.leader = winner
         self.trick = []
@@ -136,16 +130,6 @@ class Position:
 
 #: Chooses the card for ``seat`` from ``legal`` (a non-empty mask) in ``position``.
 CardPolicy = Callable[[Position, int, int], int]
-
-
-def _lead_mask(hand: int, broken: bool, first_card: bool, first_lead: FirstLead) -> int:
-    if first_card and first_lead is FirstLead.LOWEST_CLUB:
-        clubs = hand & _CLUB_MASK
-        if clubs:
-            return clubs & -clubs
-    if broken:
-        return hand
-    return hand & NON_SPADE_MASK or hand
 
 
 def play_out(
@@ -176,7 +160,7 @@ def play_out(
         seat = work.to_act
         legal = work.legal_mask()
         card = policy(work, seat, legal)
-        if not 0 <= card < 52 or not legal >> card & 1:
+        if not 0 <= card < DECK_SIZE or not legal >> card & 1:
             raise ValueError(f"the policy chose card {card}, which seat {seat} may not play")
         work.play(card)
     return work.tricks_won
@@ -201,54 +185,38 @@ def random_play_out(
     h = list(hands)
     won = list(tricks_won)
     broken = spades_broken
-    clubs, diamonds, hearts, spades = CARDS_OF_PATTERN
-    if trick or (first_lead is FirstLead.LOWEST_CLUB and h[leader] & _CLUB_MASK and not any(won)):
+    if trick or (first_lead is FirstLead.LOWEST_CLUB and not any(won)):
         # Finish the trick in progress (or play a first trick that opens with
         # the lowest club) one card at a time; whole tricks follow below.
         work = Position(h, list(trick), leader, broken, won, first_lead, spades_break)
         while True:
-            legal = work.legal_mask()
-            cards = cards_tuple(legal)
+            cards = cards_tuple(work.legal_mask())
             work.play(cards[int(rnd() * len(cards))])
             if not work.trick:
                 break
         leader, broken = work.leader, work.spades_broken
-    by_suit = CARDS_OF_PATTERN
     takes_from = TAKES_FROM
     followers = _FOLLOWERS
-    any_spade_breaks = spades_break is SpadesBreak.ANY_SPADE
     for _ in range(h[leader].bit_count()):
-        # The lead: any card but an unbroken spade, unless the hand is all spades.
+        # Whole tricks, on plain values: the rules of Position.legal_mask and
+        # Position.play, without a trick list.
         hand = h[leader]
-        cards = (
-            clubs[hand & FULL_SUIT]
-            + diamonds[hand >> 13 & FULL_SUIT]
-            + hearts[hand >> 26 & FULL_SUIT]
-        )
-        if broken or not cards:
-            cards += spades[hand >> 39]
+        cards = cards_tuple(lead_mask(hand, broken, False))
         best = cards[int(rnd() * len(cards))]
         h[leader] = hand ^ (1 << best)
-        led = best // 13
-        base = 13 * led
-        suit_cards = by_suit[led]
+        led = suit_of(best)
         winner = leader
         takes = takes_from[best]
         for seat in followers[leader]:
             hand = h[seat]
-            cards = suit_cards[hand >> base & FULL_SUIT] or (
-                clubs[hand & FULL_SUIT]
-                + diamonds[hand >> 13 & FULL_SUIT]
-                + hearts[hand >> 26 & FULL_SUIT]
-                + spades[hand >> 39]
-            )
+            cards = follow_cards(hand, led)
             card = cards[int(rnd() * len(cards))]
             if takes[card]:
                 best, winner, takes = card, seat, takes_from[card]
             h[seat] = hand ^ (1 << card)
-        if best >= 39 and not broken and (led != 3 or any_spade_breaks):
-            # A spade won, so one was played: off suit, or to a spade lead.
-            broken = True
+        # The winning card is a trump exactly when one was played.
+        if not broken:
+            broken = breaks_spades(best, led, spades_break)
         won[winner] += 1
         leader = winner
     return won

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii
 from typing import Any, Protocol
 
-from bot.game.cards import card_name, cards_of
+from bot.game.cards import DECK_SIZE, card_name, cards_of
 from bot.game.scoring import TeamHandResult, bid_text
-from bot.game.types import Trick
+from bot.game.trick import Trick
 
 
 class PlayedHand(Protocol):
@@ -125,7 +125,7 @@ class HandRecord:
 
 
 #: Every card's name as a JSON string.
-_QUOTED_NAMES = tuple(f'"{card_name(card)}"' for card in range(52))
+_QUOTED_NAMES = tuple(f'"{card_name(card)}"' for card in range(DECK_SIZE))
 
 
 def _ints(values: Sequence[int]) -> str:

@@ -12,12 +12,13 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bot.game import errors
-from bot.game.cards import SPADES, SUIT_MASKS, card_name, lowest_card
+from bot.game.cards import CLUBS, DECK_SIZE, SUIT_MASKS, TRUMP, card_name, lowest_card, suit_of
 from bot.game.durations import format_duration
 from bot.game.errors import N_
 from bot.game.rules import FirstLead, RevokeRule, RuleSet
 from bot.game.scoring import BLIND_NIL
-from bot.game.types import Phase, Trick, team_of
+from bot.game.trick import Trick
+from bot.game.types import Phase, team_of
 
 
 class Game(Protocol):
@@ -93,7 +94,7 @@ def play_refusal(game: Game, seat: int, card: int) -> errors.IllegalAction:
         return errors.NotYourTurn(
             N_("it is not your turn: seat {seat} plays next"), seat=game.to_act
         )
-    if not isinstance(card, int) or not 0 <= card < 52:
+    if not isinstance(card, int) or not 0 <= card < DECK_SIZE:
         return errors.MalformedAction(N_("{card} is not a card"), card=repr(card))
     return errors.CardNotInHand(N_("you do not hold the {card}"), card=card_name(card))
 
@@ -102,13 +103,13 @@ def lead_refusal(game: Game, hand: int, card: int) -> errors.IllegalAction:
     """Why a held card may not lead the trick: the first-lead rule or unbroken spades."""
     first_lead = game.rules.first_lead
     if not game.tricks and first_lead is FirstLead.LOWEST_CLUB:
-        clubs = hand & SUIT_MASKS[0]
+        clubs = hand & SUIT_MASKS[CLUBS]
         if clubs:
             lowest = card_name(lowest_card(clubs))
             return errors.FirstLeadRule(
                 N_("the first trick opens with your lowest club {card}"), card=lowest
             )
-    if card // 13 == SPADES and not game.tricks and first_lead is FirstLead.NO_SPADE:
+    if suit_of(card) == TRUMP and not game.tricks and first_lead is FirstLead.NO_SPADE:
         return errors.FirstLeadRule(N_("the first trick may not open with a spade"))
     return errors.SpadesNotBroken(N_("spades are not broken: lead another suit"))
 

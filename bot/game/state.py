@@ -18,24 +18,27 @@ from typing import Any, Final, cast
 
 from bot.game import errors, refusals
 from bot.game.cards import (
-    CARDS_OF_PATTERN,
-    CLUB_CARDS,
-    DIAMOND_CARDS,
-    FULL_SUIT,
-    HEART_CARDS,
-    NON_SPADE_MASK,
-    SPADE_CARDS,
-    SPADES,
+    DECK_SIZE,
+    HAND_SIZE,
     SUIT_MASKS,
     SUIT_NAMES,
     cards_tuple,
-    trick_winner_index,
+    is_trump,
+    suit_of,
 )
 from bot.game.deal import deal, first_dealer
 from bot.game.errors import N_
 from bot.game.record import HandRecord
-from bot.game.rules import FirstLead, RevokeRule, RuleSet, SpadesBreak
+from bot.game.rules import FirstLead, RevokeRule, RuleSet
 from bot.game.scoring import BLIND_NIL, NIL, game_result, score_hand
+from bot.game.trick import (
+    Trick,
+    breaks_spades,
+    follow_cards,
+    lead_mask,
+    legal_mask,
+    winning_index,
+)
 from bot.game.types import (
     Action,
     ActionKind,
@@ -43,7 +46,6 @@ from bot.game.types import (
     GameResult,
     LogEntry,
     Phase,
-    Trick,
     team_of,
 )
 
@@ -55,7 +57,7 @@ _PLAYING: Final = Phase.PLAYING
 _BIDDING: Final = Phase.BIDDING
 _HAND_OVER: Final = Phase.HAND_OVER
 _LOWEST_CLUB: Final = FirstLead.LOWEST_CLUB
-_BID_RANGE: Final = (NIL, *range(1, 14))
+_BID_RANGE: Final = (NIL, *range(1, HAND_SIZE + 1))
 _BID_SET: Final = frozenset(_BID_RANGE)
 #: No seat (``_turn`` between hands and while bidding). The hot paths refuse
 #: negative seats too, so that it never stands for a seat.
@@ -147,7 +149,7 @@ class Game:
         if game.phase is _PLAYING:
             game._turn = game.to_act
         if game.trick:
-            game._led = game.trick[0] // 13
+            game._led = suit_of(game.trick[0])
             game._led_mask = SUIT_MASKS[game._led]
         game._club_lead = game.rules.first_lead is _LOWEST_CLUB and not (game.tricks or game.trick)
         return game
@@ -251,13 +253,9 @@ class Game:
 
     def legal_play_mask(self, seat: int) -> int:
         """Cards the seat may play without revoking (all cards a computer player considers)."""
-        if self.phase is not _PLAYING or seat != self.to_act:
+        if seat != self._turn or seat < 0:  # the seat to play, in the play phase
             return 0
-        hand = self.hands[seat]
-        if self.trick:
-            follow = hand & SUIT_MASKS[self.trick[0] // 13]
-            return follow or hand
-        return self._lead_mask(hand)
+        return legal_mask(self.hands[seat], self.trick, self.spades_broken, self._club_lead)
 
     def legal_cards(self, seat: int) -> tuple[int, ...]:
         """:meth:`legal_play_mask` as its cards in the one card order (the
@@ -266,21 +264,8 @@ class Game:
             return ()
         hand = self.hands[seat]
         if self.trick:
-            led = self._led
-            return CARDS_OF_PATTERN[led][hand >> 13 * led & FULL_SUIT] or cards_tuple(hand)
-        if self._club_lead:
-            return cards_tuple(self._lead_mask(hand))
-        # A lead: the three side suits' cards by table look-ups, then the
-        # spades (a hand has no bit above 51, so hand >> 39 is its spades),
-        # which only a broken suit or a hand of nothing else may lead.
-        side = (
-            CLUB_CARDS[hand & FULL_SUIT]
-            + DIAMOND_CARDS[hand >> 13 & FULL_SUIT]
-            + HEART_CARDS[hand >> 26 & FULL_SUIT]
-        )
-        if self.spades_broken:
-            return side + SPADE_CARDS[hand >> 39]
-        return side or SPADE_CARDS[hand >> 39]
+            return follow_cards(hand, self._led)
+        return cards_tuple(lead_mask(hand, self.spades_broken, self._club_lead))
 
     def playable_mask(self, seat: int) -> int:
         """Cards the engine accepts from the seat now: with revokes allowed, off-suit too."""
@@ -365,7 +350,7 @@ class Game:
         hands = self.hands
         hand = hands[seat]
         try:
-            held = hand >> card & 1 if 0 <= card < 52 else 0
+            held = hand >> card & 1 if 0 <= card < DECK_SIZE else 0
         except TypeError:  # not even a number
             held = 0
         if not held:
@@ -381,28 +366,22 @@ class Game:
                     )
                 self.revokes.append((seat, len(self.tricks)))
         else:
-            # Only an unbroken spade or the lowest-club first lead can be refused.
-            if ((card >= 39 and not self.spades_broken) or self._club_lead) and not (
-                self._lead_mask(hand) & bit
-            ):
+            if not lead_mask(hand, self.spades_broken, self._club_lead) & bit:
                 raise refusals.lead_refusal(self, hand, card)
-            self._led = card // 13
-            self._led_mask = SUIT_MASKS[card // 13]
+            self._led = led = suit_of(card)
+            self._led_mask = SUIT_MASKS[led]
             self._club_lead = False
         # Validated: from here on nothing raises.
         hands[seat] = hand ^ bit
         trick.append(card)
-        if card >= 39 and not self.spades_broken:
-            # Only while spades are unbroken: rare enough to read the rule here.
-            self.spades_broken = (
-                self._led != SPADES or self.rules.spades_break is SpadesBreak.ANY_SPADE
-            )
+        if not self.spades_broken and is_trump(card):  # (the rules are read only then)
+            self.spades_broken = breaks_spades(card, self._led, self.rules.spades_break)
         self._log.append((_PLAY, seat, card, at))
         self.waiting_since = at
         if len(trick) < 4:
             self.to_act = self._turn = (seat + 1) & 3
             return
-        taker = trick_winner_index(trick)
+        taker = winning_index(trick)
         leader = self.leader
         winner = (leader + taker) & 3
         tricks = self.tricks
@@ -410,7 +389,7 @@ class Game:
         won = self.tricks_won
         won[winner] = won[winner] + 1
         self.trick = []
-        if len(tricks) < 13:
+        if len(tricks) < HAND_SIZE:
             self.to_act = self.leader = self._turn = winner
             return
         self.to_act = self.leader = winner
@@ -447,15 +426,6 @@ class Game:
         self._end(GameResult(1 - team_of(waiting), EndReason.TIMEOUT, waiting))
 
     # -- internals ------------------------------------------------------------
-
-    def _lead_mask(self, hand: int) -> int:
-        if not self.tricks and self.rules.first_lead is FirstLead.LOWEST_CLUB:
-            clubs = hand & SUIT_MASKS[0]
-            if clubs:
-                return clubs & -clubs
-        if self.spades_broken:
-            return hand
-        return hand & NON_SPADE_MASK or hand
 
     def _deal_hand(self) -> None:
         self.hand_number += 1

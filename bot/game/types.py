@@ -1,4 +1,4 @@
-"""The engine's vocabulary: phases, actions, tricks, results and teams.
+"""The engine's vocabulary: phases, actions, results and teams.
 
 Plain values shared by the game (:mod:`bot.game.state`), its records and the
 code outside the engine that stores, shows or replays actions.
@@ -83,12 +83,6 @@ class Action(NamedTuple):
 #: An action as the game logs it: (kind, seat, value, at), the fields of
 #: :class:`Action` as a plain tuple, the cheapest record to append per card.
 LogEntry = tuple[ActionKind, int, int, float]
-
-
-class Trick(NamedTuple):
-    leader: int
-    cards: tuple[int, ...]  # in play order from the leader
-    winner: int
 
 
 @dataclass(frozen=True, slots=True)

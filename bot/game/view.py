@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from bot.game.rules import RuleSet
 from bot.game.state import Game
-from bot.game.types import GameResult, Phase, Trick
+from bot.game.trick import Trick
+from bot.game.types import GameResult, Phase
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from bot.coach.reasons import Count, CountItem, Reason, Why, count_of
 from bot.coach.review import Effect, Mistake, Review
-from bot.game.cards import SUIT_NAMES
+from bot.game.cards import ACE, SUIT_NAMES, rank_of, suit_of
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.i18n import ENGLISH, N_, ntr, tr
 from bot.render.decks import card_text
@@ -108,7 +108,7 @@ def reason_text(reason: Reason, names: Sequence[str], lang: str = ENGLISH) -> st
         fields: dict[str, object] = {"contract": reason.number}
         if reason.card is not None:
             fields["card"] = card_text(reason.card, lang)
-            fields["suit"] = suit_text(reason.card // 13, lang)
+            fields["suit"] = suit_text(suit_of(reason.card), lang)
         if reason.other is not None:
             fields["winning"] = card_text(reason.other, lang)
         if reason.seat is not None:
@@ -120,7 +120,7 @@ def reason_text(reason: Reason, names: Sequence[str], lang: str = ENGLISH) -> st
         return tr(
             lang,
             "You have no {suit}: trump with the {card} and take the trick.",
-            suit=suit_text(reason.other // 13, lang),
+            suit=suit_text(suit_of(reason.other), lang),
             card=card,
         )
     if why is Why.WIN_TRICK:
@@ -217,7 +217,7 @@ def count_item_text(item: CountItem, lang: str = ENGLISH) -> str:
         return _card(item.card, lang)
     if item.kind in (Count.KING, Count.TOP_SPADE):
         card = _card(item.card, lang)
-        if item.kind is Count.TOP_SPADE and item.card is not None and item.card % 13 == 12:
+        if item.kind is Count.TOP_SPADE and item.card is not None and rank_of(item.card) == ACE:
             return card  # the ace of spades needs no guard
         return tr(lang, "{card} guarded", card=card)
     if item.kind is Count.LONG_SPADES:

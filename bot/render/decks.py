@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.game.cards import cards_of
+from bot.game.cards import CLUBS, DIAMONDS, HEARTS, SPADES, cards_of, rank_of, suit_of
 from bot.i18n import ENGLISH, N_, tr
 
 SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
@@ -22,7 +22,7 @@ RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 #: Suits are symbols everywhere.
 COURT_LETTERS = {"de": "BDKA", "fr": "VDRA"}
 # Spades first, then alternating colours.
-DISPLAY_SUIT_ORDER = (3, 2, 0, 1)
+DISPLAY_SUIT_ORDER = (SPADES, HEARTS, CLUBS, DIAMONDS)
 
 
 class Style(StrEnum):
@@ -53,19 +53,19 @@ def rank_text(rank: int, lang: str = ENGLISH) -> str:
 
 def card_text(card: int, lang: str = ENGLISH) -> str:
     """The one public spelling of a played card: ``A♠``, ``10♥``."""
-    return rank_text(card % 13, lang) + SUIT_SYMBOLS[card // 13]
+    return rank_text(rank_of(card), lang) + SUIT_SYMBOLS[suit_of(card)]
 
 
 def display_order(cards: Iterable[int]) -> list[int]:
     """Cards by display suit order, high to low within a suit."""
     rank_of_suit = {suit: i for i, suit in enumerate(DISPLAY_SUIT_ORDER)}
-    return sorted(cards, key=lambda c: (rank_of_suit[c // 13], -(c % 13)))
+    return sorted(cards, key=lambda c: (rank_of_suit[suit_of(c)], -rank_of(c)))
 
 
 def by_suit(mask: int) -> list[list[int]]:
     """The non-empty suits of a hand, each high to low, in display order."""
     cards = cards_of(mask)
-    suits = [[c for c in display_order(cards) if c // 13 == suit] for suit in DISPLAY_SUIT_ORDER]
+    suits = [[c for c in display_order(cards) if suit_of(c) == suit] for suit in DISPLAY_SUIT_ORDER]
     return [suit for suit in suits if suit]
 
 
@@ -107,8 +107,8 @@ class Deck:
         return line
 
     def suit_line(self, cards: list[int], lang: str = ENGLISH) -> str:
-        ranks = " ".join(rank_text(c % 13, lang) for c in cards)
-        return f"{SUIT_SYMBOLS[cards[0] // 13]}  {ranks}"
+        ranks = " ".join(rank_text(rank_of(c), lang) for c in cards)
+        return f"{SUIT_SYMBOLS[suit_of(cards[0])]}  {ranks}"
 
 
 class ClassicDeck(Deck):
@@ -117,7 +117,7 @@ class ClassicDeck(Deck):
     description = N_("Red hearts and diamonds, grey clubs and spades.")
 
     def face(self, card: int, lang: str = ENGLISH) -> CardFace:
-        red = card // 13 in (1, 2)
+        red = suit_of(card) in (DIAMONDS, HEARTS)
         return CardFace(button_text(card_text(card, lang)), None, Style.RED if red else Style.GREY)
 
 
@@ -132,10 +132,10 @@ class FourColourDeck(Deck):
     MARKS = ("🟩", "🟦", "🟥", "⬛")
 
     def face(self, card: int, lang: str = ENGLISH) -> CardFace:
-        return CardFace(button_text(card_text(card, lang)), None, self.STYLES[card // 13])
+        return CardFace(button_text(card_text(card, lang)), None, self.STYLES[suit_of(card)])
 
     def suit_line(self, cards: list[int], lang: str = ENGLISH) -> str:
-        return f"{self.MARKS[cards[0] // 13]} {super().suit_line(cards, lang)}"
+        return f"{self.MARKS[suit_of(cards[0])]} {super().suit_line(cards, lang)}"
 
 
 class LargePrintDeck(Deck):
@@ -161,14 +161,14 @@ class LargePrintDeck(Deck):
     )
 
     def face(self, card: int, lang: str = ENGLISH) -> CardFace:
-        red = card // 13 in (1, 2)
-        rank = card % 13
+        red = suit_of(card) in (DIAMONDS, HEARTS)
+        rank = rank_of(card)
         letters = COURT_LETTERS.get(lang)
         if letters is not None and rank >= 9:  # the letter's regional indicator
             emoji = chr(0x1F1E6 + ord(letters[rank - 9]) - ord("A"))
         else:
             emoji = self.RANK_EMOJI[rank]
-        suit = button_text(SUIT_SYMBOLS[card // 13])
+        suit = button_text(SUIT_SYMBOLS[suit_of(card)])
         return CardFace(suit, emoji, Style.RED if red else Style.GREY)
 
     def card_line(self, line: str) -> str:

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from bot.ai.baseline import bidding_v1, heuristic_v1
+from benchmarks.baseline import bidding_v1, heuristic_v1
 from bot.ai.bid_study import position_view, study_lines
 from bot.ai.bidding import ROUNDING, estimate_tricks
 from bot.ai.search import SearchPlayer

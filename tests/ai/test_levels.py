@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 
+from bot.ai import bidding, policy
 from bot.ai.base import make_player, player_levels
+from bot.ai.heuristic import HeuristicPlayer
 from bot.ai.inference import DUCK_WEIGHT, play_clues
 from bot.ai.knowledge import knowledge_of
 from bot.ai.sampling import DealSampler
@@ -22,10 +24,23 @@ from bot.game.view import view_of
 from tests.ai.positions import STANDARD, position
 
 
-def test_expert_and_the_baseline_are_levels() -> None:
+def test_the_levels_players_can_meet() -> None:
     levels = player_levels()
-    assert {"random", "heuristic", "heuristic-v1", "search", "expert"} <= set(levels)
+    assert {"random", "heuristic", "search", "expert"} <= set(levels)
     assert levels.index("expert") > levels.index("search")
+    # The frozen heuristic the benchmark plays against is not one of them.
+    assert "heuristic-v1" not in levels
+
+
+def test_a_retired_level_stored_or_configured_still_loads() -> None:
+    """A seat stored with ``heuristic-v1``, or a settings file naming it,
+    gets the heuristic player."""
+    player = make_player("heuristic-v1", 1)
+    assert type(player) is HeuristicPlayer
+    assert player.choose_card is policy.choose_card
+    assert player.choose_bid is bidding.choose_bid
+    settings = Settings(tables={"computer_level": "heuristic-v1"})
+    assert settings.tables.computer_level == "heuristic"
 
 
 def test_expert_thinks_longer_and_its_budget_is_configurable() -> None:

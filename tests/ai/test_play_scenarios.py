@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from benchmarks.baseline import policy_v1
 from bot.ai import policy
-from bot.ai.baseline import policy_v1
 from bot.ai.plan import plan_of
 from bot.game.cards import card_name, mask_of, parse_card, parse_cards
 from bot.game.scoring import NIL

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.ai.base import make_player
+from benchmarks.baseline import heuristic_v1
 from bot.coach.review import Effect, Mistake, Review, review_hand
 from bot.game.cards import parse_card
 from bot.game.types import Action, ActionKind, Phase
@@ -30,7 +30,7 @@ def review_after_the_wrong_move(scenario: Scenario) -> Review:
     seat = game.to_act
     kind = ActionKind.BID if game.phase is Phase.BIDDING else ActionKind.PLAY
     game.apply(Action(kind, seat, scenario.wrong))
-    player = make_player("heuristic-v1")
+    player = heuristic_v1()
     while game.phase is not Phase.HAND_OVER:
         game.apply(player.decide(view_of(game, game.to_act)))
     return review_hand(game.rules, game.hand_records[-1], seat)
@@ -101,7 +101,7 @@ def test_a_hand_played_as_the_tips_say_has_no_costly_card() -> None:
     game = scenario.game
     seat = game.to_act
     game.play(seat, parse_card("3D"))
-    player = make_player("heuristic-v1")
+    player = heuristic_v1()
     while game.phase is not Phase.HAND_OVER:
         game.apply(player.decide(view_of(game, game.to_act)))
     review = review_hand(game.rules, game.hand_records[-1], seat)

@@ -8,19 +8,31 @@ import random
 import pytest
 
 from bot.game.cards import (
+    ACE,
     DECK_MASK,
+    DECK_SIZE,
+    DIAMONDS,
+    FIRST_TRUMP,
+    HEARTS,
+    SPADES,
     CardError,
     card_name,
+    card_of,
     cards_of,
     cards_tuple,
+    is_trump,
     mask_of,
     parse_card,
     parse_cards,
-    trick_winner_index,
+    rank_of,
+    suit_cards,
+    suit_of,
+    suit_pattern,
 )
 from bot.game.random_play import random_card
 from bot.game.scoring import BLIND_NIL
 from bot.game.state import Game
+from bot.game.trick import winning_index
 from bot.game.types import Phase
 from bot.game.view import view_of
 
@@ -33,6 +45,32 @@ def test_every_card_has_one_name_rank_then_suit() -> None:
     assert names[:3] == ["2C", "3C", "4C"] and names[-1] == "AS"
     assert [card_name(c) for c in (8, 22, 38, 51)] == ["TC", "JD", "AH", "AS"]
     assert all(parse_card(name) == c for c, name in enumerate(names))
+
+
+def test_each_card_has_one_suit_and_rank_and_the_trumps_are_on_top() -> None:
+    cards = [card_of(suit, rank) for suit in range(4) for rank in range(13)]
+    assert sorted(cards) == list(range(DECK_SIZE))
+    assert all(
+        suit_of(card_of(s, r)) == s and rank_of(card_of(s, r)) == r
+        for s in range(4)
+        for r in range(13)
+    )
+    assert card_of(SPADES, ACE) == parse_card("AS") and card_of(HEARTS, 0) == parse_card("2H")
+    trumps = [c for c in range(DECK_SIZE) if is_trump(c)]
+    assert trumps == list(range(FIRST_TRUMP, DECK_SIZE)) and all(
+        suit_of(c) == SPADES for c in trumps
+    )
+    hand = mask_of(parse_cards("2C 9D TD AH 4S AS"))
+    assert [suit_pattern(hand, s) for s in range(4)] == [
+        0b1,
+        0b11 << 7,
+        1 << ACE,
+        1 << 2 | 1 << ACE,
+    ]
+    assert [card_name(c) for c in suit_cards(hand, DIAMONDS)] == ["9D", "TD"]
+    assert [hand >> c & 1 for c in range(DECK_SIZE)] == [
+        1 if c in cards_of(hand) else 0 for c in range(DECK_SIZE)
+    ]
 
 
 @pytest.mark.parametrize(("text", "card"), [("as", 51), (" TD ", 21), ("10h", 34), ("2c", 0)])
@@ -80,7 +118,7 @@ def test_random_card_draws_every_card_of_a_mask() -> None:
     ],
 )
 def test_the_trick_winner(cards: str, winner: int) -> None:
-    assert trick_winner_index(parse_cards(cards)) == winner
+    assert winning_index(parse_cards(cards)) == winner
 
 
 def test_a_view_shows_the_seats_own_cards_and_nothing_hidden() -> None:

@@ -6,12 +6,21 @@ from __future__ import annotations
 
 import random
 
-from bot.ai.policy import trick_winner
-from bot.game.cards import BEATERS, TAKES_FROM, parse_cards, trick_winner_index
+from bot.game.cards import NON_SPADE_MASK, SPADE_MASK, cards_of, parse_cards
 from bot.game.playout import Position, random_play_out
 from bot.game.random_play import play_random_game
 from bot.game.rules import PRESETS
 from bot.game.state import Game
+from bot.game.trick import (
+    BEATERS,
+    TAKES_FROM,
+    Trick,
+    follow_cards,
+    follow_mask,
+    lead_mask,
+    winning,
+    winning_index,
+)
 
 GAMES = 2000
 
@@ -34,10 +43,10 @@ def test_the_flags_of_the_play_outs_are_the_masks() -> None:
 
 def test_a_spade_or_a_higher_card_of_the_suit_led_takes_it() -> None:
     cards = tuple(parse_cards("KH AH 2S 3S"))
-    assert [trick_winner_index(cards[:n]) for n in (1, 2, 3, 4)] == [0, 1, 2, 3]
+    assert [winning_index(cards[:n]) for n in (1, 2, 3, 4)] == [0, 1, 2, 3]
     assert [mask_winner_index(cards[:n]) for n in (1, 2, 3, 4)] == [0, 1, 2, 3]
     off_suit = tuple(parse_cards("5D AC KD 4D"))  # the ace of clubs does not follow
-    assert trick_winner_index(off_suit) == mask_winner_index(off_suit) == 2
+    assert winning_index(off_suit) == mask_winner_index(off_suit) == 2
 
 
 def test_both_representations_agree_on_every_trick_of_many_games() -> None:
@@ -51,12 +60,25 @@ def test_both_representations_agree_on_every_trick_of_many_games() -> None:
             for trick in record.tricks:
                 cards = trick.cards
                 for n in range(1, 5):  # every trick so far, as the players see it
-                    assert trick_winner_index(cards[:n]) == mask_winner_index(cards[:n])
-                at = trick_winner_index(cards)
+                    assert winning_index(cards[:n]) == mask_winner_index(cards[:n])
+                at = winning_index(cards)
                 assert (trick.leader + at) & 3 == trick.winner
-                assert trick_winner(cards, trick.leader) == (cards[at], trick.winner)
+                assert winning(cards, trick.leader) == (cards[at], trick.winner)
+                assert Trick.taken(trick.leader, cards) == trick
                 tricks += 1
     assert tricks >= 13 * GAMES
+
+
+def test_the_card_lists_of_the_hot_loops_are_the_legal_masks() -> None:
+    rng = random.Random(7)
+    for _ in range(2000):
+        hand = rng.getrandbits(52)
+        for suit in range(4):
+            assert follow_cards(hand, suit) == tuple(cards_of(follow_mask(hand, suit)))
+        for broken in (False, True):
+            assert lead_mask(hand, broken, False) & hand == lead_mask(hand, broken, False)
+            if not broken and hand & NON_SPADE_MASK:
+                assert not lead_mask(hand, broken, False) & SPADE_MASK
 
 
 def test_play_outs_take_the_tricks_the_engine_gives() -> None:

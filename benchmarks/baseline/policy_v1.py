@@ -1,6 +1,6 @@
-"""Card play of the heuristic player as it was before issue 15, frozen as the
-baseline level ``heuristic-v1`` (:mod:`bot.ai.baseline`): do not improve it,
-improve :mod:`bot.ai.policy` instead.
+"""Card play of the heuristic player as it was before its rules were improved,
+frozen for the benchmark's baseline ``heuristic-v1`` (:mod:`benchmarks.baseline`):
+do not improve it, improve :mod:`bot.ai.policy` instead.
 
 One function, :func:`choose_card`, serves two callers:
 
@@ -23,13 +23,13 @@ from collections.abc import Sequence
 from bot.ai.plan import GAME_AT_STAKE, HandPlan
 from bot.game.cards import (
     ABOVE,
-    BEATERS,
     NON_SPADE_MASK,
     SPADE_MASK,
     SPADES,
     SUIT_MASKS,
-    trick_winner_index,
 )
+from bot.game.trick import BEATERS
+from bot.game.trick import winning_index as trick_winner_index
 
 # Per card, the lower cards of its suit (ABOVE and BEATERS come with the
 # engine's trick rule).

@@ -1,6 +1,7 @@
-"""The heuristic bidder as it was before issue 15, frozen as the baseline
-level ``heuristic-v1`` (:mod:`bot.ai.baseline`): do not improve it, improve
-:mod:`bot.ai.bidding` instead. Counting tricks, judging Nil and Blind Nil.
+"""The heuristic bidder as it was before its rules were improved, frozen for
+the benchmark's baseline ``heuristic-v1`` (:mod:`benchmarks.baseline`): do not
+improve it, improve :mod:`bot.ai.bidding` instead. Counting tricks, judging
+Nil and Blind Nil.
 
 The counts follow the usual advice (text 002's tips): aces, kings with a
 guard, the top spades, one trick per spade beyond the third, and short side

@@ -46,6 +46,7 @@ from bot.tables.kinds import CREATE, REMATCH, START
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService
 from db.clock_store import ClockStore, TableClockState
+from db.store import Change
 
 # Stands for the game of away seats stored at a table whose game is over.
 GAME_OVER = -1
@@ -62,13 +63,7 @@ class TurnClock:
         notifier: TurnNotifier,
         settings: ClockSettings | None = None,
         clock_store: ClockStore | None = None,
-        *,
-        planned_with_commits: bool = False,
     ) -> None:
-        #: Whether each action's deadlines are planned (``deadlines_for``) and
-        #: committed with the action itself; the clock then writes only for
-        #: what no action carries (a new table, its own handlers).
-        self.planned_with_commits = planned_with_commits
         self.service = service
         self.scheduler = scheduler
         self.notifier = notifier
@@ -83,6 +78,12 @@ class TurnClock:
         self._locks: dict[int, asyncio.Lock] = {}
         self._computing: set[tuple[int, str]] = set()
         self._unsubscribe: Callable[[], None] | None = None
+        # table id -> (the version an action is about to commit, its deadlines)
+        self._planned: dict[int, tuple[int, tuple[Deadline, ...]]] = {}
+        # One write per action: each action's commit carries the deadlines it
+        # arms; the clock itself writes only for what no action carries (a new
+        # table, its own handlers).
+        service.plan_commits(self._plan_commit)
 
     # -- lifecycle --------------------------------------------------------------
 
@@ -176,10 +177,22 @@ class TurnClock:
 
     # -- planning ---------------------------------------------------------------
 
+    def _plan_commit(self, table: Table, change: Change | None) -> Change:
+        """The deadlines ``table`` arms, added to the change that leaves it so."""
+        deadlines = self.deadlines_for(table)
+        self._planned[table.id] = (table.version, deadlines)
+        return replace(change or Change(), deadlines=deadlines)
+
     async def _on_change(self, table: Table, event: str) -> None:
+        planned = self._planned.get(table.id)
+        # Two actions of one table may report their commits in either order:
+        # only the deadlines of the version just committed are taken on.
+        if planned is not None and planned[0] == table.version:
+            del self._planned[table.id]
+            self.scheduler.adopt(table.id, planned[1])
         if event in (START, REMATCH):
             await self._seats_back_to_owners(table.id)
-        if not self.planned_with_commits or event == CREATE:
+        if event == CREATE:
             await self._replan(table.id)
 
     async def _replan(self, table_id: int) -> None:

@@ -23,11 +23,6 @@ pytestmark = pytest.mark.simcord(settle_timeout=0.5)
 
 
 @pytest.fixture
-def bot_features() -> tuple[str, ...]:
-    return ("clock",)
-
-
-@pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     return Settings(
         discord=UNPACED,

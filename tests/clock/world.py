@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.clock import ClockSettings, Scheduler
 from bot.clock.turn_clock import TurnClock
-from bot.tables.model import Table
+from bot.tables.model import Table, TableOptions
 from bot.tables.service import TableService
 from db.store import Store
 from tests.clock.fake_clock import FakeClock
@@ -104,13 +104,13 @@ class World:
         await self.start()
 
     async def table_of_four(self, **options: object) -> Table:
-        table = await self.svc.create(1, next(self.channels), HOST, **options)  # type: ignore[arg-type]
+        table = await self.svc.create(1, next(self.channels), HOST, TableOptions.chosen(**options))
         for guest in GUESTS:
             table = await self.svc.join(table.id, guest, table.version)
         return await self.svc.start(table.id, HOST, table.version)
 
     async def table_with_computers(self, level: str = "random", **options: object) -> Table:
-        table = await self.svc.create(1, next(self.channels), HOST, **options)  # type: ignore[arg-type]
+        table = await self.svc.create(1, next(self.channels), HOST, TableOptions.chosen(**options))
         table = await self.svc.add_computers(table.id, HOST, table.version, level)
         return await self.svc.start(table.id, HOST, table.version)
 

@@ -10,7 +10,7 @@ import pytest
 from bot.game import errors as rules
 from bot.game.types import Action, ActionKind, Phase
 from bot.tables import errors
-from bot.tables.model import Table
+from bot.tables.model import Table, TableOptions
 from bot.tables.service import TableService
 from tests.service.conftest import dump
 from tests.service.driver import GUESTS, HOST, Chooser, seated_table, waited_user
@@ -91,10 +91,26 @@ LOBBY_CASES: list[tuple[str, Attempt, type[Exception]]] = [
     ("resign in the lobby", lambda s, t: s.resign(t.id, HOST, t.version), errors.NotStarted),
     ("rematch in the lobby", lambda s, t: s.rematch(t.id, HOST, t.version), errors.NotOver),
     ("create in a busy channel", lambda s, t: s.create(1, 500, 77), errors.ChannelBusy),
-    ("target not offered", lambda s, t: s.create(1, 600, 77, target=300), errors.Malformed),
-    ("unknown revoke rule", lambda s, t: s.create(1, 600, 77, revokes="maybe"), errors.Malformed),
-    ("unknown preset", lambda s, t: s.create(1, 600, 77, preset="hearts"), errors.Malformed),
-    ("turn limit zero", lambda s, t: s.create(1, 600, 77, turn_limit_s=0), errors.Malformed),
+    (
+        "target not offered",
+        lambda s, t: s.create(1, 600, 77, TableOptions.chosen(target=300)),
+        errors.Malformed,
+    ),
+    (
+        "unknown revoke rule",
+        lambda s, t: s.create(1, 600, 77, TableOptions.chosen(revokes="maybe")),
+        errors.Malformed,
+    ),
+    (
+        "unknown preset",
+        lambda s, t: s.create(1, 600, 77, TableOptions.chosen(preset="hearts")),
+        errors.Malformed,
+    ),
+    (
+        "turn limit zero",
+        lambda s, t: s.create(1, 600, 77, TableOptions.chosen(turn_limit_s=0)),
+        errors.Malformed,
+    ),
     ("channel id text", lambda s, t: s.create(1, "600", 77), errors.Malformed),  # type: ignore[arg-type]
     ("message id negative", lambda s, t: s.set_message(t.id, -1), errors.Malformed),
 ]

@@ -10,7 +10,7 @@ import pytest
 
 from bot.game.types import ActionKind, EndReason, Phase
 from bot.tables import errors
-from bot.tables.model import Table, TableStatus
+from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService
 from db.store import Store
 from tests.backends import table_rows
@@ -18,7 +18,9 @@ from tests.service.driver import GUESTS, HOST, Chooser, FakeClock, play_to_end, 
 
 
 async def test_create_puts_the_host_in_seat_zero(service: TableService) -> None:
-    table = await service.create(1, 500, HOST, target=250, revokes="blocked", turn_limit_s=3600)
+    table = await service.create(
+        1, 500, HOST, TableOptions(target=250, revokes="blocked", turn_limit_s=3600)
+    )
     assert table.status is TableStatus.LOBBY
     assert table.version == 1
     assert table.seat_of(HOST) == 0

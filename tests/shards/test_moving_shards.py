@@ -7,14 +7,14 @@ from __future__ import annotations
 from bot.tables.model import Table
 from tests.service.driver import HOST
 
-from .cores import EVERY_FEATURE, GUILDS, Core, Now, open_core, started_table
+from .cores import GUILDS, Core, Now, open_core, started_table
 
 #: Computers wait a minute: none moves in the real time a test takes.
 SLOW_COMPUTERS = {"tables": {"computer_delay_s": 60.0}}
 
 
 async def _clocked(location: str, shards: str, now: Now) -> Core:
-    return await open_core(location, shards, now, features=EVERY_FEATURE, **SLOW_COMPUTERS)
+    return await open_core(location, shards, now, **SLOW_COMPUTERS)
 
 
 async def _waiting_on_a_computer(core: Core, channel: int) -> Table:

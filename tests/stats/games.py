@@ -19,7 +19,7 @@ from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import view_of
 from bot.stats.records import FinishedGame, SeatPlayer, human
 from bot.stats.service import StatsService
-from bot.tables.model import Table, TableStatus
+from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService
 
 START_TIME = 1_800_000_000.0
@@ -145,7 +145,9 @@ class Tables:
         self.channel += 1
         service = self.service
         channel = channel_id if channel_id is not None else self.channel
-        table = await service.create(guild_id, channel, users[0], preset=rules, target=target)
+        table = await service.create(
+            guild_id, channel, users[0], TableOptions(preset=rules, target=target)
+        )
         for user in users[1:]:
             table = await service.join(table.id, user, table.version)
         if computers:

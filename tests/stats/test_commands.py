@@ -26,11 +26,6 @@ from .games import Clock, Tables, resign_after
 
 
 @pytest.fixture
-def bot_features() -> tuple[str, ...]:
-    return ("leaderboard",)
-
-
-@pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     return Settings(
         discord=UNPACED,

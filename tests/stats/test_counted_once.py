@@ -19,6 +19,7 @@ from db.sql import Statements
 from db.stats_store import GameWrite, StatsStore
 from db.store import Store
 from tests.backends import Backend
+from tests.shards.cores import RecordingNotifier
 
 from .games import Tables, resign_after
 
@@ -60,7 +61,11 @@ async def test_a_game_whose_counting_never_ran_is_counted_once_after_a_restart(
     tables.stop_counting()
     spawned: list[tuple[Coroutine[Any, Any, Any], str]] = []
     app = SpadesApp(
-        Settings(), tables.service.store, tables.service, now=time.time, features=["leaderboard"]
+        Settings(),
+        tables.service.store,
+        tables.service,
+        now=time.time,
+        notifier=RecordingNotifier(),
     )
     monkeypatch.setattr(app, "spawn", lambda coro, name: spawned.append((coro, name)))
     cog = LeaderboardCog(cast(commands.Bot, object()), app)

@@ -32,6 +32,39 @@ async def test_create_puts_the_host_in_seat_zero(service: TableService) -> None:
     assert await service.in_channel(500) == table
 
 
+async def test_the_options_keep_their_stored_shape_and_come_back_whole(
+    store: Store, service: TableService, clock: FakeClock
+) -> None:
+    chosen = TableOptions(target=250, preset="cardgames", hints=True, language="de", stand_in=True)
+    table = await service.create(1, 500, HOST, chosen)
+    assert table.options == chosen and table.language == "de"
+    record = await store.load_table(table.id)
+    assert record is not None and record.language == "de"
+    # The shape every earlier version wrote and reads: no language, no stand-in.
+    assert json.loads(record.options_json) == {
+        "target": 250,
+        "revokes": "allowed",
+        "preset": "cardgames",
+        "turn_limit_s": chosen.turn_limit_s,
+        "hints": True,
+    }
+    reopened = await TableService.open(store, now=clock)
+    again = await reopened.get(table.id)
+    assert again.options == chosen.model_copy(update={"stand_in": None})
+    assert again.rules is table.rules  # one rule set per set of choices
+
+
+async def test_options_stored_before_hints_and_languages_still_load(
+    store: Store, service: TableService, clock: FakeClock
+) -> None:
+    table = await service.create(1, 500, HOST, TableOptions(target=250))
+    old = '{"target": 250, "revokes": "blocked", "preset": "standard", "turn_limit_s": 600}'
+    await store.db.execute("UPDATE tables SET options = ? WHERE id = ?", (old, table.id))
+    again = await (await TableService.open(store, now=clock)).get(table.id)
+    assert again.options == TableOptions(target=250, revokes="blocked", turn_limit_s=600)
+    assert again.language == "en" and again.options.hints is False
+
+
 async def test_first_three_sit_and_later_ones_watch(service: TableService) -> None:
     table = await service.create(1, 500, HOST)
     for guest in GUESTS:

@@ -120,10 +120,6 @@ class TurnClock:
         await self._save(table_id, replace(state, stand_in=on))
         await self._replan(table_id)
 
-    def away_seats(self, table_id: int) -> frozenset[int]:
-        """Seats a computer currently plays for their late owner."""
-        return self._state(table_id).away_seats
-
     async def take_back(self, table_id: int, user_id: int) -> bool:
         """The owner of a seat a computer plays for opened their hand: the seat
         is theirs again, and their turn clock starts afresh. True if it was away."""

@@ -200,11 +200,3 @@ class Table:
     @property
     def seated_count(self) -> int:
         return sum(1 for seat in self.seats if not seat.is_empty)
-
-    @property
-    def empty_seats(self) -> tuple[int, ...]:
-        return tuple(n for n, seat in enumerate(self.seats) if seat.is_empty)
-
-    @property
-    def computer_seats(self) -> tuple[int, ...]:
-        return tuple(n for n, seat in enumerate(self.seats) if seat.is_computer)

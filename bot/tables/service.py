@@ -131,10 +131,6 @@ class TableService:
 
     # -- lookups ---------------------------------------------------------------
 
-    def owns(self, guild_id: int | None) -> bool:
-        """Whether this service holds the tables of that server."""
-        return self._registry.owns(guild_id)
-
     async def get(self, table_id: int) -> Table:
         """The table's current snapshot (any status). Raises UnknownTable."""
         return (await self._registry.live(table_id)).table()

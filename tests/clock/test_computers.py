@@ -150,7 +150,7 @@ async def test_stand_in_plays_a_late_seat_until_its_owner_takes_it_back(world: W
     await world.clock.advance(CLAIM_MARGIN_S)
     [stood] = world.notifier.of("stood_in")
     assert (stood.seat, stood.at - t0) == (1, 600 + CLAIM_MARGIN_S)
-    assert world.clk.away_seats(table.id) == {1}
+    assert world.clk.view(await world.current(table.id)).away_seats == {1}
     await world.clock.advance(DELAY)
     table = await world.current(table.id)
     assert [a.seat for a in engine_actions(table)] == [1]
@@ -167,7 +167,7 @@ async def test_stand_in_plays_a_late_seat_until_its_owner_takes_it_back(world: W
     await world.clock.advance(DELAY / 2)
     assert await world.clk.take_back(table.id, late)
     assert not await world.clk.take_back(table.id, late)
-    assert world.clk.away_seats(table.id) == frozenset()
+    assert world.clk.view(await world.current(table.id)).away_seats == frozenset()
     back = world.clock.now()
     moves = len(engine_actions(table))
     # Their own clock runs again from the moment they came back.
@@ -188,7 +188,7 @@ async def test_stand_in_option_survives_a_restart(world: World) -> None:
     await world.clk.set_stand_in(table.id, True)
     await world.restart(down_for_s=700)
     assert world.clk.stand_in(table.id)
-    assert world.clk.away_seats(table.id) == {1}
+    assert world.clk.view(await world.current(table.id)).away_seats == {1}
     assert [n.what for n in world.notifier.notes] == ["stood_in"]
 
 

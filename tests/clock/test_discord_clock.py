@@ -134,6 +134,6 @@ async def test_a_computer_stands_in_until_the_late_player_opens_their_hand(world
     assert stood.content.startswith(f"{users[late].mention} is past the turn limit")
     table = await world.table()
     assert table.game is not None and [a.seat for a in table.game.actions] == [late]
-    assert turn_clock(world).away_seats(table.id) == {late}
+    assert turn_clock(world).view(await world.table()).away_seats == {late}
     await world.my_hand(users[late])
-    assert turn_clock(world).away_seats(table.id) == frozenset()
+    assert turn_clock(world).view(await world.table()).away_seats == frozenset()

@@ -22,6 +22,7 @@ from tests.coach.conftest import quick_search
 from tests.discord.conftest import fast_settings
 from tests.service.driver import GUESTS, HOST, FakeClock, seated_table, waited_user
 from tests.shards.cores import RecordingNotifier
+from tests.stats.games import counted_by
 
 SPECTATOR = 4242
 
@@ -172,7 +173,7 @@ async def test_reviews_go_to_those_who_asked_once_per_hand(
 async def test_a_game_with_hints_leaves_ratings_alone(
     service: TableService, stats: StatsService
 ) -> None:
-    service.subscribe(stats.on_table_event)
+    service.subscribe(counted_by(stats))
     table = await started(service, hints=True)
     table = await service.resign(table.id, HOST, table.version)
     assert table.status is TableStatus.FINISHED
@@ -196,7 +197,7 @@ async def test_a_server_may_rate_games_with_hints(
     service: TableService, stats: StatsService
 ) -> None:
     await stats.set_rate_computer_games(1, True)
-    service.subscribe(stats.on_table_event)
+    service.subscribe(counted_by(stats))
     table = await started(service, hints=True)
     await service.resign(table.id, HOST, table.version)
     host = await stats.player_stats(1, HOST)

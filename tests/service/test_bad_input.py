@@ -320,7 +320,7 @@ async def test_rules_refusals_in_play_change_nothing(service: TableService) -> N
         lambda s, t: s.play(t.id, user, missing, t.version),
         rules.CardNotInHand,
     )
-    bot = table.computer_seats[0]
+    bot = next(n for n, seat in enumerate(table.seats) if seat.is_computer)
     await refused(
         service,
         table,

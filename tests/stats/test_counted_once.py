@@ -20,6 +20,7 @@ from db.stats_store import GameWrite, StatsStore
 from db.store import Store
 from tests.backends import Backend
 from tests.shards.cores import RecordingNotifier
+from tests.stats.games import counted_by
 
 from .games import Tables, resign_after
 
@@ -90,7 +91,7 @@ async def test_a_counting_cut_off_before_its_commit_is_counted_once_after_a_rest
     table = await tables.play(1, PEOPLE, scenario=resign_after(0, seat=1))
     dying = StatsService(DyingStatsStore(store))
     with pytest.raises(Died):
-        await dying.on_table_event(table, "resign")
+        await counted_by(dying)(table, "resign")
     assert await dying.player_stats(1, PEOPLE[0]) is None  # nothing of it was kept
     restarted_store, restarted = await after_a_restart(backend)
     try:

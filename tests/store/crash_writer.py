@@ -40,9 +40,9 @@ async def _play(service: TableService, channel: int, fd: int, seed: int) -> None
         os.write(fd, f"{table.id} {table.version}\n".encode())
     while True:
         if table.status is TableStatus.LOBBY:
-            if table.empty_seats and table.seated_count < 2:
+            if table.seated_count < 2:
                 table = await service.join(table.id, GUESTS[0], table.version)
-            elif table.empty_seats:
+            elif table.seated_count < 4:
                 table = await service.add_computers(table.id, HOST, table.version, "random")
             else:
                 table = await service.start(table.id, HOST, table.version)

@@ -1,8 +1,11 @@
 """The turn clock: what the scheduler does to tables while nobody watches.
 
-After every committed change (``service.subscribe``) and at start, each open
-table gets the deadlines :mod:`bot.clock.plan` calls for, and the handlers
-here act when they fall due: reminders and the claim announcement for a late
+Each open table has the deadlines :mod:`bot.clock.plan` calls for: an
+action's are written in the action's own commit (the clock plans them from
+the table as the action leaves it, ``TableService.plan_commits``), a new
+table's and those the handlers change are written by the clock, and at start
+every table missing its deadlines gets them. The handlers here act when
+they fall due: reminders and the claim announcement for a late
 person, a stand-in taking a late seat's turns at a table with that option
 (until its owner takes the seat back by opening their hand), computer moves,
 and closing idle lobbies.
@@ -53,8 +56,9 @@ GAME_OVER = -1
 
 
 class TurnClock:
-    """Create it, then ``await start()`` once the service has resumed its tables
-    (handlers are registered and the scheduler started here)."""
+    """Create it (from then on, each action's commit carries its deadlines),
+    then ``await start()`` once the service has resumed its tables (handlers
+    are registered and the scheduler started here)."""
 
     def __init__(
         self,

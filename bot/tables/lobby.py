@@ -228,4 +228,5 @@ def _new_game(
 
 
 def _seat_json(seat: Seat) -> dict[str, Any]:
+    # "bot_level": the logged key (and column) of every earlier version.
     return {"user_id": seat.user_id, "bot_level": seat.computer_level}

@@ -72,12 +72,12 @@ LOBBY_CASES: list[tuple[str, Attempt, type[Exception]]] = [
     ("start with two seated", lambda s, t: s.start(t.id, HOST, t.version), errors.NotEnoughPlayers),
     ("guest cancels", lambda s, t: s.cancel(t.id, GUESTS[0], t.version), errors.HostOnly),
     (
-        "guest adds bots",
+        "guest adds computers",
         lambda s, t: s.add_computers(t.id, GUESTS[0], t.version, "random"),
         errors.HostOnly,
     ),
     (
-        "unknown bot level",
+        "unknown computer level",
         lambda s, t: s.add_computers(t.id, HOST, t.version, "oracle"),
         errors.Malformed,
     ),
@@ -129,7 +129,7 @@ async def test_lobby_refusals_change_nothing(
 
 FULL_LOBBY_CASES: list[tuple[str, Attempt, type[Exception]]] = [
     (
-        "bots with no empty seat",
+        "computers with no empty seat",
         lambda s, t: s.add_computers(t.id, HOST, t.version, "random"),
         errors.TableFull,
     ),
@@ -223,7 +223,7 @@ PLAYING_CASES: list[tuple[str, Attempt, type[Exception]]] = [
     ("start again", lambda s, t: s.start(t.id, HOST, t.version), errors.AlreadyStarted),
     ("cancel a started table", lambda s, t: s.cancel(t.id, HOST, t.version), errors.AlreadyStarted),
     (
-        "add bots after start",
+        "add computers after start",
         lambda s, t: s.add_computers(t.id, HOST, t.version, "random"),
         errors.AlreadyStarted,
     ),
@@ -246,22 +246,22 @@ PLAYING_CASES: list[tuple[str, Attempt, type[Exception]]] = [
     ),
     ("challenge nobody", lambda s, t: s.challenge(t.id, HOST, None, t.version), errors.Malformed),
     (
-        "bot acts for a human seat",
+        "computer acts for a human seat",
         lambda s, t: s.computer_act(t.id, 1, t.version, Action(ActionKind.BID, 1, 3)),
         errors.NotAComputer,
     ),
     (
-        "bot seat 7",
+        "computer seat 7",
         lambda s, t: s.computer_act(t.id, 7, t.version, Action(ActionKind.BID, 7, 3)),
         errors.Malformed,
     ),
     (
-        "bot acts for another seat",
+        "computer acts for another seat",
         lambda s, t: s.computer_act(t.id, 1, t.version, Action(ActionKind.BID, 2, 3)),
         errors.Malformed,
     ),
     (
-        "bot action not an Action",
+        "computer action not an Action",
         lambda s, t: s.computer_act(t.id, 1, t.version, {"kind": "bid"}),  # type: ignore[arg-type]
         errors.Malformed,
     ),
@@ -320,11 +320,13 @@ async def test_rules_refusals_in_play_change_nothing(service: TableService) -> N
         lambda s, t: s.play(t.id, user, missing, t.version),
         rules.CardNotInHand,
     )
-    bot = next(n for n, seat in enumerate(table.seats) if seat.is_computer)
+    computer = next(n for n, seat in enumerate(table.seats) if seat.is_computer)
     await refused(
         service,
         table,
-        lambda s, t: s.computer_act(t.id, bot, t.version, Action(ActionKind.CHALLENGE, bot, 0)),
+        lambda s, t: s.computer_act(
+            t.id, computer, t.version, Action(ActionKind.CHALLENGE, computer, 0)
+        ),
         errors.Malformed,
     )
     legal = (follow & -follow).bit_length() - 1

@@ -106,7 +106,7 @@ async def test_a_computer_player_can_be_the_partner(service: TableService) -> No
     assert table.seats[2].is_computer and table.seats[1].user_id == GUESTS[0]
 
 
-async def test_bots_fill_every_empty_seat(service: TableService) -> None:
+async def test_computers_fill_every_empty_seat(service: TableService) -> None:
     table = await service.create(1, 500, HOST)
     table = await service.add_computers(table.id, HOST, table.version, "random")
     assert [seat.is_computer for seat in table.seats] == [False, True, True, True]

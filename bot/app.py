@@ -267,7 +267,7 @@ class SpadesApp:
         return await self.tables.leave(table.id, user_id, table.version)
 
     async def choose_partner(self, table: Table, user_id: int, version: int, seat: int) -> Table:
-        return await self.tables.choose_partner(table.id, user_id, None, version, partner_seat=seat)
+        return await self.tables.choose_partner(table.id, user_id, version, seat)
 
     async def add_computers(self, table: Table, user_id: int, version: int) -> Table:
         level = self.settings.tables.computer_level

@@ -24,7 +24,7 @@ _SHAPE = re.compile(
 class Act(StrEnum):
     JOIN = "join"
     LEAVE = "leave"
-    PARTNER = "partner"  # host's partner menu; the value is the partner's user id
+    PARTNER = "partner"  # host's partner menu; the value is the partner's seat (1-3)
     # The host fills the empty seats with computer players ("bots": the word
     # of the buttons already posted, which must keep working).
     COMPUTERS = "bots"

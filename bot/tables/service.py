@@ -247,17 +247,15 @@ class TableService:
         self,
         table_id: int,
         user_id: int,
-        partner_id: int | None,
         version: int,
-        *,
-        partner_seat: int | None = None,
+        partner_seat: int,
     ) -> Table:
-        """The host picks the partner who will sit across (seat 2), by user id
-        or, for a computer player, by ``partner_seat``; the other two form the
-        other team in their current order. Host only, lobby, four seated."""
+        """The host picks the partner who will sit across (seat 2) by the seat
+        they sit at now (1-3); the other two form the other team in their
+        current order. Host only, lobby, four seated."""
 
         def plan(live: LiveTable) -> Plan:
-            return lobby.choose_partner(live, user_id, partner_id, partner_seat, version, self.now)
+            return lobby.choose_partner(live, user_id, partner_seat, version, self.now)
 
         return await self._act(table_id, user_id, version, plan)
 

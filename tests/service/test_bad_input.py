@@ -83,7 +83,7 @@ LOBBY_CASES: list[tuple[str, Attempt, type[Exception]]] = [
     ),
     (
         "partner before four seated",
-        lambda s, t: s.choose_partner(t.id, HOST, GUESTS[0], t.version),
+        lambda s, t: s.choose_partner(t.id, HOST, t.version, 1),
         errors.NotEnoughPlayers,
     ),
     ("bid in the lobby", lambda s, t: s.bid(t.id, HOST, 3, t.version), errors.NotStarted),
@@ -135,22 +135,22 @@ FULL_LOBBY_CASES: list[tuple[str, Attempt, type[Exception]]] = [
     ),
     (
         "partner is the host",
-        lambda s, t: s.choose_partner(t.id, HOST, HOST, t.version),
+        lambda s, t: s.choose_partner(t.id, HOST, t.version, 0),
         errors.BadPartner,
     ),
     (
-        "partner not seated",
-        lambda s, t: s.choose_partner(t.id, HOST, WATCHER, t.version),
+        "partner seat not a number",
+        lambda s, t: s.choose_partner(t.id, HOST, t.version, "2"),  # type: ignore[arg-type]
         errors.BadPartner,
     ),
     (
         "partner seat out of range",
-        lambda s, t: s.choose_partner(t.id, HOST, None, t.version, partner_seat=4),
+        lambda s, t: s.choose_partner(t.id, HOST, t.version, 4),
         errors.BadPartner,
     ),
     (
         "guest picks a partner",
-        lambda s, t: s.choose_partner(t.id, GUESTS[0], GUESTS[1], t.version),
+        lambda s, t: s.choose_partner(t.id, GUESTS[0], t.version, 2),
         errors.HostOnly,
     ),
     ("spectator starts", lambda s, t: s.start(t.id, WATCHER, t.version), errors.HostOnly),

@@ -93,7 +93,7 @@ async def test_joining_after_the_start_makes_a_spectator(service: TableService) 
 
 async def test_the_chosen_partner_sits_across_from_the_host(service: TableService) -> None:
     table = await seated_table(service)
-    table = await service.choose_partner(table.id, HOST, GUESTS[2], table.version)
+    table = await service.choose_partner(table.id, HOST, table.version, 3)
     assert [s.user_id for s in table.seats] == [HOST, GUESTS[0], GUESTS[2], GUESTS[1]]
     table = await service.start(table.id, HOST, table.version)
     # Engine seats: the host's team is seats 0 and 2.
@@ -102,7 +102,7 @@ async def test_the_chosen_partner_sits_across_from_the_host(service: TableServic
 
 async def test_a_computer_player_can_be_the_partner(service: TableService) -> None:
     table = await seated_table(service, humans=2)
-    table = await service.choose_partner(table.id, HOST, None, table.version, partner_seat=3)
+    table = await service.choose_partner(table.id, HOST, table.version, 3)
     assert table.seats[2].is_computer and table.seats[1].user_id == GUESTS[0]
 
 

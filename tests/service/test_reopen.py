@@ -106,7 +106,7 @@ async def test_reopen_after_every_action(
         lambda s, t: s.leave(t.id, GUESTS[0], t.version),
         lambda s, t: s.set_message(t.id, 12345),
         lambda s, t: s.add_computers(t.id, HOST, t.version, "random"),
-        lambda s, t: s.choose_partner(t.id, HOST, GUESTS[1], t.version),
+        lambda s, t: s.choose_partner(t.id, HOST, t.version, 2),
         lambda s, t: s.start(t.id, HOST, t.version),
         lambda s, t: s.leave(t.id, 4444, t.version),
     ]

@@ -106,15 +106,19 @@ class TableOptions(BaseModel):
 
     def rules(self) -> RuleSet:
         """The engine's rules for these choices."""
-        return _rules(self.model_copy(update={"language": "en", "stand_in": None}))
+        return _rules(tuple(getattr(self, name) for name in RULE_CHOICES))
+
+
+#: The options that are rules too: named like a field of RuleSet.
+RULE_CHOICES = tuple(name for name in TableOptions.model_fields if name in RuleSet.model_fields)
 
 
 @lru_cache(maxsize=256)
-def _rules(options: TableOptions) -> RuleSet:
+def _rules(values: tuple[object, ...]) -> RuleSet:
     # Validating a RuleSet costs more than the rest of starting a game; rule
     # sets are frozen, so the tables with the same choices share one.
-    choices = options.model_dump(exclude={"preset", "hints"})
-    return preset(options.preset).with_options(**choices)
+    chosen = dict(zip(RULE_CHOICES, values, strict=True))
+    return preset(str(chosen["preset"])).with_options(**chosen)
 
 
 @dataclass(frozen=True, slots=True)

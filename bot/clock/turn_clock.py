@@ -2,7 +2,7 @@
 
 Each open table has the deadlines :mod:`bot.clock.plan` calls for: an
 action's are written in the action's own commit (the clock plans them from
-the table as the action leaves it, ``TableService.plan_commits``), a new
+the table as the action leaves it, ``TableService.add_to_each_commit``), a new
 table's and those the handlers change are written by the clock, and at start
 every table missing its deadlines gets them. The handlers here act when
 they fall due: reminders and the claim announcement for a late
@@ -83,11 +83,11 @@ class TurnClock:
         self._computing: set[tuple[int, str]] = set()
         self._unsubscribe: Callable[[], None] | None = None
         # table id -> (the version an action is about to commit, its deadlines)
-        self._planned: dict[int, tuple[int, tuple[Deadline, ...]]] = {}
+        self._committing: dict[int, tuple[int, tuple[Deadline, ...]]] = {}
         # One write per action: each action's commit carries the deadlines it
         # arms; the clock itself writes only for what no action carries (a new
         # table, its own handlers).
-        service.plan_commits(self._plan_commit)
+        service.add_to_each_commit(self._with_deadlines)
 
     # -- lifecycle --------------------------------------------------------------
 
@@ -177,19 +177,19 @@ class TurnClock:
 
     # -- planning ---------------------------------------------------------------
 
-    def _plan_commit(self, table: Table, change: Change | None) -> Change:
+    def _with_deadlines(self, table: Table, change: Change | None) -> Change:
         """The deadlines ``table`` arms, added to the change that leaves it so."""
         deadlines = self.deadlines_for(table)
-        self._planned[table.id] = (table.version, deadlines)
+        self._committing[table.id] = (table.version, deadlines)
         return replace(change or Change(), deadlines=deadlines)
 
     async def _on_change(self, table: Table, event: str) -> None:
-        planned = self._planned.get(table.id)
+        committing = self._committing.get(table.id)
         # Two actions of one table may report their commits in either order:
         # only the deadlines of the version just committed are taken on.
-        if planned is not None and planned[0] == table.version:
-            del self._planned[table.id]
-            self.scheduler.adopt(table.id, planned[1])
+        if committing is not None and committing[0] == table.version:
+            del self._committing[table.id]
+            self.scheduler.adopt(table.id, committing[1])
         if event in (START, REMATCH):
             await self._seats_back_to_owners(table.id)
         if event == CREATE:

@@ -105,7 +105,7 @@ class TableService:
 
     # -- subscription ----------------------------------------------------------
 
-    def plan_commits(self, before_commit: BeforeCommit) -> None:
+    def add_to_each_commit(self, before_commit: BeforeCommit) -> None:
         """Have ``before_commit`` (see :data:`~bot.tables.registry.BeforeCommit`)
         add to each action's single write what follows from the table as the
         action leaves it (the turn clock's deadlines)."""

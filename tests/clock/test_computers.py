@@ -12,7 +12,7 @@ from bot.clock.plan import CLAIM_MARGIN_S
 from bot.game.types import Action, ActionKind, EndReason, Phase
 from bot.game.view import PlayerView
 from bot.tables.model import Table, TableStatus
-from tests.clock.world import GUESTS, HOST, HOUR, World
+from tests.clock.world import GUESTS, HOST, HOUR, World, pending_of
 
 DELAY = 2.0
 
@@ -57,7 +57,7 @@ async def test_four_computers_play_a_whole_game_through_the_scheduler_alone(
     times = [a.at for a in engine_actions(finished) if a.kind is not ActionKind.LOOK]
     gaps = [b - a for a, b in itertools.pairwise(times)]
     assert min(gaps) >= DELAY
-    assert world.clk.scheduler.pending_for(table.id) == []
+    assert pending_of(world.clk.scheduler, table.id) == []
 
 
 async def test_computers_act_after_the_delay_and_the_person_plays_in_between(
@@ -205,7 +205,7 @@ async def test_an_idle_lobby_is_closed_with_a_message(world: World) -> None:
     assert closed.status is TableStatus.CANCELLED
     [note] = world.notifier.notes
     assert (note.what, note.table_id) == ("lobby_closed", lobby.id)
-    assert world.clk.scheduler.pending_for(lobby.id) == []
+    assert pending_of(world.clk.scheduler, lobby.id) == []
     # The channel is free for a new table.
     await world.svc.create(1, 77, HOST)
 

@@ -15,6 +15,7 @@ from bot.config import DatabaseSettings, HealthSettings, Settings, TableSettings
 from bot.discord_app import SpadesBot
 from bot.game.errors import ClaimRefused
 from bot.game.types import Phase
+from tests.clock.world import pending_of
 from tests.discord.harness import UNPACED, World
 
 HOUR = 3600
@@ -122,7 +123,7 @@ async def test_computer_players_move_through_the_turn_clock(world: World) -> Non
     assert turn_clock(world).scheduler.fired_count == 3
     table = await world.play_until(lambda t: t.game is not None and t.game.phase is Phase.HAND_OVER)
     assert table.game is not None and len(table.game.hand_records) == 1
-    assert turn_clock(world).scheduler.pending_for(table.id) == []
+    assert pending_of(turn_clock(world).scheduler, table.id) == []
 
 
 async def test_a_computer_stands_in_until_the_late_player_opens_their_hand(world: World) -> None:

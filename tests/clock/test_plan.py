@@ -10,7 +10,7 @@ import pytest
 from bot.clock import ClockSettings, ClockView, Deadline
 from bot.clock.plan import CLAIM_MARGIN_S, COMPUTER, LOBBY, TURN
 from bot.tables.model import Seat
-from tests.clock.world import GUESTS, HOST, HOUR, World
+from tests.clock.world import GUESTS, HOST, HOUR, World, pending_of
 
 LIMIT = 600.0
 DELAY = 2.0
@@ -29,7 +29,7 @@ async def test_planning_is_pure_and_matches_what_is_armed(world: World) -> None:
     # No write, no await: the same question gets the same answer.
     assert world.clk.deadlines_for(table) == planned
     assert await stored(world) == rows
-    assert planned == tuple(world.clk.scheduler.pending_for(table.id))
+    assert planned == tuple(pending_of(world.clk.scheduler, table.id))
     assert table.game is not None
     seat = table.game.waited_on()
     [turn] = planned

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.clock import ClockSettings, Scheduler
+from bot.clock import ClockSettings, Deadline, Scheduler
+from bot.clock.plan import KINDS
 from bot.clock.turn_clock import TurnClock
 from bot.tables.model import Table, TableOptions
 from bot.tables.service import TableService
@@ -17,6 +19,11 @@ from tests.clock.fake_clock import FakeClock
 HOST = 1000
 GUESTS = (1001, 1002, 1003)
 HOUR = 3600.0
+
+
+def pending_of(scheduler: Scheduler, table_id: int, kinds: Sequence[str] = KINDS) -> list[Deadline]:
+    """The table's pending deadlines of those kinds, as the clock asks for them."""
+    return [d for kind in kinds if (d := scheduler.pending(table_id, kind)) is not None]
 
 
 @dataclass

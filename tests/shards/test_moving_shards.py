@@ -5,6 +5,7 @@ fire once (a reminder, a computer's move), and no other process touches them."""
 from __future__ import annotations
 
 from bot.tables.model import Table
+from tests.clock.world import pending_of
 from tests.service.driver import HOST
 
 from .cores import GUILDS, Core, Now, open_core, started_table
@@ -37,8 +38,8 @@ async def test_a_moved_shards_tables_resume_and_their_due_deadlines_fire_once(
         computers = await _waiting_on_a_computer(old, 101)
         elsewhere = await started_table(other.tables, GUILDS[1], 200)
         assert old.app.clock is not None and other.app.clock is not None
-        assert old.app.clock.scheduler.pending_for(people.id)
-        assert not other.app.clock.scheduler.pending_for(people.id)
+        assert pending_of(old.app.clock.scheduler, people.id)
+        assert not pending_of(other.app.clock.scheduler, people.id)
     finally:
         await old.close()  # shard 0's process stops ...
 
@@ -62,7 +63,7 @@ async def test_a_moved_shards_tables_resume_and_their_due_deadlines_fire_once(
         assert moved.version == computers.version + 1  # the one move that was due
         log = await new.store.action_log(computers.id)
         assert log[-1].actor is None  # made by a computer
-        assert not new.app.clock.scheduler.pending_for(elsewhere.id)
+        assert not pending_of(new.app.clock.scheduler, elsewhere.id)
         assert (await other.tables.get(elsewhere.id)).version == elsewhere.version
     finally:
         await new.close()

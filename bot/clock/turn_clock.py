@@ -56,9 +56,9 @@ GAME_OVER = -1
 
 
 class TurnClock:
-    """Create it (from then on, each action's commit carries its deadlines),
-    then ``await start()`` once the service has resumed its tables (handlers
-    are registered and the scheduler started here)."""
+    """Create it, then ``await start()`` once the service has resumed its
+    tables (handlers are registered, each action's commit carries its
+    deadlines from then on, and the scheduler starts)."""
 
     def __init__(
         self,
@@ -84,10 +84,6 @@ class TurnClock:
         self._unsubscribe: Callable[[], None] | None = None
         # table id -> (the version an action is about to commit, its deadlines)
         self._committing: dict[int, tuple[int, tuple[Deadline, ...]]] = {}
-        # One write per action: each action's commit carries the deadlines it
-        # arms; the clock itself writes only for what no action carries (a new
-        # table, its own handlers).
-        service.add_to_each_commit(self._with_deadlines)
 
     # -- lifecycle --------------------------------------------------------------
 
@@ -96,6 +92,10 @@ class TurnClock:
         self.scheduler.on(TURN, self._on_turn)
         self.scheduler.on(COMPUTER, self._on_computer)
         self.scheduler.on(LOBBY, self._on_lobby)
+        # One write per action: each action's commit carries the deadlines it
+        # arms; the clock itself writes only for what no action carries (a new
+        # table, its own handlers).
+        self.service.add_to_each_commit(self._with_deadlines)
         self._unsubscribe = self.service.subscribe(self._on_change)
         await self.scheduler.start()
         unfinished = await self.service.unfinished()
@@ -106,6 +106,7 @@ class TurnClock:
             await self._replan(table.id)
 
     async def stop(self) -> None:
+        self.service.add_to_each_commit(None)
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None

@@ -105,10 +105,10 @@ class TableService:
 
     # -- subscription ----------------------------------------------------------
 
-    def add_to_each_commit(self, before_commit: BeforeCommit) -> None:
+    def add_to_each_commit(self, before_commit: BeforeCommit | None) -> None:
         """Have ``before_commit`` (see :data:`~bot.tables.registry.BeforeCommit`)
         add to each action's single write what follows from the table as the
-        action leaves it (the turn clock's deadlines)."""
+        action leaves it (the turn clock's deadlines); None: nothing more."""
         self._registry.before_commit = before_commit
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:

@@ -105,9 +105,7 @@ async def test_restart_between_arming_and_firing(world: World) -> None:
 
 
 def turn_clock(world: World) -> TurnClock:
-    clock = world.bot.app.clock
-    assert clock is not None
-    return clock
+    return world.bot.app.clock
 
 
 async def test_computer_players_move_through_the_turn_clock(world: World) -> None:

@@ -64,7 +64,7 @@ from simcord.http import FakeHTTPClient, FakeWebhookAdapter
 
 from bot.app import REDRAW, Snapshot
 from bot.config import DatabaseSettings, Settings
-from bot.discord_app import FEATURES, SpadesBot
+from bot.discord_app import SpadesBot
 from bot.game.types import Phase
 from bot.tables.model import Table, TableStatus
 from cogs.clock import ChannelTurnNotifier
@@ -443,7 +443,7 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
         # table_edits_per_channel_s) included: they are what keeps a bot
         # with many tables under Discord's limits.
         settings = Settings(database=DatabaseSettings(path=folder / "spades.db"))
-        return TimedBot(settings, seed_source=lambda: next(seeds), features=FEATURES)
+        return TimedBot(settings, seed_source=lambda: next(seeds))
 
     bots = [make_bot()]
     bot = bots[0]

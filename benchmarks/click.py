@@ -44,7 +44,7 @@ import simcord
 from simcord import MemberActor
 
 from bot.config import DatabaseSettings, DiscordSettings, Settings
-from bot.discord_app import FEATURES, SpadesBot
+from bot.discord_app import SpadesBot
 from bot.game.native import engine_build
 from bot.tables.model import Table
 from db.store import Store
@@ -194,9 +194,7 @@ async def play_game(world: World, target: int, hands: int) -> None:
 
 async def run(folder: Path, tables: int, target: int, hands: int) -> Clicks:
     seeds = itertools.count(1)
-    bot = SpadesBot(
-        bench_settings(folder / "spades.db"), seed_source=lambda: next(seeds), features=FEATURES
-    )
+    bot = SpadesBot(bench_settings(folder / "spades.db"), seed_source=lambda: next(seeds))
     try:
         async with simcord.run(bot) as env:
             await bot.sync_commands()

@@ -94,9 +94,7 @@ async def worker(location: str, shards: str, tables: int, per_table: int) -> Non
     print a JSON line of its count, times and latencies."""
     store = await open_store(_store_location(location))
     settings = Settings(discord={"shard_count": SHARD_COUNT, "shard_ids": shards})
-    app = await SpadesApp.open(
-        settings, store, now=time.time, notifier=_SilentNotifier(), features=("clock",)
-    )
+    app = await SpadesApp.open(settings, store, now=time.time, notifier=_SilentNotifier())
     await app.start()
     try:
         ids = sorted(settings.discord.shards.ids)

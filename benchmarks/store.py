@@ -56,7 +56,7 @@ from bot.game.rules import PRESETS
 from bot.game.state import Game
 from bot.game.types import Action, Phase
 from bot.game.view import view_of
-from bot.tables.model import Table, TableStatus
+from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService
 from db.store import Store
 from db.targets import is_postgres, sqlite_path
@@ -67,7 +67,7 @@ PLAYERS = (1000, 1001, 1002, 1003)
 
 
 async def _seated(service: TableService, channel: int, preset: str = "standard") -> Table:
-    table = await service.create(1, channel, PLAYERS[0], preset=preset)
+    table = await service.create(1, channel, PLAYERS[0], TableOptions(preset=preset))
     for user in PLAYERS[1:]:
         table = await service.join(table.id, user, table.version)
     return await service.start(table.id, PLAYERS[0], table.version)

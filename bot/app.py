@@ -21,14 +21,13 @@ tasks, so a click's answer waits only on its own commit.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from bot.clock import Deadline, Scheduler, SystemClock
+from bot.clock import Scheduler, SystemClock
 from bot.clock.notifier import TurnNotifier
 from bot.clock.turn_clock import TurnClock
 from bot.coach.service import CoachService
@@ -38,24 +37,19 @@ from bot.refusals import NoTableHere, NotPlaying, SeveralTables, UnknownTable
 from bot.stats.service import StatsService
 from bot.store_access import StoreUnavailable, open_store
 from bot.tables import errors as table_errors
-from bot.tables.model import Table, TableStatus
+from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService, random_seed
 from db.announcements import AnnouncementStore
 from db.live_hands import LiveHandRow, LiveHandStore
 from db.stats_store import StatsStore
-from db.store import Change, Store, TurnMention
+from db.store import Store, TurnMention
 
 log = logging.getLogger(__name__)
-
-#: The parts beyond the tables themselves: the turn clock (reminders, claims
-#: and the computer players' moves) and the statistics behind the leaderboard.
-FEATURES = ("clock", "leaderboard")
 
 #: The rules presets a host can choose, the default first.
 PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
 
 __all__ = [
-    "FEATURES",
     "PRESET_NAMES",
     "REDRAW",
     "LiveHandRow",
@@ -65,7 +59,6 @@ __all__ = [
     "Store",
     "StoreUnavailable",
     "TurnMention",
-    "known_features",
     "open_store",
 ]
 
@@ -74,15 +67,6 @@ Listener = Callable[["Snapshot", str], None]
 #: (a claim opened, the stand-in option set): it must be drawn again.
 REDRAW = "redraw"
 Now = Callable[[], float]
-
-
-def known_features(features: Iterable[str]) -> frozenset[str]:
-    """The features asked for; ValueError naming any that does not exist."""
-    chosen = frozenset(features)
-    unknown = chosen - set(FEATURES)
-    if unknown:
-        raise ValueError(f"unknown features {sorted(unknown)}; known: {FEATURES}")
-    return chosen
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,31 +89,6 @@ class Snapshot:
     away_seats: frozenset[int] = frozenset()
 
 
-class _CommitPlanner:
-    """One write per action: each action's commit also carries the deadlines
-    it re-arms (planned from the table as the action leaves it), and once it
-    is committed the scheduler adopts them without writing again."""
-
-    def __init__(self) -> None:
-        self.clock: TurnClock | None = None
-        self._planned: dict[int, tuple[int, tuple[Deadline, ...]]] = {}
-
-    def plan(self, table: Table, change: Change | None) -> Change | None:
-        if self.clock is None:
-            return change
-        deadlines = self.clock.deadlines_for(table)
-        self._planned[table.id] = (table.version, deadlines)
-        return dataclasses.replace(change or Change(), deadlines=deadlines)
-
-    def committed(self, table: Table) -> None:
-        planned = self._planned.get(table.id)
-        # Two actions of one table may report their commits in either order:
-        # only the plan of the version just committed is adopted.
-        if self.clock is not None and planned is not None and planned[0] == table.version:
-            del self._planned[table.id]
-            self.clock.scheduler.adopt(table.id, planned[1])
-
-
 class SpadesApp:
     """Build with :meth:`open`; :meth:`start` once the Discord side listens."""
 
@@ -140,8 +99,7 @@ class SpadesApp:
         tables: TableService,
         *,
         now: Now,
-        features: Iterable[str] = (),
-        planner: _CommitPlanner | None = None,
+        notifier: TurnNotifier,
     ) -> None:
         self.settings = settings
         self.store = store
@@ -150,16 +108,14 @@ class SpadesApp:
         #: The shards whose servers this process serves (all of them unless
         #: the bot runs as several processes, see bot/shards.py).
         self.shards = settings.discord.shards
-        self.features = known_features(features)
-        self.clock: TurnClock | None = None
-        self.stats: StatsService | None = None
-        if "leaderboard" in self.features:
-            self.stats = StatsService(StatsStore(store), owns=self.shards.owns)
+        self.stats = StatsService(StatsStore(store), owns=self.shards.owns)
         self.coach = CoachService(store, now)
         self._listeners: list[Listener] = []
         self._background: set[asyncio.Task[Any]] = set()
-        self._planner = planner or _CommitPlanner()
         tables.subscribe(self._on_commit)
+        serves = None if self.shards.every_shard else self.serves_table
+        scheduler = Scheduler(store, SystemClock(now), serves=serves)
+        self.clock = TurnClock(tables, scheduler, notifier, settings.clock)
 
     @classmethod
     async def open(
@@ -170,31 +126,18 @@ class SpadesApp:
         now: Now,
         notifier: TurnNotifier,
         seed_source: Callable[[], int] = random_seed,
-        features: Iterable[str] = (),
     ) -> SpadesApp:
         """Resume every open table over an opened ``store``."""
-        planner = _CommitPlanner()
-        shards = settings.discord.shards
-        tables = await TableService.open(
-            store, now=now, seed_source=seed_source, before_commit=planner.plan, owns=shards.owns
-        )
-        app = cls(settings, store, tables, now=now, features=features, planner=planner)
-        if "clock" in app.features:
-            serves = None if shards.every_shard else app.serves_table
-            scheduler = Scheduler(store, SystemClock(now), serves=serves)
-            app.clock = planner.clock = TurnClock(
-                tables, scheduler, notifier, settings.clock, planned_with_commits=True
-            )
-        return app
+        owns = settings.discord.shards.owns
+        tables = await TableService.open(store, now=now, seed_source=seed_source, owns=owns)
+        return cls(settings, store, tables, now=now, notifier=notifier)
 
     async def start(self) -> None:
         """Start the turn clock (deadlines that passed while stopped fire now)."""
-        if self.clock is not None:
-            await self.clock.start()
+        await self.clock.start()
 
     async def close(self) -> None:
-        if self.clock is not None:
-            await self.clock.stop()
+        await self.clock.stop()
         for task in list(self._background):
             task.cancel()
         if self._background:
@@ -208,8 +151,6 @@ class SpadesApp:
         self._listeners.append(listener)
 
     def snapshot(self, table: Table) -> Snapshot:
-        if self.clock is None:
-            return Snapshot(table)
         view = self.clock.view(table)
         return Snapshot(
             table, claim_open=view.claim_open, stand_in=view.stand_in, away_seats=view.away_seats
@@ -228,7 +169,6 @@ class SpadesApp:
                 log.exception("a listener failed on %s at table %d", event, table.id)
 
     async def _on_commit(self, table: Table, event: str) -> None:
-        self._planner.committed(table)
         self.publish(table, event)
 
     def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
@@ -310,36 +250,13 @@ class SpadesApp:
 
     # -- the lobby ----------------------------------------------------------------
 
-    async def create(
-        self,
-        origin: Origin,
-        host_id: int,
-        *,
-        target: int,
-        revokes: str,
-        preset: str,
-        turn_limit_s: int,
-        stand_in: bool | None,
-        hints: bool | None = None,
-        language: str = "en",
-    ) -> Snapshot:
-        """Open a table. Hints are off by default where games are rated
-        (with the statistics on), on where nothing is."""
+    async def create(self, origin: Origin, host_id: int, options: TableOptions) -> Snapshot:
+        """Open a table with the host's ``options``."""
         if origin.channel_id is None:
             raise table_errors.Malformed("tables are opened in a channel")
-        table = await self.tables.create(
-            origin.guild_id,
-            origin.channel_id,
-            host_id,
-            target=target,
-            revokes=revokes,
-            preset=preset,
-            turn_limit_s=turn_limit_s,
-            hints=self.stats is None if hints is None else hints,
-            language=language,
-        )
-        if stand_in is not None and self.clock is not None:
-            await self.clock.set_stand_in(table.id, stand_in)
+        table = await self.tables.create(origin.guild_id, origin.channel_id, host_id, options)
+        if options.stand_in is not None:
+            await self.clock.set_stand_in(table.id, options.stand_in)
             self.publish(table, REDRAW)
         return self.snapshot(table)
 
@@ -350,7 +267,7 @@ class SpadesApp:
         return await self.tables.leave(table.id, user_id, table.version)
 
     async def choose_partner(self, table: Table, user_id: int, version: int, seat: int) -> Table:
-        return await self.tables.choose_partner(table.id, user_id, None, version, partner_seat=seat)
+        return await self.tables.choose_partner(table.id, user_id, version, seat)
 
     async def add_computers(self, table: Table, user_id: int, version: int) -> Table:
         level = self.settings.tables.computer_level
@@ -393,7 +310,7 @@ class SpadesApp:
     async def claim(self, table: Table, user_id: int, version: int) -> Table:
         """Win because the other team kept the table waiting past the limit.
         There is no claim where a computer plays for late players."""
-        stand_in = self.clock is not None and self.clock.stand_in(table.id)
+        stand_in = self.clock.stand_in(table.id)
         return await self.tables.claim_timeout(table.id, user_id, version, stand_in=stand_in)
 
     async def challenge(self, table: Table, user_id: int, accused_id: int) -> Table:
@@ -401,8 +318,7 @@ class SpadesApp:
 
     async def _back_at(self, table: Table, user_id: int) -> None:
         """A seat a computer plays for its late owner is theirs again."""
-        if self.clock is not None:
-            await self.clock.take_back(table.id, user_id)
+        await self.clock.take_back(table.id, user_id)
 
     # -- preferences and bookkeeping --------------------------------------------
 
@@ -459,12 +375,6 @@ class SpadesApp:
         """The end of the table's game has been shown in its channel."""
         if table.game_id is not None:
             await AnnouncementStore(self.store).mark_announced(table.game_id, self.now())
-
-    async def table_shown(self, table: Table) -> None:
-        """The table message now shows ``table``. Without statistics there is
-        no picture to post, so a finished game is then fully announced."""
-        if self.stats is None and table.status is TableStatus.FINISHED:
-            await self.announced(table)
 
     # -- live hand messages (db/live_hands.py) ------------------------------------
 

@@ -9,27 +9,20 @@ calls on the application, and the presenter keeps the table messages current.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.app import (
-    FEATURES,
-    SpadesApp,
-    Store,
-    StoreUnavailable,
-    known_features,
-    open_store,
-)
+from bot.app import SpadesApp, Store, StoreUnavailable, open_store
 from bot.config import Settings
 from bot.i18n import N_, tr
 from bot.render.leaderboard import BOARD_PATTERN
 from bot.tables.service import random_seed
-from cogs.clock import ChannelTurnNotifier, ClockCog
-from cogs.coach import CoachCog, CoachDesk
+from cogs.clock import ChannelTurnNotifier
+from cogs.coach import CoachDesk
 from cogs.components import PATTERN, SpadesComponent, handle_components
 from cogs.errors import on_tree_error, say
 from cogs.hands import HandScreens
@@ -42,7 +35,7 @@ from cogs.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
-__all__ = ["FEATURES", "ShardedSpadesBot", "SpadesBot", "StartupError", "bot_class", "intents"]
+__all__ = ["ShardedSpadesBot", "SpadesBot", "StartupError", "bot_class", "intents"]
 
 #: Every component id the bot answers through a DynamicItem; any other click
 #: is answered "not valid" by :meth:`SpadesBot.on_interaction`.
@@ -81,12 +74,11 @@ class SpadesTree(app_commands.CommandTree[discord.Client]):
 class SpadesBot(commands.Bot):
     """``commands_only`` builds the command tree without opening the database
     (what ``python -m bot sync`` needs); ``seed_source`` deals the games
-    (tests pass fixed seeds); ``features`` picks from :data:`FEATURES` (the
-    whole bot has them all; without the clock, computer players never move)."""
+    (tests pass fixed seeds)."""
 
     app: SpadesApp
     store: Store  # opened before the application, closed after it
-    leaderboard: LeaderboardCog | None = None
+    leaderboard: LeaderboardCog
     presenter: TablePresenter
     hands: HandScreens
 
@@ -96,7 +88,6 @@ class SpadesBot(commands.Bot):
         *,
         commands_only: bool = False,
         seed_source: Callable[[], int] = random_seed,
-        features: Iterable[str] = (),
         **client_options: Any,
     ) -> None:
         # The bot never joins voice: no warnings about voice libraries.
@@ -112,7 +103,6 @@ class SpadesBot(commands.Bot):
         self.settings = settings
         self.commands_only = commands_only
         self.seed_source = seed_source
-        self.features = known_features(features)
         self._opened = False
         self._built = False
         self._resumed = False
@@ -158,7 +148,6 @@ class SpadesBot(commands.Bot):
             now=self.now,
             notifier=notifier,
             seed_source=self.seed_source,
-            features=self.features,
         )
         self._built = True
         notifier.app = app
@@ -173,14 +162,10 @@ class SpadesBot(commands.Bot):
         ui = TableUI(app, self.hands, self.presenter, coach)
         handle_components(self, ui.on_component)
         self.add_dynamic_items(SpadesComponent)
-        await self.add_cog(SpadesCog(self.tree, app, self.hands, self.presenter))
-        # Both add their commands to the /spades group: after SpadesCog.
-        await self.add_cog(CoachCog(self.tree, app))
-        if "clock" in self.features:
-            await self.add_cog(ClockCog(self.tree, app))
-        if "leaderboard" in self.features:
-            self.leaderboard = LeaderboardCog(self, app, self.presenter.names.get)
-            await self.add_cog(self.leaderboard)
+        self.leaderboard = LeaderboardCog(self, app, self.presenter.names.get)
+        await self.add_cog(self.leaderboard)
+        spades = SpadesCog(self.tree, app, self.hands, self.presenter, self.leaderboard.commands)
+        await self.add_cog(spades)
         if not self.commands_only:
             await app.start()
             self.heartbeat.change_interval(seconds=self.settings.health.heartbeat_every_s)
@@ -204,8 +189,7 @@ class SpadesBot(commands.Bot):
         # final table message and its picture.
         for table in await self.app.owed():
             self.presenter.show(self.app.snapshot(table), check=True)
-            if self.leaderboard is not None:
-                self.app.spawn(self.leaderboard.deliver_owed(table), f"owed-{table.id}")
+            self.app.spawn(self.leaderboard.deliver_owed(table), f"owed-{table.id}")
 
     async def close(self) -> None:
         if self._opened:

@@ -138,10 +138,10 @@ def run(argv: list[str]) -> int:
     import aiohttp
     import discord
 
-    from bot.discord_app import FEATURES, StartupError, bot_class
+    from bot.discord_app import StartupError, bot_class
 
     async def main() -> None:
-        async with bot_class(settings)(settings, features=FEATURES) as bot:
+        async with bot_class(settings)(settings) as bot:
             await bot.open_database()
             await bot.start(token)
 
@@ -182,10 +182,10 @@ def sync(argv: list[str]) -> int:
     import aiohttp
     import discord
 
-    from bot.discord_app import FEATURES, SpadesBot
+    from bot.discord_app import SpadesBot
 
     async def main() -> list[str]:
-        async with SpadesBot(settings, commands_only=True, features=FEATURES) as bot:
+        async with SpadesBot(settings, commands_only=True) as bot:
             await bot.login(token)
             return await bot.sync_commands(args.guild)
 
@@ -233,7 +233,7 @@ def screenshots(argv: list[str]) -> int:
 
 
 def picture_bot(settings: Settings, seeds: Callable[[], int]) -> SpadesBot:
-    """The bot the screenshots are taken of: every feature, deals from ``seeds``."""
-    from bot.discord_app import FEATURES, SpadesBot
+    """The bot the screenshots are taken of, dealing from ``seeds``."""
+    from bot.discord_app import SpadesBot
 
-    return SpadesBot(settings, seed_source=seeds, features=FEATURES)
+    return SpadesBot(settings, seed_source=seeds)

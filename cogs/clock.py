@@ -1,25 +1,19 @@
-"""The turn clock on Discord: its messages in the table's channel, and ``/spades claim``.
+"""The turn clock on Discord: its messages in the table's channel.
 
 :class:`ChannelTurnNotifier` is the clock's voice: short messages, each
 pinging only the people it concerns. They go out within the REST budget
 (the presenter's :class:`~cogs.pacing.Pacer`), from a task of their own: the
 clock never waits for a turn of the budget, so a burst of reminders (tables
 opened together come due together) holds up no computer player's move.
-:class:`ClockCog` adds ``claim`` to the ``/spades`` group; whether a claim
-is allowed is the application's decision.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
-from discord import app_commands
-from discord.ext import commands
 
 from bot.app import REDRAW, SpadesApp
-from bot.i18n import N_
 from bot.render import clock_text
 from bot.render.clock_text import ClockMessage
 from bot.tables.model import Table
@@ -96,38 +90,3 @@ class ChannelTurnNotifier:
             # The game state does not depend on this message; the table message
             # still shows whose turn it is.
             log.info("turn clock message at table %d not sent: %s", table.id, exc)
-
-
-class ClockCog(commands.Cog):
-    """``/spades claim``: added to the /spades group (load it after SpadesCog)."""
-
-    def __init__(self, tree: app_commands.CommandTree[Any], app: SpadesApp) -> None:
-        self.tree = tree
-        self.app = app
-        self.command = _claim_command(app)
-
-    async def cog_load(self) -> None:
-        group = self.tree.get_command("spades")
-        if isinstance(group, app_commands.Group) and group.get_command("claim") is None:
-            group.add_command(self.command)
-
-    async def cog_unload(self) -> None:
-        group = self.tree.get_command("spades")
-        if isinstance(group, app_commands.Group):
-            group.remove_command("claim")
-
-
-def _claim_command(app: SpadesApp) -> app_commands.Command[Any, ..., None]:
-    @app_commands.command(
-        name="claim",
-        description=N_("Win the game: the other team kept the table waiting too long"),
-    )
-    async def claim(interaction: discord.Interaction[Any]) -> None:
-        table = await app.my_table(interaction.user.id, interaction.channel_id)
-        done = await app.claim(table, interaction.user.id, table.version)
-        await interaction.response.send_message(
-            clock_text.claimed(done, interaction.user.id),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-
-    return claim

@@ -1,4 +1,4 @@
-"""The coach on Discord: the Hint button, ``/spades coach``, and the reviews.
+"""The coach on Discord: the Hint button and the reviews (``/spades coach`` is in cogs.spades).
 
 A hint answers the click privately (a deferred ephemeral answer, since the
 search may take most of a second). A review goes to the person as a private
@@ -17,15 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
-from discord import app_commands
-from discord.app_commands import Choice
-from discord.ext import commands
 
 from bot.app import Snapshot, SpadesApp
 from bot.coach.service import EndedHand
-from bot.i18n import N_, resolve
+from bot.i18n import resolve
 from bot.refusals import InvalidButton
-from bot.render.coach_text import coach_set_text, coach_status_text, hint_text, review_text
+from bot.render.coach_text import hint_text, review_text
 from bot.render.ids import ComponentId
 from bot.render.table import seat_labels
 from bot.tables.model import Table
@@ -121,42 +118,3 @@ def _stamp(cid: ComponentId) -> int | None:
     if not cid.arg.isdigit():
         raise InvalidButton()
     return int(cid.arg)
-
-
-class CoachCog(commands.Cog):
-    """``/spades coach``: added to the /spades group (load it after SpadesCog)."""
-
-    def __init__(self, tree: app_commands.CommandTree[Any], app: SpadesApp) -> None:
-        self.tree = tree
-        self.command = _coach_command(app)
-
-    async def cog_load(self) -> None:
-        group = self.tree.get_command("spades")
-        if isinstance(group, app_commands.Group) and group.get_command("coach") is None:
-            group.add_command(self.command)
-
-    async def cog_unload(self) -> None:
-        group = self.tree.get_command("spades")
-        if isinstance(group, app_commands.Group):
-            group.remove_command("coach")
-
-
-def _coach_command(app: SpadesApp) -> app_commands.Command[Any, ..., None]:
-    @app_commands.command(
-        name="coach", description=N_("A private review of your play after each hand (on or off)")
-    )
-    @app_commands.describe(mode=N_("on or off; leave it out to see your choice"))
-    @app_commands.choices(
-        mode=[Choice(name=N_("on"), value="on"), Choice(name=N_("off"), value="off")]
-    )
-    async def coach(interaction: discord.Interaction[Any], mode: str | None = None) -> None:
-        user = interaction.user.id
-        lang = private_language(interaction)
-        if mode is None:
-            text = coach_status_text(await app.coach.coach_on(user), lang)
-        else:
-            await app.coach.set_coach(user, mode == "on")
-            text = coach_set_text(mode == "on", lang)
-        await interaction.response.send_message(text, ephemeral=True)
-
-    return coach

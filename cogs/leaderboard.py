@@ -3,10 +3,10 @@ end-of-game picture.
 
 Thin glue: the commands ask :class:`~bot.stats.service.StatsService` and
 answer with what :mod:`bot.render.leaderboard` and :mod:`bot.render.results`
-draw. The subcommands join the ``/spades`` group that :mod:`cogs.spades`
-registers, so this cog loads after that one. It also subscribes to the table
-service: when a game ends it is counted in the background (no click waits
-for it), and a picture of the game's scores is posted in the table's channel.
+draw. The subcommands are made here and handed to the ``/spades`` group
+of :mod:`cogs.spades`. The cog also subscribes to the table service: when a
+game ends it is counted in the background (no click waits for it), and a
+picture of the game's scores is posted in the table's channel.
 """
 
 from __future__ import annotations
@@ -142,25 +142,19 @@ def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., 
 
 
 class LeaderboardCog(commands.Cog):
-    """Load after :class:`cogs.spades.SpadesCog` (it owns the ``/spades`` group)."""
+    """:attr:`commands` go to the ``/spades`` group (:class:`cogs.spades.SpadesCog`)."""
 
     def __init__(
         self, bot: commands.Bot, app: SpadesApp, known_name: KnownName = lambda user_id: None
     ) -> None:
-        if app.stats is None:
-            raise ValueError("the leaderboard needs an application built with its statistics")
         self.bot = bot
         self.app = app
         self.stats: StatsService = app.stats
         self.known_name = known_name
-        self._commands = _build_commands(self)
+        #: ``/spades leaderboard``, ``stats``, ``history`` and ``rating-settings``.
+        self.commands = _build_commands(self)
 
     async def cog_load(self) -> None:
-        group = self.bot.tree.get_command("spades")
-        if not isinstance(group, app_commands.Group):
-            raise RuntimeError("the /spades group must be registered before the leaderboard")
-        for command in self._commands:
-            group.add_command(command, override=True)
         BoardButton.sources[self.bot] = self.stats.leaderboard
         BoardButton.languages[self.bot] = self.app.language_of
         self.bot.add_dynamic_items(BoardButton)
@@ -168,10 +162,6 @@ class LeaderboardCog(commands.Cog):
         self.app.spawn(self._catch_up(), "stats-catch-up")
 
     async def cog_unload(self) -> None:
-        group = self.bot.tree.get_command("spades")
-        if isinstance(group, app_commands.Group):
-            for command in self._commands:
-                group.remove_command(command.name)
         self.bot.remove_dynamic_items(BoardButton)
         if BoardButton.sources.get(self.bot) == self.stats.leaderboard:
             del BoardButton.sources[self.bot]

@@ -175,8 +175,6 @@ class TablePresenter:
                 continue
             screen.behind = None
             screen.shown_version = max(screen.shown_version, table.version)
-            if not table.is_open:
-                await self.app.table_shown(table)
             self.mentions.turn_shown(table)
             await self.hands.refresh(table)
 

@@ -6,6 +6,7 @@ are raised and answered by the one error path (cogs.errors).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -15,14 +16,15 @@ from discord.ext import commands
 
 from bot.app import PRESET_NAMES, Origin, SpadesApp
 from bot.i18n import LANGUAGES, N_, tr
+from bot.render import clock_text
 from bot.render.answers import joined_text
 from bot.render.clock_text import duration_text
-from bot.render.coach_text import hints_table_text
+from bot.render.coach_text import coach_set_text, coach_status_text, hints_table_text
 from bot.render.decks import DECKS, DeckName, Style
 from bot.render.ids import Act, ComponentId
 from bot.render.rules_text import rules_text
 from bot.render.spec import ButtonSpec, MessageSpec
-from bot.tables.model import DEFAULT_TURN_LIMIT_S
+from bot.tables.model import DEFAULT_TURN_LIMIT_S, TableOptions
 from cogs.components import send_private
 from cogs.errors import InteractionRefused
 from cogs.hands import HandScreens
@@ -48,9 +50,16 @@ def _limit_choice(minutes: int) -> Choice[int]:
 
 @app_commands.guild_only()
 class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership Spades tables")):
-    def __init__(self, cog: SpadesCog) -> None:
+    """Every ``/spades`` command: those of the tables here, then ``more``
+    (the statistics' commands, made by :mod:`cogs.leaderboard`)."""
+
+    def __init__(
+        self, cog: SpadesCog, more: Sequence[app_commands.Command[Any, ..., None]]
+    ) -> None:
         super().__init__()
         self.cog = cog
+        for command in more:
+            self.add_command(command)
 
     @property
     def app(self) -> SpadesApp:
@@ -89,16 +98,14 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
         preset: str = "standard",
         turn_limit: int = DEFAULT_TURN_LIMIT_MINUTES,
         stand_in: bool | None = None,
-        hints: bool | None = None,
+        hints: bool = False,
         language: str | None = None,
     ) -> None:
         # Posting the table message may wait on Discord's rate limits.
         await interaction.response.defer(ephemeral=True, thinking=True)
         presenter = self.cog.presenter
         presenter.remember_name(interaction.user)
-        snapshot = await self.app.create(
-            Origin(interaction.guild_id, interaction.channel_id),
-            interaction.user.id,
+        options = TableOptions.chosen(
             target=target,
             revokes=revokes,
             preset=preset,
@@ -107,6 +114,8 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
             hints=hints,
             language=language or server_language(interaction),
         )
+        origin = Origin(interaction.guild_id, interaction.channel_id)
+        snapshot = await self.app.create(origin, interaction.user.id, options)
         table = snapshot.table
         await presenter.settle(table.id)
         problem = presenter.problem(table.id)
@@ -239,6 +248,35 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
         text = rules_text(rules, private_language(interaction))
         await interaction.response.send_message(text, ephemeral=True)
 
+    @app_commands.command(
+        name="coach", description=N_("A private review of your play after each hand (on or off)")
+    )
+    @app_commands.describe(mode=N_("on or off; leave it out to see your choice"))
+    @app_commands.choices(
+        mode=[Choice(name=N_("on"), value="on"), Choice(name=N_("off"), value="off")]
+    )
+    async def coach(self, interaction: discord.Interaction[Any], mode: str | None = None) -> None:
+        user = interaction.user.id
+        lang = private_language(interaction)
+        if mode is None:
+            text = coach_status_text(await self.app.coach.coach_on(user), lang)
+        else:
+            await self.app.coach.set_coach(user, mode == "on")
+            text = coach_set_text(mode == "on", lang)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(
+        name="claim",
+        description=N_("Win the game: the other team kept the table waiting too long"),
+    )
+    async def claim(self, interaction: discord.Interaction[Any]) -> None:
+        table = await self.app.my_table(interaction.user.id, interaction.channel_id)
+        done = await self.app.claim(table, interaction.user.id, table.version)
+        await interaction.response.send_message(
+            clock_text.claimed(done, interaction.user.id),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
 
 class SpadesCog(commands.Cog):
     def __init__(
@@ -247,12 +285,13 @@ class SpadesCog(commands.Cog):
         app: SpadesApp,
         hands: HandScreens,
         presenter: TablePresenter,
+        more: Sequence[app_commands.Command[Any, ..., None]] = (),
     ) -> None:
         self.tree = tree
         self.app = app
         self.hands = hands
         self.presenter = presenter
-        self.group = SpadesGroup(self)
+        self.group = SpadesGroup(self, more)
 
     async def cog_load(self) -> None:
         self.tree.add_command(self.group)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 import aiosqlite.core
@@ -82,27 +82,18 @@ async def bots() -> AsyncIterator[list[SpadesBot]]:
 
 
 # The SimCord tests of every layer build the real bot the same way: a folder
-# provides ``settings`` (and may narrow ``bot_features``); a restart makes a
-# new bot on the same settings, as a real restart would.
+# provides ``settings``; a restart makes a new bot on the same settings, as a
+# real restart would.
 
 
 @pytest.fixture
-def bot_features() -> Iterable[str]:
-    from bot.discord_app import FEATURES
-
-    return FEATURES
-
-
-@pytest.fixture
-def make_bot(
-    settings: Settings, bots: list[SpadesBot], bot_features: Iterable[str]
-) -> Callable[[], SpadesBot]:
+def make_bot(settings: Settings, bots: list[SpadesBot]) -> Callable[[], SpadesBot]:
     from bot.discord_app import SpadesBot
 
     seeds = itertools.count(1)
 
     def make() -> SpadesBot:
-        bot = SpadesBot(settings, seed_source=lambda: next(seeds), features=bot_features)
+        bot = SpadesBot(settings, seed_source=lambda: next(seeds))
         bots.append(bot)
         return bot
 

@@ -253,9 +253,6 @@ class Scheduler:
     def pending(self, table_id: int, kind: str) -> Deadline | None:
         return self._pending_at((table_id, kind))
 
-    def pending_for(self, table_id: int) -> list[Deadline]:
-        return list(self._pending.get(table_id, {}).values())
-
     def __len__(self) -> int:
         return self._pending_count
 

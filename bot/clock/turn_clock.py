@@ -1,8 +1,11 @@
 """The turn clock: what the scheduler does to tables while nobody watches.
 
-After every committed change (``service.subscribe``) and at start, each open
-table gets the deadlines :mod:`bot.clock.plan` calls for, and the handlers
-here act when they fall due: reminders and the claim announcement for a late
+Each open table has the deadlines :mod:`bot.clock.plan` calls for: an
+action's are written in the action's own commit (the clock plans them from
+the table as the action leaves it, ``TableService.add_to_each_commit``), a new
+table's and those the handlers change are written by the clock, and at start
+every table missing its deadlines gets them. The handlers here act when
+they fall due: reminders and the claim announcement for a late
 person, a stand-in taking a late seat's turns at a table with that option
 (until its owner takes the seat back by opening their hand), computer moves,
 and closing idle lobbies.
@@ -46,14 +49,16 @@ from bot.tables.kinds import CREATE, REMATCH, START
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService
 from db.clock_store import ClockStore, TableClockState
+from db.store import Change
 
 # Stands for the game of away seats stored at a table whose game is over.
 GAME_OVER = -1
 
 
 class TurnClock:
-    """Create it, then ``await start()`` once the service has resumed its tables
-    (handlers are registered and the scheduler started here)."""
+    """Create it, then ``await start()`` once the service has resumed its
+    tables (handlers are registered, each action's commit carries its
+    deadlines from then on, and the scheduler starts)."""
 
     def __init__(
         self,
@@ -62,13 +67,7 @@ class TurnClock:
         notifier: TurnNotifier,
         settings: ClockSettings | None = None,
         clock_store: ClockStore | None = None,
-        *,
-        planned_with_commits: bool = False,
     ) -> None:
-        #: Whether each action's deadlines are planned (``deadlines_for``) and
-        #: committed with the action itself; the clock then writes only for
-        #: what no action carries (a new table, its own handlers).
-        self.planned_with_commits = planned_with_commits
         self.service = service
         self.scheduler = scheduler
         self.notifier = notifier
@@ -83,6 +82,8 @@ class TurnClock:
         self._locks: dict[int, asyncio.Lock] = {}
         self._computing: set[tuple[int, str]] = set()
         self._unsubscribe: Callable[[], None] | None = None
+        # table id -> (the version an action is about to commit, its deadlines)
+        self._committing: dict[int, tuple[int, tuple[Deadline, ...]]] = {}
 
     # -- lifecycle --------------------------------------------------------------
 
@@ -91,6 +92,10 @@ class TurnClock:
         self.scheduler.on(TURN, self._on_turn)
         self.scheduler.on(COMPUTER, self._on_computer)
         self.scheduler.on(LOBBY, self._on_lobby)
+        # One write per action: each action's commit carries the deadlines it
+        # arms; the clock itself writes only for what no action carries (a new
+        # table, its own handlers).
+        self.service.add_to_each_commit(self._with_deadlines)
         self._unsubscribe = self.service.subscribe(self._on_change)
         await self.scheduler.start()
         unfinished = await self.service.unfinished()
@@ -101,6 +106,7 @@ class TurnClock:
             await self._replan(table.id)
 
     async def stop(self) -> None:
+        self.service.add_to_each_commit(None)
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -118,10 +124,6 @@ class TurnClock:
         state = self._state(table_id)
         await self._save(table_id, replace(state, stand_in=on))
         await self._replan(table_id)
-
-    def away_seats(self, table_id: int) -> frozenset[int]:
-        """Seats a computer currently plays for their late owner."""
-        return self._state(table_id).away_seats
 
     async def take_back(self, table_id: int, user_id: int) -> bool:
         """The owner of a seat a computer plays for opened their hand: the seat
@@ -176,10 +178,22 @@ class TurnClock:
 
     # -- planning ---------------------------------------------------------------
 
+    def _with_deadlines(self, table: Table, change: Change | None) -> Change:
+        """The deadlines ``table`` arms, added to the change that leaves it so."""
+        deadlines = self.deadlines_for(table)
+        self._committing[table.id] = (table.version, deadlines)
+        return replace(change or Change(), deadlines=deadlines)
+
     async def _on_change(self, table: Table, event: str) -> None:
+        committing = self._committing.get(table.id)
+        # Two actions of one table may report their commits in either order:
+        # only the deadlines of the version just committed are taken on.
+        if committing is not None and committing[0] == table.version:
+            del self._committing[table.id]
+            self.scheduler.adopt(table.id, committing[1])
         if event in (START, REMATCH):
             await self._seats_back_to_owners(table.id)
-        if not self.planned_with_commits or event == CREATE:
+        if event == CREATE:
             await self._replan(table.id)
 
     async def _replan(self, table_id: int) -> None:

@@ -24,8 +24,10 @@ _SHAPE = re.compile(
 class Act(StrEnum):
     JOIN = "join"
     LEAVE = "leave"
-    PARTNER = "partner"  # host's partner menu; the value is the partner's user id
-    COMPUTERS = "bots"  # host fills the empty seats with computer players
+    PARTNER = "partner"  # host's partner menu; the value is the partner's seat (1-3)
+    # The host fills the empty seats with computer players ("bots": the word
+    # of the buttons already posted, which must keep working).
+    COMPUTERS = "bots"
     START = "start"
     HAND = "hand"  # "My hand": a fresh private hand
     LOOK = "look"  # show my cards (Blind Nil tables)

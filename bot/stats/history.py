@@ -1,4 +1,4 @@
-"""A finished game's history as a JSON file, and the check that it replays.
+"""A finished game's history as a JSON file.
 
 The file holds the game's rules, seats, result and its hand records in the
 simulator's ``--record`` format; when the table's seed and action list are
@@ -12,9 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from bot.game.rules import RuleSet
-from bot.game.state import Game
-from bot.stats.records import BadRecord, FinishedGame, read_hand
+from bot.stats.records import FinishedGame
 
 EXPORT_FORMAT = "spades-history/1"
 
@@ -61,40 +59,3 @@ def export_bytes(game: FinishedGame, game_json: Mapping[str, Any] | None = None)
 
 def export_filename(game_id: int) -> str:
     return f"spades-game-{game_id}.json"
-
-
-def replay_hands(document: Mapping[str, Any]) -> tuple[int, int]:
-    """Score the exported hands again from nothing and return the final score.
-
-    Each hand is scored with the exported rules from the bids and tricks it
-    records, starting from the score and bags the hands before it left;
-    any disagreement with what the file says raises :class:`BadRecord`.
-    """
-    rules = RuleSet.model_validate(document["rules"])
-    scores = [0, 0]
-    bags = [0, 0]
-    for index, record in enumerate(document["hands"], start=1):
-        if list(record["score_before"]) != scores or list(record["bags_before"]) != bags:
-            raise BadRecord(f"hand {index} does not start where hand {index - 1} ended")
-        hand = read_hand(rules, record)
-        for team in (0, 1):
-            scores[team] += hand.results[team].points
-            bags[team] = hand.results[team].bags_after
-        if list(hand.score_after) != scores or list(hand.bags_after) != bags:
-            raise BadRecord(f"hand {index} does not add up to its recorded score")
-    return scores[0], scores[1]
-
-
-def replay_actions(document: Mapping[str, Any]) -> Game:
-    """Rebuild the whole game from the exported seed and actions."""
-    if "actions" not in document:
-        raise BadRecord("this history holds hand records only, not the action list")
-    return Game.from_json(
-        {
-            "rules": document["rules"],
-            "seed": document["seed"],
-            "started_at": document.get("started_at", 0.0),
-            "fixed_deals": document.get("fixed_deals", []),
-            "actions": document["actions"],
-        }
-    )

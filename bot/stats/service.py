@@ -25,7 +25,7 @@ from bot.stats.leaderboard import PAGE_SIZE, LeaderboardPage, SortKey, page_span
 from bot.stats.ratings import Skill
 from bot.stats.records import BadRecord, FinishedGame, SeatPlayer
 from bot.stats.summary import PartnerRecord, PlayerStats
-from bot.stats.tally import Tally, game_tallies
+from bot.stats.tally import Tally
 from bot.tables.model import Table, TableStatus
 from db.stats_store import HistoryRow, StatsStore, StoredGame
 
@@ -227,31 +227,6 @@ class StatsService:
             outcomes = await self.record_games(games, skip_bad=True)
             counted += sum(o is not None for o in outcomes)
         return counted
-
-    async def recount(self, guild_id: int) -> dict[int, Tally]:
-        """Every player's statistics counted afresh from the stored games
-        (the aggregates must always equal this)."""
-        totals: dict[int, Tally] = {}
-        for game_id in await self.store.guild_game_ids(guild_id):
-            found = await self.finished_game(game_id)
-            if found is None:  # pragma: no cover - the store lost a counted game
-                continue
-            game = found[0]
-            for seat, tally in enumerate(game_tallies(game)):
-                user_id = game.seats[seat].user_id
-                if user_id is not None:
-                    totals.setdefault(user_id, Tally()).add(tally)
-        return totals
-
-    # -- the table service's subscriber -----------------------------------------
-
-    async def on_table_event(self, table: Table, event: str) -> None:
-        """Counts the game a change finished, before returning: for tests and
-        tools. The bot runs :meth:`record_game` of :func:`finished_by` in the
-        background instead, so that no click waits for the counting."""
-        record = finished_by(table, event)
-        if record is not None:
-            await self.record_game(record)
 
 
 def finished_by(table: Table, event: str) -> FinishedGame | None:

@@ -6,8 +6,6 @@ person who clicked; none changes anything.
 
 from __future__ import annotations
 
-from pydantic import ValidationError
-
 from bot.game.cards import parse_card
 from bot.tables import errors
 from bot.tables.live import LiveTable
@@ -86,12 +84,3 @@ def card_value(card: object) -> int:
         except ValueError:
             raise errors.Malformed(f"{card[:10]!r} is not a card") from None
     raise errors.Malformed("that is not a card")
-
-
-def validation_message(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
-        return f"{where}: {message}" if where else message
-    return str(exc)

@@ -70,7 +70,6 @@ class LiveTable:
     visible_version: int | None
     created_at: float
     updated_at: float
-    language: str = "en"  # of the public messages
     lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
     snapshot: Table | None = None
     #: The stored checkpoint: how much of the game its history part holds
@@ -154,5 +153,4 @@ class LiveTable:
             game_id=self.game_id,
             created_at=self.created_at,
             updated_at=self.updated_at if updated_at is None else updated_at,
-            language=self.language,
         )

@@ -16,7 +16,6 @@ from bot.i18n import N_
 from bot.tables import errors
 from bot.tables.checks import (
     check_host,
-    check_id,
     check_lobby,
     check_member,
     check_not_ahead,
@@ -93,8 +92,7 @@ def leave(live: LiveTable, user_id: int, version: int, now: Clock) -> Plan:
 def choose_partner(
     live: LiveTable,
     user_id: int,
-    partner_id: int | None,
-    partner_seat: int | None,
+    chosen: int,
     version: int,
     now: Clock,
 ) -> Plan:
@@ -102,12 +100,7 @@ def choose_partner(
     check_lobby(live)
     if any(seat.is_empty for seat in live.seats):
         raise errors.NotEnoughPlayers(N_("all four seats must be taken before you pick a partner"))
-    if partner_id is not None:
-        check_id(partner_id, "user")
-        chosen = live.seat_of(partner_id)
-    else:
-        chosen = partner_seat if is_int(partner_seat) else None
-    if chosen is None or not 1 <= chosen <= 3:
+    if not is_int(chosen) or not 1 <= chosen <= 3:
         raise errors.BadPartner()
     check_version(live, version)
     others = [n for n in (1, 2, 3) if n != chosen]
@@ -228,4 +221,5 @@ def _new_game(
 
 
 def _seat_json(seat: Seat) -> dict[str, Any]:
+    # "bot_level": the logged key (and column) of every earlier version.
     return {"user_id": seat.user_id, "bot_level": seat.computer_level}

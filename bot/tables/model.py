@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property, lru_cache
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from bot.game.rules import DEFAULT_TURN_LIMIT_S, PRESETS, RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import GameResult
+from bot.tables import errors
 
 __all__ = [
     "DEFAULT_TURN_LIMIT_S",
@@ -47,7 +48,14 @@ class TableStatus(StrEnum):
 
 
 class TableOptions(BaseModel):
-    """The host's choices when opening a table."""
+    """The host's choices when opening a table: the ``/spades new`` form
+    builds this value, and it reaches the store unchanged. A new choice is a
+    field here (and on the form); nothing in between names it.
+
+    Stored as the table's ``options`` (JSON), except the two fields marked
+    ``exclude``, which are kept where earlier versions keep them: the language
+    in the table's own column, the stand-in choice in the turn clock's state.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -57,6 +65,25 @@ class TableOptions(BaseModel):
     turn_limit_s: int = Field(DEFAULT_TURN_LIMIT_S, gt=0, le=MAX_TURN_LIMIT_S)
     #: The coach's Hint button on the private hands (tables from before read False).
     hints: bool = False
+    #: The language of the public messages (bot.i18n code); English for
+    #: tables opened before there was a choice.
+    language: str = Field("en", exclude=True)
+    #: Past the turn limit a computer plays for a late player (None: the
+    #: clock's default). Handed to the turn clock when the table opens, which
+    #: keeps it (:attr:`bot.app.Snapshot.stand_in` says what holds); tables
+    #: read back from the store have None here.
+    stand_in: bool | None = Field(None, exclude=True)
+
+    @classmethod
+    def chosen(cls, **choices: Any) -> TableOptions:
+        """The options of a new table; Malformed saying what is wrong."""
+        try:
+            return cls.model_validate(choices)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ()))
+            message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+            raise errors.Malformed(f"{where}: {message}" if where else message) from None
 
     @field_validator("target")
     @classmethod
@@ -72,16 +99,26 @@ class TableOptions(BaseModel):
             raise ValueError(f"unknown rules preset {name!r}: choose one of {', '.join(PRESETS)}")
         return name
 
+    @model_validator(mode="after")
+    def _rules_accept(self) -> TableOptions:
+        self.rules()  # the preset must accept the other choices (ValueError)
+        return self
+
     def rules(self) -> RuleSet:
         """The engine's rules for these choices."""
-        return _rules(self.preset, self.target, self.revokes, self.turn_limit_s)
+        return _rules(tuple(getattr(self, name) for name in RULE_CHOICES))
+
+
+#: The options that are rules too: named like a field of RuleSet.
+RULE_CHOICES = tuple(name for name in TableOptions.model_fields if name in RuleSet.model_fields)
 
 
 @lru_cache(maxsize=256)
-def _rules(name: str, target: int, revokes: str, turn_limit_s: int) -> RuleSet:
+def _rules(values: tuple[object, ...]) -> RuleSet:
     # Validating a RuleSet costs more than the rest of starting a game; rule
     # sets are frozen, so the tables with the same choices share one.
-    return preset(name).with_options(target=target, revokes=revokes, turn_limit_s=turn_limit_s)
+    chosen = dict(zip(RULE_CHOICES, values, strict=True))
+    return preset(str(chosen["preset"])).with_options(**chosen)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,13 +170,15 @@ class Table:
     game_id: int | None  # the stored id of the current game (hand records, leaderboard)
     created_at: float
     updated_at: float
-    #: The language of the public messages (bot.i18n code); English for
-    #: tables opened before there was a choice.
-    language: str = "en"
 
     @cached_property
     def rules(self) -> RuleSet:
         return self.options.rules()
+
+    @property
+    def language(self) -> str:
+        """The language of the table's public messages."""
+        return self.options.language
 
     @property
     def result(self) -> GameResult | None:
@@ -165,11 +204,3 @@ class Table:
     @property
     def seated_count(self) -> int:
         return sum(1 for seat in self.seats if not seat.is_empty)
-
-    @property
-    def empty_seats(self) -> tuple[int, ...]:
-        return tuple(n for n, seat in enumerate(self.seats) if seat.is_empty)
-
-    @property
-    def computer_seats(self) -> tuple[int, ...]:
-        return tuple(n for n, seat in enumerate(self.seats) if seat.is_computer)

@@ -33,7 +33,7 @@ def engine_plan(
     stand_in: bool = False,
 ) -> Plan:
     """One engine action by a person (``user_id``) or by the computer player
-    at ``bot_seat``. ``stand_in``: a claim at a table where a computer takes
+    at ``computer_seat``. ``stand_in``: a claim at a table where a computer takes
     late players' turns, which is refused."""
     if user_id is None:
         assert computer_seat is not None
@@ -62,7 +62,7 @@ def engine_plan(
     game.apply(Action(kind, seat, number, at))  # IllegalAction: nothing changed
     payload: dict[str, Any] = {"seat": seat, "value": number}
     if user_id is None:
-        payload["bot"] = live.seats[seat].computer_level
+        payload["bot"] = live.seats[seat].computer_level  # the logged key of earlier versions
     plan = Plan(LogEntry(kind.value, user_id, payload, at), game=game)
     if game.over:
         plan.status = TableStatus.FINISHED

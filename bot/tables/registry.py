@@ -61,11 +61,9 @@ class TableRegistry:
     """``owns`` says which servers' tables this process holds: the others are
     neither resumed nor read back, and acting on one is refused (OtherShard)."""
 
-    def __init__(
-        self, store: Store, before_commit: BeforeCommit | None = None, owns: Owns | None = None
-    ) -> None:
+    def __init__(self, store: Store, owns: Owns | None = None) -> None:
         self.store = store
-        self.before_commit = before_commit
+        self.before_commit: BeforeCommit | None = None
         self.owns = owns or _every_server
         self.tables: dict[int, LiveTable] = {}
         self.by_channel: dict[int, int] = {}  # channel id -> its open table's id
@@ -78,7 +76,7 @@ class TableRegistry:
         # was written is read back before the next action.
         self._unsure: set[int] = set()
         # Tables share a handful of option sets: validate each once.
-        self._options: dict[str, TableOptions] = {}
+        self._options: dict[tuple[str, str], TableOptions] = {}
 
     async def resume(self) -> None:
         """Bring every lobby and playing table back into memory."""
@@ -185,7 +183,7 @@ class TableRegistry:
     async def _adopt(self, record: TableRecord) -> LiveTable:
         """Rebuild a table from its stored rows: its current game from the
         stored engine state, or by replaying the game's log."""
-        options, rules = self._options_of(record.options_json)
+        options, rules = self._options_of(record.options_json, record.language)
         seats = [EMPTY_SEAT] * 4
         for row in record.seats:
             seats[row.seat] = Seat(row.user_id, row.computer_level)
@@ -226,7 +224,6 @@ class TableRegistry:
             visible_version=None,  # read from the log if a click needs it
             created_at=record.created_at,
             updated_at=record.updated_at,
-            language=record.language,
             packed=None if marks is None else checkpoint.Packed.stored(marks),
         )
         self.tables[record.id] = live
@@ -253,10 +250,15 @@ class TableRegistry:
             del self._closed[oldest]
             del self.tables[oldest]
 
-    def _options_of(self, stored: str) -> tuple[TableOptions, RuleSet]:
-        options = self._options.get(stored)
+    def _options_of(self, stored: str, language: str) -> tuple[TableOptions, RuleSet]:
+        """The options of a stored table: its ``options`` JSON and its language
+        (a column of its own, see :class:`TableOptions`)."""
+        options = self._options.get((stored, language))
         if options is None:
-            options = self._options[stored] = TableOptions.model_validate_json(stored)
+            options = TableOptions.model_validate_json(stored).model_copy(
+                update={"language": language}
+            )
+            self._options[stored, language] = options
         return options, options.rules()  # rule sets are shared (TableOptions.rules)
 
 

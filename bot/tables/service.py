@@ -41,21 +41,12 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 
-from pydantic import ValidationError
-
 from bot.game.types import Action, ActionKind
 from bot.tables import errors, lobby
-from bot.tables.checks import card_value, check_id, is_int, validation_message
+from bot.tables.checks import card_value, check_id, is_int
 from bot.tables.kinds import COMPUTER_KINDS, CREATE, REMATCH, START
 from bot.tables.live import LiveTable, Plan
-from bot.tables.model import (
-    DEFAULT_TURN_LIMIT_S,
-    EMPTY_SEAT,
-    Seat,
-    Table,
-    TableOptions,
-    TableStatus,
-)
+from bot.tables.model import EMPTY_SEAT, Seat, Table, TableOptions, TableStatus
 from bot.tables.play import engine_plan
 from bot.tables.registry import BeforeCommit, Owns, TableRegistry
 from db.store import ChannelTaken, LogEntry, Store
@@ -69,17 +60,17 @@ SeedSource = Callable[[], int]
 Listener = Callable[[Table, str], Awaitable[None]]
 
 
+#: A table opened with no choice made.
+DEFAULT_OPTIONS = TableOptions()
+
+
 def random_seed() -> int:
     """A fresh game seed (fits SQLite's signed 64-bit integers)."""
     return secrets.randbits(62)
 
 
 class TableService:
-    """Create with ``await TableService.open(store)``: it resumes every open table.
-
-    ``before_commit`` (see :data:`~bot.tables.registry.BeforeCommit`) lets the
-    application add to each action's single write what follows from the
-    table as the action leaves it."""
+    """Create with ``await TableService.open(store)``: it resumes every open table."""
 
     def __init__(
         self,
@@ -87,13 +78,12 @@ class TableService:
         *,
         now: Clock = time.time,
         seed_source: SeedSource = random_seed,
-        before_commit: BeforeCommit | None = None,
         owns: Owns | None = None,
     ) -> None:
         self.store = store
         self.now = now
         self.seed_source = seed_source
-        self._registry = TableRegistry(store, before_commit, owns)
+        self._registry = TableRegistry(store, owns)
         self._listeners: list[Listener] = []
 
     @classmethod
@@ -103,20 +93,23 @@ class TableService:
         *,
         now: Clock = time.time,
         seed_source: SeedSource = random_seed,
-        before_commit: BeforeCommit | None = None,
         owns: Owns | None = None,
     ) -> TableService:
         """A service over ``store`` with every lobby and playing table resumed:
         the same seats, spectators, version and engine state as before.
         ``owns`` (a server id's test) limits it to the servers of this
         process's shards; without it, it serves every server."""
-        service = cls(
-            store, now=now, seed_source=seed_source, before_commit=before_commit, owns=owns
-        )
+        service = cls(store, now=now, seed_source=seed_source, owns=owns)
         await service._registry.resume()
         return service
 
     # -- subscription ----------------------------------------------------------
+
+    def add_to_each_commit(self, before_commit: BeforeCommit | None) -> None:
+        """Have ``before_commit`` (see :data:`~bot.tables.registry.BeforeCommit`)
+        add to each action's single write what follows from the table as the
+        action leaves it (the turn clock's deadlines); None: nothing more."""
+        self._registry.before_commit = before_commit
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Await ``listener(table, event)`` after every committed action.
@@ -137,10 +130,6 @@ class TableService:
                 log.exception("a table listener failed on %s at table %d", event, table.id)
 
     # -- lookups ---------------------------------------------------------------
-
-    def owns(self, guild_id: int | None) -> bool:
-        """Whether this service holds the tables of that server."""
-        return self._registry.owns(guild_id)
 
     async def get(self, table_id: int) -> Table:
         """The table's current snapshot (any status). Raises UnknownTable."""
@@ -170,34 +159,16 @@ class TableService:
         guild_id: int | None,
         channel_id: int,
         host_id: int,
-        *,
-        target: int = 500,
-        revokes: str = "allowed",
-        preset: str = "standard",
-        turn_limit_s: int = DEFAULT_TURN_LIMIT_S,
-        hints: bool = False,
-        language: str = "en",
+        options: TableOptions = DEFAULT_OPTIONS,
     ) -> Table:
-        """Open a table in the channel with the host in seat 0 (version 1),
-        its public messages in ``language``. Raises ChannelBusy if the channel
-        already has an open table."""
+        """Open a table in the channel with the host in seat 0 (version 1).
+        Raises ChannelBusy if the channel already has an open table."""
         check_id(channel_id, "channel")
         check_id(host_id, "user")
         if guild_id is not None:
             check_id(guild_id, "server")
         if not self._registry.owns(guild_id):
             raise errors.OtherShard()
-        try:
-            options = TableOptions(
-                target=target,
-                revokes=revokes,
-                preset=preset,
-                turn_limit_s=turn_limit_s,
-                hints=hints,
-            )
-            options.rules()
-        except (ValidationError, ValueError) as exc:
-            raise errors.Malformed(validation_message(exc)) from None
         if channel_id in self._registry.by_channel:
             raise errors.ChannelBusy()
         at = self.now()
@@ -216,7 +187,7 @@ class TableService:
                 options=options.model_dump(),
                 seats=lobby.seat_rows(seats),
                 entry=entry,
-                language=language,
+                language=options.language,
             )
         except ChannelTaken:
             raise errors.ChannelBusy() from None
@@ -238,7 +209,6 @@ class TableService:
             visible_version=1,
             created_at=at,
             updated_at=at,
-            language=language,
         )
         self._registry.add(live)
         table = live.table()
@@ -277,17 +247,15 @@ class TableService:
         self,
         table_id: int,
         user_id: int,
-        partner_id: int | None,
         version: int,
-        *,
-        partner_seat: int | None = None,
+        partner_seat: int,
     ) -> Table:
-        """The host picks the partner who will sit across (seat 2), by user id
-        or, for a computer player, by ``partner_seat``; the other two form the
-        other team in their current order. Host only, lobby, four seated."""
+        """The host picks the partner who will sit across (seat 2) by the seat
+        they sit at now (1-3); the other two form the other team in their
+        current order. Host only, lobby, four seated."""
 
         def plan(live: LiveTable) -> Plan:
-            return lobby.choose_partner(live, user_id, partner_id, partner_seat, version, self.now)
+            return lobby.choose_partner(live, user_id, partner_seat, version, self.now)
 
         return await self._act(table_id, user_id, version, plan)
 

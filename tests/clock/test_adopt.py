@@ -10,6 +10,7 @@ import pytest
 
 from bot.clock import Deadline, MemoryDeadlineStore, Scheduler
 from tests.clock.conftest import Harness
+from tests.clock.world import pending_of
 
 HOUR = 3600.0
 
@@ -48,7 +49,9 @@ async def test_adopting_replaces_the_tables_deadlines(harness: Harness) -> None:
     rows = dict(harness.store.rows)
     scheduler.adopt(1, (Deadline(1, "ping", t0 + 120, {"turn": "b"}),))
     assert harness.store.rows == rows  # the change stored them, not the scheduler
-    assert scheduler.pending_for(1) == [Deadline(1, "ping", t0 + 120, {"turn": "b"})]
+    assert pending_of(scheduler, 1, ("ping", "pong")) == [
+        Deadline(1, "ping", t0 + 120, {"turn": "b"})
+    ]
     await harness.clock.advance(3 * HOUR)
     assert [(at - t0, d.key) for at, d in harness.recorder.fired] == [
         (90, (2, "pong")),
@@ -61,7 +64,7 @@ async def test_adopting_nothing_forgets_the_table(harness: Harness) -> None:
     t0 = harness.clock.now()
     await scheduler.arm(Deadline(1, "ping", t0 + 60))
     scheduler.adopt(1, ())
-    assert scheduler.pending_for(1) == [] and len(scheduler) == 0
+    assert pending_of(scheduler, 1, ("ping", "pong")) == [] and len(scheduler) == 0
     await harness.clock.advance(HOUR)
     assert harness.recorder.fired == []
 
@@ -86,7 +89,10 @@ async def test_adopting_bad_deadlines_is_refused_and_changes_nothing(harness: Ha
         scheduler.adopt(1, (Deadline(2, "ping", t0 + 30),))
     with pytest.raises(ValueError, match="one deadline of each kind"):
         scheduler.adopt(1, (Deadline(1, "ping", t0 + 30), Deadline(1, "ping", t0 + 40)))
-    assert scheduler.pending_for(1) == [pending] and scheduler.pending_for(2) == []
+    assert (
+        pending_of(scheduler, 1, ("ping", "pong")) == [pending]
+        and pending_of(scheduler, 2, ("ping", "pong")) == []
+    )
     await harness.clock.advance(HOUR)
     assert [(at - t0, d.key) for at, d in harness.recorder.fired] == [(60, (1, "ping"))]
 

@@ -12,7 +12,7 @@ from bot.clock.plan import CLAIM_MARGIN_S
 from bot.game.types import Action, ActionKind, EndReason, Phase
 from bot.game.view import PlayerView
 from bot.tables.model import Table, TableStatus
-from tests.clock.world import GUESTS, HOST, HOUR, World
+from tests.clock.world import GUESTS, HOST, HOUR, World, pending_of
 
 DELAY = 2.0
 
@@ -57,7 +57,7 @@ async def test_four_computers_play_a_whole_game_through_the_scheduler_alone(
     times = [a.at for a in engine_actions(finished) if a.kind is not ActionKind.LOOK]
     gaps = [b - a for a, b in itertools.pairwise(times)]
     assert min(gaps) >= DELAY
-    assert world.clk.scheduler.pending_for(table.id) == []
+    assert pending_of(world.clk.scheduler, table.id) == []
 
 
 async def test_computers_act_after_the_delay_and_the_person_plays_in_between(
@@ -150,7 +150,7 @@ async def test_stand_in_plays_a_late_seat_until_its_owner_takes_it_back(world: W
     await world.clock.advance(CLAIM_MARGIN_S)
     [stood] = world.notifier.of("stood_in")
     assert (stood.seat, stood.at - t0) == (1, 600 + CLAIM_MARGIN_S)
-    assert world.clk.away_seats(table.id) == {1}
+    assert world.clk.view(await world.current(table.id)).away_seats == {1}
     await world.clock.advance(DELAY)
     table = await world.current(table.id)
     assert [a.seat for a in engine_actions(table)] == [1]
@@ -167,7 +167,7 @@ async def test_stand_in_plays_a_late_seat_until_its_owner_takes_it_back(world: W
     await world.clock.advance(DELAY / 2)
     assert await world.clk.take_back(table.id, late)
     assert not await world.clk.take_back(table.id, late)
-    assert world.clk.away_seats(table.id) == frozenset()
+    assert world.clk.view(await world.current(table.id)).away_seats == frozenset()
     back = world.clock.now()
     moves = len(engine_actions(table))
     # Their own clock runs again from the moment they came back.
@@ -188,7 +188,7 @@ async def test_stand_in_option_survives_a_restart(world: World) -> None:
     await world.clk.set_stand_in(table.id, True)
     await world.restart(down_for_s=700)
     assert world.clk.stand_in(table.id)
-    assert world.clk.away_seats(table.id) == {1}
+    assert world.clk.view(await world.current(table.id)).away_seats == {1}
     assert [n.what for n in world.notifier.notes] == ["stood_in"]
 
 
@@ -205,7 +205,7 @@ async def test_an_idle_lobby_is_closed_with_a_message(world: World) -> None:
     assert closed.status is TableStatus.CANCELLED
     [note] = world.notifier.notes
     assert (note.what, note.table_id) == ("lobby_closed", lobby.id)
-    assert world.clk.scheduler.pending_for(lobby.id) == []
+    assert pending_of(world.clk.scheduler, lobby.id) == []
     # The channel is free for a new table.
     await world.svc.create(1, 77, HOST)
 

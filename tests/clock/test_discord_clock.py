@@ -15,16 +15,12 @@ from bot.config import DatabaseSettings, HealthSettings, Settings, TableSettings
 from bot.discord_app import SpadesBot
 from bot.game.errors import ClaimRefused
 from bot.game.types import Phase
+from tests.clock.world import pending_of
 from tests.discord.harness import UNPACED, World
 
 HOUR = 3600
 
 pytestmark = pytest.mark.simcord(settle_timeout=0.5)
-
-
-@pytest.fixture
-def bot_features() -> tuple[str, ...]:
-    return ("clock",)
 
 
 @pytest.fixture
@@ -109,9 +105,7 @@ async def test_restart_between_arming_and_firing(world: World) -> None:
 
 
 def turn_clock(world: World) -> TurnClock:
-    clock = world.bot.app.clock
-    assert clock is not None
-    return clock
+    return world.bot.app.clock
 
 
 async def test_computer_players_move_through_the_turn_clock(world: World) -> None:
@@ -127,7 +121,7 @@ async def test_computer_players_move_through_the_turn_clock(world: World) -> Non
     assert turn_clock(world).scheduler.fired_count == 3
     table = await world.play_until(lambda t: t.game is not None and t.game.phase is Phase.HAND_OVER)
     assert table.game is not None and len(table.game.hand_records) == 1
-    assert turn_clock(world).scheduler.pending_for(table.id) == []
+    assert pending_of(turn_clock(world).scheduler, table.id) == []
 
 
 async def test_a_computer_stands_in_until_the_late_player_opens_their_hand(world: World) -> None:
@@ -139,6 +133,6 @@ async def test_a_computer_stands_in_until_the_late_player_opens_their_hand(world
     assert stood.content.startswith(f"{users[late].mention} is past the turn limit")
     table = await world.table()
     assert table.game is not None and [a.seat for a in table.game.actions] == [late]
-    assert turn_clock(world).away_seats(table.id) == {late}
+    assert turn_clock(world).view(await world.table()).away_seats == {late}
     await world.my_hand(users[late])
-    assert turn_clock(world).away_seats(table.id) == frozenset()
+    assert turn_clock(world).view(await world.table()).away_seats == frozenset()

@@ -10,7 +10,7 @@ import pytest
 from bot.clock import ClockSettings, ClockView, Deadline
 from bot.clock.plan import CLAIM_MARGIN_S, COMPUTER, LOBBY, TURN
 from bot.tables.model import Seat
-from tests.clock.world import GUESTS, HOST, HOUR, World
+from tests.clock.world import GUESTS, HOST, HOUR, World, pending_of
 
 LIMIT = 600.0
 DELAY = 2.0
@@ -29,7 +29,7 @@ async def test_planning_is_pure_and_matches_what_is_armed(world: World) -> None:
     # No write, no await: the same question gets the same answer.
     assert world.clk.deadlines_for(table) == planned
     assert await stored(world) == rows
-    assert planned == tuple(world.clk.scheduler.pending_for(table.id))
+    assert planned == tuple(pending_of(world.clk.scheduler, table.id))
     assert table.game is not None
     seat = table.game.waited_on()
     [turn] = planned
@@ -107,7 +107,7 @@ async def test_a_stand_in_is_planned_for_a_late_seat(world: World) -> None:
     await world.clk.set_stand_in(table.id, True)
     assert table.game is not None and table.game.waited_on() == 1
     await world.clock.advance(LIMIT + CLAIM_MARGIN_S)
-    assert world.clk.away_seats(table.id) == {1}
+    assert world.clk.view(await world.current(table.id)).away_seats == {1}
     # The stand-in moved at once (the delay counts from the start of the turn);
     # planned again, seat 1's turn is a computer's.
     moved = await world.current(table.id)
@@ -187,7 +187,7 @@ async def test_away_seats_after_a_restart_count_only_in_their_own_game(world: Wo
     await world.restart()
     # The seat stays recorded until a new game starts, but a next game that is
     # about to start is planned with seat 1 played by its owner.
-    assert world.clk.away_seats(table.id) == {1}
+    assert (await world.clk.clock_store.load_all())[table.id].away_seats == {1}
     assert world.clk.view(resigned).away_seats == frozenset()
     next_game = replace(table, game_number=resigned.game_number + 1)
     assert world.clk.view(next_game).away_seats == frozenset()

@@ -11,7 +11,7 @@ from bot.clock.plan import CLAIM_MARGIN_S
 from bot.game.errors import ClaimRefused
 from bot.game.types import EndReason, Phase
 from bot.tables.model import Table, TableStatus
-from tests.clock.world import GUESTS, HOST, HOUR, World
+from tests.clock.world import GUESTS, HOST, HOUR, World, pending_of
 
 LIMIT = 48 * HOUR
 USERS = (HOST, *GUESTS)
@@ -93,7 +93,7 @@ async def test_claim_refused_before_the_limit_and_to_the_late_team(world: World)
     assert won.status is TableStatus.FINISHED
     assert won.result is not None and won.result.reason is EndReason.TIMEOUT
     assert won.result.seat == won.seat_of(late)
-    assert world.clk.scheduler.pending_for(table.id) == []
+    assert pending_of(world.clk.scheduler, table.id) == []
     assert not world.clk.claim_open(won)
 
 
@@ -217,7 +217,7 @@ async def test_game_over_by_play_drops_the_deadlines(world: World) -> None:
     user = waited_user(table)
     resigned = await world.svc.resign(table.id, user, table.version)
     assert resigned.status is TableStatus.FINISHED
-    assert world.clk.scheduler.pending_for(table.id) == []
+    assert pending_of(world.clk.scheduler, table.id) == []
     await world.clock.advance(3 * LIMIT)
     assert world.notifier.notes == []
 
@@ -243,4 +243,4 @@ async def test_hand_over_waits_on_nobody(world: World) -> None:
     assert table.game is not None and table.game.phase is Phase.HAND_OVER
     await world.clock.advance(LIMIT)
     assert world.notifier.notes == []
-    assert world.clk.scheduler.pending_for(table.id) == []
+    assert pending_of(world.clk.scheduler, table.id) == []

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.clock import ClockSettings, Scheduler
+from bot.clock import ClockSettings, Deadline, Scheduler
+from bot.clock.plan import KINDS
 from bot.clock.turn_clock import TurnClock
-from bot.tables.model import Table
+from bot.tables.model import Table, TableOptions
 from bot.tables.service import TableService
 from db.store import Store
 from tests.clock.fake_clock import FakeClock
@@ -17,6 +19,11 @@ from tests.clock.fake_clock import FakeClock
 HOST = 1000
 GUESTS = (1001, 1002, 1003)
 HOUR = 3600.0
+
+
+def pending_of(scheduler: Scheduler, table_id: int, kinds: Sequence[str] = KINDS) -> list[Deadline]:
+    """The table's pending deadlines of those kinds, as the clock asks for them."""
+    return [d for kind in kinds if (d := scheduler.pending(table_id, kind)) is not None]
 
 
 @dataclass
@@ -104,13 +111,13 @@ class World:
         await self.start()
 
     async def table_of_four(self, **options: object) -> Table:
-        table = await self.svc.create(1, next(self.channels), HOST, **options)  # type: ignore[arg-type]
+        table = await self.svc.create(1, next(self.channels), HOST, TableOptions.chosen(**options))
         for guest in GUESTS:
             table = await self.svc.join(table.id, guest, table.version)
         return await self.svc.start(table.id, HOST, table.version)
 
     async def table_with_computers(self, level: str = "random", **options: object) -> Table:
-        table = await self.svc.create(1, next(self.channels), HOST, **options)  # type: ignore[arg-type]
+        table = await self.svc.create(1, next(self.channels), HOST, TableOptions.chosen(**options))
         table = await self.svc.add_computers(table.id, HOST, table.version, level)
         return await self.svc.start(table.id, HOST, table.version)
 

@@ -15,12 +15,14 @@ from bot.game.types import ActionKind, Phase
 from bot.stats.history import export_document
 from bot.stats.service import StatsService
 from bot.tables import errors as table_errors
-from bot.tables.model import Table, TableStatus
+from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService
 from db.store import Store
 from tests.coach.conftest import quick_search
 from tests.discord.conftest import fast_settings
 from tests.service.driver import GUESTS, HOST, FakeClock, seated_table, waited_user
+from tests.shards.cores import RecordingNotifier
+from tests.stats.games import counted_by
 
 SPECTATOR = 4242
 
@@ -171,7 +173,7 @@ async def test_reviews_go_to_those_who_asked_once_per_hand(
 async def test_a_game_with_hints_leaves_ratings_alone(
     service: TableService, stats: StatsService
 ) -> None:
-    service.subscribe(stats.on_table_event)
+    service.subscribe(counted_by(stats))
     table = await started(service, hints=True)
     table = await service.resign(table.id, HOST, table.version)
     assert table.status is TableStatus.FINISHED
@@ -195,7 +197,7 @@ async def test_a_server_may_rate_games_with_hints(
     service: TableService, stats: StatsService
 ) -> None:
     await stats.set_rate_computer_games(1, True)
-    service.subscribe(stats.on_table_event)
+    service.subscribe(counted_by(stats))
     table = await started(service, hints=True)
     await service.resign(table.id, HOST, table.version)
     host = await stats.player_stats(1, HOST)
@@ -210,30 +212,14 @@ async def test_no_hint_between_hands(service: TableService, coach: CoachService)
         await coach.hint(table, HOST, table.version, stamp(table))
 
 
-async def test_hints_default_off_only_where_games_are_rated(
+async def test_hints_are_off_at_a_new_table_unless_the_host_asks(
     store: Store, service: TableService, clock: FakeClock, tmp_path: Path
 ) -> None:
+    """Games are rated, and a game with hints leaves ratings alone: the
+    Hint button is there only if the host asks for it."""
     settings = fast_settings(tmp_path / "unused.db")
-    for channel, features, default in ((601, ("leaderboard",), False), (602, (), True)):
-        app = SpadesApp(settings, store, service, now=clock, features=features)
-        opened = await app.create(
-            Origin(1, channel),
-            HOST,
-            target=500,
-            revokes="allowed",
-            preset="standard",
-            turn_limit_s=3600,
-            stand_in=None,
-        )
-        assert opened.table.options.hints is default
-        chosen = await app.create(
-            Origin(1, channel + 10),
-            HOST,
-            target=500,
-            revokes="allowed",
-            preset="standard",
-            turn_limit_s=3600,
-            stand_in=None,
-            hints=not default,
-        )
-        assert chosen.table.options.hints is not default
+    app = SpadesApp(settings, store, service, now=clock, notifier=RecordingNotifier())
+    opened = await app.create(Origin(1, 601), HOST, TableOptions.chosen(turn_limit_s=3600))
+    assert opened.table.options.hints is False
+    chosen = await app.create(Origin(1, 611), HOST, TableOptions.chosen(hints=True))
+    assert chosen.table.options.hints is True

@@ -146,10 +146,10 @@ def test_an_unusable_database_stops_the_bot_before_it_connects(
 
 async def test_publishing_builds_every_command_without_the_real_database(tmp_path: Path) -> None:
     from bot.config import DatabaseSettings, Settings
-    from bot.discord_app import FEATURES, SpadesBot
+    from bot.discord_app import SpadesBot
 
     settings = Settings(database=DatabaseSettings(path=tmp_path / "never.db"))
-    async with SpadesBot(settings, commands_only=True, features=FEATURES) as bot:
+    async with SpadesBot(settings, commands_only=True) as bot:
         await bot.setup_hook()
         names = {c.qualified_name for c in bot.tree.walk_commands()}
         await bot.close()

@@ -34,7 +34,7 @@ def bot_maker(db: Path, shard: int, made: list[SpadesBot]) -> Callable[[], Spade
     seeds = itertools.count(1 + 1000 * shard)
 
     def make() -> SpadesBot:
-        bot = bot_class(settings)(settings, seed_source=lambda: next(seeds), features=("clock",))
+        bot = bot_class(settings)(settings, seed_source=lambda: next(seeds))
         made.append(bot)
         return bot
 

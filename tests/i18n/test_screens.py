@@ -113,8 +113,17 @@ def words(text: str) -> set[str]:
 # -- snapshots ------------------------------------------------------------------------
 
 
-def table(game: Game | None, status: TableStatus = TableStatus.PLAYING, **changes: object) -> Table:
-    return replace(table_of(game, status, SEATS), **changes)  # type: ignore[arg-type]
+def table(
+    game: Game | None,
+    status: TableStatus = TableStatus.PLAYING,
+    *,
+    language: str = "en",
+    options: TableOptions | None = None,
+    **changes: object,
+) -> Table:
+    made = table_of(game, status, SEATS)
+    chosen = (options or made.options).model_copy(update={"language": language})
+    return replace(made, options=chosen, **changes)  # type: ignore[arg-type]
 
 
 def bidding() -> Game:

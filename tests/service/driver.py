@@ -11,7 +11,7 @@ from bot.ai.base import Player, make_player
 from bot.game.random_play import random_card
 from bot.game.types import Phase
 from bot.game.view import view_of
-from bot.tables.model import Table, TableStatus
+from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService
 
 HOST = 1000
@@ -127,7 +127,7 @@ async def seated_table(
 ) -> Table:
     """A lobby table with the host and ``humans - 1`` guests seated and the
     remaining seats filled with computer players."""
-    table = await service.create(1, channel, HOST, **options)  # type: ignore[arg-type]
+    table = await service.create(1, channel, HOST, TableOptions.chosen(**options))
     for guest in GUESTS[: humans - 1]:
         table = await service.join(table.id, guest, table.version)
     if humans < 4:

@@ -10,7 +10,7 @@ import pytest
 from bot.game import errors as rules
 from bot.game.types import Action, ActionKind, Phase
 from bot.tables import errors
-from bot.tables.model import Table
+from bot.tables.model import Table, TableOptions
 from bot.tables.service import TableService
 from tests.service.conftest import dump
 from tests.service.driver import GUESTS, HOST, Chooser, seated_table, waited_user
@@ -72,18 +72,18 @@ LOBBY_CASES: list[tuple[str, Attempt, type[Exception]]] = [
     ("start with two seated", lambda s, t: s.start(t.id, HOST, t.version), errors.NotEnoughPlayers),
     ("guest cancels", lambda s, t: s.cancel(t.id, GUESTS[0], t.version), errors.HostOnly),
     (
-        "guest adds bots",
+        "guest adds computers",
         lambda s, t: s.add_computers(t.id, GUESTS[0], t.version, "random"),
         errors.HostOnly,
     ),
     (
-        "unknown bot level",
+        "unknown computer level",
         lambda s, t: s.add_computers(t.id, HOST, t.version, "oracle"),
         errors.Malformed,
     ),
     (
         "partner before four seated",
-        lambda s, t: s.choose_partner(t.id, HOST, GUESTS[0], t.version),
+        lambda s, t: s.choose_partner(t.id, HOST, t.version, 1),
         errors.NotEnoughPlayers,
     ),
     ("bid in the lobby", lambda s, t: s.bid(t.id, HOST, 3, t.version), errors.NotStarted),
@@ -91,10 +91,26 @@ LOBBY_CASES: list[tuple[str, Attempt, type[Exception]]] = [
     ("resign in the lobby", lambda s, t: s.resign(t.id, HOST, t.version), errors.NotStarted),
     ("rematch in the lobby", lambda s, t: s.rematch(t.id, HOST, t.version), errors.NotOver),
     ("create in a busy channel", lambda s, t: s.create(1, 500, 77), errors.ChannelBusy),
-    ("target not offered", lambda s, t: s.create(1, 600, 77, target=300), errors.Malformed),
-    ("unknown revoke rule", lambda s, t: s.create(1, 600, 77, revokes="maybe"), errors.Malformed),
-    ("unknown preset", lambda s, t: s.create(1, 600, 77, preset="hearts"), errors.Malformed),
-    ("turn limit zero", lambda s, t: s.create(1, 600, 77, turn_limit_s=0), errors.Malformed),
+    (
+        "target not offered",
+        lambda s, t: s.create(1, 600, 77, TableOptions.chosen(target=300)),
+        errors.Malformed,
+    ),
+    (
+        "unknown revoke rule",
+        lambda s, t: s.create(1, 600, 77, TableOptions.chosen(revokes="maybe")),
+        errors.Malformed,
+    ),
+    (
+        "unknown preset",
+        lambda s, t: s.create(1, 600, 77, TableOptions.chosen(preset="hearts")),
+        errors.Malformed,
+    ),
+    (
+        "turn limit zero",
+        lambda s, t: s.create(1, 600, 77, TableOptions.chosen(turn_limit_s=0)),
+        errors.Malformed,
+    ),
     ("channel id text", lambda s, t: s.create(1, "600", 77), errors.Malformed),  # type: ignore[arg-type]
     ("message id negative", lambda s, t: s.set_message(t.id, -1), errors.Malformed),
 ]
@@ -113,28 +129,28 @@ async def test_lobby_refusals_change_nothing(
 
 FULL_LOBBY_CASES: list[tuple[str, Attempt, type[Exception]]] = [
     (
-        "bots with no empty seat",
+        "computers with no empty seat",
         lambda s, t: s.add_computers(t.id, HOST, t.version, "random"),
         errors.TableFull,
     ),
     (
         "partner is the host",
-        lambda s, t: s.choose_partner(t.id, HOST, HOST, t.version),
+        lambda s, t: s.choose_partner(t.id, HOST, t.version, 0),
         errors.BadPartner,
     ),
     (
-        "partner not seated",
-        lambda s, t: s.choose_partner(t.id, HOST, WATCHER, t.version),
+        "partner seat not a number",
+        lambda s, t: s.choose_partner(t.id, HOST, t.version, "2"),  # type: ignore[arg-type]
         errors.BadPartner,
     ),
     (
         "partner seat out of range",
-        lambda s, t: s.choose_partner(t.id, HOST, None, t.version, partner_seat=4),
+        lambda s, t: s.choose_partner(t.id, HOST, t.version, 4),
         errors.BadPartner,
     ),
     (
         "guest picks a partner",
-        lambda s, t: s.choose_partner(t.id, GUESTS[0], GUESTS[1], t.version),
+        lambda s, t: s.choose_partner(t.id, GUESTS[0], t.version, 2),
         errors.HostOnly,
     ),
     ("spectator starts", lambda s, t: s.start(t.id, WATCHER, t.version), errors.HostOnly),
@@ -207,7 +223,7 @@ PLAYING_CASES: list[tuple[str, Attempt, type[Exception]]] = [
     ("start again", lambda s, t: s.start(t.id, HOST, t.version), errors.AlreadyStarted),
     ("cancel a started table", lambda s, t: s.cancel(t.id, HOST, t.version), errors.AlreadyStarted),
     (
-        "add bots after start",
+        "add computers after start",
         lambda s, t: s.add_computers(t.id, HOST, t.version, "random"),
         errors.AlreadyStarted,
     ),
@@ -230,22 +246,22 @@ PLAYING_CASES: list[tuple[str, Attempt, type[Exception]]] = [
     ),
     ("challenge nobody", lambda s, t: s.challenge(t.id, HOST, None, t.version), errors.Malformed),
     (
-        "bot acts for a human seat",
+        "computer acts for a human seat",
         lambda s, t: s.computer_act(t.id, 1, t.version, Action(ActionKind.BID, 1, 3)),
         errors.NotAComputer,
     ),
     (
-        "bot seat 7",
+        "computer seat 7",
         lambda s, t: s.computer_act(t.id, 7, t.version, Action(ActionKind.BID, 7, 3)),
         errors.Malformed,
     ),
     (
-        "bot acts for another seat",
+        "computer acts for another seat",
         lambda s, t: s.computer_act(t.id, 1, t.version, Action(ActionKind.BID, 2, 3)),
         errors.Malformed,
     ),
     (
-        "bot action not an Action",
+        "computer action not an Action",
         lambda s, t: s.computer_act(t.id, 1, t.version, {"kind": "bid"}),  # type: ignore[arg-type]
         errors.Malformed,
     ),
@@ -304,11 +320,13 @@ async def test_rules_refusals_in_play_change_nothing(service: TableService) -> N
         lambda s, t: s.play(t.id, user, missing, t.version),
         rules.CardNotInHand,
     )
-    bot = table.computer_seats[0]
+    computer = next(n for n, seat in enumerate(table.seats) if seat.is_computer)
     await refused(
         service,
         table,
-        lambda s, t: s.computer_act(t.id, bot, t.version, Action(ActionKind.CHALLENGE, bot, 0)),
+        lambda s, t: s.computer_act(
+            t.id, computer, t.version, Action(ActionKind.CHALLENGE, computer, 0)
+        ),
         errors.Malformed,
     )
     legal = (follow & -follow).bit_length() - 1

@@ -200,9 +200,8 @@ async def test_before_commit_sees_the_new_table_and_its_change_is_written(
         return await commit(table_id, version, entry, change)
 
     monkeypatch.setattr(store, "commit_action", spy)
-    service = await TableService.open(
-        store, now=clock, seed_source=seed_counter(), before_commit=before_commit
-    )
+    service = await TableService.open(store, now=clock, seed_source=seed_counter())
+    service.add_to_each_commit(before_commit)
     lobby = await service.create(1, 501, HOST)
     joined = await service.join(lobby.id, GUESTS[0], lobby.version)
     prospective, planned, returned = seen[-1]
@@ -242,9 +241,8 @@ async def test_before_commit_sees_a_new_game_without_its_id(store: Store, clock:
         seen.append(table)
         return change
 
-    service = await TableService.open(
-        store, now=clock, seed_source=seed_counter(), before_commit=before_commit
-    )
+    service = await TableService.open(store, now=clock, seed_source=seed_counter())
+    service.add_to_each_commit(before_commit)
     table = await seated_table(service)
     started = await service.start(table.id, HOST, table.version)
     assert seen[-1].status is TableStatus.PLAYING and seen[-1].game_number == 1

@@ -10,7 +10,7 @@ import pytest
 
 from bot.game.types import ActionKind, EndReason, Phase
 from bot.tables import errors
-from bot.tables.model import Table, TableStatus
+from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService
 from db.store import Store
 from tests.backends import table_rows
@@ -18,16 +18,51 @@ from tests.service.driver import GUESTS, HOST, Chooser, FakeClock, play_to_end, 
 
 
 async def test_create_puts_the_host_in_seat_zero(service: TableService) -> None:
-    table = await service.create(1, 500, HOST, target=250, revokes="blocked", turn_limit_s=3600)
+    table = await service.create(
+        1, 500, HOST, TableOptions(target=250, revokes="blocked", turn_limit_s=3600)
+    )
     assert table.status is TableStatus.LOBBY
     assert table.version == 1
     assert table.seat_of(HOST) == 0
-    assert table.empty_seats == (1, 2, 3)
+    assert [seat.is_empty for seat in table.seats] == [False, True, True, True]
     assert table.rules.target == 250
     assert table.rules.revokes == "blocked"
     assert table.rules.turn_limit_s == 3600
     assert table.game is None and table.game_number == 0
     assert await service.in_channel(500) == table
+
+
+async def test_the_options_keep_their_stored_shape_and_come_back_whole(
+    store: Store, service: TableService, clock: FakeClock
+) -> None:
+    chosen = TableOptions(target=250, preset="cardgames", hints=True, language="de", stand_in=True)
+    table = await service.create(1, 500, HOST, chosen)
+    assert table.options == chosen and table.language == "de"
+    record = await store.load_table(table.id)
+    assert record is not None and record.language == "de"
+    # The shape every earlier version wrote and reads: no language, no stand-in.
+    assert json.loads(record.options_json) == {
+        "target": 250,
+        "revokes": "allowed",
+        "preset": "cardgames",
+        "turn_limit_s": chosen.turn_limit_s,
+        "hints": True,
+    }
+    reopened = await TableService.open(store, now=clock)
+    again = await reopened.get(table.id)
+    assert again.options == chosen.model_copy(update={"stand_in": None})
+    assert again.rules is table.rules  # one rule set per set of choices
+
+
+async def test_options_stored_before_hints_and_languages_still_load(
+    store: Store, service: TableService, clock: FakeClock
+) -> None:
+    table = await service.create(1, 500, HOST, TableOptions(target=250))
+    old = '{"target": 250, "revokes": "blocked", "preset": "standard", "turn_limit_s": 600}'
+    await store.db.execute("UPDATE tables SET options = ? WHERE id = ?", (old, table.id))
+    again = await (await TableService.open(store, now=clock)).get(table.id)
+    assert again.options == TableOptions(target=250, revokes="blocked", turn_limit_s=600)
+    assert again.language == "en" and again.options.hints is False
 
 
 async def test_first_three_sit_and_later_ones_watch(service: TableService) -> None:
@@ -58,7 +93,7 @@ async def test_joining_after_the_start_makes_a_spectator(service: TableService) 
 
 async def test_the_chosen_partner_sits_across_from_the_host(service: TableService) -> None:
     table = await seated_table(service)
-    table = await service.choose_partner(table.id, HOST, GUESTS[2], table.version)
+    table = await service.choose_partner(table.id, HOST, table.version, 3)
     assert [s.user_id for s in table.seats] == [HOST, GUESTS[0], GUESTS[2], GUESTS[1]]
     table = await service.start(table.id, HOST, table.version)
     # Engine seats: the host's team is seats 0 and 2.
@@ -67,14 +102,14 @@ async def test_the_chosen_partner_sits_across_from_the_host(service: TableServic
 
 async def test_a_computer_player_can_be_the_partner(service: TableService) -> None:
     table = await seated_table(service, humans=2)
-    table = await service.choose_partner(table.id, HOST, None, table.version, partner_seat=3)
+    table = await service.choose_partner(table.id, HOST, table.version, 3)
     assert table.seats[2].is_computer and table.seats[1].user_id == GUESTS[0]
 
 
-async def test_bots_fill_every_empty_seat(service: TableService) -> None:
+async def test_computers_fill_every_empty_seat(service: TableService) -> None:
     table = await service.create(1, 500, HOST)
     table = await service.add_computers(table.id, HOST, table.version, "random")
-    assert table.computer_seats == (1, 2, 3)
+    assert [seat.is_computer for seat in table.seats] == [False, True, True, True]
     assert all(seat.computer_level == "random" for seat in table.seats[1:])
     table = await service.join(table.id, 4000, table.version)
     assert table.spectators == (4000,)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.tables.model import Table, TableStatus
+from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService
 from db.store import Store
 from tests.backends import Backend
@@ -95,9 +95,9 @@ async def test_reopen_after_every_action(
         assert observable(a) == observable(b), f"step {steps}"
         return a
 
-    options = {"target": target, "revokes": revokes, "preset": preset}
-    steady_table = await steady.create(3, 700, HOST, **options)  # type: ignore[arg-type]
-    restarted_table = await (await restarting.fresh()).create(3, 700, HOST, **options)  # type: ignore[arg-type]
+    options = TableOptions.chosen(target=target, revokes=revokes, preset=preset)
+    steady_table = await steady.create(3, 700, HOST, options)
+    restarted_table = await (await restarting.fresh()).create(3, 700, HOST, options)
     lobby = [
         lambda s, t: s.join(t.id, GUESTS[0], t.version),
         lambda s, t: s.join(t.id, GUESTS[1], t.version),
@@ -106,7 +106,7 @@ async def test_reopen_after_every_action(
         lambda s, t: s.leave(t.id, GUESTS[0], t.version),
         lambda s, t: s.set_message(t.id, 12345),
         lambda s, t: s.add_computers(t.id, HOST, t.version, "random"),
-        lambda s, t: s.choose_partner(t.id, HOST, GUESTS[1], t.version),
+        lambda s, t: s.choose_partner(t.id, HOST, t.version, 2),
         lambda s, t: s.start(t.id, HOST, t.version),
         lambda s, t: s.leave(t.id, 4444, t.version),
     ]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from bot.app import SpadesApp, Store, open_store
 from bot.config import Settings
 from bot.shards import shard_of
-from bot.tables.model import Table, TableStatus
+from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService
 from tests.service.driver import GUESTS, HOST, Chooser, seed_counter
 
@@ -20,8 +20,6 @@ SHARD_COUNT = 2
 #: A server on each shard: ``GUILDS[s]`` is carried by shard ``s``.
 GUILDS = (10 << 22, 11 << 22)
 assert [shard_of(g, SHARD_COUNT) for g in GUILDS] == [0, 1]
-
-EVERY_FEATURE = ("clock", "leaderboard")
 
 
 class Now:
@@ -86,8 +84,6 @@ async def open_core(
     location: str,
     shard_ids: str | None,
     now: Now,
-    *,
-    features: tuple[str, ...] = (),
     **sections: object,
 ) -> Core:
     """A process's core on ``shard_ids`` ("0", "1", "0-1"), started."""
@@ -99,7 +95,6 @@ async def open_core(
         now=now,
         notifier=notifier,
         seed_source=seed_counter(),
-        features=features,
     )
     await app.start()
     return Core(app, store, notifier)
@@ -109,7 +104,7 @@ async def started_table(
     tables: TableService, guild_id: int, channel_id: int, *, humans: int = 4, target: int = 250
 ) -> Table:
     """A table of ``humans`` people (computers in the other seats), dealt."""
-    table = await tables.create(guild_id, channel_id, HOST, target=target)
+    table = await tables.create(guild_id, channel_id, HOST, TableOptions(target=target))
     for guest in GUESTS[: humans - 1]:
         table = await tables.join(table.id, guest, table.version)
     if humans < 4:

@@ -5,16 +5,17 @@ fire once (a reminder, a computer's move), and no other process touches them."""
 from __future__ import annotations
 
 from bot.tables.model import Table
+from tests.clock.world import pending_of
 from tests.service.driver import HOST
 
-from .cores import EVERY_FEATURE, GUILDS, Core, Now, open_core, started_table
+from .cores import GUILDS, Core, Now, open_core, started_table
 
 #: Computers wait a minute: none moves in the real time a test takes.
 SLOW_COMPUTERS = {"tables": {"computer_delay_s": 60.0}}
 
 
 async def _clocked(location: str, shards: str, now: Now) -> Core:
-    return await open_core(location, shards, now, features=EVERY_FEATURE, **SLOW_COMPUTERS)
+    return await open_core(location, shards, now, **SLOW_COMPUTERS)
 
 
 async def _waiting_on_a_computer(core: Core, channel: int) -> Table:
@@ -36,9 +37,8 @@ async def test_a_moved_shards_tables_resume_and_their_due_deadlines_fire_once(
         people = await started_table(old.tables, GUILDS[0], 100)
         computers = await _waiting_on_a_computer(old, 101)
         elsewhere = await started_table(other.tables, GUILDS[1], 200)
-        assert old.app.clock is not None and other.app.clock is not None
-        assert old.app.clock.scheduler.pending_for(people.id)
-        assert not other.app.clock.scheduler.pending_for(people.id)
+        assert pending_of(old.app.clock.scheduler, people.id)
+        assert not pending_of(other.app.clock.scheduler, people.id)
     finally:
         await old.close()  # shard 0's process stops ...
 
@@ -47,13 +47,11 @@ async def test_a_moved_shards_tables_resume_and_their_due_deadlines_fire_once(
     # Shard 1's process restarting now leaves shard 0's tables and deadlines alone.
     await other.close()
     other = await _clocked(store_location, "1", now)
-    assert other.app.clock is not None
     await other.app.clock.scheduler.wait_idle()
     assert [t.id for t in await other.tables.unfinished()] == [elsewhere.id]
     assert [n.table_id for n in other.notifier.notes] == [elsewhere.id]  # its own reminder
     new = await _clocked(store_location, "0", now)  # ... and shard 0 starts here
     try:
-        assert new.app.clock is not None
         await new.app.clock.scheduler.wait_idle()
         assert {t.id for t in await new.tables.unfinished()} == {people.id, computers.id}
         assert (await new.tables.get(people.id)).version == people.version
@@ -62,14 +60,13 @@ async def test_a_moved_shards_tables_resume_and_their_due_deadlines_fire_once(
         assert moved.version == computers.version + 1  # the one move that was due
         log = await new.store.action_log(computers.id)
         assert log[-1].actor is None  # made by a computer
-        assert not new.app.clock.scheduler.pending_for(elsewhere.id)
+        assert not pending_of(new.app.clock.scheduler, elsewhere.id)
         assert (await other.tables.get(elsewhere.id)).version == elsewhere.version
     finally:
         await new.close()
 
     again = await _clocked(store_location, "0", now)  # moved once more, no time passed
     try:
-        assert again.app.clock is not None
         await again.app.clock.scheduler.wait_idle()
         assert again.notifier.notes == []  # the reminder is not sent twice
         assert (await again.tables.get(computers.id)).version == moved.version

@@ -110,27 +110,20 @@ async def test_finished_games_are_counted_by_their_shards_process_once(
         await first.close()
         await second.close()
 
-    first = await open_core(store_location, "0", now, features=("leaderboard",))
-    second = await open_core(store_location, "1", now, features=("leaderboard",))
+    first = await open_core(store_location, "0", now)
+    second = await open_core(store_location, "1", now)
     try:
-        assert first.app.stats is not None and second.app.stats is not None
         assert await first.app.stats.catch_up() == 1
         assert await second.app.stats.catch_up() == 1
         assert await first.app.stats.catch_up() == 0
         assert await second.app.stats.catch_up() == 0
         for guild in GUILDS:
             boards = [
-                await core.app.stats.leaderboard(guild, SortKey.RATING)
-                for core in (first, second)
-                if core.app.stats is not None
+                await core.app.stats.leaderboard(guild, SortKey.RATING) for core in (first, second)
             ]
             assert boards[0] == boards[1]
             assert boards[0].total == 4
-            players = [
-                await core.app.stats.player_stats(guild, HOST)
-                for core in (first, second)
-                if core.app.stats is not None
-            ]
+            players = [await core.app.stats.player_stats(guild, HOST) for core in (first, second)]
             assert players[0] == players[1] and players[0] is not None
             assert players[0].tally.games == 1
     finally:

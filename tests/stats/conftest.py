@@ -9,6 +9,7 @@ from bot.tables.service import TableService
 from db.stats_store import StatsStore
 from db.store import Store
 from tests.backends import Backend
+from tests.stats.games import counted_by
 
 from .games import Clock, Tables
 
@@ -30,6 +31,6 @@ async def tables(store: Store, stats: StatsService) -> Tables:
     clock = Clock()
     holder: list[Tables] = []
     service = await TableService.open(store, now=clock, seed_source=lambda: holder[0].next_seed())
-    stop = service.subscribe(stats.on_table_event)
+    stop = service.subscribe(counted_by(stats))
     holder.append(Tables(service, stats, clock, stop_counting=stop))
     return holder[0]

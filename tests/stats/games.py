@@ -9,7 +9,7 @@ engine game for the tests that need no database.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from bot.ai.base import Player, make_player
@@ -18,11 +18,24 @@ from bot.game.state import Game
 from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import view_of
 from bot.stats.records import FinishedGame, SeatPlayer, human
-from bot.stats.service import StatsService
-from bot.tables.model import Table, TableStatus
+from bot.stats.service import StatsService, finished_by
+from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService
 
 START_TIME = 1_800_000_000.0
+
+
+def counted_by(stats: StatsService) -> Callable[[Table, str], Awaitable[None]]:
+    """A table listener that counts the game a change finished before it
+    returns: what the leaderboard cog does in the background, made
+    synchronous so that a test sees the count right after the action."""
+
+    async def count(table: Table, event: str) -> None:
+        record = finished_by(table, event)
+        if record is not None:
+            await stats.record_game(record)
+
+    return count
 
 
 def seats_of(*user_ids: int) -> tuple[SeatPlayer, ...]:
@@ -145,7 +158,9 @@ class Tables:
         self.channel += 1
         service = self.service
         channel = channel_id if channel_id is not None else self.channel
-        table = await service.create(guild_id, channel, users[0], preset=rules, target=target)
+        table = await service.create(
+            guild_id, channel, users[0], TableOptions(preset=rules, target=target)
+        )
         for user in users[1:]:
             table = await service.join(table.id, user, table.version)
         if computers:

@@ -16,18 +16,13 @@ from simcord import MemberActor
 
 from bot.config import DatabaseSettings, Settings, TableSettings
 from bot.discord_app import SpadesBot
-from bot.stats.history import replay_actions, replay_hands
 from cogs.errors import InteractionRefused
 from cogs.leaderboard import LeaderboardCog
 from cogs.leaderboard_pages import BoardButton
 from tests.discord.harness import UNPACED
+from tests.stats.replay import replay_actions, replay_hands
 
 from .games import Clock, Tables, resign_after
-
-
-@pytest.fixture
-def bot_features() -> tuple[str, ...]:
-    return ("leaderboard",)
 
 
 @pytest.fixture

@@ -19,6 +19,8 @@ from db.sql import Statements
 from db.stats_store import GameWrite, StatsStore
 from db.store import Store
 from tests.backends import Backend
+from tests.shards.cores import RecordingNotifier
+from tests.stats.games import counted_by
 
 from .games import Tables, resign_after
 
@@ -60,7 +62,11 @@ async def test_a_game_whose_counting_never_ran_is_counted_once_after_a_restart(
     tables.stop_counting()
     spawned: list[tuple[Coroutine[Any, Any, Any], str]] = []
     app = SpadesApp(
-        Settings(), tables.service.store, tables.service, now=time.time, features=["leaderboard"]
+        Settings(),
+        tables.service.store,
+        tables.service,
+        now=time.time,
+        notifier=RecordingNotifier(),
     )
     monkeypatch.setattr(app, "spawn", lambda coro, name: spawned.append((coro, name)))
     cog = LeaderboardCog(cast(commands.Bot, object()), app)
@@ -85,7 +91,7 @@ async def test_a_counting_cut_off_before_its_commit_is_counted_once_after_a_rest
     table = await tables.play(1, PEOPLE, scenario=resign_after(0, seat=1))
     dying = StatsService(DyingStatsStore(store))
     with pytest.raises(Died):
-        await dying.on_table_event(table, "resign")
+        await counted_by(dying)(table, "resign")
     assert await dying.player_stats(1, PEOPLE[0]) is None  # nothing of it was kept
     restarted_store, restarted = await after_a_restart(backend)
     try:

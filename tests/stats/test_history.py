@@ -7,11 +7,12 @@ import pytest
 from bot.game.rules import preset
 from bot.game.state import Game
 from bot.game.types import EndReason
-from bot.stats.history import export_document, export_filename, replay_actions, replay_hands
+from bot.stats.history import export_document, export_filename
 from bot.stats.records import BadRecord
 from bot.stats.service import StatsService
 
 from .games import Tables, finish, play_out, revoke_then_challenge, seats_of
+from .replay import replay_actions, replay_hands
 
 
 async def test_the_exported_history_replays_to_the_recorded_final_score(

@@ -9,6 +9,7 @@ from bot.stats.counting import SkillKey, plan_counting
 from bot.stats.leaderboard import SortKey
 from bot.stats.ratings import Skill, rate_teams
 from bot.stats.service import StatsService, finished_from_table
+from tests.stats.games import counted_by
 
 from .games import Tables, play_out, resign_after
 
@@ -142,7 +143,7 @@ async def test_recording_a_game_twice_counts_it_once(tables: Tables, stats: Stat
     record = finished_from_table(table)
     assert record is not None and first is not None and first.tally.games == 1
     assert await stats.record_game(record) is None
-    await stats.on_table_event(table, "play")
+    await counted_by(stats)(table, "play")
     assert await stats.catch_up() == 0
     assert await stats.player_stats(1, 10) == first
 

@@ -23,7 +23,7 @@ import signal
 import sys
 import time
 
-from bot.tables.model import Table, TableStatus
+from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService
 from db.store import Store
 from db.targets import is_postgres
@@ -36,13 +36,13 @@ async def _play(service: TableService, channel: int, fd: int, seed: int) -> None
     chooser = Chooser(seed, revoke_rate=0.05, challenge_rate=0.002)
     table: Table | None = await service.in_channel(channel)
     if table is None:
-        table = await service.create(1, channel, HOST, target=250)
+        table = await service.create(1, channel, HOST, TableOptions(target=250))
         os.write(fd, f"{table.id} {table.version}\n".encode())
     while True:
         if table.status is TableStatus.LOBBY:
-            if table.empty_seats and table.seated_count < 2:
+            if table.seated_count < 2:
                 table = await service.join(table.id, GUESTS[0], table.version)
-            elif table.empty_seats:
+            elif table.seated_count < 4:
                 table = await service.add_computers(table.id, HOST, table.version, "random")
             else:
                 table = await service.start(table.id, HOST, table.version)

@@ -21,6 +21,7 @@ from db.stats_store import StatsStore
 from db.store import LogEntry, SeatRow, Store
 from tests.backends import Server, dump_rows, need_server
 from tests.service.driver import HOST, Chooser, FakeClock, seated_table, seed_counter
+from tests.stats.games import counted_by
 
 
 async def _a_played_file(path: Path) -> None:
@@ -29,7 +30,7 @@ async def _a_played_file(path: Path) -> None:
     clock = FakeClock()
     service = await TableService.open(store, now=clock, seed_source=seed_counter())
     stats = StatsService(StatsStore(store))
-    service.subscribe(stats.on_table_event)
+    service.subscribe(counted_by(stats))
     channel = 100
     for n, preset in enumerate(PRESET_NAMES):
         chooser = Chooser(n, revoke_rate=0.02)

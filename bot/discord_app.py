@@ -8,6 +8,7 @@ calls on the application, and the presenter keeps the table messages current.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -26,12 +27,13 @@ from bot.app import (
 )
 from bot.config import Settings
 from bot.i18n import N_, tr
+from bot.refusals import Stopping
 from bot.render.leaderboard import BOARD_PATTERN
 from bot.tables.service import random_seed
 from cogs.clock import ChannelTurnNotifier, ClockCog
 from cogs.coach import CoachCog, CoachDesk
-from cogs.components import PATTERN, SpadesComponent, handle_components
-from cogs.errors import on_tree_error, say
+from cogs.components import PATTERN, ComponentHandler, SpadesComponent, handle_components
+from cogs.errors import on_tree_error, report, say
 from cogs.hands import HandScreens
 from cogs.languages import learn_language, private_language
 from cogs.leaderboard import LeaderboardCog
@@ -48,6 +50,10 @@ __all__ = ["FEATURES", "ShardedSpadesBot", "SpadesBot", "StartupError", "bot_cla
 #: is answered "not valid" by :meth:`SpadesBot.on_interaction`.
 OUR_COMPONENTS = (PATTERN, BOARD_PATTERN)
 INVALID_BUTTON = N_("That button is not valid.")
+#: How long a stopping bot waits for the interactions, commits and table
+#: edits under way, before it closes the gateway and the database: well
+#: inside the 10 s a container manager allows before it kills the process.
+STOP_GRACE_S = 3.0
 
 
 class StartupError(Exception):
@@ -66,10 +72,14 @@ def intents() -> discord.Intents:
 
 class SpadesTree(app_commands.CommandTree[discord.Client]):
     async def interaction_check(self, interaction: discord.Interaction[discord.Client]) -> bool:
-        """Learn the caller's language before any command answers them."""
+        """Take the command unless the bot is stopping, and learn the
+        caller's language before any command answers them."""
         client = self.client
-        if isinstance(client, SpadesBot) and client.built:
-            await learn_language(interaction, client.app)
+        if isinstance(client, SpadesBot):
+            if not await client.admit(interaction):
+                return False
+            if client.built:
+                await learn_language(interaction, client.app)
         return True
 
     async def on_error(
@@ -116,6 +126,8 @@ class SpadesBot(commands.Bot):
         self._opened = False
         self._built = False
         self._resumed = False
+        self._stopping: asyncio.Task[None] | None = None
+        self._answering: set[asyncio.Task[Any]] = set()  # interactions being handled
 
     # -- time --------------------------------------------------------------------
 
@@ -171,7 +183,7 @@ class SpadesBot(commands.Bot):
         app.subscribe(coach.on_change)
         self.add_listener(coach.remember, "on_interaction")
         ui = TableUI(app, self.hands, self.presenter, coach)
-        handle_components(self, ui.on_component)
+        handle_components(self, self._admitted(ui.on_component))
         self.add_dynamic_items(SpadesComponent)
         await self.add_cog(SpadesCog(self.tree, app, self.hands, self.presenter))
         # Both add their commands to the /spades group: after SpadesCog.
@@ -207,15 +219,55 @@ class SpadesBot(commands.Bot):
             if self.leaderboard is not None:
                 self.app.spawn(self.leaderboard.deliver_owed(table), f"owed-{table.id}")
 
+    async def admit(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether to handle ``interaction``: yes, and its task is waited for
+        at a stop, unless the bot is stopping; then it is told to try again."""
+        if self._stopping is not None:
+            await report(interaction, Stopping())
+            return False
+        task = asyncio.current_task()
+        if task is not None:
+            self._answering.add(task)
+            task.add_done_callback(self._answering.discard)
+        return True
+
+    def _admitted(self, handler: ComponentHandler) -> ComponentHandler:
+        async def handle(
+            interaction: discord.Interaction[Any], rest: str, values: list[str]
+        ) -> None:
+            if await self.admit(interaction):
+                await handler(interaction, rest, values)
+
+        return handle
+
+    def stop(self) -> None:
+        """Begin a clean stop (on SIGTERM or SIGINT); :meth:`close` waits for it."""
+        if self._stopping is None:
+            self._stopping = asyncio.create_task(self._stop(), name="stop")
+
     async def close(self) -> None:
+        """Stop cleanly: take no new interaction, give those under way, the
+        commits and the table edits :data:`STOP_GRACE_S` to finish, then close
+        the gateway and the database."""
+        self.stop()
+        assert self._stopping is not None
+        await asyncio.shield(self._stopping)
+
+    async def _stop(self) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + STOP_GRACE_S
+        log.info("stopping: finishing the work under way")
         if self._opened:
             self.heartbeat.cancel()
+        if self._answering:
+            await asyncio.wait(set(self._answering), timeout=STOP_GRACE_S)
         if self._built:
-            await self.app.close()
+            await self.app.close(grace_s=max(0.0, deadline - loop.time()))
         await super().close()
         if self._opened:
             self._opened = False
             await self.store.close()
+        log.info("stopped")
 
     # -- events ------------------------------------------------------------------
 

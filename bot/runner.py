@@ -9,9 +9,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -141,9 +142,8 @@ def run(argv: list[str]) -> int:
     from bot.discord_app import FEATURES, StartupError, bot_class
 
     async def main() -> None:
-        async with bot_class(settings)(settings, features=FEATURES) as bot:
-            await bot.open_database()
-            await bot.start(token)
+        bot = bot_class(settings)(settings, features=FEATURES)
+        await serve(bot, lambda: bot.start(token))
 
     try:
         asyncio.run(main())
@@ -156,6 +156,27 @@ def run(argv: list[str]) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+async def serve(bot: SpadesBot, connect: Callable[[], Awaitable[None]]) -> None:
+    """Open the database, then ``connect`` the bot and keep it until
+    Discord closes, or SIGTERM or SIGINT asks it to stop; then close it
+    cleanly (:meth:`SpadesBot.close`) before returning."""
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(number, _stop_on, bot, signal.Signals(number))
+    try:
+        await bot.open_database()
+        await connect()
+    finally:
+        await bot.close()
+        for number in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(number)
+
+
+def _stop_on(bot: SpadesBot, received: signal.Signals) -> None:
+    logging.getLogger(__name__).info("%s received", received.name)
+    bot.stop()
 
 
 def _unreachable(exc: Exception) -> NoReturn:

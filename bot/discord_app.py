@@ -222,7 +222,7 @@ class SpadesBot(commands.Bot):
     async def admit(self, interaction: discord.Interaction[Any]) -> bool:
         """Whether to handle ``interaction``: yes, and its task is waited for
         at a stop, unless the bot is stopping; then it is told to try again."""
-        if self._stopping is not None:
+        if self.stopping:
             await report(interaction, Stopping())
             return False
         task = asyncio.current_task()
@@ -239,6 +239,11 @@ class SpadesBot(commands.Bot):
                 await handler(interaction, rest, values)
 
         return handle
+
+    @property
+    def stopping(self) -> bool:
+        """Whether a stop has begun (:meth:`stop`)."""
+        return self._stopping is not None
 
     def stop(self) -> None:
         """Begin a clean stop (on SIGTERM or SIGINT); :meth:`close` waits for it."""

@@ -168,6 +168,11 @@ async def serve(bot: SpadesBot, connect: Callable[[], Awaitable[None]]) -> None:
     try:
         await bot.open_database()
         await connect()
+    except Exception:
+        # A stop during the login or a reconnection ends it with an error of
+        # its own (the connection closed under it): the stop was asked for.
+        if not bot.stopping:
+            raise
     finally:
         await bot.close()
         for number in (signal.SIGTERM, signal.SIGINT):
@@ -229,7 +234,7 @@ def health(argv: list[str]) -> int:
     _add_shard_arguments(parser)  # a sharded process: the same flags it runs with
     args = parser.parse_args(argv)
     settings = _settings(args.config, _shard_overrides(args))
-    beat = settings.heartbeat_path
+    beat = _heartbeat(settings)
     file = settings.database.sqlite_file
     if file is not None and not file.exists():
         print(f"unhealthy: no database at {file}")
@@ -244,6 +249,21 @@ def health(argv: list[str]) -> int:
         return 1
     print(f"healthy: last heartbeat {age:.0f} s ago")
     return 0
+
+
+def _heartbeat(settings: Settings) -> Path:
+    """The heartbeat file health reads: the one these settings' bot writes.
+    Given no shard settings, the file of a sharded bot on the same database
+    counts too (the newest): a container started with ``--shards`` flags runs
+    its image's health check without them."""
+    beat = settings.heartbeat_path
+    if settings.discord.sharded or beat.exists():
+        return beat
+    stem = beat.name.removesuffix(".heartbeat")
+    sharded = sorted(
+        beat.parent.glob(f"{stem}.shards-*.heartbeat"), key=lambda path: path.stat().st_mtime
+    )
+    return sharded[-1] if sharded else beat
 
 
 def screenshots(argv: list[str]) -> int:

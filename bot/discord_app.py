@@ -17,8 +17,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot import metrics
 from bot.app import (
     FEATURES,
+    REDRAW,
+    Snapshot,
     SpadesApp,
     Store,
     StoreUnavailable,
@@ -29,6 +32,7 @@ from bot.config import Settings
 from bot.i18n import N_, tr
 from bot.refusals import Stopping
 from bot.render.leaderboard import BOARD_PATTERN
+from bot.shards import format_shard_ids
 from bot.tables.service import random_seed
 from cogs.clock import ChannelTurnNotifier, ClockCog
 from cogs.coach import CoachCog, CoachDesk
@@ -109,6 +113,8 @@ class SpadesBot(commands.Bot):
         features: Iterable[str] = (),
         **client_options: Any,
     ) -> None:
+        if settings.metrics.port:
+            client_options.setdefault("http_trace", metrics.rate_limit_trace())
         # The bot never joins voice: no warnings about voice libraries.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
@@ -119,6 +125,7 @@ class SpadesBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
             **client_options,
         )
+
         self.settings = settings
         self.commands_only = commands_only
         self.seed_source = seed_source
@@ -194,9 +201,27 @@ class SpadesBot(commands.Bot):
             self.leaderboard = LeaderboardCog(self, app, self.presenter.names.get)
             await self.add_cog(self.leaderboard)
         if not self.commands_only:
+            if self.settings.metrics.port:
+                self._serve_metrics()
             await app.start()
             self.heartbeat.change_interval(seconds=self.settings.health.heartbeat_every_s)
             self.heartbeat.start()
+
+    def _serve_metrics(self) -> None:
+        """The Prometheus endpoint (:mod:`bot.metrics`), when a port is set."""
+        database = self.store.db
+        shards = self.settings.discord.shards
+        self.app.subscribe(_count_action)
+        metrics.watch_requests(self.http)
+        metrics.serve(
+            self.settings.metrics.port,
+            "all" if shards.every_shard else f"{format_shard_ids(shards.ids)}/{shards.count}",
+            address=self.settings.metrics.address,
+            live_tables=self.app.tables.open_count,
+            outbox=self.presenter.pending,
+            database_errors=lambda: getattr(database, "failures", 0),
+            database_reconnects=lambda: getattr(database, "reconnects", 0),
+        )
 
     async def on_ready(self) -> None:
         if self.commands_only or not self._built or self._resumed:
@@ -330,6 +355,11 @@ class SpadesBot(commands.Bot):
                 path.touch()
             except OSError as exc:
                 log.warning("cannot write the heartbeat file %s: %s", path, exc)
+
+
+def _count_action(_: Snapshot, event: str) -> None:
+    if event != REDRAW:
+        metrics.committed(event)
 
 
 class ShardedSpadesBot(SpadesBot, commands.AutoShardedBot):

@@ -16,6 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
+from discord.webhook.async_ import async_context
 
 from bot import metrics
 from bot.app import (
@@ -134,6 +135,7 @@ class SpadesBot(commands.Bot):
         self._built = False
         self._resumed = False
         self._stopping: asyncio.Task[None] | None = None
+        self._stopped = asyncio.Event()
         self._answering: set[asyncio.Task[Any]] = set()  # interactions being handled
 
     # -- time --------------------------------------------------------------------
@@ -212,7 +214,7 @@ class SpadesBot(commands.Bot):
         database = self.store.db
         shards = self.settings.discord.shards
         self.app.subscribe(_count_action)
-        metrics.watch_requests(self.http)
+        metrics.watch_requests(self.http, async_context.get(), self.now)
         metrics.serve(
             self.settings.metrics.port,
             "all" if shards.every_shard else f"{format_shard_ids(shards.ids)}/{shards.count}",
@@ -275,6 +277,10 @@ class SpadesBot(commands.Bot):
         if self._stopping is None:
             self._stopping = asyncio.create_task(self._stop(), name="stop")
 
+    async def wait_stopped(self) -> None:
+        """Return once a stop has finished (the gateway and database closed)."""
+        await self._stopped.wait()
+
     async def close(self) -> None:
         """Stop cleanly: take no new interaction, give those under way, the
         commits and the table edits :data:`STOP_GRACE_S` to finish, then close
@@ -284,6 +290,12 @@ class SpadesBot(commands.Bot):
         await asyncio.shield(self._stopping)
 
     async def _stop(self) -> None:
+        try:
+            await self._finish_and_close()
+        finally:
+            self._stopped.set()
+
+    async def _finish_and_close(self) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + STOP_GRACE_S
         log.info("stopping: finishing the work under way")

@@ -87,6 +87,7 @@ DECISION_SECONDS = Histogram(
     registry=REGISTRY,
 )
 ANSWER_ROUTE = "/interactions/{webhook_id}/{webhook_token}/callback"
+DISCORD_EPOCH_S = 1_420_070_400  # the time of a Discord id's zero
 
 
 def serve(
@@ -125,24 +126,22 @@ def deciding() -> Iterator[None]:
         DECISION_SECONDS.labels(shard).observe(time.perf_counter() - started)
 
 
-def watch_requests(http: Any) -> None:
-    """Count the REST requests of ``http`` (a discord.py HTTPClient) and of
-    the interaction webhooks by route, and time the interaction answers."""
-    from discord.webhook.async_ import async_context
-
-    http.request = _counted(http.request)
-    answers: Any = async_context.get()  # every interaction response goes through it
-    answers.request = _counted(answers.request)
+def watch_requests(http: Any, answers: Any, now: Callable[[], float]) -> None:
+    """Count the REST requests of ``http`` (discord.py's HTTPClient) and of
+    ``answers`` (its webhook adapter, which sends every interaction response)
+    by route, and time the interaction answers; ``now`` in epoch seconds."""
+    http.request = _counted(http.request, now)
+    answers.request = _counted(answers.request, now)
 
 
-def _counted(request: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-    from discord.utils import snowflake_time, utcnow
-
+def _counted(
+    request: Callable[..., Awaitable[Any]], now: Callable[[], float]
+) -> Callable[..., Awaitable[Any]]:
     async def counted(route: Any, *args: Any, **kwargs: Any) -> Any:
         REST_REQUESTS.labels(shard, route.method, route.path).inc()
         if route.path == ANSWER_ROUTE:
-            created = snowflake_time(int(route.webhook_id))
-            ANSWER_SECONDS.labels(shard).observe((utcnow() - created).total_seconds())
+            created = (int(route.webhook_id) >> 22) / 1000 + DISCORD_EPOCH_S  # from its id
+            ANSWER_SECONDS.labels(shard).observe(now() - created)
         return await request(route, *args, **kwargs)
 
     return counted

@@ -158,6 +158,10 @@ def run(argv: list[str]) -> int:
     return 0
 
 
+#: How long the connection may take to end by itself after a stop.
+CONNECTION_ENDS_S = 1.0
+
+
 async def serve(bot: SpadesBot, connect: Callable[[], Awaitable[None]]) -> None:
     """Open the database, then ``connect`` the bot and keep it until
     Discord closes, or SIGTERM or SIGINT asks it to stop; then close it
@@ -167,12 +171,22 @@ async def serve(bot: SpadesBot, connect: Callable[[], Awaitable[None]]) -> None:
         loop.add_signal_handler(number, _stop_on, bot, signal.Signals(number))
     try:
         await bot.open_database()
-        await connect()
-    except Exception:
-        # A stop during the login or a reconnection ends it with an error of
-        # its own (the connection closed under it): the stop was asked for.
-        if not bot.stopping:
-            raise
+        connection = asyncio.ensure_future(connect())
+        stopped = asyncio.ensure_future(bot.wait_stopped())
+        await asyncio.wait((connection, stopped), return_when=asyncio.FIRST_COMPLETED)
+        stopped.cancel()
+        if not connection.done():
+            # Stopped: the connection ends by itself once the gateway is
+            # closed, but a login waiting on a silent network would not.
+            await asyncio.wait((connection,), timeout=CONNECTION_ENDS_S)
+            connection.cancel()
+        try:
+            await connection
+        except (asyncio.CancelledError, Exception):
+            # A stop during the login or a reconnection ends it with an error
+            # of its own (the connection closed under it): it was asked for.
+            if not bot.stopping:
+                raise
     finally:
         await bot.close()
         for number in (signal.SIGTERM, signal.SIGINT):

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Build the bot's image and check it as someone hosting the bot would use it,
 # then bring up docker-compose.yml. Needs a running Docker daemon (and root or
-# the docker group); no Discord: the token is fake, and discord.com is pointed
-# at an address that never answers, so each bot stays at its login (migrated,
-# open for signals) instead of being refused. So the bots never connect and
-# never report healthy: the check reads what they do before connecting.
+# the docker group); no Discord: the token is fake, and discord.com is a
+# server next to the bots that accepts connections and never answers, so each
+# bot stays at its login (migrated, open for signals) instead of being refused.
+# So the bots never connect and never report healthy: the check reads what
+# they do before connecting.
 #
 #   scripts/check-image.sh             against the official base images
 #   scripts/check-image.sh --stand-in  first make local stand-ins for them
@@ -17,15 +18,16 @@ if [ "${1:-}" = --stand-in ]; then
 fi
 image=spades-bot:check
 project=spades-check
-# An address reserved for documentation: connections to it never complete.
-silent_discord=(--add-host discord.com:192.0.2.1 --add-host gateway.discord.gg:192.0.2.1)
+# A Discord that never answers: accepts connections on 443 and sends nothing.
+silent_server='import socket; s = socket.create_server(("0.0.0.0", 443)); c = []; exec("while True: c.append(s.accept())")'
+silent_hosts=(--add-host discord.com:127.0.0.1 --add-host gateway.discord.gg:127.0.0.1)
 if docker compose version >/dev/null 2>&1; then compose=(docker compose); else compose=(docker-compose); fi
 
 step() { printf '\n== %s\n' "$*"; }
 fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
-run() { docker run --rm "${silent_discord[@]}" "$@"; }
+run() { docker run --rm "$@"; }
 cleanup() {
-    docker rm -f spades-check-stop >/dev/null 2>&1 || true
+    docker rm -f spades-check-stop spades-check-discord >/dev/null 2>&1 || true
     docker volume rm spades-check-data >/dev/null 2>&1 || true
     if [ -n "${env_file:-}" ]; then
         "${compose[@]}" --project-name "$project" --env-file "$env_file" down --volumes \
@@ -79,8 +81,10 @@ health >/dev/null && fail "healthy with a stale heartbeat"
 echo ok
 
 step "docker stop: exit 0 within 5 s"
-docker run -d --name spades-check-stop "${silent_discord[@]}" -e DISCORD_TOKEN=fake \
-    -v spades-check-data:/data "$image" >/dev/null
+docker run -d --name spades-check-discord "${silent_hosts[@]}" --entrypoint python "$image" \
+    -c "$silent_server" >/dev/null
+docker run -d --name spades-check-stop --network container:spades-check-discord \
+    -e DISCORD_TOKEN=fake -v spades-check-data:/data "$image" >/dev/null
 for _ in $(seq 60); do
     docker logs spades-check-stop 2>&1 | grep -q "logging in" && break
     sleep 0.5
@@ -98,14 +102,22 @@ step "docker compose: PostgreSQL healthy, both shards on one migrated database"
 env_file=$(mktemp)
 printf 'DISCORD_TOKEN=fake\nPOSTGRES_PASSWORD=%s\n' "$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')" > "$env_file"
 override=$(mktemp --suffix=.yml)
-printf 'services:\n' > "$override"
-for service in bot-0 bot-1; do
-    printf '  %s:\n    extra_hosts: ["discord.com:192.0.2.1", "gateway.discord.gg:192.0.2.1"]\n' \
-        "$service" >> "$override"
-done
+cat > "$override" <<YAML
+services:
+  silent-discord:
+    image: spades-bot
+    pull_policy: never
+    entrypoint: ["python", "-c", '$(printf '%s' "$silent_server" | sed "s/'/''/g")']
+    extra_hosts: ["discord.com:127.0.0.1", "gateway.discord.gg:127.0.0.1"]
+  bot-0:
+    network_mode: service:silent-discord
+  bot-1:
+    network_mode: service:silent-discord
+YAML
 dc() { "${compose[@]}" --project-name "$project" --env-file "$env_file" \
     -f docker-compose.yml -f "$override" "$@"; }
-dc up -d --build
+dc build
+dc up -d
 for _ in $(seq 120); do
     [ "$(docker inspect "$(dc ps -q postgres)" --format '{{.State.Health.Status}}')" = healthy ] && break
     sleep 1
@@ -130,13 +142,14 @@ echo "schema_version: $versions (one row, the latest migration)"
 
 step "docker compose down: every service stops cleanly"
 started=$(date +%s.%N)
-dc stop
+dc stop bot-0 bot-1 postgres
 printf 'stopped in %.1f s\n' "$(echo "$(date +%s.%N) - $started" | bc)"
 for service in bot-0 bot-1 postgres; do
     status=$(docker inspect "$(dc ps -q "$service")" --format '{{.State.ExitCode}}')
     echo "$service: exit $status"
     [ "$status" -eq 0 ] || fail "$service exited $status"
 done
+dc kill silent-discord >/dev/null 2>&1
 dc down --volumes
 rm -f "$override"
 printf '\nall checks passed\n'

@@ -61,6 +61,9 @@ async def test_the_endpoint_counts_tables_actions_answers_requests_and_decisions
     # Every click and command was answered, each answer timed.
     answered = value(samples, "spades_interaction_answer_seconds_count")
     assert answered >= 4  # /spades new, two clicks, alice's own moves
+    slow = answered - value(samples, "spades_interaction_answer_seconds_bucket", le="3.0")
+    assert slow == 0, "SimCord answers at once"
+    assert value(samples, "spades_interaction_answer_seconds_sum") >= 0
     route = "/interactions/{webhook_id}/{webhook_token}/callback"
     assert value(samples, "spades_rest_requests_total", method="POST", route=route) == answered
     edits = value(

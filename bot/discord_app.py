@@ -298,7 +298,6 @@ class SpadesBot(commands.Bot):
     async def _finish_and_close(self) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + STOP_GRACE_S
-        log.info("stopping: finishing the work under way")
         if self._opened:
             self.heartbeat.cancel()
         if self._answering:
@@ -309,7 +308,6 @@ class SpadesBot(commands.Bot):
         if self._opened:
             self._opened = False
             await self.store.close()
-        log.info("stopped")
 
     # -- events ------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from bot.config import ConfigError, Settings, load_settings
 if TYPE_CHECKING:
     from bot.discord_app import SpadesBot
 
+log = logging.getLogger(__name__)
 PROG = "python -m bot"
 EXIT_BAD_SETUP = 2
 
@@ -191,10 +192,12 @@ async def serve(bot: SpadesBot, connect: Callable[[], Awaitable[None]]) -> None:
         await bot.close()
         for number in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(number)
+    if bot.stopping:
+        log.info("stopped")
 
 
 def _stop_on(bot: SpadesBot, received: signal.Signals) -> None:
-    logging.getLogger(__name__).info("%s received", received.name)
+    log.info("%s received: stopping once the work under way is done", received.name)
     bot.stop()
 
 

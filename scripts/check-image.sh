@@ -116,7 +116,7 @@ services:
 YAML
 dc() { "${compose[@]}" --project-name "$project" --env-file "$env_file" \
     -f docker-compose.yml -f "$override" "$@"; }
-dc build
+dc build --quiet
 dc up -d
 for _ in $(seq 120); do
     [ "$(docker inspect "$(dc ps -q postgres)" --format '{{.State.Health.Status}}')" = healthy ] && break

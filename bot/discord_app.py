@@ -126,7 +126,6 @@ class SpadesBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
             **client_options,
         )
-
         self.settings = settings
         self.commands_only = commands_only
         self.seed_source = seed_source

@@ -192,8 +192,7 @@ async def serve(bot: SpadesBot, connect: Callable[[], Awaitable[None]]) -> None:
         await bot.close()
         for number in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(number)
-    if bot.stopping:
-        log.info("stopped")
+    log.info("stopped")
 
 
 def _stop_on(bot: SpadesBot, received: signal.Signals) -> None:

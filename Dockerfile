@@ -2,7 +2,8 @@
 # rules engine with a C compiler and installs everything into /venv, with the
 # versions pinned in constraints/; the second is a clean slim image holding
 # /venv only. Layers run from the least to the most often changed, so that a
-# source edit reuses the compiler and the dependencies from the cache.
+# source edit reuses the compiler, the dependencies and (outside bot/game/)
+# the compiled engine from the cache.
 FROM python:3.11-slim AS build
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
@@ -17,15 +18,27 @@ RUN pip install --requirement constraints/build.txt \
     && python -m venv /venv \
     && /venv/bin/pip install --requirement constraints/runtime.txt
 COPY pyproject.toml setup.py README.md ./
+# The rules engine first, compiled in place beside its sources (with the
+# pinned tools above), in a layer that an edit outside bot/game/ keeps. The
+# build fails if it did not compile: the pure Python fallback plays the same,
+# several times slower.
+COPY bot/__init__.py ./bot/
+COPY bot/game ./bot/game
+RUN python setup.py --quiet build_ext --inplace \
+    && python -c "import bot.game.native as n, bot.game; \
+build = n.engine_build(); print('rules engine:', build); assert build == 'compiled', build"
+# Then the whole bot as plain Python, and the engine's compiled modules (the
+# package's bot_game__mypyc library, the modules and the record of the
+# sources they were compiled from) put beside its sources. The message
+# catalogs are compiled now: the unprivileged user cannot write them.
 COPY bot ./bot
 COPY cogs ./cogs
 COPY db ./db
-# The bot itself, its engine compiled (no build isolation: with the pinned
-# tools above). The build fails if the engine did not compile: the pure
-# Python fallback plays the same, several times slower. The message catalogs
-# are compiled now: the unprivileged user cannot write them.
-RUN pip wheel --no-deps --no-build-isolation --wheel-dir /wheels . \
+RUN SPADES_PURE_PYTHON=1 pip wheel --no-deps --no-build-isolation --wheel-dir /wheels . \
     && /venv/bin/pip install --no-deps /wheels/*.whl \
+    && site=$(/venv/bin/python -c "import sysconfig; print(sysconfig.get_path('purelib'))") \
+    && cp bot_game__mypyc*.so "$site/" \
+    && cp bot/game/*.so bot/game/compiled-sources.json "$site/bot/game/" \
     && cd / \
     && /venv/bin/python -c "import bot.game.native as n, bot.game; \
 build = n.engine_build(); print('rules engine:', build); assert build == 'compiled', build" \

@@ -191,7 +191,10 @@ def test_the_image_installs_pinned_dependencies_before_the_sources_and_a_compile
     build, image = text.split("\nFROM ")[-2:]
     pinned = build.index("--requirement constraints/runtime.txt")
     assert build.index("--requirement constraints/build.txt") < pinned
-    assert pinned < build.index("COPY bot "), "a source edit keeps the dependency layer"
+    assert pinned < build.index("COPY bot/game "), "a source edit keeps the dependency layer"
+    assert build.index("build_ext --inplace") < build.index("COPY bot ./bot"), (
+        "an edit outside the engine keeps the compiled engine"
+    )
     assert "--no-build-isolation" in build, "built with the pinned tools"
     assert "assert build == 'compiled'" in build, "no image with the slow engine"
     for lock in ("runtime", "build"):

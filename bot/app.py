@@ -205,6 +205,8 @@ class SpadesApp:
             left := deadline - loop.time()
         ) > 0:
             await asyncio.wait(running, timeout=left)
+        if grace_s and (late := [t for t in self._background if not t.done()]):
+            log.warning("cancelling %d background tasks still running", len(late))
         for task in list(self._background):
             task.cancel()
         if self._background:

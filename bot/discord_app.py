@@ -300,7 +300,9 @@ class SpadesBot(commands.Bot):
         if self._opened:
             self.heartbeat.cancel()
         if self._answering:
-            await asyncio.wait(set(self._answering), timeout=STOP_GRACE_S)
+            _, late = await asyncio.wait(set(self._answering), timeout=STOP_GRACE_S)
+            if late:
+                log.warning("stopping with %d interactions still under way", len(late))
         if self._built:
             await self.app.close(grace_s=max(0.0, deadline - loop.time()))
         await super().close()

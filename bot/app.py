@@ -136,8 +136,20 @@ class SpadesApp:
         """Start the turn clock (deadlines that passed while stopped fire now)."""
         await self.clock.start()
 
-    async def close(self) -> None:
-        await self.clock.stop()
+    async def close(self, grace_s: float = 0.0) -> None:
+        """Stop the clock, give the background work under way (table messages
+        being drawn, a computer's move) ``grace_s`` seconds to finish, and
+        cancel what is left."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace_s
+        await self.clock.stop(grace_s)
+        # Work finishing may start more (a drawn message refreshes the hands).
+        while (running := [t for t in self._background if not t.done()]) and (
+            left := deadline - loop.time()
+        ) > 0:
+            await asyncio.wait(running, timeout=left)
+        if grace_s and (late := [t for t in self._background if not t.done()]):
+            log.warning("cancelling %d background tasks still running", len(late))
         for task in list(self._background):
             task.cancel()
         if self._background:

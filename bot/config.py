@@ -153,6 +153,13 @@ class HealthSettings(Section):
     stale_after_s: float = Field(120.0, gt=0)
 
 
+class MetricsSettings(Section):
+    # The port of the Prometheus endpoint (http://host:port/metrics); 0: none.
+    port: int = Field(0, ge=0, le=65535)
+    # The address it listens on; 0.0.0.0 for every interface (in a container).
+    address: str = "0.0.0.0"
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         extra="forbid",
@@ -168,6 +175,7 @@ class Settings(BaseSettings):
     clock: ClockSettings = ClockSettings()
     logging: LoggingSettings = LoggingSettings()
     health: HealthSettings = HealthSettings()
+    metrics: MetricsSettings = MetricsSettings()
 
     @model_validator(mode="before")
     @classmethod

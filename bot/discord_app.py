@@ -8,6 +8,7 @@ calls on the application, and the presenter keeps the table messages current.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -15,16 +16,27 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
+from discord.webhook.async_ import async_context
 
-from bot.app import SpadesApp, Store, StoreUnavailable, open_store
+from bot import metrics
+from bot.app import (
+    REDRAW,
+    Snapshot,
+    SpadesApp,
+    Store,
+    StoreUnavailable,
+    open_store,
+)
 from bot.config import Settings
 from bot.i18n import N_, tr
+from bot.refusals import Stopping
 from bot.render.leaderboard import BOARD_PATTERN
+from bot.shards import format_shard_ids
 from bot.tables.service import random_seed
 from cogs.clock import ChannelTurnNotifier
 from cogs.coach import CoachDesk
-from cogs.components import PATTERN, SpadesComponent, handle_components
-from cogs.errors import on_tree_error, say
+from cogs.components import PATTERN, ComponentHandler, SpadesComponent, handle_components
+from cogs.errors import on_tree_error, report, say
 from cogs.hands import HandScreens
 from cogs.languages import learn_language, private_language
 from cogs.leaderboard import LeaderboardCog
@@ -41,6 +53,10 @@ __all__ = ["ShardedSpadesBot", "SpadesBot", "StartupError", "bot_class", "intent
 #: is answered "not valid" by :meth:`SpadesBot.on_interaction`.
 OUR_COMPONENTS = (PATTERN, BOARD_PATTERN)
 INVALID_BUTTON = N_("That button is not valid.")
+#: How long a stopping bot waits for the interactions, commits and table
+#: edits under way, before it closes the gateway and the database: well
+#: inside the 10 s a container manager allows before it kills the process.
+STOP_GRACE_S = 3.0
 
 
 class StartupError(Exception):
@@ -59,10 +75,14 @@ def intents() -> discord.Intents:
 
 class SpadesTree(app_commands.CommandTree[discord.Client]):
     async def interaction_check(self, interaction: discord.Interaction[discord.Client]) -> bool:
-        """Learn the caller's language before any command answers them."""
+        """Take the command unless the bot is stopping, and learn the
+        caller's language before any command answers them."""
         client = self.client
-        if isinstance(client, SpadesBot) and client.built:
-            await learn_language(interaction, client.app)
+        if isinstance(client, SpadesBot):
+            if not await client.admit(interaction):
+                return False
+            if client.built:
+                await learn_language(interaction, client.app)
         return True
 
     async def on_error(
@@ -90,6 +110,8 @@ class SpadesBot(commands.Bot):
         seed_source: Callable[[], int] = random_seed,
         **client_options: Any,
     ) -> None:
+        if settings.metrics.port:
+            client_options.setdefault("http_trace", metrics.rate_limit_trace())
         # The bot never joins voice: no warnings about voice libraries.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
@@ -106,6 +128,9 @@ class SpadesBot(commands.Bot):
         self._opened = False
         self._built = False
         self._resumed = False
+        self._stopping: asyncio.Task[None] | None = None
+        self._stopped = asyncio.Event()
+        self._answering: set[asyncio.Task[Any]] = set()  # interactions being handled
 
     # -- time --------------------------------------------------------------------
 
@@ -160,16 +185,34 @@ class SpadesBot(commands.Bot):
         app.subscribe(coach.on_change)
         self.add_listener(coach.remember, "on_interaction")
         ui = TableUI(app, self.hands, self.presenter, coach)
-        handle_components(self, ui.on_component)
+        handle_components(self, self._admitted(ui.on_component))
         self.add_dynamic_items(SpadesComponent)
         self.leaderboard = LeaderboardCog(self, app, self.presenter.names.get)
         await self.add_cog(self.leaderboard)
         spades = SpadesCog(self.tree, app, self.hands, self.presenter, self.leaderboard.commands)
         await self.add_cog(spades)
         if not self.commands_only:
+            if self.settings.metrics.port:
+                self._serve_metrics()
             await app.start()
             self.heartbeat.change_interval(seconds=self.settings.health.heartbeat_every_s)
             self.heartbeat.start()
+
+    def _serve_metrics(self) -> None:
+        """The Prometheus endpoint (:mod:`bot.metrics`), when a port is set."""
+        database = self.store.db
+        shards = self.settings.discord.shards
+        self.app.subscribe(_count_action)
+        metrics.watch_requests(self.http, async_context.get(), self.now)
+        metrics.serve(
+            self.settings.metrics.port,
+            "all" if shards.every_shard else f"{format_shard_ids(shards.ids)}/{shards.count}",
+            address=self.settings.metrics.address,
+            live_tables=self.app.tables.open_count,
+            outbox=self.presenter.pending,
+            database_errors=lambda: getattr(database, "failures", 0),
+            database_reconnects=lambda: getattr(database, "reconnects", 0),
+        )
 
     async def on_ready(self) -> None:
         if self.commands_only or not self._built or self._resumed:
@@ -191,11 +234,66 @@ class SpadesBot(commands.Bot):
             self.presenter.show(self.app.snapshot(table), check=True)
             self.app.spawn(self.leaderboard.deliver_owed(table), f"owed-{table.id}")
 
+    async def admit(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether to handle ``interaction``: yes, and its task is waited for
+        at a stop, unless the bot is stopping; then it is told to try again."""
+        if self.stopping:
+            await report(interaction, Stopping())
+            return False
+        task = asyncio.current_task()
+        if task is not None:
+            self._answering.add(task)
+            task.add_done_callback(self._answering.discard)
+        return True
+
+    def _admitted(self, handler: ComponentHandler) -> ComponentHandler:
+        async def handle(
+            interaction: discord.Interaction[Any], rest: str, values: list[str]
+        ) -> None:
+            if await self.admit(interaction):
+                await handler(interaction, rest, values)
+
+        return handle
+
+    @property
+    def stopping(self) -> bool:
+        """Whether a stop has begun (:meth:`stop`)."""
+        return self._stopping is not None
+
+    def stop(self) -> None:
+        """Begin a clean stop (on SIGTERM or SIGINT); :meth:`close` waits for it."""
+        if self._stopping is None:
+            self._stopping = asyncio.create_task(self._stop(), name="stop")
+
+    async def wait_stopped(self) -> None:
+        """Return once a stop has finished (the gateway and database closed)."""
+        await self._stopped.wait()
+
     async def close(self) -> None:
+        """Stop cleanly: take no new interaction, give those under way, the
+        commits and the table edits :data:`STOP_GRACE_S` to finish, then close
+        the gateway and the database."""
+        self.stop()
+        assert self._stopping is not None
+        await asyncio.shield(self._stopping)
+
+    async def _stop(self) -> None:
+        try:
+            await self._finish_and_close()
+        finally:
+            self._stopped.set()
+
+    async def _finish_and_close(self) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + STOP_GRACE_S
         if self._opened:
             self.heartbeat.cancel()
+        if self._answering:
+            _, late = await asyncio.wait(set(self._answering), timeout=STOP_GRACE_S)
+            if late:
+                log.warning("stopping with %d interactions still under way", len(late))
         if self._built:
-            await self.app.close()
+            await self.app.close(grace_s=max(0.0, deadline - loop.time()))
         await super().close()
         if self._opened:
             self._opened = False
@@ -257,6 +355,11 @@ class SpadesBot(commands.Bot):
                 path.touch()
             except OSError as exc:
                 log.warning("cannot write the heartbeat file %s: %s", path, exc)
+
+
+def _count_action(_: Snapshot, event: str) -> None:
+    if event != REDRAW:
+        metrics.committed(event)
 
 
 class ShardedSpadesBot(SpadesBot, commands.AutoShardedBot):

@@ -25,6 +25,7 @@ __all__ = [
     "Refusal",
     "SeveralTables",
     "StaleAction",
+    "Stopping",
     "TableError",
     "TryAgainSoon",
     "UnknownTable",
@@ -73,6 +74,14 @@ class TryAgainSoon(Refusal):
 
     code = "try_again"
     default_message = N_("the bot cannot reach its database right now: try again in a moment")
+
+
+class Stopping(Refusal):
+    """The bot is stopping (to restart, usually): it takes no new interaction,
+    so that what is under way can finish before it goes."""
+
+    code = "stopping"
+    default_message = N_("the bot is restarting: try again in a moment")
 
 
 def as_refusal(error: BaseException) -> BaseException:

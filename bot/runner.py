@@ -9,9 +9,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -20,6 +21,7 @@ from bot.config import ConfigError, Settings, load_settings
 if TYPE_CHECKING:
     from bot.discord_app import SpadesBot
 
+log = logging.getLogger(__name__)
 PROG = "python -m bot"
 EXIT_BAD_SETUP = 2
 
@@ -141,9 +143,8 @@ def run(argv: list[str]) -> int:
     from bot.discord_app import StartupError, bot_class
 
     async def main() -> None:
-        async with bot_class(settings)(settings) as bot:
-            await bot.open_database()
-            await bot.start(token)
+        bot = bot_class(settings)(settings)
+        await serve(bot, lambda: bot.start(token))
 
     try:
         asyncio.run(main())
@@ -156,6 +157,47 @@ def run(argv: list[str]) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+#: How long the connection may take to end by itself after a stop.
+CONNECTION_ENDS_S = 1.0
+
+
+async def serve(bot: SpadesBot, connect: Callable[[], Awaitable[None]]) -> None:
+    """Open the database, then ``connect`` the bot and keep it until
+    Discord closes, or SIGTERM or SIGINT asks it to stop; then close it
+    cleanly (:meth:`SpadesBot.close`) before returning."""
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(number, _stop_on, bot, signal.Signals(number))
+    try:
+        await bot.open_database()
+        connection = asyncio.ensure_future(connect())
+        stopped = asyncio.ensure_future(bot.wait_stopped())
+        await asyncio.wait((connection, stopped), return_when=asyncio.FIRST_COMPLETED)
+        stopped.cancel()
+        if not connection.done():
+            # Stopped: the connection ends by itself once the gateway is
+            # closed, but a login waiting on a silent network would not.
+            await asyncio.wait((connection,), timeout=CONNECTION_ENDS_S)
+            connection.cancel()
+        try:
+            await connection
+        except (asyncio.CancelledError, Exception):
+            # A stop during the login or a reconnection ends it with an error
+            # of its own (the connection closed under it): it was asked for.
+            if not bot.stopping:
+                raise
+    finally:
+        await bot.close()
+        for number in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(number)
+    log.info("stopped")
+
+
+def _stop_on(bot: SpadesBot, received: signal.Signals) -> None:
+    log.info("%s received: stopping once the work under way is done", received.name)
+    bot.stop()
 
 
 def _unreachable(exc: Exception) -> NoReturn:
@@ -208,7 +250,7 @@ def health(argv: list[str]) -> int:
     _add_shard_arguments(parser)  # a sharded process: the same flags it runs with
     args = parser.parse_args(argv)
     settings = _settings(args.config, _shard_overrides(args))
-    beat = settings.heartbeat_path
+    beat = _heartbeat(settings)
     file = settings.database.sqlite_file
     if file is not None and not file.exists():
         print(f"unhealthy: no database at {file}")
@@ -223,6 +265,21 @@ def health(argv: list[str]) -> int:
         return 1
     print(f"healthy: last heartbeat {age:.0f} s ago")
     return 0
+
+
+def _heartbeat(settings: Settings) -> Path:
+    """The heartbeat file health reads: the one these settings' bot writes.
+    Given no shard settings, the file of a sharded bot on the same database
+    counts too (the newest): a container started with ``--shards`` flags runs
+    its image's health check without them."""
+    beat = settings.heartbeat_path
+    if settings.discord.sharded or beat.exists():
+        return beat
+    stem = beat.name.removesuffix(".heartbeat")
+    sharded = sorted(
+        beat.parent.glob(f"{stem}.shards-*.heartbeat"), key=lambda path: path.stat().st_mtime
+    )
+    return sharded[-1] if sharded else beat
 
 
 def screenshots(argv: list[str]) -> int:

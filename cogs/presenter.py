@@ -111,6 +111,10 @@ class TablePresenter:
         while screen is not None and screen.task is not None and not screen.task.done():
             await asyncio.shield(screen.task)
 
+    def pending(self) -> int:
+        """How many table messages wait to be drawn (the metrics' outbox length)."""
+        return sum(1 for s in self._screens.values() if s.task is not None and not s.task.done())
+
     def problem(self, table_id: int) -> str | None:
         screen = self._screens.get(table_id)
         return screen.problem if screen else None

@@ -165,6 +165,10 @@ class PostgresDatabase:
         self.url = url
         self._retry_at = 0.0  # monotonic time of the next try while the server is away
         self._backoff = 0.0
+        # For operators (the metrics): calls failed for the server being
+        # away, and the times it answered again after that.
+        self.failures = 0
+        self.reconnects = 0
 
     @classmethod
     async def open(
@@ -209,14 +213,20 @@ class PostgresDatabase:
             if _is_gone(exc):
                 raise self._away(exc) from exc
             raise
-        self._backoff = 0.0
+        self._answered()
         return result
 
     def _check_reachable(self) -> None:
         if self._backoff and time.monotonic() < self._retry_at:
             raise DatabaseAway(AWAY)
 
+    def _answered(self) -> None:
+        if self._backoff:
+            self.reconnects += 1
+        self._backoff = 0.0
+
     def _away(self, exc: BaseException) -> DatabaseAway:
+        self.failures += 1
         self._backoff = min(max(self._backoff * 2, FIRST_BACKOFF_S), MAX_BACKOFF_S)
         self._retry_at = time.monotonic() + self._backoff
         return DatabaseAway(f"{AWAY}: {type(exc).__name__}")
@@ -240,7 +250,7 @@ class PostgresDatabase:
             if _is_gone(exc):
                 raise self._away(exc) from exc
             raise
-        self._backoff = 0.0
+        self._answered()
 
     @asynccontextmanager
     async def read_snapshot(self) -> AsyncIterator[PostgresStatements]:

@@ -8,6 +8,7 @@ import logging
 import random
 import zlib
 
+from bot import metrics
 from bot.ai.base import RandomPlayer, make_player
 from bot.game.errors import IllegalAction
 from bot.game.types import Action, ActionKind, Phase
@@ -32,7 +33,8 @@ async def decide(
     seed = zlib.crc32(f"{table.id}:{table.version}:{seat}".encode())
     player = make_player(level, seed, expert_time_budget_s)
     # Stronger levels search for a while: keep the event loop free.
-    return await asyncio.to_thread(player.decide, view_of(game, seat))
+    with metrics.deciding():
+        return await asyncio.to_thread(player.decide, view_of(game, seat))
 
 
 async def act(service: TableService, table: Table, seat: int, action: Action) -> Table:

@@ -105,12 +105,12 @@ class TurnClock:
         for table in unfinished:
             await self._replan(table.id)
 
-    async def stop(self) -> None:
+    async def stop(self, grace_s: float = 5.0) -> None:
         self.service.add_to_each_commit(None)
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
-        await self.scheduler.stop()
+        await self.scheduler.stop(grace_s)
 
     # -- what the Discord layer and the table service ask ------------------------
 

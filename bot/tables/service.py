@@ -148,6 +148,10 @@ class TableService:
             if live.status.is_open and live.seat_of(user_id) is not None
         ]
 
+    def open_count(self) -> int:
+        """How many tables are open (lobby or playing): a figure for operators."""
+        return sum(live.status.is_open for live in self._registry.tables.values())
+
     async def unfinished(self) -> list[Table]:
         """Every open (lobby or playing) table."""
         return [live.table() for live in self._registry.tables.values() if live.status.is_open]

@@ -28,13 +28,15 @@ from bot.config import Settings
 from bot.i18n import N_, tr
 from bot.render.leaderboard import BOARD_PATTERN
 from bot.tables.service import random_seed
-from cogs.clock import ChannelTurnNotifier, ClockCog
+from cogs.clock import ClockCog
 from cogs.coach import CoachCog, CoachDesk
 from cogs.components import PATTERN, SpadesComponent, handle_components
 from cogs.errors import on_tree_error, say
 from cogs.hands import HandScreens
 from cogs.languages import learn_language, private_language
 from cogs.leaderboard import LeaderboardCog
+from cogs.notices import TurnNotices
+from cogs.outbox import Budget, Outbox
 from cogs.presenter import TablePresenter
 from cogs.spades import SpadesCog
 from cogs.table_ui import TableUI
@@ -89,6 +91,7 @@ class SpadesBot(commands.Bot):
     leaderboard: LeaderboardCog | None = None
     presenter: TablePresenter
     hands: HandScreens
+    outbox: Outbox  # everything sent to channels, within the REST budget
 
     def __init__(
         self,
@@ -151,21 +154,21 @@ class SpadesBot(commands.Bot):
         # Descriptions and choice names in every language (sent at sync).
         await self.tree.set_translator(CatalogTranslator())
         await self.open_database()
-        notifier = ChannelTurnNotifier(self)
+        notices = TurnNotices(self)
         self.app = app = await SpadesApp.open(
             self.settings,
             self.store,
             now=self.now,
-            notifier=notifier,
+            notifier=notices,
             seed_source=self.seed_source,
             features=self.features,
         )
         self._built = True
-        notifier.app = app
+        self.outbox = Outbox(app.now, Budget.of(self.settings.discord), spawn=app.spawn)
+        notices.attach(app, self.outbox)
         self.hands = HandScreens(app, self)
         await self.hands.resume()
-        self.presenter = TablePresenter(self, app, self.hands)
-        notifier.pacer = self.presenter.pacer  # one REST budget for every request
+        self.presenter = TablePresenter(self, app, self.hands, self.outbox, notices)
         app.subscribe(self.presenter.on_change)
         coach = CoachDesk(app, self)
         app.subscribe(coach.on_change)
@@ -179,7 +182,7 @@ class SpadesBot(commands.Bot):
         if "clock" in self.features:
             await self.add_cog(ClockCog(self.tree, app))
         if "leaderboard" in self.features:
-            self.leaderboard = LeaderboardCog(self, app, self.presenter.names.get)
+            self.leaderboard = LeaderboardCog(self, app, self.outbox, self.presenter.names.get)
             await self.add_cog(self.leaderboard)
         if not self.commands_only:
             await app.start()

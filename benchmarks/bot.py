@@ -9,7 +9,7 @@ player who is away (opened, filled and started through the table service,
 which is what their clicks would have done). At the active ones people play
 by clicking their hands, each after a random think time of 2 to 10 seconds
 of SimCord's fake clock (``env.advance_time`` compresses it; the turn
-clock's reminders and the computer players' moves come due as it moves);
+clock's later turn notices and the computer players' moves come due as it moves);
 every fourth active table is one person with three computer players. After
 ``--seconds`` of fake time the bot is restarted over the same database.
 
@@ -523,6 +523,8 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                 play_requests = len(traffic.requests)
                 describe_play(traffic, watch, bot.unowned_waits)
 
+                # Games end during play too (a team below the losing score).
+                still_open = len(await bot.app.tables.unfinished())
                 restarted = make_bot()
                 restarted.env = env
                 bots.append(restarted)
@@ -535,7 +537,8 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                 await wait_out(env)
                 lap("the restart, every table redrawn", phase)
                 assert restarted.resumed_in is not None, "the restarted bot never started"
-                assert len(await restarted.app.tables.unfinished()) == tables, "tables lost"
+                resumed = len(await restarted.app.tables.unfinished())
+                assert resumed == still_open, f"tables lost: {resumed} of {still_open} resumed"
                 end_rss = rss_mb()
             finally:
                 # A restart leaves the old bot as a crash would: its store open.

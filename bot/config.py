@@ -48,11 +48,12 @@ class Section(BaseModel):
 
 class DiscordSettings(Section):
     token: SecretStr | None = None
-    # Budgets for the table messages' REST calls, kept under Discord's own
-    # limits (about 5 writes per 5 s in a channel, 50 requests per second for
-    # the whole bot) so that no request is answered with a 429. 0 turns one off.
-    # The global one leaves room for the requests it does not pace (names
-    # looked up, a host's direct message, discord.py's own).
+    # The outbox's budgets (cogs/outbox.py: everything the bot sends to
+    # channels), kept under Discord's own limits (about 5 writes per 5 s in a
+    # channel, 50 requests per second for the whole bot) so that no request is
+    # answered with a 429. 0 turns one off. The global one leaves room for the
+    # requests it does not pace (names looked up, a host's direct message,
+    # discord.py's own).
     table_edits_per_channel_s: float = Field(1.0, ge=0, le=60)
     rest_per_s: float = Field(35.0, ge=0)
     # Several processes (see bot/shards.py and "Running at scale" in the

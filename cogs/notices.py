@@ -116,12 +116,13 @@ class TurnNotices:
                 await channel.get_partial_message(old).delete()
             await self.app.set_turn_mention(notice.table_id, None)
             if notice.turn is not None:
-                self.outbox.put(key, lambda: self._send_notice(notice))
+                self.outbox.put(key, lambda: self._send_notice(notice))  # the new one, next
+            else:
+                self._forget(notice)
             return DELETE
         turn = notice.turn
         if turn is None:
-            if key not in self.outbox:
-                del self._notices[notice.table_id]  # nothing told, nobody to tell
+            self._forget(notice)
             return None
         _hand, _seat, phase, user_id = turn
         if phase == "bidding":
@@ -139,6 +140,11 @@ class TurnNotices:
         notice.message_id = message.id
         await self.app.set_turn_mention(notice.table_id, TurnMention(message.id, _turn_text(turn)))
         return POST
+
+    def _forget(self, notice: _Notice) -> None:
+        """Nothing told, nobody to tell: the table needs no memory of it."""
+        if ("notice", notice.table_id) not in self.outbox:
+            del self._notices[notice.table_id]
 
     # -- the turn clock's messages (TurnNotifier) ------------------------------------
 

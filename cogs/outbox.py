@@ -22,11 +22,12 @@ Two lanes share the budget:
   a table message, which people are looking at, waits behind one of them at
   most, and the line still gets the turns the table messages leave.
 
-Of the items that may go, the one that could go first goes; all requests
-together are at least ``1 / rest_per_s`` apart. One task at a time sends: it
-naps until the next instant something may go, starts that item's request
-in a task of its own, and hands over to a successor. Time is the
-application's clock; naps are ``sleep`` (``asyncio.sleep``, or a wait the
+When the budget's next turn comes, of the items that may go then the one
+waiting the longest goes (a table message waits from its first change not
+shown yet); all requests together are at least ``1 / rest_per_s`` apart.
+One task at a time sends: it naps until the next instant something may
+go, starts that item's request in a task of its own, and hands over to a
+successor. Time is the application's clock; naps are ``sleep`` (``asyncio.sleep``, or a wait the
 simulated Discord of the benchmarks knows to be on its own clock), and an
 instant napped until counts as come even on a clock that stands still.
 """
@@ -162,32 +163,48 @@ class Outbox:
         self._napping_until = None
         self._sender = self._spawn(self._send_next(), "outbox")
 
-    def _next(self) -> tuple[float, Key] | None:
-        """The item that may go first, and from when (the shared budget aside)."""
-        best: tuple[float, int, int, Key] | None = None
-        head: tuple[float, int, Key] | None = None
+    def _next(self, turn: float) -> tuple[float, Key] | None:
+        """The item to send next and the instant it may go. Of the items that
+        may go by ``turn`` (the budget's next instant), the one waiting the
+        longest; if there is none, the one that may go first."""
+        ready: tuple[float, int, int, Key] | None = None  # (waiting since, lane, place, key)
+        later: tuple[float, int, int, Key] | None = None  # (may go at, lane, place, key)
+        head: _Item | None = None
+        head_key: Key | None = None
         for key, item in self._waiting.items():
             if key in self._in_flight:
                 continue
             if item.channel_id is None:
-                if head is None or (item.due, item.place) < head[:2]:
-                    head = (item.due, item.place, key)
+                if head is None or (item.due, item.place) < (head.due, head.place):
+                    head, head_key = item, key
                 continue
-            at = max(item.due, self._channel_free_at.get(item.channel_id, item.due))
-            if best is None or (at, 0, item.place) < best[:3]:
-                best = (at, 0, item.place, key)
-        if head is not None and not self._line_in_flight:
-            at = max(head[0], self._line_free_at)
-            # On equal instants a table message goes first.
-            if best is None or (at, 1, head[1]) < best[:3]:
-                best = (at, 1, head[1], head[2])
-        return None if best is None else (best[0], best[3])
+            may_go_at = max(item.due, self._channel_free_at.get(item.channel_id, item.due))
+            if may_go_at <= turn:
+                if ready is None or (item.due, 0, item.place) < ready[:3]:
+                    ready = (item.due, 0, item.place, key)
+            elif later is None or (may_go_at, 0, item.place) < later[:3]:
+                later = (may_go_at, 0, item.place, key)
+        if head is not None and head_key is not None and not self._line_in_flight:
+            # The line's first item waits from when the one before it was
+            # done: a table message waits behind one line request at most.
+            since = max(head.due, self._line_free_at)
+            if since <= turn:
+                if ready is None or (since, 1, head.place) < ready[:3]:
+                    ready = (since, 1, head.place, head_key)
+            elif later is None or (since, 1, head.place) < later[:3]:
+                later = (since, 1, head.place, head_key)
+        if ready is not None:
+            return turn, ready[3]
+        return None if later is None else (later[0], later[3])
 
     async def _send_next(self) -> None:
-        while (found := self._next()) is not None:
-            ready_at, key = found
-            at = max(ready_at, self._last_sent + self.budget.gap_s)
+        while True:
             now = max(self._now(), self._slept_to)
+            turn = max(now, self._last_sent + self.budget.gap_s)
+            found = self._next(turn)
+            if found is None:
+                return
+            at, key = found
             if at > now:
                 self._napping_until = at
                 await self.sleep(at - now)

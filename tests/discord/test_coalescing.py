@@ -2,7 +2,7 @@
 together become one edit, the newest state is always the one shown, and the
 rate stays within the budgets over SimCord's clock.
 
-The presenter waits for its turns on the application's clock, which SimCord
+The outbox waits for its turns on the application's clock, which SimCord
 holds still until a test moves it: these tests move it with ``advance_time``.
 (That no request goes through an interaction token older than Discord allows
 is tested in tests/discord/test_live_hands.py,
@@ -69,7 +69,7 @@ def stamp(world: World) -> StampedRequests:
 
 
 def table_writes(log: StampedRequests, since: int, channel_id: int | None = None) -> list[float]:
-    """When the presenter's requests (table messages, turn mentions) were made."""
+    """When the outbox's requests in channels (table messages, turn notices) were made."""
     prefix = "/channels/" if channel_id is None else f"/channels/{channel_id}/"
     return [
         at

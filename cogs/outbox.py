@@ -134,7 +134,7 @@ class Outbox:
             at = self._now() if due is None else due
             waiting = _Item(send, at, next(self._places), channel_id)
             self._waiting[key] = waiting
-        if self._napping_until is None or waiting.due < self._napping_until:
+        if self._napping_until is None or self._may_go_at(waiting) < self._napping_until:
             self._wake()
 
     def withdraw(self, key: Key) -> None:
@@ -162,6 +162,15 @@ class Outbox:
             sender.cancel()  # it naps until a later instant than may be needed now
         self._napping_until = None
         self._sender = self._spawn(self._send_next(), "outbox")
+
+    def _may_go_at(self, item: _Item) -> float:
+        """The earliest instant ``item`` may go, by the budget, its channel's
+        spacing and (for the line) the line's last request."""
+        if item.channel_id is None:
+            after = self._line_free_at
+        else:
+            after = self._channel_free_at.get(item.channel_id, item.due)
+        return max(item.due, after, self._last_sent + self.budget.gap_s)
 
     def _next(self, turn: float) -> tuple[float, Key] | None:
         """The item to send next and the instant it may go. Of the items that

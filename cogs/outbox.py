@@ -104,7 +104,6 @@ class Outbox:
         self._line_free_at = float("-inf")  # when the line's last request was done
         self._channel_free_at: dict[int, float] = {}  # channel -> its next table message
         self._last_sent = float("-inf")
-        self._slept_to = float("-inf")
         self._sender: asyncio.Task[Any] | None = None
         self._napping_until: float | None = None  # while the sender naps
         #: Requests made, by Discord route (for a metrics endpoint to read).
@@ -207,8 +206,13 @@ class Outbox:
         return None if later is None else (later[0], later[3])
 
     async def _send_next(self) -> None:
+        # The instant napped until counts as come even if the clock says
+        # otherwise: a simulated one may stand still while the event loop's
+        # runs. Only for this task's one request: the instants recorded for
+        # the next ones are the clock's, so they never run ahead of it.
+        slept_to = float("-inf")
         while True:
-            now = max(self._now(), self._slept_to)
+            now = max(self._now(), slept_to)
             turn = max(now, self._last_sent + self.budget.gap_s)
             found = self._next(turn)
             if found is None:
@@ -218,9 +222,9 @@ class Outbox:
                 self._napping_until = at
                 await self.sleep(at - now)
                 self._napping_until = None
-                self._slept_to = max(self._slept_to, at)
+                slept_to = at
                 continue  # whatever may go first now, replacements included
-            self._dispatch(key, now)
+            self._dispatch(key)
             # A successor sends the next one: whoever waits for this key's
             # turn (``settled``) waits for this task only.
             self._sender = None
@@ -228,9 +232,9 @@ class Outbox:
                 self._wake()
             return
 
-    def _dispatch(self, key: Key, now: float) -> None:
+    def _dispatch(self, key: Key) -> None:
         item = self._waiting.pop(key)
-        self._last_sent = now
+        now = self._last_sent = self._now()
         if item.channel_id is None:
             self._line_in_flight = True
         elif self.budget.per_channel_s > 0:
@@ -251,7 +255,7 @@ class Outbox:
             del self._in_flight[key]
             if item.channel_id is None:
                 self._line_in_flight = False
-                self._line_free_at = max(self._now(), self._slept_to)
+                self._line_free_at = self._now()
             if len(self._channel_free_at) > 1024:
                 now = self._now()
                 self._channel_free_at = {c: t for c, t in self._channel_free_at.items() if t > now}

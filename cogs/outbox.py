@@ -29,7 +29,7 @@ One task at a time sends: it naps until the next instant something may
 go, starts that item's request in a task of its own, and hands over to a
 successor. Time is the application's clock; naps are ``sleep`` (``asyncio.sleep``, or a wait the
 simulated Discord of the benchmarks knows to be on its own clock), and an
-instant napped until counts as come even on a clock that stands still.
+instant napped until counts as come while the clock stands still.
 """
 
 from __future__ import annotations
@@ -104,6 +104,10 @@ class Outbox:
         self._line_free_at = float("-inf")  # when the line's last request was done
         self._channel_free_at: dict[int, float] = {}  # channel -> its next table message
         self._last_sent = float("-inf")
+        self._nap_ended = (
+            float("-inf"),
+            float("-inf"),
+        )  # (the clock then, the instant napped until)
         self._sender: asyncio.Task[Any] | None = None
         self._napping_until: float | None = None  # while the sender naps
         #: Requests made, by Discord route (for a metrics endpoint to read).
@@ -205,14 +209,18 @@ class Outbox:
             return turn, ready[3]
         return None if later is None else (later[0], later[3])
 
+    def _time(self) -> float:
+        """The clock; or, while it has stood still since the last nap ended,
+        the instant napped until. A simulated clock may stand still while
+        the event loop's runs; once it moves it is right again, so the
+        outbox's time never runs ahead of it."""
+        clock = self._now()
+        seen, slept_to = self._nap_ended
+        return slept_to if clock == seen and slept_to > clock else clock
+
     async def _send_next(self) -> None:
-        # The instant napped until counts as come even if the clock says
-        # otherwise: a simulated one may stand still while the event loop's
-        # runs. Only for this task's one request: the instants recorded for
-        # the next ones are the clock's, so they never run ahead of it.
-        slept_to = float("-inf")
         while True:
-            now = max(self._now(), slept_to)
+            now = self._time()
             turn = max(now, self._last_sent + self.budget.gap_s)
             found = self._next(turn)
             if found is None:
@@ -222,9 +230,9 @@ class Outbox:
                 self._napping_until = at
                 await self.sleep(at - now)
                 self._napping_until = None
-                slept_to = at
+                self._nap_ended = (self._now(), at)
                 continue  # whatever may go first now, replacements included
-            self._dispatch(key)
+            self._dispatch(key, now)
             # A successor sends the next one: whoever waits for this key's
             # turn (``settled``) waits for this task only.
             self._sender = None
@@ -232,9 +240,9 @@ class Outbox:
                 self._wake()
             return
 
-    def _dispatch(self, key: Key) -> None:
+    def _dispatch(self, key: Key, now: float) -> None:
         item = self._waiting.pop(key)
-        now = self._last_sent = self._now()
+        self._last_sent = now
         if item.channel_id is None:
             self._line_in_flight = True
         elif self.budget.per_channel_s > 0:
@@ -255,7 +263,7 @@ class Outbox:
             del self._in_flight[key]
             if item.channel_id is None:
                 self._line_in_flight = False
-                self._line_free_at = self._now()
+                self._line_free_at = self._time()
             if len(self._channel_free_at) > 1024:
                 now = self._now()
                 self._channel_free_at = {c: t for c, t in self._channel_free_at.items() if t > now}

@@ -173,6 +173,7 @@ async def test_an_item_put_while_the_turn_is_awaited_is_served_in_its_place(
     owner.put(outbox, "a", "a2")
     await owner.until_served(3)
     assert owner.served[1:] == [("a", "a2"), ("b", "b1")]
+    assert outbox.requests == {POST: 3}  # one turn of the budget for each item served
 
 
 async def test_the_item_served_is_the_first_when_the_turn_has_come(owner: Owner) -> None:
@@ -241,9 +242,11 @@ async def test_an_outbox_emptied_and_filled_again_gets_a_sender_again(owner: Own
     owner.put(outbox, "a", "a1")
     await owner.until_served(1)
     await owner.until_idle()
+    senders = sum(1 for task in owner.tasks if task.get_name() == "outbox")
     owner.put(outbox, "a", "a2")
     await owner.until_served(2)
     assert owner.served == [("a", "a1"), ("a", "a2")]
+    assert sum(1 for task in owner.tasks if task.get_name() == "outbox") == senders + 1
 
 
 async def test_a_withdrawn_item_is_not_served(owner: Owner) -> None:

@@ -27,9 +27,10 @@ waiting the longest goes (a table message waits from its first change not
 shown yet); all requests together are at least ``1 / rest_per_s`` apart.
 One task at a time sends: it naps until the next instant something may
 go, starts that item's request in a task of its own, and hands over to a
-successor. Time is the application's clock; naps are ``sleep`` (``asyncio.sleep``, or a wait the
-simulated Discord of the benchmarks knows to be on its own clock), and an
-instant napped until counts as come while the clock stands still.
+successor. Time is the application's clock; naps are ``sleep``
+(``asyncio.sleep``, or a wait the simulated Discord of the benchmarks
+knows to be on its own clock), and an instant napped until counts as come
+while the clock stands still.
 """
 
 from __future__ import annotations
@@ -104,10 +105,8 @@ class Outbox:
         self._line_free_at = float("-inf")  # when the line's last request was done
         self._channel_free_at: dict[int, float] = {}  # channel -> its next table message
         self._last_sent = float("-inf")
-        self._nap_ended = (
-            float("-inf"),
-            float("-inf"),
-        )  # (the clock then, the instant napped until)
+        # When the last nap ended: (the clock then, the instant napped until).
+        self._nap_ended = (float("-inf"), float("-inf"))
         self._sender: asyncio.Task[Any] | None = None
         self._napping_until: float | None = None  # while the sender naps
         #: Requests made, by Discord route (for a metrics endpoint to read).

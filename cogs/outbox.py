@@ -210,9 +210,8 @@ class Outbox:
 
     def _time(self) -> float:
         """The clock; or, while it has stood still since the last nap ended,
-        the instant napped until. A simulated clock may stand still while
-        the event loop's runs; once it moves it is right again, so the
-        outbox's time never runs ahead of it."""
+        the instant napped until: a simulated clock may stand still while
+        the event loop's runs. Used to decide what may go, never recorded."""
         clock = self._now()
         seen, slept_to = self._nap_ended
         return slept_to if clock == seen and slept_to > clock else clock
@@ -231,7 +230,7 @@ class Outbox:
                 self._napping_until = None
                 self._nap_ended = (self._now(), at)
                 continue  # whatever may go first now, replacements included
-            self._dispatch(key, now)
+            self._dispatch(key)
             # A successor sends the next one: whoever waits for this key's
             # turn (``settled``) waits for this task only.
             self._sender = None
@@ -239,9 +238,11 @@ class Outbox:
                 self._wake()
             return
 
-    def _dispatch(self, key: Key, now: float) -> None:
+    def _dispatch(self, key: Key) -> None:
         item = self._waiting.pop(key)
-        self._last_sent = now
+        # The clock's instant, not the one napped until: what is recorded
+        # for the next requests must not run ahead of the clock.
+        now = self._last_sent = self._now()
         if item.channel_id is None:
             self._line_in_flight = True
         elif self.budget.per_channel_s > 0:
@@ -262,7 +263,7 @@ class Outbox:
             del self._in_flight[key]
             if item.channel_id is None:
                 self._line_in_flight = False
-                self._line_free_at = self._time()
+                self._line_free_at = self._now()
             if len(self._channel_free_at) > 1024:
                 now = self._now()
                 self._channel_free_at = {c: t for c, t in self._channel_free_at.items() if t > now}

@@ -9,7 +9,7 @@ player who is away (opened, filled and started through the table service,
 which is what their clicks would have done). At the active ones people play
 by clicking their hands, each after a random think time of 2 to 10 seconds
 of SimCord's fake clock (``env.advance_time`` compresses it; the turn
-clock's reminders and the computer players' moves come due as it moves);
+clock's later turn notices and the computer players' moves come due as it moves);
 every fourth active table is one person with three computer players. After
 ``--seconds`` of fake time the bot is restarted over the same database.
 
@@ -67,9 +67,8 @@ from bot.config import DatabaseSettings, Settings
 from bot.discord_app import SpadesBot
 from bot.game.types import Phase
 from bot.tables.model import Table, TableStatus
-from cogs.clock import ChannelTurnNotifier
-from cogs.pacing import Pacer
-from tests.discord.harness import TABLE_TITLE, World
+from cogs.outbox import Budget
+from tests.discord.harness import TABLE_TITLE, World, labels_of
 
 from .click import PEOPLE, Stopwatch, _ms, timed_world
 from .quick import parse_args
@@ -82,7 +81,7 @@ SOLO_EVERY = 4
 TITLE = re.compile(re.escape(TABLE_TITLE) + r" (\d+)")
 #: Outside ``advance_time`` SimCord runs a bot's plain sleeps longer than
 #: its settle timeout on the fake clock only (shorter ones it waits out): the
-#: turn mention's delay (10 s) must be longer than the timeout during play.
+#: first turn notice's delay (10 s) must be longer than the timeout during play.
 SETTLE_S = 1.9
 #: The timeout while opening every table (that takes longer than SETTLE_S)
 #: and while the fake clock moves on: every timer is on the fake clock then,
@@ -90,9 +89,12 @@ SETTLE_S = 1.9
 #: hundred tables, say) must be done within it.
 SETTLE_SETUP_S = 300.0
 #: The timeout while restarting (every table is drawn again then): below
-#: the turn mention's delay, which would be waited out on the wall clock.
+#: the first turn notice's delay, which would be waited out on the wall clock.
 SETTLE_RESTART_S = 5.0
 COMPONENT = re.compile(r"spades:[a-z_]+:(\d+):(\d+)")
+#: Fake seconds before a person looks again at a message that did not show
+#: the button they wanted to press yet.
+LOOK_AGAIN_S = 0.5
 
 
 @dataclass
@@ -186,19 +188,11 @@ class TimedBot(SpadesBot):
             return wait
 
         turns = WakeUps(env, self.app.now)
-        self.presenter.pacer.sleep = declared("REST budget", turns.after)
+        self.outbox.sleep = declared("REST budget", turns.after)
         if self.app.clock is not None:
             scheduler = self.app.clock.scheduler
             naps = declared("turn clock", asyncio.sleep)
             scheduler.clock = FakeClockNaps(scheduler.clock.now, naps)
-
-    def use_pacer(self, pacer: Pacer) -> None:
-        """Make ``pacer`` the budget of every request: the table messages'
-        and turn mentions' (the presenter's) and the clock's messages."""
-        self.presenter.pacer = pacer
-        notifier = self.app.clock.notifier if self.app.clock is not None else None
-        if isinstance(notifier, ChannelTurnNotifier):
-            notifier.pacer = pacer
 
 
 @dataclass
@@ -364,19 +358,30 @@ async def open_table(world: World, *, solo: bool) -> Table:
 
 async def take_turn(world: World, think: random.Random) -> float | None:
     """The person the table waits on acts; the fake seconds until the table
-    should be looked at again (None: the game is over)."""
+    should be looked at again (None: the game is over).
+
+    People act on the messages as they see them: a button that a paced edit
+    has not drawn yet is not there to press, so they look again a little
+    later (as someone would who sees the table message lag behind)."""
     table = await world.table_any()
     game = table.game
     if table.status is not TableStatus.PLAYING or game is None:
         return None
     if game.phase is Phase.HAND_OVER:
+        if "Next hand" not in labels_of(world.table_message()):
+            return LOOK_AGAIN_S  # the hand's end is not shown yet
         first = next(s.user_id for s in table.seats if s.user_id is not None)
         await world.click(world.by_id(first), "Next hand")
     else:
         seat = game.waited_on()
         if seat is None or table.seats[seat].user_id is None:
             return 1.0  # a computer player's turn: the clock moves it
-        await world.act(table)
+        try:
+            await world.act(table)
+        except simcord.SetupError as exc:
+            if "No matching component" not in str(exc):
+                raise
+            return LOOK_AGAIN_S  # their hand does not show the turn yet
     return think.uniform(*THINK_S)
 
 
@@ -394,14 +399,14 @@ class Run:
 
 
 def tail_s(bot: SpadesBot, tables: int) -> float:
-    """Fake seconds enough for the turn mentions still delayed to come due
+    """Fake seconds enough for the turn notices still delayed to come due
     and for a request to each table to go out within the bot's REST budget:
     a restart before that would cut a mention's replacement in two (the old
     one deleted, the database not told), and the new bot's delete of it
     again would be answered 404."""
     per_s = bot.settings.discord.rest_per_s
     budget_s = tables / per_s if per_s > 0 else 0.0
-    return bot.settings.tables.turn_ping_delay_s + budget_s + 5.0
+    return bot.settings.clock.first_notice_s + budget_s + 5.0
 
 
 async def advance_in_steps(env: simcord.Env, seconds: float, step: float = 1.0) -> None:
@@ -457,8 +462,8 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                 baseline = rss_mb()
                 # The set-up stands for days of play: it is not paced (nor
                 # measured), so it does not wait on the REST budget.
-                paced = bot.presenter.pacer
-                bot.use_pacer(Pacer(bot.app.now, per_s=0, interval_s=0))
+                paced = bot.outbox.budget
+                bot.outbox.budget = Budget(per_s=0, per_channel_s=0)
                 opening = time.perf_counter()
                 with patient(env, SETTLE_SETUP_S):
                     worlds = []
@@ -466,7 +471,7 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                         world = timed_world(env, lambda: bot, watch)
                         await open_table(world, solo=number < active and number % SOLO_EVERY == 0)
                         worlds.append(world)
-                    # The tables' first turn mentions, days ago. The set-up is
+                    # The tables' first turn notices, days ago. The set-up is
                     # the driver's work, not the bot's: SimCord does not
                     # track it, so their delay runs on the wall clock, and
                     # what is left of it must pass before play begins.
@@ -476,7 +481,7 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                     f"{tables} tables open in {time.perf_counter() - opening:.0f} s,"
                     f" {active} in play, for {seconds:.0f} fake seconds"
                 )
-                bot.use_pacer(paced)
+                bot.outbox.budget = paced
                 bot.wait_on_fake_clock(env)
 
                 traffic.recording = True
@@ -518,6 +523,8 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                 play_requests = len(traffic.requests)
                 describe_play(traffic, watch, bot.unowned_waits)
 
+                # Games end during play too (a team below the losing score).
+                still_open = len(await bot.app.tables.unfinished())
                 restarted = make_bot()
                 restarted.env = env
                 bots.append(restarted)
@@ -530,7 +537,8 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                 await wait_out(env)
                 lap("the restart, every table redrawn", phase)
                 assert restarted.resumed_in is not None, "the restarted bot never started"
-                assert len(await restarted.app.tables.unfinished()) == tables, "tables lost"
+                resumed = len(await restarted.app.tables.unfinished())
+                assert resumed == still_open, f"tables lost: {resumed} of {still_open} resumed"
                 end_rss = rss_mb()
             finally:
                 # A restart leaves the old bot as a crash would: its store open.

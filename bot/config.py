@@ -48,11 +48,12 @@ class Section(BaseModel):
 
 class DiscordSettings(Section):
     token: SecretStr | None = None
-    # Budgets for the table messages' REST calls, kept under Discord's own
-    # limits (about 5 writes per 5 s in a channel, 50 requests per second for
-    # the whole bot) so that no request is answered with a 429. 0 turns one off.
-    # The global one leaves room for the requests it does not pace (names
-    # looked up, a host's direct message, discord.py's own).
+    # The outbox's budgets (cogs/outbox.py: everything the bot sends to
+    # channels), kept under Discord's own limits (about 5 writes per 5 s in a
+    # channel, 50 requests per second for the whole bot) so that no request is
+    # answered with a 429. 0 turns one off. The global one leaves room for the
+    # requests it does not pace (names looked up, a host's direct message,
+    # discord.py's own).
     table_edits_per_channel_s: float = Field(1.0, ge=0, le=60)
     rest_per_s: float = Field(35.0, ge=0)
     # Several processes (see bot/shards.py and "Running at scale" in the
@@ -126,10 +127,10 @@ class DatabaseSettings(Section):
 class TableSettings(Section):
     computer_delay_s: float = Field(2.0, ge=0, le=60)
     computer_level: str = "random"
-    turn_ping: bool = True
-    # Waiting a little before the turn mention keeps a fast table quiet: the
-    # mention is only sent if the player has not acted by then.
-    turn_ping_delay_s: float = Field(10.0, ge=0, le=3600)
+    # Earlier versions' names of [clock] first_notice and first_notice_s;
+    # still read, into [clock] (see Settings._one_place_each). Unset: None.
+    turn_ping: bool | None = None
+    turn_ping_delay_s: float | None = Field(None, ge=0, le=3600)
 
     @field_validator("computer_level")
     @classmethod
@@ -160,6 +161,14 @@ class MetricsSettings(Section):
     address: str = "0.0.0.0"
 
 
+#: [tables] keys read into [clock]: (the key in [tables], the key in [clock]).
+_FROM_TABLES = (
+    ("computer_delay_s", "computer_delay_s"),
+    ("turn_ping", "first_notice"),
+    ("turn_ping_delay_s", "first_notice_s"),
+)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         extra="forbid",
@@ -171,7 +180,7 @@ class Settings(BaseSettings):
     discord: DiscordSettings = DiscordSettings()
     database: DatabaseSettings = DatabaseSettings()
     tables: TableSettings = TableSettings()
-    # The turn clock's own section class (reminders, claims, computer moves).
+    # The turn clock's own section class (turn notices, claims, computer moves).
     clock: ClockSettings = ClockSettings()
     logging: LoggingSettings = LoggingSettings()
     health: HealthSettings = HealthSettings()
@@ -179,24 +188,27 @@ class Settings(BaseSettings):
 
     @model_validator(mode="before")
     @classmethod
-    def _one_computer_pace(cls, data: Any) -> Any:
-        """The computer players' pace is set once, in [tables]; the clock,
-        which moves them, takes it from there unless [clock] names its own."""
+    def _one_place_each(cls, data: Any) -> Any:
+        """[tables] keys the clock reads from [clock], unless [clock] names
+        its own: the computer players' pace, which is set once, in [tables];
+        and the first turn notice, which earlier versions set there."""
         if not isinstance(data, dict):
             return data
         tables = data.get("tables")
-        if isinstance(tables, TableSettings):
-            pace: Any = tables.computer_delay_s
-        elif isinstance(tables, dict) and "computer_delay_s" in tables:
-            pace = tables["computer_delay_s"]
-        else:
-            return data
         clock = data.get("clock")
-        if clock is None:
-            data = {**data, "clock": {"computer_delay_s": pace}}
-        elif isinstance(clock, dict) and "computer_delay_s" not in clock:
-            data = {**data, "clock": {**clock, "computer_delay_s": pace}}
-        return data
+        if not isinstance(clock, dict | None):
+            return data
+        moved = dict(clock or {})
+        for table_key, clock_key in _FROM_TABLES:
+            if isinstance(tables, TableSettings):
+                value: Any = getattr(tables, table_key)
+            elif isinstance(tables, dict):
+                value = tables.get(table_key)
+            else:
+                value = None
+            if value is not None and clock_key not in moved:
+                moved[clock_key] = value
+        return {**data, "clock": moved} if moved or clock is not None else data
 
     @property
     def heartbeat_path(self) -> Path:

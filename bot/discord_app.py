@@ -33,13 +33,14 @@ from bot.refusals import Stopping
 from bot.render.leaderboard import BOARD_PATTERN
 from bot.shards import format_shard_ids
 from bot.tables.service import random_seed
-from cogs.clock import ChannelTurnNotifier
 from cogs.coach import CoachDesk
 from cogs.components import PATTERN, ComponentHandler, SpadesComponent, handle_components
 from cogs.errors import on_tree_error, report, say
 from cogs.hands import HandScreens
 from cogs.languages import learn_language, private_language
 from cogs.leaderboard import LeaderboardCog
+from cogs.notices import TurnNotices
+from cogs.outbox import Budget, Outbox
 from cogs.presenter import TablePresenter
 from cogs.spades import SpadesCog
 from cogs.table_ui import TableUI
@@ -101,6 +102,7 @@ class SpadesBot(commands.Bot):
     leaderboard: LeaderboardCog
     presenter: TablePresenter
     hands: HandScreens
+    outbox: Outbox  # everything sent to channels, within the REST budget
 
     def __init__(
         self,
@@ -166,20 +168,20 @@ class SpadesBot(commands.Bot):
         # Descriptions and choice names in every language (sent at sync).
         await self.tree.set_translator(CatalogTranslator())
         await self.open_database()
-        notifier = ChannelTurnNotifier(self)
+        notices = TurnNotices(self)
         self.app = app = await SpadesApp.open(
             self.settings,
             self.store,
             now=self.now,
-            notifier=notifier,
+            notifier=notices,
             seed_source=self.seed_source,
         )
         self._built = True
-        notifier.app = app
+        self.outbox = Outbox(app.now, Budget.of(self.settings.discord), spawn=app.spawn)
+        notices.attach(app, self.outbox)
         self.hands = HandScreens(app, self)
         await self.hands.resume()
-        self.presenter = TablePresenter(self, app, self.hands)
-        notifier.pacer = self.presenter.pacer  # one REST budget for every request
+        self.presenter = TablePresenter(self, app, self.hands, self.outbox, notices)
         app.subscribe(self.presenter.on_change)
         coach = CoachDesk(app, self)
         app.subscribe(coach.on_change)
@@ -187,7 +189,7 @@ class SpadesBot(commands.Bot):
         ui = TableUI(app, self.hands, self.presenter, coach)
         handle_components(self, self._admitted(ui.on_component))
         self.add_dynamic_items(SpadesComponent)
-        self.leaderboard = LeaderboardCog(self, app, self.presenter.names.get)
+        self.leaderboard = LeaderboardCog(self, app, self.outbox, self.presenter.names.get)
         await self.add_cog(self.leaderboard)
         spades = SpadesCog(self.tree, app, self.hands, self.presenter, self.leaderboard.commands)
         await self.add_cog(spades)
@@ -209,7 +211,7 @@ class SpadesBot(commands.Bot):
             "all" if shards.every_shard else f"{format_shard_ids(shards.ids)}/{shards.count}",
             address=self.settings.metrics.address,
             live_tables=self.app.tables.open_count,
-            outbox=self.presenter.pending,
+            outbox=lambda: len(self.outbox),
             database_errors=lambda: getattr(database, "failures", 0),
             database_reconnects=lambda: getattr(database, "reconnects", 0),
         )

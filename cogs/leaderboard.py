@@ -34,6 +34,7 @@ from cogs.components import to_embed
 from cogs.errors import InteractionRefused
 from cogs.languages import private_language
 from cogs.leaderboard_pages import BoardButton, board_fields, guild_of
+from cogs.outbox import POST, Outbox, Route
 
 log = logging.getLogger(__name__)
 
@@ -145,11 +146,16 @@ class LeaderboardCog(commands.Cog):
     """:attr:`commands` go to the ``/spades`` group (:class:`cogs.spades.SpadesCog`)."""
 
     def __init__(
-        self, bot: commands.Bot, app: SpadesApp, known_name: KnownName = lambda user_id: None
+        self,
+        bot: commands.Bot,
+        app: SpadesApp,
+        outbox: Outbox,
+        known_name: KnownName = lambda user_id: None,
     ) -> None:
         self.bot = bot
         self.app = app
         self.stats: StatsService = app.stats
+        self.outbox = outbox
         self.known_name = known_name
         #: ``/spades leaderboard``, ``stats``, ``history`` and ``rating-settings``.
         self.commands = _build_commands(self)
@@ -190,7 +196,8 @@ class LeaderboardCog(commands.Cog):
             await self.deliver(table, record)
 
     async def deliver(self, table: Table, game: FinishedGame) -> None:
-        """Count the game, then post its picture unless that was done before."""
+        """Count the game, then have its picture posted (through the outbox)
+        unless that was done before."""
         outcome = await self.stats.record_game(game)
         if not await self.app.owes_announcement(table):
             return
@@ -198,16 +205,22 @@ class LeaderboardCog(commands.Cog):
         lang = table.language
         teams = team_names(game.seats, names.__getitem__, lang=lang)
         text = end_of_game_text(table.id, game, teams, outcome, lang)
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        try:
-            await channel.send(content=text, file=_picture(game, names, lang))
-        except discord.Forbidden as exc:
-            # The host is told about missing permissions with the table message.
-            log.warning("could not post the picture of game %d: %s", game.game_id, exc)
-        except discord.HTTPException as exc:
-            log.warning("could not post the picture of game %d: %s", game.game_id, exc)
-            return  # tried again after the next restart
-        await self.app.announced(table)
+        picture = _picture(game, names, lang)
+
+        async def post() -> Route:
+            channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+            try:
+                await channel.send(content=text, file=picture)
+            except discord.Forbidden as exc:
+                # The host is told about missing permissions with the table message.
+                log.warning("could not post the picture of game %d: %s", game.game_id, exc)
+            except discord.HTTPException as exc:
+                log.warning("could not post the picture of game %d: %s", game.game_id, exc)
+                return POST  # tried again after the next restart
+            await self.app.announced(table)
+            return POST
+
+        self.outbox.put(("post", game.game_id), post)
 
     async def _user_names(self, game: FinishedGame) -> dict[int, str]:
         """The display names of the people who played ``game``."""

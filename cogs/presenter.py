@@ -1,27 +1,22 @@
-"""Keeps every table's public message current, and tells players it is their turn.
+"""Keeps every table's public message current.
 
 The application calls :meth:`TablePresenter.on_change` after each commit.
-That only records the newest snapshot and makes sure one worker task per
-table is running; the worker edits the message to the newest version it
-knows, posts it again if it was deleted, and reports a missing permission to
-the host, and draws again once permissions change. The game state never
-depends on any of this succeeding.
-
-Every request here waits for its turn on one :class:`~cogs.pacing.Pacer`
-(the ``[discord]`` budgets): writes of table messages in one channel are
-spaced out, and all requests together stay under a rate. A worker takes the
-newest snapshot only once its turn has come, so the changes made while it
-waited become one edit, and the last one is always shown. Once shown, the
-turn it waits on goes to :class:`~cogs.mentions.TurnMentions`.
+That only records the newest snapshot and puts the table's message in the
+:class:`~cogs.outbox.Outbox`, which spaces table messages out per channel and
+keeps every request within the REST budget. When its turn comes the message
+is edited to the newest version known then (so the changes made while it
+waited become one edit, and the last one is always shown), posted again if
+it was deleted, and a missing permission is reported to the host; it is
+drawn again once permissions change. The game state never depends on any
+of this succeeding. Once shown, the turn it waits on goes to
+:class:`~cogs.notices.TurnNotices`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 import discord
 
@@ -32,8 +27,8 @@ from bot.render.table import seat_name, table_message
 from bot.tables.model import Table, TableStatus
 from cogs.components import message_fields
 from cogs.hands import HandScreens
-from cogs.mentions import TurnMentions
-from cogs.pacing import Pacer
+from cogs.notices import TurnNotices
+from cogs.outbox import EDIT, POST, Key, Outbox, Route
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +47,7 @@ UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003
 class _Drawn(Enum):
     SHOWN = "shown"
     LATER = "later"  # a rate limit or Discord's own error: try again soon
+    GONE = "gone"  # the message was deleted: post it again
     NOT_SHOWN = "not shown"  # no permission, channel gone: wait for a change
 
 
@@ -59,28 +55,37 @@ class _Drawn(Enum):
 class _Screen:
     """What the presenter knows about one table's message."""
 
+    channel_id: int
     wanted: Snapshot | None = None
     behind: Snapshot | None = None  # the last snapshot that could not be shown
     shown_version: int = 0
     message_id: int | None = None
     check: bool = False  # draw even if the version is already shown
-    task: asyncio.Task[Any] | None = None
+    failures: int = 0  # tries in a row answered with a rate limit or an error of Discord's
     problem: str | None = None  # why the message cannot be shown, for the host
 
 
+def _key(table_id: int) -> Key:
+    return ("table", table_id)
+
+
 class TablePresenter:
-    def __init__(self, client: discord.Client, app: SpadesApp, hands: HandScreens) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        app: SpadesApp,
+        hands: HandScreens,
+        outbox: Outbox,
+        notices: TurnNotices,
+    ) -> None:
         self.client = client
         self.app = app
         self.hands = hands
+        self.outbox = outbox
+        self.notices = notices
         self._screens: dict[int, _Screen] = {}
         self._by_message: dict[int, int] = {}  # table message id -> table id
         self.names: dict[int, str] = {}  # user id -> display name, seen in interactions
-        budget = app.settings.discord
-        self.pacer = Pacer(
-            app.now, per_s=budget.rest_per_s, interval_s=budget.table_edits_per_channel_s
-        )
-        self.mentions = TurnMentions(client, app, lambda: self.pacer)
 
     # -- scheduling ----------------------------------------------------------------
 
@@ -92,7 +97,8 @@ class TablePresenter:
         table = snapshot.table
         screen = self._screens.get(table.id)
         if screen is None:
-            screen = self._screens[table.id] = _Screen(message_id=table.message_id)
+            screen = _Screen(table.channel_id, message_id=table.message_id)
+            self._screens[table.id] = screen
             if table.message_id is not None:
                 self._by_message[table.message_id] = table.id
         if screen.wanted is None or table.version >= screen.wanted.table.version:
@@ -102,18 +108,17 @@ class TablePresenter:
             # Refused for a permission: another try would only be refused
             # again (and count against the bot) until permissions change.
             return
-        if screen.task is None or screen.task.done():
-            screen.task = self.app.spawn(self._work(table.id), f"table-message-{table.id}")
+        if self._to_draw(screen):
+            self._put(table.id, screen)
+
+    def _put(self, table_id: int, screen: _Screen, due: float | None = None) -> None:
+        self.outbox.put(
+            _key(table_id), lambda: self._send(table_id), due=due, channel_id=screen.channel_id
+        )
 
     async def settle(self, table_id: int) -> None:
         """Wait until the table's message shows everything committed so far."""
-        screen = self._screens.get(table_id)
-        while screen is not None and screen.task is not None and not screen.task.done():
-            await asyncio.shield(screen.task)
-
-    def pending(self) -> int:
-        """How many table messages wait to be drawn (the metrics' outbox length)."""
-        return sum(1 for s in self._screens.values() if s.task is not None and not s.task.done())
+        await self.outbox.settled(_key(table_id))
 
     def problem(self, table_id: int) -> str | None:
         screen = self._screens.get(table_id)
@@ -146,41 +151,46 @@ class TablePresenter:
                 log.info("table %d message was deleted; posting it again", table_id)
                 self.show(self.app.snapshot(table), check=True)
 
-    # -- the worker ----------------------------------------------------------------
+    # -- sending -------------------------------------------------------------------
 
-    async def _work(self, table_id: int) -> None:
+    async def _send(self, table_id: int) -> Route:
+        """The table's turn in the outbox: one request bringing its message up
+        to date (an edit, or a post), and what follows a successful one."""
         screen = self._screens[table_id]
-        failures = 0
-        while True:
-            if not self._to_draw(screen):
-                screen.wanted = None  # drawn: the snapshot (and its game) can go
-                return
-            assert screen.wanted is not None
-            await self.pacer.turn(screen.wanted.table.channel_id)
-            # Changes that came while waiting are drawn by this same edit.
-            snapshot, check = screen.wanted, screen.check
-            table = snapshot.table
-            screen.check = False
-            drawn = await self._draw(snapshot, screen)
-            if drawn is _Drawn.LATER and failures < RETRIES - 1:
-                screen.check = screen.check or check
-                await asyncio.sleep(2**failures)
-                failures += 1
-                continue
-            failures = 0
-            if drawn is not _Drawn.SHOWN:
-                # Not shown (no permission, channel gone, Discord failing):
-                # drawn again at the next change (for a missing permission:
-                # once permissions change), or when a message is deleted.
-                screen.wanted = screen.wanted if screen.wanted is not snapshot else None
-                screen.behind = snapshot
-                if screen.wanted is None or screen.problem is not None:
-                    return
-                continue
-            screen.behind = None
-            screen.shown_version = max(screen.shown_version, table.version)
-            self.mentions.turn_shown(table)
-            await self.hands.refresh(table)
+        if not self._to_draw(screen):
+            screen.wanted = None  # drawn: the snapshot (and its game) can go
+            return None
+        assert screen.wanted is not None
+        snapshot, check = screen.wanted, screen.check
+        table = snapshot.table
+        screen.check = False
+        route = EDIT if screen.message_id is not None else POST
+        drawn = await self._draw(snapshot, screen)
+        if drawn is _Drawn.LATER and screen.failures < RETRIES - 1:
+            screen.check = screen.check or check
+            self._put(table_id, screen, due=self.app.now() + 2**screen.failures)
+            screen.failures += 1
+            return route
+        screen.failures = 0
+        if drawn is _Drawn.GONE:
+            screen.check = True
+            self._put(table_id, screen)  # posted at the channel's next turn
+            return route
+        if drawn is not _Drawn.SHOWN:
+            # Not shown (no permission, channel gone, Discord failing):
+            # drawn again at the next change (for a missing permission:
+            # once permissions change), or when a message is deleted.
+            screen.behind = snapshot
+            if screen.wanted is snapshot:
+                screen.wanted = None
+            if screen.problem is not None:
+                self.outbox.withdraw(_key(table_id))
+            return route
+        screen.behind = None
+        screen.shown_version = max(screen.shown_version, table.version)
+        self.notices.turn_shown(table)
+        await self.hands.refresh(table)
+        return route
 
     @staticmethod
     def _to_draw(screen: _Screen) -> bool:
@@ -211,7 +221,7 @@ class TablePresenter:
                     log.info("table %d message is gone; posting it again", table.id)
                     self._by_message.pop(screen.message_id, None)
                     screen.message_id = None
-                await self.pacer.turn(table.channel_id)
+                    return _Drawn.GONE
             message = await channel.send(**fields)
             screen.message_id = message.id
             self._by_message[message.id] = table.id

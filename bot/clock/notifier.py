@@ -12,7 +12,8 @@ class TurnNotifier(Protocol):
     clock's state, so a crash loses a message rather than repeating it."""
 
     async def remind(self, table: Table, seat: int, left_s: float) -> None:
-        """The seat is still awaited; ``left_s`` remain before the limit."""
+        """A later turn notice: the seat is still awaited; ``left_s`` remain
+        before the limit."""
 
     async def claim_open(self, table: Table) -> None:
         """The waited-on seat is past the limit: the other team may claim.

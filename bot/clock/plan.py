@@ -81,9 +81,9 @@ def wait_of(table: Table, state: TableClockState) -> Wait | None:
 
 
 def turn_stages(table: Table, settings: ClockSettings, since: float) -> list[float]:
-    """Due times of the turn's reminders and, last, of the limit."""
+    """Due times of the turn's later notices and, last, of the limit."""
     limit = table.rules.turn_limit_s
-    offsets = settings.reminder_offsets(limit)
+    offsets = settings.notice_offsets(limit)
     return [since + o for o in offsets] + [since + limit + CLAIM_MARGIN_S]
 
 

@@ -1,24 +1,48 @@
-"""The ``[clock]`` settings: reminders, the computer players' pace, idle lobbies."""
+"""The ``[clock]`` settings: turn notices, the computer players' pace, idle lobbies."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
+
+
+def _named(name: str, earlier: str) -> AliasChoices:
+    """A key read under its name, or under the name earlier versions gave it."""
+    return AliasChoices(name, earlier)
 
 
 class ClockSettings(BaseModel):
-    """The ``[clock]`` settings section."""
+    """The ``[clock]`` settings section.
+
+    A turn notice tells the person a table waits on that it is their turn.
+    The first comes ``first_notice_s`` into the turn (``[tables] turn_ping``
+    and ``turn_ping_delay_s`` in earlier versions); the later ones, which
+    say how long is left, at the ``notice_*`` points (``remind_*`` and
+    ``min_reminder_gap_s`` in earlier versions). Both older spellings still
+    load, and mean the same."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     #: Pause before a computer player acts, so people can follow the game.
     computer_delay_s: float = Field(2.0, ge=0, le=600)
-    #: Reminders to the waited-on player, as seconds after the turn began
-    #: (a turn mention), fractions of the turn limit, and seconds before it.
-    remind_after_s: tuple[float, ...] = ()
-    remind_at_fractions: tuple[float, ...] = (0.5,)
-    remind_before_s: tuple[float, ...] = (3600.0,)
-    #: Reminders closer than this to each other or to the limit are dropped.
-    min_reminder_gap_s: float = Field(60.0, ge=0)
+    #: Whether the first notice is sent, and how long into the turn (a
+    #: player who acts sooner is not pinged).
+    first_notice: bool = True
+    first_notice_s: float = Field(10.0, ge=0, le=3600)
+    #: The later notices, as seconds after the turn began, fractions of the
+    #: turn limit, and seconds before it.
+    notice_after_s: tuple[float, ...] = Field(
+        (), validation_alias=_named("notice_after_s", "remind_after_s")
+    )
+    notice_at_fractions: tuple[float, ...] = Field(
+        (0.5,), validation_alias=_named("notice_at_fractions", "remind_at_fractions")
+    )
+    notice_before_s: tuple[float, ...] = Field(
+        (3600.0,), validation_alias=_named("notice_before_s", "remind_before_s")
+    )
+    #: Later notices closer than this to each other or to the limit are dropped.
+    min_notice_gap_s: float = Field(
+        60.0, ge=0, validation_alias=_named("min_notice_gap_s", "min_reminder_gap_s")
+    )
     #: A lobby untouched this long is closed; None keeps lobbies open.
     lobby_idle_s: float | None = Field(24 * 3600.0, gt=0)
     #: Whether new tables have a computer take late players' turns.
@@ -29,29 +53,29 @@ class ClockSettings(BaseModel):
     #: takes more than 1% of the table's turn limit).
     expert_time_budget_s: float = Field(0.6, gt=0, le=10)
 
-    @field_validator("remind_at_fractions")
+    @field_validator("notice_at_fractions")
     @classmethod
     def _fractions(cls, values: tuple[float, ...]) -> tuple[float, ...]:
         if any(not 0 < v < 1 for v in values):
-            raise ValueError("reminder fractions lie strictly between 0 and 1")
+            raise ValueError("notice fractions lie strictly between 0 and 1")
         return values
 
-    @field_validator("remind_after_s", "remind_before_s")
+    @field_validator("notice_after_s", "notice_before_s")
     @classmethod
     def _positive(cls, values: tuple[float, ...]) -> tuple[float, ...]:
         if any(v <= 0 for v in values):
-            raise ValueError("reminder times are positive numbers of seconds")
+            raise ValueError("notice times are positive numbers of seconds")
         return values
 
-    def reminder_offsets(self, limit_s: float) -> list[float]:
-        """When reminders fall, in seconds after the turn began, soonest first."""
+    def notice_offsets(self, limit_s: float) -> list[float]:
+        """When the later notices fall, in seconds after the turn began, soonest first."""
         points = {
-            *self.remind_after_s,
-            *(f * limit_s for f in self.remind_at_fractions),
-            *(limit_s - b for b in self.remind_before_s),
+            *self.notice_after_s,
+            *(f * limit_s for f in self.notice_at_fractions),
+            *(limit_s - b for b in self.notice_before_s),
         }
         kept: list[float] = []
-        gap = self.min_reminder_gap_s
+        gap = self.min_notice_gap_s
         for point in sorted(p for p in points if 0 < p < limit_s):
             if limit_s - point >= gap and (not kept or point - kept[-1] >= gap):
                 kept.append(point)

@@ -22,6 +22,7 @@ import discord
 import simcord
 from simcord.preview import _markdown
 
+from bot.clock import ClockSettings
 from bot.config import DatabaseSettings, DiscordSettings, Settings, TableSettings
 from bot.screenshots.chromium import Browser, ChromiumCapture
 from bot.screenshots.scenes import Game, PictureBot, Shot, locale_of
@@ -126,7 +127,8 @@ def settings(database: Path) -> Settings:
     return Settings(
         discord=DiscordSettings(table_edits_per_channel_s=0, rest_per_s=0),
         database=DatabaseSettings(path=database),
-        tables=TableSettings(computer_delay_s=0.0, turn_ping_delay_s=0.0),
+        tables=TableSettings(computer_delay_s=0.0),
+        clock=ClockSettings(computer_delay_s=0.0, first_notice_s=0.0),
     )
 
 

@@ -201,15 +201,17 @@ async def test_short_limits_get_only_the_reminders_that_fit(world: World, limit:
     assert len(world.notifier.of("claim_open")) == 1
 
 
-def test_reminder_points_are_spread_and_inside_the_limit() -> None:
+def test_later_notice_points_are_spread_and_inside_the_limit() -> None:
     settings = ClockSettings(
-        remind_after_s=(10.0,), remind_at_fractions=(0.5,), remind_before_s=(3600.0, 60.0)
+        notice_after_s=(10.0,), notice_at_fractions=(0.5,), notice_before_s=(3600.0, 60.0)
     )
-    assert settings.reminder_offsets(48 * 3600) == [10.0, 24 * 3600, 47 * 3600, 48 * 3600 - 60]
-    assert settings.reminder_offsets(300) == [10.0, 150.0, 240.0]
-    assert settings.reminder_offsets(60) == []
+    assert settings.notice_offsets(48 * 3600) == [10.0, 24 * 3600, 47 * 3600, 48 * 3600 - 60]
+    assert settings.notice_offsets(300) == [10.0, 150.0, 240.0]
+    assert settings.notice_offsets(60) == []
     with pytest.raises(ValueError):
-        ClockSettings(remind_at_fractions=(1.5,))
+        ClockSettings(notice_at_fractions=(1.5,))
+    with pytest.raises(ValueError):
+        ClockSettings(remind_at_fractions=(1.5,))  # the name of earlier versions
 
 
 async def test_game_over_by_play_drops_the_deadlines(world: World) -> None:

@@ -17,8 +17,9 @@ from tests.discord.harness import UNPACED
 
 
 def fast_settings(db: Path, **tables: object) -> Settings:
-    """Computer players, turn mentions and table edits without delay, so
-    games run at once."""
+    """Computer players, first turn notices and table edits without delay,
+    so games run at once. ``tables`` may use the earlier names of the first
+    notice's settings (turn_ping, turn_ping_delay_s), which still work."""
     table_settings = {"computer_delay_s": 0.0, "turn_ping_delay_s": 0.0, **tables}
     return Settings(
         discord=UNPACED,

@@ -38,10 +38,10 @@ TABLES = 5
 def settings(tmp_path: Path) -> Settings:
     clock = ClockSettings(
         computer_delay_s=1.0,
-        remind_after_s=REMINDERS_S,
-        remind_at_fractions=(),
-        remind_before_s=(),
-        min_reminder_gap_s=0,
+        notice_after_s=REMINDERS_S,
+        notice_at_fractions=(),
+        notice_before_s=(),
+        min_notice_gap_s=0,
     )
     return fast_settings(tmp_path / "spades.db", computer_delay_s=1.0).model_copy(
         update={"discord": BUDGET, "clock": clock}

@@ -2,7 +2,7 @@
 together become one edit, the newest state is always the one shown, and the
 rate stays within the budgets over SimCord's clock.
 
-The presenter waits for its turns on the application's clock, which SimCord
+The outbox waits for its turns on the application's clock, which SimCord
 holds still until a test moves it: these tests move it with ``advance_time``.
 (That no request goes through an interaction token older than Discord allows
 is tested in tests/discord/test_live_hands.py,
@@ -11,10 +11,12 @@ test_a_hand_older_than_the_token_is_never_edited_and_its_row_goes.)
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+from collections.abc import Coroutine
 from pathlib import Path
 from types import SimpleNamespace
-from typing import cast
+from typing import Any, cast
 
 import discord
 import pytest
@@ -26,7 +28,7 @@ from bot.game.types import Phase
 from bot.render.table import table_message
 from bot.tables.model import Table
 from cogs.components import message_fields
-from cogs.pacing import Pacer
+from cogs.outbox import POST, Budget, Outbox
 from tests.discord.conftest import fast_settings
 from tests.discord.harness import Message, World, buttons_of, embed_text
 from tests.discord.test_live_hands import requests_with, token_of
@@ -67,7 +69,7 @@ def stamp(world: World) -> StampedRequests:
 
 
 def table_writes(log: StampedRequests, since: int, channel_id: int | None = None) -> list[float]:
-    """When the presenter's requests (table messages, turn mentions) were made."""
+    """When the outbox's requests in channels (table messages, turn notices) were made."""
     prefix = "/channels/" if channel_id is None else f"/channels/{channel_id}/"
     return [
         at
@@ -249,18 +251,66 @@ async def test_an_edit_refused_for_a_permission_waits_for_permissions_to_change(
     assert all(f"<@{user.id}>" in shown for user in (bob, carol, dave))
 
 
-def test_the_pacer_spaces_turns_out_without_one_channel_holding_up_the_others() -> None:
-    now = [100.0]
-    pacer = Pacer(lambda: now[0], per_s=4, interval_s=1.0)
-    assert [pacer.reserve("a") for _ in range(3)] == [100.0, 101.0, 102.0]
+class FakeTime:
+    """A clock that a nap moves on: each request's instant is exact."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+        self.sent: dict[str, list[float]] = {}
+        self.tasks: list[asyncio.Task[Any]] = []
+
+    def spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[Any]:
+        task = asyncio.create_task(coro, name=name)
+        self.tasks.append(task)
+        return task
+
+    async def nap(self, seconds: float) -> None:
+        self.now += seconds
+        await asyncio.sleep(0)
+
+    def outbox(self, budget: Budget) -> Outbox:
+        outbox = Outbox(lambda: self.now, budget, spawn=self.spawn)
+        outbox.sleep = self.nap
+        return outbox
+
+    def put(self, outbox: Outbox, name: str, number: int, channel_id: int | None) -> None:
+        async def send() -> str:
+            self.sent.setdefault(name, []).append(self.now)
+            return POST
+
+        kind = "table" if channel_id is not None else "notice"
+        outbox.put((kind, number), send, channel_id=channel_id)
+
+    async def until_idle(self) -> None:
+        while any(not task.done() for task in self.tasks):
+            await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+async def test_the_outbox_spaces_requests_out_without_one_channel_holding_up_the_others() -> None:
+    time = FakeTime(100.0)
+    outbox = time.outbox(Budget(per_s=4, per_channel_s=1.0))
+    for number in (1, 2, 3):  # three tables in channel "a"
+        time.put(outbox, "a", number, channel_id=1)
+    for number in (4, 5):  # two in channel "b"
+        time.put(outbox, "b", number, channel_id=2)
+    time.put(outbox, "line", 6, channel_id=None)
+    await time.until_idle()
+    assert time.sent["a"] == [100.0, 101.0, 102.0]
     # Another channel takes the free turns between those of "a", a quarter
     # of a second from every one already given out.
-    assert [pacer.reserve("b") for _ in range(2)] == [100.25, 101.25]
-    assert pacer.reserve() == 100.5
-    now[0] = 110.0  # the past is no longer in the way
-    assert pacer.reserve("a") == 110.0
+    assert time.sent["b"] == [100.25, 101.25]
+    assert time.sent["line"] == [100.5]
+    assert outbox.requests == {POST: 6}
+    time.now = 110.0  # the past is no longer in the way
+    time.put(outbox, "a", 1, channel_id=1)
+    await time.until_idle()
+    assert time.sent["a"][-1] == 110.0
 
 
-def test_a_budget_of_zero_is_no_limit() -> None:
-    pacer = Pacer(lambda: 5.0, per_s=0, interval_s=0)
-    assert {pacer.reserve("a") for _ in range(100)} == {5.0}
+async def test_a_budget_of_zero_is_no_limit() -> None:
+    time = FakeTime(5.0)
+    outbox = time.outbox(Budget(per_s=0, per_channel_s=0))
+    for number in range(100):
+        time.put(outbox, "a", number, channel_id=1)
+    await time.until_idle()
+    assert set(time.sent["a"]) == {5.0} and len(time.sent["a"]) == 100

@@ -64,6 +64,51 @@ def test_prefixed_environment_variables_override_the_file(
     assert load_settings(path).database.path == Path("/data/spades.db")
 
 
+# The turn notices as earlier versions set them: the first one in [tables]
+# (a "turn mention"), the later ones in [clock] (reminders).
+EARLIER_NOTICES = """
+[tables]
+turn_ping = false
+turn_ping_delay_s = 45.0
+[clock]
+remind_after_s = [300.0]
+remind_at_fractions = [0.25, 0.75]
+remind_before_s = [1800.0]
+min_reminder_gap_s = 30.0
+"""
+NOTICES = """
+[clock]
+first_notice = false
+first_notice_s = 45.0
+notice_after_s = [300.0]
+notice_at_fractions = [0.25, 0.75]
+notice_before_s = [1800.0]
+min_notice_gap_s = 30.0
+"""
+
+
+def test_a_config_file_of_earlier_versions_sets_the_same_turn_notices(tmp_path: Path) -> None:
+    earlier = load_settings(write(tmp_path, EARLIER_NOTICES)).clock
+    assert earlier == load_settings(write(tmp_path, NOTICES)).clock
+    assert earlier != load_settings().clock  # the file did change something
+    assert (earlier.first_notice, earlier.first_notice_s) == (False, 45.0)
+    assert earlier.notice_offsets(4 * 3600) == [300.0, 3600.0, 3 * 3600.0, 3.5 * 3600]
+
+
+def test_clock_keys_win_over_the_earlier_tables_keys(tmp_path: Path) -> None:
+    both = "[tables]\nturn_ping_delay_s = 5.0\n[clock]\nfirst_notice_s = 20.0\n"
+    assert load_settings(write(tmp_path, both)).clock.first_notice_s == 20.0
+
+
+def test_earlier_turn_notice_names_come_from_the_environment_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SPADES_TABLES__TURN_PING_DELAY_S", "7")
+    monkeypatch.setenv("SPADES_CLOCK__REMIND_BEFORE_S", "[120.0]")
+    clock = load_settings().clock
+    assert clock.first_notice_s == 7.0 and clock.notice_before_s == (120.0,)
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

@@ -1,0 +1,190 @@
+"""Turn notices, and the turn clock's other messages, in the tables' channels.
+
+A turn notice tells the person a table waits on that it is their turn,
+pinging only them. The first comes ``[clock] first_notice_s`` after the
+table message shows the turn (a quick player is not pinged), in place of
+the table's last one: one such notice per table in the channel at a time,
+recorded in the database so a restart neither repeats it nor forgets to
+delete it. The later ones come from the turn clock, at the points ``[clock]
+notice_*`` name, and say how long is left. The clock's other messages (the
+claim opening, a stand-in taking over, an idle lobby closed) go out the same
+way.
+
+:class:`TurnNotices` is the turn clock's notifier (``TurnNotifier``). Every
+message waits in the :class:`~cogs.outbox.Outbox`'s line: each table has at
+most one first notice and one clock message waiting, a newer one taking the
+place of one not sent yet, and none of them holds up a table message for
+more than one request.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from dataclasses import dataclass
+
+import discord
+
+from bot.app import REDRAW, SpadesApp, TurnMention
+from bot.i18n import N_, tr
+from bot.render import clock_text
+from bot.render.clock_text import ClockMessage
+from bot.tables.model import Table
+from cogs.outbox import DELETE, POST, Outbox, Route
+
+log = logging.getLogger(__name__)
+
+#: Whose turn it is: hand number, seat, phase, user id.
+Turn = tuple[int, int, str, int]
+
+
+@dataclass
+class _Notice:
+    """What is known about one table's first notice. Not the table itself:
+    that would keep every table's game in memory."""
+
+    table_id: int
+    channel_id: int
+    guild_id: int | None
+    language: str
+    turn: Turn | None = None  # the turn to tell (None: nobody to tell)
+    message_id: int | None = None  # the notice in the channel
+    loaded: bool = False  # message_id read from the database (since a restart)
+
+
+class TurnNotices:
+    """Built before the application (which needs its notifier first); the
+    application and the outbox are attached once they exist."""
+
+    app: SpadesApp
+    outbox: Outbox
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+        self._notices: dict[int, _Notice] = {}
+        self._clock_unsent: dict[int, tuple[Table, ClockMessage]] = {}
+
+    def attach(self, app: SpadesApp, outbox: Outbox) -> None:
+        self.app, self.outbox = app, outbox
+
+    # -- the first notice of a turn ------------------------------------------------
+
+    def turn_shown(self, table: Table) -> None:
+        """The table message shows ``table``: tell whoever it waits on, soon."""
+        settings = self.app.settings.clock
+        game = table.game
+        seat = game.waited_on() if game is not None and table.is_open else None
+        occupant = table.seats[seat] if seat is not None else None
+        turn: Turn | None = None
+        if game is not None and seat is not None and occupant and occupant.user_id is not None:
+            turn = (game.hand_number, seat, game.phase.value, occupant.user_id)
+        notice = self._notices.get(table.id)
+        if notice is None:
+            if turn is None:
+                return  # nothing told, nobody to tell
+            notice = _Notice(table.id, table.channel_id, table.guild_id, table.language)
+            self._notices[table.id] = notice
+        elif turn == notice.turn:
+            return
+        notice.channel_id, notice.language, notice.turn = table.channel_id, table.language, turn
+        key = ("notice", table.id)
+        if not settings.first_notice:
+            self.outbox.withdraw(key)  # the turn it was waiting for needs none any more
+            return
+        delay = settings.first_notice_s if turn is not None else 0.0
+        # In place of an older turn's, due at its own instant.
+        due = self.app.now() + max(0.0, delay)
+        self.outbox.put(key, lambda: self._send_notice(notice), due=due)
+
+    async def _send_notice(self, notice: _Notice) -> Route:
+        """One request bringing the table's notice up to date: delete the last
+        one, or post the one for the turn now (the next one after a delete)."""
+        if not notice.loaded:
+            # A notice posted before a restart is known only to the database.
+            stored = await self.app.turn_mention(notice.table_id)
+            notice.loaded = True
+            if stored is not None:
+                notice.message_id = stored.message_id
+                if notice.turn is not None and stored.turn == _turn_text(notice.turn):
+                    return None  # that person was told before the restart: not again
+        channel = self.client.get_partial_messageable(notice.channel_id, guild_id=notice.guild_id)
+        key = ("notice", notice.table_id)
+        if notice.message_id is not None:
+            old, notice.message_id = notice.message_id, None
+            # Already deleted by someone, or no permission: leave it.
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).delete()
+            await self.app.set_turn_mention(notice.table_id, None)
+            if notice.turn is not None:
+                self.outbox.put(key, lambda: self._send_notice(notice))  # the new one, next
+            else:
+                self._forget(notice)
+            return DELETE
+        turn = notice.turn
+        if turn is None:
+            self._forget(notice)
+            return None
+        _hand, _seat, phase, user_id = turn
+        if phase == "bidding":
+            text = N_("<@{user}>, your turn to bid at table {table}.")
+        else:
+            text = N_("<@{user}>, your turn to play at table {table}.")
+        try:
+            message = await channel.send(
+                tr(notice.language, text, user=user_id, table=notice.table_id),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+            )
+        except discord.HTTPException as exc:
+            log.info("turn notice at table %d not sent: %s", notice.table_id, exc)
+            return POST
+        notice.message_id = message.id
+        await self.app.set_turn_mention(notice.table_id, TurnMention(message.id, _turn_text(turn)))
+        return POST
+
+    def _forget(self, notice: _Notice) -> None:
+        """Nothing told, nobody to tell: the table needs no memory of it."""
+        if ("notice", notice.table_id) not in self.outbox:
+            del self._notices[notice.table_id]
+
+    # -- the turn clock's messages (TurnNotifier) ------------------------------------
+
+    async def remind(self, table: Table, seat: int, left_s: float) -> None:
+        """A later turn notice: the seat is still awaited, ``left_s`` remain."""
+        stand_in = self.app.snapshot(table).stand_in
+        self._say(table, clock_text.reminder(table, seat, left_s, stand_in=stand_in))
+
+    async def claim_open(self, table: Table) -> None:
+        self._say(table, clock_text.claim_opened(table))
+        self.app.publish(table, REDRAW)  # the table message offers the claim now
+
+    async def stood_in(self, table: Table, seat: int) -> None:
+        self._say(table, clock_text.stood_in(table, seat))
+
+    async def lobby_closed(self, table: Table) -> None:
+        idle = self.app.settings.clock.lobby_idle_s
+        self._say(table, clock_text.lobby_closed(table, idle))
+
+    def _say(self, table: Table, message: ClockMessage | None) -> None:
+        """Have ``message`` sent soon, in place of the table's unsent one (a
+        replacement keeps the place in the line)."""
+        if message is None:
+            return
+        self._clock_unsent[table.id] = (table, message)
+        self.outbox.put(("clock", table.id), lambda: self._send_clock(table.id))
+
+    async def _send_clock(self, table_id: int) -> Route:
+        table, message = self._clock_unsent.pop(table_id)
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in message.ping])
+        try:
+            await channel.send(message.text, allowed_mentions=mentions)
+        except discord.HTTPException as exc:
+            # The game state does not depend on this message; the table message
+            # still shows whose turn it is.
+            log.info("turn clock message at table %d not sent: %s", table.id, exc)
+        return POST
+
+
+def _turn_text(turn: Turn) -> str:
+    """The stored form of a turn: "hand:seat:phase:user"."""
+    return ":".join(str(part) for part in turn)

@@ -1,0 +1,271 @@
+"""The outbox: everything the bot sends to channels, within one REST budget.
+
+What goes out is an *item*: a key naming what it brings up to date (a
+table's message, a table's turn notice, a game's end-of-game post) and a
+``send`` function that makes one request towards it, reading what is
+current when its turn comes. Each key has at most one item waiting, and at
+most one request in flight: putting an item whose key is already waiting
+replaces the waiting one, so the changes that come meanwhile go out as one
+request and the latest state wins. An item that needs a second request (a
+message gone that must be posted again, an old notice deleted before the
+new one is posted) puts itself again from its ``send``.
+
+Two lanes share the budget:
+
+* table messages, spaced per channel (``table_edits_per_channel_s``): each
+  table's item competes on its own, from the instant its channel is free;
+* the line: turn notices, the clock's messages, end-of-game posts (what a
+  coming feature adds, such as a results channel, joins it as a new kind of
+  key). One line item is in flight at a time, and only the first one in
+  line (by due instant, then arrival) competes, from the instant the one
+  before it was done. So a burst of notices never books the budget ahead:
+  a table message, which people are looking at, waits behind one of them at
+  most, and the line still gets the turns the table messages leave.
+
+When the budget's next turn comes, of the items that may go then the one
+waiting the longest goes (a table message waits from its first change not
+shown yet); all requests together are at least ``1 / rest_per_s`` apart.
+One task at a time sends: it naps until the next instant something may
+go, starts that item's request in a task of its own, and hands over to a
+successor. Time is the application's clock; naps are ``sleep``
+(``asyncio.sleep``, or a wait the simulated Discord of the benchmarks
+knows to be on its own clock), and an instant napped until counts as come
+while the clock stands still.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections import Counter
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from bot.config import DiscordSettings
+
+log = logging.getLogger(__name__)
+
+#: What an item brings up to date: a kind ("table", "notice", "clock",
+#: "post") and the id of its table or game.
+Key = tuple[str, int]
+#: Discord's route of the request a ``send`` made ("PATCH /channels/..."),
+#: or None if nothing was left to send.
+Route = str | None
+Send = Callable[[], Awaitable[Route]]
+Clock = Callable[[], float]
+Sleep = Callable[[float], Awaitable[None]]
+#: Runs a coroutine as a task of its own: the application's ``spawn``, which
+#: keeps the task, logs its failure and cancels it when the application closes.
+Spawn = Callable[[Coroutine[Any, Any, None], str], asyncio.Task[Any]]
+
+POST = "POST /channels/{channel_id}/messages"
+EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
+DELETE = "DELETE /channels/{channel_id}/messages/{message_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """Requests a second for everything together, and seconds between two
+    table messages in one channel; 0 turns either off."""
+
+    per_s: float
+    per_channel_s: float
+
+    @classmethod
+    def of(cls, settings: DiscordSettings) -> Budget:
+        return cls(settings.rest_per_s, settings.table_edits_per_channel_s)
+
+    @property
+    def gap_s(self) -> float:
+        return 1.0 / self.per_s if self.per_s > 0 else 0.0
+
+
+@dataclass(slots=True)
+class _Item:
+    send: Send
+    due: float
+    place: int  # the order of arrival, which settles equal due instants
+    channel_id: int | None  # a table message's channel; None: the line
+
+
+class Outbox:
+    def __init__(self, now: Clock, budget: Budget, *, spawn: Spawn) -> None:
+        self._now = now
+        #: The budget in force; replacing it applies from the next request.
+        self.budget = budget
+        #: How the sending task naps (see the module's docstring).
+        self.sleep: Sleep = asyncio.sleep
+        self._spawn = spawn
+        self._waiting: dict[Key, _Item] = {}
+        self._places = itertools.count()
+        self._in_flight: dict[Key, asyncio.Task[Any]] = {}
+        self._line_in_flight = False
+        self._line_free_at = float("-inf")  # when the line's last request was done
+        self._channel_free_at: dict[int, float] = {}  # channel -> its next table message
+        self._last_sent = float("-inf")
+        # When the last nap ended: (the clock then, the instant napped until).
+        self._nap_ended = (float("-inf"), float("-inf"))
+        self._sender: asyncio.Task[Any] | None = None
+        self._napping_until: float | None = None  # while the sender naps
+        #: Requests made, by Discord route (for a metrics endpoint to read).
+        self.requests: Counter[str] = Counter()
+
+    def __len__(self) -> int:
+        """Items waiting (not those in flight): the queue's length."""
+        return len(self._waiting)
+
+    def __contains__(self, key: Key) -> bool:
+        """Whether ``key`` has an item waiting."""
+        return key in self._waiting
+
+    def put(
+        self, key: Key, send: Send, *, due: float | None = None, channel_id: int | None = None
+    ) -> None:
+        """Have ``send`` go at ``due`` (or as soon as may be), in place of the
+        key's waiting item. Without ``due`` a replacement keeps the waiting
+        one's place (it is a newer version of the same thing); with one it
+        is a new appointment, placed by that instant. ``channel_id`` puts it
+        among the table messages, spaced in that channel; without it the
+        item waits in the line."""
+        waiting = self._waiting.get(key)
+        if waiting is not None and due is None:
+            waiting.send, waiting.channel_id = send, channel_id
+        else:
+            at = self._now() if due is None else due
+            waiting = _Item(send, at, next(self._places), channel_id)
+            self._waiting[key] = waiting
+        if self._napping_until is None or self._may_go_at(waiting) < self._napping_until:
+            self._wake()
+
+    def withdraw(self, key: Key) -> None:
+        """Forget the key's waiting item, if any (not one in flight)."""
+        self._waiting.pop(key, None)
+
+    async def settled(self, key: Key) -> None:
+        """Wait until ``key`` has nothing waiting or in flight."""
+        while key in self._waiting or key in self._in_flight:
+            task = self._in_flight.get(key) or self._sender
+            if task is None or task.done():
+                task = next(iter(self._in_flight.values()), None)  # what holds it up
+            if task is None:
+                return  # cannot happen: something waiting always has a way out
+            await asyncio.wait({task})
+
+    # -- sending --------------------------------------------------------------------
+
+    def _wake(self) -> None:
+        """Make sure a sender looks at the items again now."""
+        sender = self._sender
+        if sender is not None and not sender.done():
+            if self._napping_until is None:
+                return  # it is choosing right now, and sees every item
+            sender.cancel()  # it naps until a later instant than may be needed now
+        self._napping_until = None
+        self._sender = self._spawn(self._send_next(), "outbox")
+
+    def _may_go_at(self, item: _Item) -> float:
+        """The earliest instant ``item`` may go, by the budget, its channel's
+        spacing and (for the line) the line's last request."""
+        if item.channel_id is None:
+            after = self._line_free_at
+        else:
+            after = self._channel_free_at.get(item.channel_id, item.due)
+        return max(item.due, after, self._last_sent + self.budget.gap_s)
+
+    def _next(self, turn: float) -> tuple[float, Key] | None:
+        """The item to send next and the instant it may go. Of the items that
+        may go by ``turn`` (the budget's next instant), the one waiting the
+        longest; if there is none, the one that may go first."""
+        ready: tuple[float, int, int, Key] | None = None  # (waiting since, lane, place, key)
+        later: tuple[float, int, int, Key] | None = None  # (may go at, lane, place, key)
+        head: _Item | None = None
+        head_key: Key | None = None
+        for key, item in self._waiting.items():
+            if key in self._in_flight:
+                continue
+            if item.channel_id is None:
+                if head is None or (item.due, item.place) < (head.due, head.place):
+                    head, head_key = item, key
+                continue
+            may_go_at = max(item.due, self._channel_free_at.get(item.channel_id, item.due))
+            if may_go_at <= turn:
+                if ready is None or (item.due, 0, item.place) < ready[:3]:
+                    ready = (item.due, 0, item.place, key)
+            elif later is None or (may_go_at, 0, item.place) < later[:3]:
+                later = (may_go_at, 0, item.place, key)
+        if head is not None and head_key is not None and not self._line_in_flight:
+            # The line's first item waits from when the one before it was
+            # done: a table message waits behind one line request at most.
+            since = max(head.due, self._line_free_at)
+            if since <= turn:
+                if ready is None or (since, 1, head.place) < ready[:3]:
+                    ready = (since, 1, head.place, head_key)
+            elif later is None or (since, 1, head.place) < later[:3]:
+                later = (since, 1, head.place, head_key)
+        if ready is not None:
+            return turn, ready[3]
+        return None if later is None else (later[0], later[3])
+
+    def _time(self) -> float:
+        """The clock; or, while it has stood still since the last nap ended,
+        the instant napped until: a simulated clock may stand still while
+        the event loop's runs. Used to decide what may go, never recorded."""
+        clock = self._now()
+        seen, slept_to = self._nap_ended
+        return slept_to if clock == seen and slept_to > clock else clock
+
+    async def _send_next(self) -> None:
+        while True:
+            now = self._time()
+            turn = max(now, self._last_sent + self.budget.gap_s)
+            found = self._next(turn)
+            if found is None:
+                return
+            at, key = found
+            if at > now:
+                self._napping_until = at
+                await self.sleep(at - now)
+                self._napping_until = None
+                self._nap_ended = (self._now(), at)
+                continue  # whatever may go first now, replacements included
+            self._dispatch(key)
+            # A successor sends the next one: whoever waits for this key's
+            # turn (``settled``) waits for this task only.
+            self._sender = None
+            if self._waiting:
+                self._wake()
+            return
+
+    def _dispatch(self, key: Key) -> None:
+        item = self._waiting.pop(key)
+        # The clock's instant, not the one napped until: what is recorded
+        # for the next requests must not run ahead of the clock.
+        now = self._last_sent = self._now()
+        if item.channel_id is None:
+            self._line_in_flight = True
+        elif self.budget.per_channel_s > 0:
+            self._channel_free_at[item.channel_id] = now + self.budget.per_channel_s
+        kind, number = key
+        self._in_flight[key] = self._spawn(self._fly(key, item), f"outbox-{kind}-{number}")
+
+    async def _fly(self, key: Key, item: _Item) -> None:
+        try:
+            route = await item.send()
+            if route is not None:
+                self.requests[route] += 1
+        except Exception:
+            # One item's failure (a database error, say) must not hold up
+            # everything else in the outbox.
+            log.exception("outbox: sending %r failed", key)
+        finally:
+            del self._in_flight[key]
+            if item.channel_id is None:
+                self._line_in_flight = False
+                self._line_free_at = self._now()
+            if len(self._channel_free_at) > 1024:
+                now = self._now()
+                self._channel_free_at = {c: t for c, t in self._channel_free_at.items() if t > now}
+            if self._waiting:
+                self._wake()

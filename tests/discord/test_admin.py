@@ -1,0 +1,184 @@
+"""``/spades-admin``: a server's settings, kept by its moderators, and what
+they do to the tables opened there. Every refusal is one private line and
+changes nothing."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+import simcord
+from simcord import MemberActor, SetupError, assert_error
+
+from bot.servers import ServerSettings
+from cogs.errors import InteractionRefused
+from tests.discord.harness import World
+
+NOT_A_MODERATOR = "Only members who may manage this server change its settings."
+
+
+def moderator(world: World, name: str = "mod") -> MemberActor:
+    role = world.guild.create_role("Moderators", permissions=discord.Permissions(manage_guild=True))
+    return world.guild.add_member(world.env.create_user(name), roles=[role])
+
+
+def answer(result: simcord.InteractionResult) -> str:
+    assert result.ephemeral and result.response is not None, result
+    return result.response.content
+
+
+def refusal(world: World, result: simcord.InteractionResult) -> str:
+    """The private line of a refused command, answered by the error path."""
+    assert_error(world.env, InteractionRefused)
+    return answer(result)
+
+
+async def settings(world: World) -> ServerSettings:
+    return await world.bot.app.servers.of(world.guild.id)
+
+
+async def started(world: World) -> list[MemberActor]:
+    people = [world.user(n) for n in ("alice", "bob", "carol", "dave")]
+    await world.seat_four(*people)
+    await world.click(people[0], "Start")
+    return people
+
+
+async def test_moderators_set_everything_and_it_survives_a_restart(world: World) -> None:
+    mod = moderator(world)
+    results = world.guild.create_text_channel("results")
+    players = world.guild.create_role("Players")
+    news = world.guild.create_role("Spades news")
+    added = await mod.slash(world.channel, "spades-admin channels add", channel=world.channel)
+    assert answer(added) == f"Tables may open in <#{world.channel.id}>."
+    await mod.slash(world.channel, "spades-admin host-role", role=players)
+    await mod.slash(world.channel, "spades-admin notify-role", role=news)
+    await mod.slash(world.channel, "spades-admin results-channel", channel=results)
+    defaults = await mod.slash(world.channel, "spades-admin defaults", target=250, hints=True)
+    assert answer(defaults) == "Defaults of a new table: hints=True, target=250"
+
+    await world.restart()
+    shown = answer(await mod.slash(world.channel, "spades-admin show"))
+    assert f"Channels for tables: <#{world.channel.id}>" in shown
+    assert f"Who may open tables: <@&{players.id}>" in shown
+    assert f"Role told of new tables: <@&{news.id}>" in shown
+    assert f"Results channel: <#{results.id}>" in shown
+    assert "Defaults of a new table: hints=True, target=250" in shown
+    listed = answer(await mod.slash(world.channel, "spades-admin channels list"))
+    assert listed == f"Tables may open only in: <#{world.channel.id}>"
+
+    await mod.slash(world.channel, "spades-admin channels remove", channel=world.channel)
+    await mod.slash(world.channel, "spades-admin host-role", action="clear")
+    await mod.slash(world.channel, "spades-admin notify-role", action="clear")
+    await mod.slash(world.channel, "spades-admin results-channel", action="clear")
+    await mod.slash(world.channel, "spades-admin defaults", reset=True)
+    assert await settings(world) == ServerSettings()
+    listed = answer(await mod.slash(world.channel, "spades-admin channels list"))
+    assert listed == "Tables may open in any channel."
+
+
+async def test_the_command_is_hidden_from_others_and_checked_again(world: World) -> None:
+    alice = world.user("alice")
+    assert not any(c.startswith("spades-admin") for c in alice.available_commands(world.channel))
+    with pytest.raises(SetupError, match="default-member-permissions"):
+        await alice.slash(world.channel, "spades-admin show")
+    # The server lets a role use the command, but its members still may not
+    # manage the server: the bot refuses.
+    helpers = world.guild.create_role("Helpers")
+    helper = world.guild.add_member(world.env.create_user("helper"), roles=[helpers])
+    command = next(c for c in await world.bot.tree.fetch_commands() if c.name == "spades-admin")
+    world.guild.set_command_permissions(command, {helpers: True})
+    tries: list[tuple[str, dict[str, object]]] = [
+        ("spades-admin show", {}),
+        ("spades-admin channels add", {"channel": world.channel}),
+        ("spades-admin host-role", {"role": helpers}),
+        ("spades-admin defaults", {"target": 250}),
+    ]
+    for name, options in tries:
+        refused = await helper.slash(world.channel, name, **options)
+        assert refusal(world, refused) == NOT_A_MODERATOR
+    assert await settings(world) == ServerSettings()
+
+
+async def test_bad_values_are_refused_and_change_nothing(world: World) -> None:
+    mod = moderator(world)
+    other = world.guild.create_text_channel("other")
+    refused = await mod.slash(world.channel, "spades-admin channels remove", channel=other)
+    assert refusal(world, refused) == f"<#{other.id}> is not in the list."
+    refused = await mod.slash(world.channel, "spades-admin host-role")
+    assert refusal(world, refused) == "Choose a role, or clear."
+    everyone = world.guild.default_role
+    refused = await mod.slash(world.channel, "spades-admin notify-role", role=everyone)
+    assert refusal(world, refused) == "Choose a role other than @everyone."
+    refused = await mod.slash(world.channel, "spades-admin results-channel")
+    assert refusal(world, refused) == "Choose a channel, or clear."
+    # Out of range: Discord itself refuses (the bounds are on the option).
+    with pytest.raises(simcord.OptionError):
+        await mod.slash(world.channel, "spades-admin defaults", turn_limit=0)
+    assert await settings(world) == ServerSettings()
+
+
+async def test_the_channel_list_refuses_new_tables_elsewhere(world: World) -> None:
+    mod = moderator(world)
+    games = world.guild.create_text_channel("games")
+    await mod.slash(world.channel, "spades-admin channels add", channel=games)
+    alice = world.user("alice")
+    refused = await alice.slash(world.channel, "spades new")
+    assert refusal(world, refused) == f"Tables open only in: <#{games.id}>"
+    assert await world.bot.app.tables.in_channel(world.channel.id) is None
+    opened = await alice.slash(games, "spades new")
+    assert opened.ephemeral
+    assert await world.bot.app.tables.in_channel(games.id) is not None
+    # A thread counts as its parent channel.
+    parent = world.bot.get_channel(games.id)
+    assert isinstance(parent, discord.TextChannel)
+    await parent.create_thread(name="side game", type=discord.ChannelType.public_thread)
+    thread = games.threads[0]
+    assert answer(await world.user("bob").slash(thread, "spades new")).startswith("Table ")
+
+
+async def test_a_host_role_refuses_others(world: World) -> None:
+    mod = moderator(world)
+    hosts = world.guild.create_role("Hosts")
+    await mod.slash(world.channel, "spades-admin host-role", role=hosts)
+    refused = await world.user("alice").slash(world.channel, "spades new")
+    assert refusal(world, refused) == f"Only members with <@&{hosts.id}> open tables here."
+    assert await world.bot.app.tables.in_channel(world.channel.id) is None
+    host = world.guild.add_member(world.env.create_user("host"), roles=[hosts])
+    await world.new_table(host)
+
+
+async def test_defaults_apply_under_the_hosts_choices(world: World) -> None:
+    mod = moderator(world)
+    await mod.slash(world.channel, "spades-admin defaults", target=250, revokes="blocked")
+    table = await world.new_table(world.user("alice"), revokes="allowed")
+    assert table.options.target == 250  # the server's default
+    assert table.options.revokes == "allowed"  # the host's choice wins
+
+
+async def test_a_new_table_mentions_the_notify_role_only(world: World) -> None:
+    mod = moderator(world)
+    news = world.guild.create_role("Spades news")
+    await mod.slash(world.channel, "spades-admin notify-role", role=news)
+    table = await world.new_table(world.user("alice"))
+    mentions = [m for m in world.channel.history() if f"<@&{news.id}>" in m.content]
+    assert len(mentions) == 1
+    assert f"table {table.id}" in mentions[0].content
+    assert mentions[0].role_mentions and mentions[0].role_mentions[0].id == news.id
+    assert not mentions[0].mentions  # no person is pinged
+
+
+async def test_a_finished_game_is_announced_in_the_results_channel(world: World) -> None:
+    mod = moderator(world)
+    results = world.guild.create_text_channel("results")
+    await mod.slash(world.channel, "spades-admin results-channel", channel=results)
+    people = await started(world)
+    asked = await people[1].slash(world.channel, "spades resign")
+    assert asked.response is not None
+    await people[1].click(asked.response, label="Yes, resign")
+    await world.bot.app.settle()
+    await world.env.settle()
+    posted = [m for m in results.history() if m.attachments]
+    assert len(posted) == 1
+    assert posted[0].attachments[0].filename.endswith(".png")
+    at_table = [m for m in world.channel.history() if m.attachments]
+    assert at_table and at_table[-1].content == posted[0].content

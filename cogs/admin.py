@@ -43,26 +43,28 @@ def _may_manage(interaction: discord.Interaction[Any]) -> None:
     """Discord hides the command from others, but a server may have granted it
     to a role whose members cannot manage the server: ask every time."""
     if interaction.guild_id is None or not interaction.permissions.manage_guild:
-        raise _refuse(interaction, "Only members who may manage this server change its settings.")
+        raise _refuse(
+            interaction, N_("Only members who may manage this server change its settings.")
+        )
 
 
 def _own_channel(interaction: discord.Interaction[Any], channel: Channel) -> int:
     guild = interaction.guild
     if guild is None or channel.guild.id != guild.id:
-        raise _refuse(interaction, "That channel is not on this server.")
+        raise _refuse(interaction, N_("That channel is not on this server."))
     if guild.get_channel(channel.id) is None:
-        raise _refuse(interaction, "That channel no longer exists.")
+        raise _refuse(interaction, N_("That channel no longer exists."))
     return channel.id
 
 
 def _own_role(interaction: discord.Interaction[Any], role: discord.Role) -> int:
     guild = interaction.guild
     if guild is None or role.guild.id != guild.id:
-        raise _refuse(interaction, "That role is not on this server.")
+        raise _refuse(interaction, N_("That role is not on this server."))
     if guild.get_role(role.id) is None:
-        raise _refuse(interaction, "That role no longer exists.")
+        raise _refuse(interaction, N_("That role no longer exists."))
     if role.is_default():
-        raise _refuse(interaction, "Choose a role other than @everyone.")
+        raise _refuse(interaction, N_("Choose a role other than @everyone."))
     return role.id
 
 
@@ -76,26 +78,17 @@ def settings_text(settings: ServerSettings, lang: str) -> str:
     """Every setting of the server, one line each."""
     nobody = tr(lang, "none")
     channels = ", ".join(f"<#{c}>" for c in settings.channels) or tr(lang, "any channel")
-    defaults = ", ".join(f"{k}={v}" for k, v in sorted(settings.defaults.items()))
+    hosts = f"<@&{settings.host_role}>" if settings.host_role else tr(lang, "everyone")
+    told = f"<@&{settings.notify_role}>" if settings.notify_role else nobody
+    results = f"<#{settings.results_channel}>" if settings.results_channel else nobody
+    defaults = ", ".join(f"{k}={v}" for k, v in sorted(settings.defaults.items())) or nobody
     lines = [
         tr(lang, "**Spades settings of this server**"),
         tr(lang, "Channels for tables: {channels}", channels=channels),
-        tr(
-            lang,
-            "Who may open tables: {who}",
-            who=f"<@&{settings.host_role}>" if settings.host_role else tr(lang, "everyone"),
-        ),
-        tr(
-            lang,
-            "Role told of new tables: {role}",
-            role=f"<@&{settings.notify_role}>" if settings.notify_role else nobody,
-        ),
-        tr(
-            lang,
-            "Results channel: {channel}",
-            channel=f"<#{settings.results_channel}>" if settings.results_channel else nobody,
-        ),
-        tr(lang, "Defaults of a new table: {defaults}", defaults=defaults or nobody),
+        tr(lang, "Who may open tables: {who}", who=hosts),
+        tr(lang, "Role told of new tables: {role}", role=told),
+        tr(lang, "Results channel: {channel}", channel=results),
+        tr(lang, "Defaults of a new table: {defaults}", defaults=defaults),
     ]
     return "\n".join(lines)
 
@@ -112,7 +105,7 @@ class ChannelsGroup(app_commands.Group, name="channels", description=N_("Where t
         added = _own_channel(interaction, channel)
         if added not in settings.channels:
             await self.admin.change(interaction, channels=(*settings.channels, added))
-        await _answer(interaction, "Tables may open in {channel}.", channel=channel.mention)
+        await _answer(interaction, N_("Tables may open in {channel}."), channel=channel.mention)
 
     @app_commands.command(name="remove", description=N_("No longer allow tables in a channel"))
     @app_commands.describe(channel=N_("A text channel of this server"))
@@ -120,19 +113,19 @@ class ChannelsGroup(app_commands.Group, name="channels", description=N_("Where t
         settings = await self.admin.settings(interaction)
         removed = _own_channel(interaction, channel)
         if removed not in settings.channels:
-            raise _refuse(interaction, "{channel} is not in the list.", channel=channel.mention)
+            raise _refuse(interaction, N_("{channel} is not in the list."), channel=channel.mention)
         kept = tuple(c for c in settings.channels if c != removed)
         await self.admin.change(interaction, channels=kept)
-        await _answer(interaction, "{channel} left the list.", channel=channel.mention)
+        await _answer(interaction, N_("{channel} left the list."), channel=channel.mention)
 
     @app_commands.command(name="list", description=N_("The channels where tables may open"))
     async def list_channels(self, interaction: discord.Interaction[Any]) -> None:
         settings = await self.admin.settings(interaction)
         if not settings.channels:
-            await _answer(interaction, "Tables may open in any channel.")
+            await _answer(interaction, N_("Tables may open in any channel."))
             return
         channels = ", ".join(f"<#{c}>" for c in settings.channels)
-        await _answer(interaction, "Tables may open only in: {channels}", channels=channels)
+        await _answer(interaction, N_("Tables may open only in: {channels}"), channels=channels)
 
 
 @app_commands.guild_only()
@@ -167,7 +160,7 @@ class AdminGroup(
             await self.change(interaction, **{setting: None})
             return False
         if role is None:
-            raise _refuse(interaction, "Choose a role, or clear.")
+            raise _refuse(interaction, N_("Choose a role, or clear."))
         await self.change(interaction, **{setting: _own_role(interaction, role)})
         return True
 
@@ -183,10 +176,10 @@ class AdminGroup(
         if await self.set_role(interaction, "host_role", role, action):
             assert role is not None
             await _answer(
-                interaction, "Only members with {role} may open tables.", role=role.mention
+                interaction, N_("Only members with {role} may open tables."), role=role.mention
             )
         else:
-            await _answer(interaction, "Everyone may open tables again.")
+            await _answer(interaction, N_("Everyone may open tables again."))
 
     @app_commands.command(name="notify-role", description=N_("A role mentioned by each new table"))
     @app_commands.describe(role=ROLE_HELP, action=N_("set, or clear for nobody"))
@@ -199,9 +192,9 @@ class AdminGroup(
     ) -> None:
         if await self.set_role(interaction, "notify_role", role, action):
             assert role is not None
-            await _answer(interaction, "New tables mention {role}.", role=role.mention)
+            await _answer(interaction, N_("New tables mention {role}."), role=role.mention)
         else:
-            await _answer(interaction, "New tables mention nobody.")
+            await _answer(interaction, N_("New tables mention nobody."))
 
     @app_commands.command(
         name="results-channel", description=N_("A channel where every finished game is announced")
@@ -220,14 +213,14 @@ class AdminGroup(
         await self.settings(interaction)
         if action == "clear" or channel is None:
             if action != "clear":
-                raise _refuse(interaction, "Choose a channel, or clear.")
+                raise _refuse(interaction, N_("Choose a channel, or clear."))
             await self.change(interaction, results_channel=None)
-            await _answer(interaction, "Finished games are announced only at their table.")
+            await _answer(interaction, N_("Finished games are announced only at their table."))
             return
         chosen = _own_channel(interaction, channel)
         await self.change(interaction, results_channel=chosen)
         await _answer(
-            interaction, "Finished games are announced in {channel}.", channel=channel.mention
+            interaction, N_("Finished games are announced in {channel}."), channel=channel.mention
         )
 
     @app_commands.command(name="defaults", description=N_("The defaults of a new table here"))
@@ -262,12 +255,12 @@ class AdminGroup(
             TableOptions.chosen(**defaults)
         except table_errors.Malformed as exc:
             raise _refuse(
-                interaction, "Those defaults do not fit together: {why}", why=str(exc)
+                interaction, N_("Those defaults do not fit together: {why}"), why=str(exc)
             ) from None
         await self.change(interaction, defaults=defaults)
         lang = private_language(interaction)
         shown = ", ".join(f"{k}={v}" for k, v in sorted(defaults.items())) or tr(lang, "none")
-        await _answer(interaction, "Defaults of a new table: {defaults}", defaults=shown)
+        await _answer(interaction, N_("Defaults of a new table: {defaults}"), defaults=shown)
 
     @app_commands.command(name="show", description=N_("Every Spades setting of this server"))
     async def show(self, interaction: discord.Interaction[Any]) -> None:

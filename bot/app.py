@@ -321,6 +321,19 @@ class SpadesApp:
     async def resign(self, table: Table, user_id: int, version: int) -> Table:
         return await self.tables.resign(table.id, user_id, version)
 
+    async def end_by_moderator(
+        self, origin: Origin, table_id: int, moderator_id: int, note: str
+    ) -> Table:
+        """A moderator of the interaction's server ends one of its tables (the
+        caller checked that they moderate it). A table of another server is
+        UnknownTable; one no longer open, TableClosed."""
+        table = await self.tables.get(table_id)
+        if origin.guild_id is None or table.guild_id != origin.guild_id:
+            raise UnknownTable()
+        if not table.is_open:
+            raise table_errors.TableClosed()
+        return await self.tables.end_by_moderator(table.id, moderator_id, note)
+
     async def claim(self, table: Table, user_id: int, version: int) -> Table:
         """Win because the other team kept the table waiting past the limit.
         There is no claim where a computer plays for late players."""

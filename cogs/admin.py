@@ -18,8 +18,9 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot.app import SpadesApp
+from bot.app import Origin, SpadesApp
 from bot.i18n import N_, tr
+from bot.refusals import UnknownTable
 from bot.servers import ServerSettings
 from bot.tables import errors as table_errors
 from bot.tables.model import TableOptions
@@ -30,6 +31,8 @@ from cogs.spades import NEW_TABLE_HELP, NEW_TABLE_NUMBERS, NEW_TABLE_WORDS
 #: ``clear``: a setting's role or channel left out.
 CLEAR_CHOICES = [Choice(name=N_("set"), value="set"), Choice(name=N_("clear"), value="clear")]
 Channel = discord.TextChannel
+#: A moderator's reason, shown on the table message and its end-of-game post.
+REASON_LENGTH = 300
 ROLE_HELP = N_("The role (leave out with clear)")
 
 
@@ -261,6 +264,28 @@ class AdminGroup(
         lang = private_language(interaction)
         shown = ", ".join(f"{k}={v}" for k, v in sorted(defaults.items())) or tr(lang, "none")
         await _answer(interaction, N_("Defaults of a new table: {defaults}"), defaults=shown)
+
+    @app_commands.command(name="end", description=N_("End any table of this server"))
+    @app_commands.describe(
+        table=N_("The table's number"), reason=N_("Why: shown on the table and in its history")
+    )
+    async def end(
+        self,
+        interaction: discord.Interaction[Any],
+        table: app_commands.Range[int, 1],
+        reason: app_commands.Range[str, 1, REASON_LENGTH],
+    ) -> None:
+        _may_manage(interaction)
+        origin = Origin(interaction.guild_id, interaction.channel_id)
+        try:
+            ended = await self.app.end_by_moderator(origin, table, interaction.user.id, reason)
+        except (UnknownTable, table_errors.UnknownTable):
+            raise _refuse(
+                interaction, N_("There is no table {table} on this server."), table=table
+            ) from None
+        except table_errors.TableClosed:
+            raise _refuse(interaction, N_("Table {table} is already over."), table=table) from None
+        await _answer(interaction, N_("Table {table} is ended."), table=ended.id)
 
     @app_commands.command(name="show", description=N_("Every Spades setting of this server"))
     async def show(self, interaction: discord.Interaction[Any]) -> None:

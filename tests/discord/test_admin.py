@@ -11,7 +11,7 @@ from simcord import MemberActor, SetupError, assert_error
 
 from bot.servers import ServerSettings
 from cogs.errors import InteractionRefused
-from tests.discord.harness import World
+from tests.discord.harness import World, embed_text
 
 NOT_A_MODERATOR = "Only members who may manage this server change its settings."
 
@@ -182,3 +182,57 @@ async def test_a_finished_game_is_announced_in_the_results_channel(world: World)
     assert posted[0].attachments[0].filename.endswith(".png")
     at_table = [m for m in world.channel.history() if m.attachments]
     assert at_table and at_table[-1].content == posted[0].content
+
+
+async def test_a_moderator_ends_a_game_in_progress(world: World) -> None:
+    mod = moderator(world)
+    people = await started(world)
+    table = await world.table()
+    done = await mod.slash(
+        world.channel, "spades-admin end", table=table.id, reason="stuck for a week"
+    )
+    assert answer(done) == f"Table {table.id} is ended."
+    await world.bot.app.settle()
+    await world.env.settle()
+    ended = await world.table(table.id)
+    assert ended.result is not None and ended.result.winner is None
+    assert ended.result.note == "stuck for a week"
+    shown = embed_text(world.table_message())
+    assert "Ended by a moderator" in shown and "stuck for a week" in shown
+    post = [m for m in world.channel.history() if m.attachments][-1]
+    assert "ended by a moderator" in post.content and "stuck for a week" in post.content
+    assert "Not rated." in post.content
+    # Nothing rated, nobody's result changed; the history says how it ended.
+    stats = await world.bot.app.stats.player_stats(world.guild.id, people[0].id)
+    assert stats is not None
+    assert (stats.tally.wins, stats.tally.losses, stats.tally.draws) == (0, 0, 0)
+    assert stats.rated_games == 0
+    history = await people[0].slash(world.channel, "spades history")
+    assert history.response is not None
+    assert "ended by a moderator" in embed_text(history.response)
+    # Over now: a second end is refused.
+    again = await mod.slash(world.channel, "spades-admin end", table=table.id, reason="again")
+    assert refusal(world, again) == f"Table {table.id} is already over."
+
+
+async def test_ending_a_table_of_another_server_is_refused(world: World) -> None:
+    other = world.env.create_guild("Other Club")
+    elsewhere = other.create_text_channel("cards")
+    alice = other.add_member(world.env.create_user("alice"))
+    await alice.slash(elsewhere, "spades new")
+    foreign = await world.bot.app.tables.in_channel(elsewhere.id)
+    assert foreign is not None
+    mod = moderator(world)
+    refused = await mod.slash(world.channel, "spades-admin end", table=foreign.id, reason="x")
+    assert refusal(world, refused) == f"There is no table {foreign.id} on this server."
+    assert (await world.bot.app.tables.get(foreign.id)).is_open
+    refused = await mod.slash(world.channel, "spades-admin end", table=999, reason="x")
+    assert refusal(world, refused) == "There is no table 999 on this server."
+
+
+async def test_a_moderator_closes_a_table_still_in_its_lobby(world: World) -> None:
+    mod = moderator(world)
+    table = await world.new_table(world.user("alice"))
+    done = await mod.slash(world.channel, "spades-admin end", table=table.id, reason="spam")
+    assert answer(done) == f"Table {table.id} is ended."
+    assert not (await world.table(table.id)).is_open

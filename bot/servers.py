@@ -45,9 +45,6 @@ class ServerSettings(BaseModel):
         explicit = {name: value for name, value in chosen.items() if value is not None}
         return TableOptions.chosen(**{**self.defaults, **explicit})
 
-    def allows_channel(self, channel_id: int | None) -> bool:
-        return not self.channels or channel_id in self.channels
-
 
 class ServerSettingsService:
     def __init__(self, store: Store, now: Callable[[], float]) -> None:

@@ -32,14 +32,16 @@ async def opening_options(
     ``chosen`` ones (None: the server's default); refused where the server's
     settings do not let the caller open one."""
     settings = await app.servers.of(interaction.guild_id)
-    if not settings.allows_channel(_channel_of(interaction)):
-        channels = ", ".join(f"<#{c}>" for c in settings.channels)
+    guild = interaction.guild
+    # Channels deleted since they were listed are left out; none left: anywhere.
+    listed = [c for c in settings.channels if guild is None or guild.get_channel(c) is not None]
+    if listed and _channel_of(interaction) not in listed:
+        channels = ", ".join(f"<#{c}>" for c in listed)
         raise InteractionRefused(
             tr(private_language(interaction), "Tables open only in: {channels}", channels=channels)
         )
     role = settings.host_role
     member = interaction.user
-    guild = interaction.guild
     if (
         role is not None
         and isinstance(member, discord.Member)

@@ -236,3 +236,16 @@ async def test_a_moderator_closes_a_table_still_in_its_lobby(world: World) -> No
     done = await mod.slash(world.channel, "spades-admin end", table=table.id, reason="spam")
     assert answer(done) == f"Table {table.id} is ended."
     assert not (await world.table(table.id)).is_open
+
+
+async def test_a_deleted_role_or_channel_limits_nobody(world: World) -> None:
+    mod = moderator(world)
+    hosts = world.guild.create_role("Hosts")
+    games = world.guild.create_text_channel("games")
+    await mod.slash(world.channel, "spades-admin host-role", role=hosts)
+    await mod.slash(world.channel, "spades-admin channels add", channel=games)
+    world.env.backend.delete_role(world.guild.id, hosts.id)
+    world.env.backend.delete_channel(games.id)
+    await world.env.settle()
+    table = await world.new_table(world.user("alice"))
+    assert table.channel_id == world.channel.id

@@ -11,14 +11,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from bot.tables import errors
 from bot.tables.model import TableOptions
 from db.store import Store
 
-__all__ = ["DEFAULT_FIELDS", "ServerSettings", "ServerSettingsService"]
-
-#: The choices of a new table a server may set defaults for: the fields of
-#: TableOptions (a host still changes them per table).
-DEFAULT_FIELDS = tuple(TableOptions.model_fields)
+__all__ = ["ServerSettings", "ServerSettingsService"]
 
 
 class ServerSettings(BaseModel):
@@ -43,7 +40,13 @@ class ServerSettings(BaseModel):
         """The options of a new table: the host's ``chosen`` ones (None: not
         chosen) over the server's defaults. Malformed if they do not fit."""
         explicit = {name: value for name, value in chosen.items() if value is not None}
-        return TableOptions.chosen(**{**self.defaults, **explicit})
+        try:
+            return TableOptions.chosen(**{**self.defaults, **explicit})
+        except errors.Malformed:
+            # Defaults this version no longer accepts (or that clash with the
+            # host's choices) must not keep tables from opening: the host's
+            # choices alone, which say what is wrong if they are.
+            return TableOptions.chosen(**explicit)
 
 
 class ServerSettingsService:

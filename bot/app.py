@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from bot.ai.base import current_level, player_levels
 from bot.clock import Scheduler, SystemClock
 from bot.clock.notifier import TurnNotifier
 from bot.clock.turn_clock import TurnClock
@@ -49,8 +50,11 @@ log = logging.getLogger(__name__)
 
 #: The rules presets a host can choose, the default first.
 PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
+#: The computer players' levels a server can choose.
+COMPUTER_LEVELS: tuple[str, ...] = tuple(player_levels())
 
 __all__ = [
+    "COMPUTER_LEVELS",
     "PRESET_NAMES",
     "REDRAW",
     "LiveHandRow",
@@ -284,7 +288,8 @@ class SpadesApp:
         return await self.tables.choose_partner(table.id, user_id, version, seat)
 
     async def add_computers(self, table: Table, user_id: int, version: int) -> Table:
-        level = self.settings.tables.computer_level
+        chosen = (await self.servers.of(table.guild_id)).computer_level
+        level = current_level(chosen) if chosen else self.settings.tables.computer_level
         return await self.tables.add_computers(table.id, user_id, version, level)
 
     async def start_game(self, table: Table, user_id: int, version: int) -> Table:

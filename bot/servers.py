@@ -35,6 +35,8 @@ class ServerSettings(BaseModel):
     results_channel: int | None = None
     #: The server's defaults for a new table: a partial TableOptions.
     defaults: dict[str, Any] = {}
+    #: The computer players' level at this server's tables (None: the bot's).
+    computer_level: str | None = None
 
     def table_options(self, **chosen: Any) -> TableOptions:
         """The options of a new table: the host's ``chosen`` ones (None: not

@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot.app import Origin, SpadesApp
+from bot.app import COMPUTER_LEVELS, Origin, SpadesApp
 from bot.i18n import N_, tr
 from bot.refusals import UnknownTable
 from bot.servers import ServerSettings
@@ -77,6 +77,14 @@ async def _answer(interaction: discord.Interaction[Any], text: str, **values: ob
     )
 
 
+def _defaults_shown(settings: ServerSettings) -> str:
+    """``name=value`` of every default a new table takes, by name."""
+    shown = dict(settings.defaults)
+    if settings.computer_level:
+        shown["computer_level"] = settings.computer_level
+    return ", ".join(f"{k}={v}" for k, v in sorted(shown.items()))
+
+
 def settings_text(settings: ServerSettings, lang: str) -> str:
     """Every setting of the server, one line each."""
     nobody = tr(lang, "none")
@@ -84,7 +92,7 @@ def settings_text(settings: ServerSettings, lang: str) -> str:
     hosts = f"<@&{settings.host_role}>" if settings.host_role else tr(lang, "everyone")
     told = f"<@&{settings.notify_role}>" if settings.notify_role else nobody
     results = f"<#{settings.results_channel}>" if settings.results_channel else nobody
-    defaults = ", ".join(f"{k}={v}" for k, v in sorted(settings.defaults.items())) or nobody
+    defaults = _defaults_shown(settings) or nobody
     lines = [
         tr(lang, "**Spades settings of this server**"),
         tr(lang, "Channels for tables: {channels}", channels=channels),
@@ -146,9 +154,9 @@ class AdminGroup(
         _may_manage(interaction)
         return await self.app.servers.of(interaction.guild_id)
 
-    async def change(self, interaction: discord.Interaction[Any], **changes: Any) -> None:
+    async def change(self, interaction: discord.Interaction[Any], **changes: Any) -> ServerSettings:
         assert interaction.guild_id is not None  # checked by settings()
-        await self.app.servers.change(interaction.guild_id, **changes)
+        return await self.app.servers.change(interaction.guild_id, **changes)
 
     async def set_role(
         self,
@@ -227,9 +235,16 @@ class AdminGroup(
         )
 
     @app_commands.command(name="defaults", description=N_("The defaults of a new table here"))
-    @app_commands.describe(**NEW_TABLE_HELP, reset=N_("Forget every default first"))
+    @app_commands.describe(
+        **NEW_TABLE_HELP,
+        computer_level=N_("How well the computer players play"),
+        reset=N_("Forget every default first"),
+    )
     @app_commands.choices(**NEW_TABLE_NUMBERS)
-    @app_commands.choices(**NEW_TABLE_WORDS)
+    @app_commands.choices(
+        **NEW_TABLE_WORDS,
+        computer_level=[Choice(name=level, value=level) for level in COMPUTER_LEVELS],
+    )
     async def defaults(
         self,
         interaction: discord.Interaction[Any],
@@ -240,6 +255,7 @@ class AdminGroup(
         stand_in: bool | None = None,
         hints: bool | None = None,
         language: str | None = None,
+        computer_level: str | None = None,
         reset: bool = False,
     ) -> None:
         settings = await self.settings(interaction)
@@ -260,9 +276,9 @@ class AdminGroup(
             raise _refuse(
                 interaction, N_("Those defaults do not fit together: {why}"), why=str(exc)
             ) from None
-        await self.change(interaction, defaults=defaults)
-        lang = private_language(interaction)
-        shown = ", ".join(f"{k}={v}" for k, v in sorted(defaults.items())) or tr(lang, "none")
+        level = computer_level or (None if reset else settings.computer_level)
+        updated = await self.change(interaction, defaults=defaults, computer_level=level)
+        shown = _defaults_shown(updated) or tr(private_language(interaction), "none")
         await _answer(interaction, N_("Defaults of a new table: {defaults}"), defaults=shown)
 
     @app_commands.command(name="end", description=N_("End any table of this server"))

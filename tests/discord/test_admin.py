@@ -155,6 +155,17 @@ async def test_defaults_apply_under_the_hosts_choices(world: World) -> None:
     assert table.options.revokes == "allowed"  # the host's choice wins
 
 
+async def test_the_servers_computer_level_plays_at_its_tables(world: World) -> None:
+    mod = moderator(world)
+    done = await mod.slash(world.channel, "spades-admin defaults", computer_level="heuristic")
+    assert answer(done) == "Defaults of a new table: computer_level=heuristic"
+    alice = world.user("alice")
+    await world.new_table(alice)
+    await world.click(alice, "Add computer players")
+    table = await world.table()
+    assert [s.computer_level for s in table.seats[1:]] == ["heuristic"] * 3
+
+
 async def test_a_new_table_mentions_the_notify_role_only(world: World) -> None:
     mod = moderator(world)
     news = world.guild.create_role("Spades news")

@@ -28,7 +28,7 @@ from cogs.errors import InteractionRefused
 from cogs.languages import private_language
 from cogs.spades import NEW_TABLE_HELP, NEW_TABLE_NUMBERS, NEW_TABLE_WORDS
 
-#: ``clear``: a setting's role or channel left out.
+#: A role or channel setting is set to the one given, or cleared (none).
 CLEAR_CHOICES = [Choice(name=N_("set"), value="set"), Choice(name=N_("clear"), value="clear")]
 Channel = discord.TextChannel
 #: A moderator's reason, shown on the table message and its end-of-game post.

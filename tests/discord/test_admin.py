@@ -4,12 +4,17 @@ changes nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
+
 import discord
 import pytest
 import simcord
 from simcord import MemberActor, SetupError, assert_error
 
 from bot.servers import ServerSettings
+from cogs import admin
 from cogs.errors import InteractionRefused
 from tests.discord.harness import World, embed_text
 
@@ -260,3 +265,31 @@ async def test_a_deleted_role_or_channel_limits_nobody(world: World) -> None:
     await world.env.settle()
     table = await world.new_table(world.user("alice"))
     assert table.channel_id == world.channel.id
+
+
+def _interaction(guild: object) -> Any:
+    return SimpleNamespace(guild=guild, extras={}, locale=discord.Locale.american_english)
+
+
+def test_a_role_or_channel_of_another_server_or_deleted_is_refused() -> None:
+    """What Discord would not normally offer, but a stale client may send."""
+    here = SimpleNamespace(id=1, get_channel=lambda _: None, get_role=lambda _: None)
+    elsewhere = SimpleNamespace(id=2)
+    interaction = _interaction(here)
+    foreign_channel: Any = SimpleNamespace(id=5, guild=elsewhere)
+    foreign_role: Any = SimpleNamespace(id=6, guild=elsewhere)
+    gone_channel: Any = SimpleNamespace(id=7, guild=here)
+    gone_role: Any = SimpleNamespace(id=8, guild=here)
+    cases: list[tuple[Callable[[], int], str]] = [
+        (
+            lambda: admin._own_channel(interaction, foreign_channel),
+            "That channel is not on this server.",
+        ),
+        (lambda: admin._own_channel(interaction, gone_channel), "That channel no longer exists."),
+        (lambda: admin._own_role(interaction, foreign_role), "That role is not on this server."),
+        (lambda: admin._own_role(interaction, gone_role), "That role no longer exists."),
+    ]
+    for check, line in cases:
+        with pytest.raises(InteractionRefused) as refused:
+            check()
+        assert refused.value.message == line

@@ -34,7 +34,7 @@ PACKAGE = "bot.game"
 COMPILED = ("cards", "trick", "types", "scoring", "deal", "record", "state", "playout")
 #: Plain modules whose types the compiled code was built against: an edit to
 #: them makes a build stale too.
-BUILT_AGAINST = ("errors", "rules", "durations", "refusals")
+BUILT_AGAINST = ("errors", "rules", "durations", "refusals", "bidding")
 #: The library the compiled modules share (top level, beside the ``bot`` package).
 SHARED_LIBRARY = "bot_game__mypyc"
 #: Beside the modules: ``{module: sha256 of its source}`` as compiled.

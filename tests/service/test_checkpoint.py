@@ -63,8 +63,8 @@ def test_decode_of_encode_is_the_same_game_at_every_step(preset: str) -> None:
             assert restored_marks == marks
             assert restored.snapshot() == game.snapshot()
             assert restored.actions == game.actions
-            assert [r.to_json("g", preset) for r in restored.hand_records] == [
-                r.to_json("g", preset) for r in game.hand_records
+            assert [r.to_json("g", rules) for r in restored.hand_records] == [
+                r.to_json("g", rules) for r in game.hand_records
             ]
             if game.over:
                 break

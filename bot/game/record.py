@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from json.encoder import encode_basestring_ascii

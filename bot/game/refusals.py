@@ -12,7 +12,16 @@ from collections.abc import Sequence
 from typing import NoReturn, Protocol
 
 from bot.game import errors
-from bot.game.cards import CARD_COUNT, CLUBS, DECK_MASKS, SUIT_MASKS, TRUMP, card_name, lowest_card, suit_of
+from bot.game.cards import (
+    CARD_COUNT,
+    CLUBS,
+    DECK_MASKS,
+    SUIT_MASKS,
+    TRUMP,
+    card_name,
+    lowest_card,
+    suit_of,
+)
 from bot.game.durations import format_duration
 from bot.game.errors import N_
 from bot.game.rules import Bidding, FirstLead, RevokeRule, RuleSet
@@ -70,7 +79,9 @@ def check_bid(game: Game, seat: int, bid: object) -> NoReturn:
     if rules.bidding is Bidding.OPEN and not rules.min_team_bid and rules.nil_value is not None:
         raise errors.BidOutOfRange(N_("bid from 1 to 13 tricks, or Nil"))
     offered = ", ".join(bid_text(b) for b in game.legal_bids(seat))
-    raise errors.BidOutOfRange(N_("the rules of this table leave you these bids: {bids}"), bids=offered)
+    raise errors.BidOutOfRange(
+        N_("the rules of this table leave you these bids: {bids}"), bids=offered
+    )
 
 
 def _blind_nil_refusal(game: Game, seat: int) -> errors.BlindNilNotAllowed:

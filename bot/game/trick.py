@@ -13,8 +13,8 @@ from typing import Final, NamedTuple
 
 from bot.game.cards import (
     ABOVE,
-    CLUBS,
     CARD_COUNT,
+    CLUBS,
     NON_SPADE_MASK,
     SPADE_MASK,
     SUIT_MASKS,

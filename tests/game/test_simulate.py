@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.game.cards import deck_cards, parse_card
-from bot.game.house import KEYS, apply, resolved
+from bot.game.house import KEYS, resolved
 from bot.game.rules import PRESETS, RuleSet
 from bot.simulate import main
 
@@ -68,7 +68,7 @@ def check_record(line: dict[str, object], preset_name: str, rules: RuleSet | Non
         before = line["score_before"][team]  # type: ignore[index]
         assert line["score_after"][team] == before + line["hand_score"][team]  # type: ignore[index]
         bags = line["bags_after"][team]  # type: ignore[index]
-        assert 0 <= bags and (bags < rules.bag_limit or not rules.bag_penalty)
+        assert bags >= 0 and (bags < rules.bag_limit or not rules.bag_penalty)
     assert isinstance(line["game_over"], bool)
     assert line["winner"] in (0, 1, "draw", None)
     assert (line["winner"] is None) != line["game_over"]

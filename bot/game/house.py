@@ -208,10 +208,23 @@ def apply(rules: RuleSet, text: str | Mapping[str, Any]) -> RuleSet:
         raise HouseRuleError(_one_line(exc)) from None
 
 
+#: The house rule each field of a rule set carries, for the error lines.
+_KEY_OF_FIELD: Final = {
+    "nil_value": "nil",
+    "failed_nil_tricks_count_for_partner": "nil_tricks",
+    "blind_nil_min_deficit": "blind_nil",
+    "blind_nil_value": "blind_nil",
+    "bag_limit": "bags",
+    "bag_penalty": "bags",
+    "set_penalty": "set",
+    "losing_score": "floor",
+}
+
+
 def _one_line(exc: ValidationError) -> str:
     error = exc.errors()[0]
     message = str(error["msg"]).removeprefix("Value error, ")
-    where = ".".join(str(part) for part in error["loc"])
+    where = ".".join(str(_KEY_OF_FIELD.get(str(part), part)) for part in error["loc"])
     return f"{where}: {message}" if where else message
 
 

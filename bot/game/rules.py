@@ -112,8 +112,9 @@ class RuleSet(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     preset: str = "standard"
-    target: int = Field(500, gt=0)
-    losing_score: int | None = Field(-200, lt=0)
+    # (their ranges are checked with the other rules, in _consistent)
+    target: int = 500
+    losing_score: int | None = -200
     #: None: Nil is not bid at this table.
     nil_value: int | None = Field(100, gt=0)
     failed_nil_tricks_count_for_partner: bool = False

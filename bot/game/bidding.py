@@ -52,7 +52,7 @@ def legal_bids(
     numbers = _NUMBERS[least - 1 :]
     if not zero_open:
         return numbers
-    zeros = (BLIND_NIL,) if blind_nil_open else ()
+    zeros: tuple[int, ...] = (BLIND_NIL,) if blind_nil_open else ()
     if rules.nil_value is not None:
         zeros += (NIL,)
     return zeros + numbers

@@ -334,7 +334,7 @@ class Game:
             or bid not in self.legal_bids(seat)  # (none out of turn or phase)
         ):
             refusals.check_bid(self, seat, bid)
-        value = cast(int, bid)
+        value = bid
         self.bids[seat] = value
         bid_order = self.bid_order
         bid_order.append((seat, value))

@@ -3,6 +3,8 @@ options, the KEY=VALUE text and the rule sets stored before they existed."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from bot.game import errors
@@ -214,7 +216,7 @@ def test_trump_order(deck: str, order: str) -> None:
     trumps = cards(order, deck)
     assert [suit_of(c) for c in trumps] == [SPADES] * len(trumps)
     assert list(suit_cards(DECK_MASKS[deck], SPADES)) == trumps[::-1]
-    for higher, lower in zip(trumps, trumps[1:], strict=False):
+    for higher, lower in itertools.pairwise(trumps):
         # led by the lower trump, the higher one takes the trick, and the other way round
         assert winning_index([lower, higher]) == 1
         assert winning_index([higher, lower]) == 0

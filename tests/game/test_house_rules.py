@@ -41,6 +41,7 @@ from bot.game.scoring import BLIND_NIL, NIL, score_team
 from bot.game.state import Game
 from bot.game.trick import BEATERS, Trick, breaks_spades, lead_mask, legal_mask, winning_index
 from bot.game.types import Phase
+from bot.game.view import view_of
 
 STANDARD = preset("standard")
 FORMATS = [b.value for b in Bidding]
@@ -367,6 +368,7 @@ def test_mirror_bids_are_forced_and_made_in_turn() -> None:
         forced = game.forced_bid(seat)
         assert forced == (spade_count(game.hands[seat]) or NIL)
         assert game.legal_bids(seat) == [forced]
+        assert view_of(game, seat).forced_bid == forced
         other = NIL if forced else 1
         with pytest.raises(errors.BidOutOfRange, match="leave you these bids"):
             game.bid(seat, other)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.game.cards import deck_cards, parse_card
-from bot.game.house import KEYS, resolved
+from bot.game.house import KEYS, apply, resolved
 from bot.game.rules import PRESETS, RuleSet
 from bot.simulate import main
 
@@ -124,3 +124,48 @@ def test_simulate_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> N
             main(argv)
         assert stopped.value.code == 2
     assert "usage" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("preset_name", "house"),
+    [
+        ("standard", "deck=jokers,bidding=whiz"),
+        ("low-club", "deck=jjdd,bidding=suicide,min_team_bid=5,boston=200"),
+        ("blind-nil", "deck=jokers-deuce,blind_nil=off,bidding=mirror,bags=off,floor=off"),
+        ("cardgames", "ten_for_200=on,spades_lead=any,bags=5:50,target=300"),
+    ],
+)
+def test_simulate_plays_under_house_rules(
+    preset_name: str, house: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "hands.jsonl"
+    argv = ["--games", "3", "--rules", preset_name, "--house", house, "--record", str(record)]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["house"] == house
+    rules = apply(PRESETS[preset_name], house)
+    lines = [json.loads(text) for text in record.read_text().splitlines()]
+    assert len(lines) == summary["hands"]
+    for line in lines:
+        check_record(line, preset_name, rules)
+    if rules.deck.value != "standard":
+        named = {c for line in lines for hand in line["hands"] for c in hand}
+        assert {"BJ", "LJ"} <= named
+
+
+@pytest.mark.parametrize(
+    ("house", "error"),
+    [
+        ("decks=jjdd", "unknown house rule 'decks'"),
+        ("bags=5", "bad value bags=5: expected off or L:P"),
+        ("bidding=mirror,min_team_bid=3", "min_team_bid must be 0 with mirror bidding"),
+    ],
+)
+def test_a_bad_house_rule_stops_the_simulator_with_one_line(
+    house: str, error: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["--games", "1", "--house", house])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and error in err

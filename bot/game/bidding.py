@@ -15,6 +15,9 @@ from bot.game.rules import Bidding, RuleSet
 from bot.game.scoring import BLIND_NIL, NIL
 
 _NUMBERS: Final = tuple(range(1, HAND_SIZE + 1))
+#: The bids of an open table without a team minimum.
+_OPEN_BIDS: Final = (NIL, *_NUMBERS)
+_OPEN_BIDS_BLIND: Final = (BLIND_NIL, *_OPEN_BIDS)
 #: Under Suicide, the partner of the Nil bidder bids at least this.
 SUICIDE_MIN_BID: Final = 4
 
@@ -30,6 +33,8 @@ def legal_bids(
 ) -> tuple[int, ...]:
     """The bids open to a seat holding ``hand`` (Blind Nil first when open,
     then Nil, then the numbers up)."""
+    if rules.bidding is Bidding.OPEN and not rules.min_team_bid and rules.nil_value is not None:
+        return _OPEN_BIDS_BLIND if blind_nil_open else _OPEN_BIDS  # (the common case first)
     if rules.bidding is Bidding.MIRROR:
         return (spade_count(hand) or NIL,)
     if rules.bidding is Bidding.WHIZ:

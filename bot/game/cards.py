@@ -134,26 +134,23 @@ _HIGH_TRUMP_CARDS: Final = _cards_by_pattern(DECK_SIZE, _HIGH_TRUMPS)
 
 def suit_cards(hand: int, suit: int) -> tuple[int, ...]:
     """The cards of ``suit`` in ``hand``, lowest first."""
-    if suit == SPADES:
-        return _spade_cards(hand)
-    return _CARDS_OF_PATTERN[suit][hand >> SUIT_SIZE * suit & FULL_SUIT]
-
-
-def _spade_cards(hand: int) -> tuple[int, ...]:
-    high = hand >> DECK_SIZE
-    if high:
-        return _SPADE_CARDS[hand >> FIRST_TRUMP & FULL_SUIT] + _HIGH_TRUMP_CARDS[high]
-    return _SPADE_CARDS[hand >> FIRST_TRUMP]
+    cards = _CARDS_OF_PATTERN[suit][hand >> SUIT_SIZE * suit & FULL_SUIT]
+    if hand >> DECK_SIZE and suit == SPADES:
+        return cards + _HIGH_TRUMP_CARDS[hand >> DECK_SIZE]
+    return cards
 
 
 def cards_tuple(mask: int) -> tuple[int, ...]:
     """The cards of a mask in the one card order (clubs 2 up to spades ace,
     then the top trumps), the fastest way to list or pick them."""
+    high = mask >> DECK_SIZE
+    if high:
+        return cards_tuple(mask & DECK_MASK) + _HIGH_TRUMP_CARDS[high]
     return (
         _CLUB_CARDS[mask & FULL_SUIT]
         + _DIAMOND_CARDS[mask >> SUIT_SIZE & FULL_SUIT]
         + _HEART_CARDS[mask >> 2 * SUIT_SIZE & FULL_SUIT]
-        + _spade_cards(mask)
+        + _SPADE_CARDS[mask >> FIRST_TRUMP]
     )
 
 

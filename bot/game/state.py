@@ -29,7 +29,7 @@ from bot.game.cards import (
 from bot.game.deal import deal, first_dealer
 from bot.game.errors import N_
 from bot.game.record import HandRecord
-from bot.game.rules import FirstLead, RevokeRule, RuleSet, SpadesLead
+from bot.game.rules import Bidding, FirstLead, RevokeRule, RuleSet, SpadesLead
 from bot.game.scoring import game_result, score_hand
 from bot.game.trick import (
     Trick,
@@ -58,6 +58,7 @@ _BIDDING: Final = Phase.BIDDING
 _HAND_OVER: Final = Phase.HAND_OVER
 _LOWEST_CLUB: Final = FirstLead.LOWEST_CLUB
 _SPADES_LEAD_ANY: Final = SpadesLead.ANY
+_OPEN: Final = Bidding.OPEN
 #: No seat (``_turn`` between hands and while bidding). The hot paths refuse
 #: negative seats too, so that it never stands for a seat.
 NOBODY: Final = -1
@@ -329,12 +330,18 @@ class Game:
         # ``bid`` is typed ``object`` so that a bid of the wrong type is
         # refused like any other bad bid, compiled or not (a compiled engine
         # checks argument types before the method runs).
-        if (
-            type(bid) is not int  # 3.0 and True equal bids but are none
-            or bid not in self.legal_bids(seat)  # (none out of turn or phase)
-        ):
+        rules = self.rules
+        if type(bid) is not int:  # 3.0 and True equal bids but are none
             refusals.check_bid(self, seat, bid)
-        value = bid
+        if 0 < bid <= HAND_SIZE and rules.bidding is _OPEN and not rules.min_team_bid:
+            # The common case, checked without listing the legal bids: a
+            # number at an open table without a team minimum.
+            legal = self.phase is _BIDDING and seat == self.to_act
+        else:
+            legal = bid in self.legal_bids(seat)  # (none out of turn or phase)
+        if not legal:
+            refusals.check_bid(self, seat, bid)
+        value: int = bid
         self.bids[seat] = value
         bid_order = self.bid_order
         bid_order.append((seat, value))

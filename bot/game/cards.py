@@ -208,7 +208,7 @@ def parse_card(text: str, deck: str = "standard") -> int:
         name = "T" + name[2:]
     card = _BY_NAME[deck].get(name)
     if card is None:
-        if deck in _BY_NAME and name in _BY_NAME[DECKS[-1]] | _BY_NAME[DECKS[0]]:
+        if name in _ANY_DECK_NAMES:
             raise CardError(f"{text!r} is not a card of the {deck} deck")
         raise CardError(f"{text!r} is not a card: write rank then suit, like AS, TD, 9H or 2C")
     return card
@@ -251,6 +251,7 @@ DECK_MASKS: Final[dict[str, int]] = {
 _BY_NAME: Final[dict[str, dict[str, int]]] = {
     deck: {card_name(c): c for c in cards_of(mask)} for deck, mask in DECK_MASKS.items()
 }
+_ANY_DECK_NAMES: Final = frozenset(name for names in _BY_NAME.values() for name in names)
 
 
 def deck_cards(deck: str) -> tuple[int, ...]:

@@ -53,8 +53,9 @@ class HouseRulesDesk:
         lang = private_language(interaction)
         await interaction.response.defer()
         note = ""
+        user = interaction.user.id
         try:
-            table = await self.app.house_rule(table, interaction.user.id, cid.version, key, values[0])
+            table = await self.app.house_rule(table, user, cid.version, key, values[0])
         except StaleAction:
             note = tr(
                 lang,

@@ -147,8 +147,7 @@ def _mirror_line(lang: str) -> str:
     """Under Mirror nobody chooses a bid: the table makes it in turn."""
     return tr(
         lang,
-        "Mirror bidding: each bid is the number of spades held (none: Nil), "
-        "made for you in turn.",
+        "Mirror bidding: each bid is the number of spades held (none: Nil), made for you in turn.",
     )
 
 

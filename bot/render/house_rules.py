@@ -64,6 +64,7 @@ _WORDS: Final = {
     ("bidding", "suicide"): N_("suicide: one partner Nil, the other 4 or more"),
     ("bidding", "mirror"): N_("mirror: everyone bids their spades"),
     ("bidding", "whiz"): N_("whiz: Nil or your number of spades"),
+    ("bags", "off"): N_("never cost points"),
     ("nil_tricks", "bags"): N_("bags for the team"),
     ("nil_tricks", "contract"): N_("count toward the contract"),
     ("set", "bid"): N_("10 a trick bid"),
@@ -76,9 +77,22 @@ _WORDS: Final = {
 }
 
 
-def value_words(key: str, value: str, lang: str = ENGLISH) -> str:
+#: Shorter words for the values of the one-line summary.
+_SHORT: Final = {
+    ("deck", "jokers"): N_("jokers"),
+    ("deck", "jokers-deuce"): N_("jokers, 2♠ high"),
+    ("deck", "jjdd"): N_("jokers, 2♦ 2♠ high"),
+    ("deck", "standard"): N_("standard"),
+    ("bidding", "open"): N_("open"),
+    ("bidding", "suicide"): N_("suicide"),
+    ("bidding", "mirror"): N_("mirror"),
+    ("bidding", "whiz"): N_("whiz"),
+}
+
+
+def value_words(key: str, value: str, lang: str = ENGLISH, *, short: bool = False) -> str:
     """One rule's value (house text, like ``5:50``) in words."""
-    words = _WORDS.get((key, value))
+    words = (short and _SHORT.get((key, value))) or _WORDS.get((key, value))
     if words is not None:
         return tr(lang, words)
     if value == "off" or (key == "min_team_bid" and value == "0"):
@@ -92,6 +106,8 @@ def value_words(key: str, value: str, lang: str = ENGLISH) -> str:
         return tr(lang, "{n} tricks", n=value)
     if key == "boston":
         return tr(lang, "+{n} points", n=value)
+    if key == "nil":
+        return tr(lang, "±{n} points", n=value)
     return tr(lang, "{n} points", n=value)
 
 
@@ -116,7 +132,9 @@ def rules_line(rules: RuleSet, lang: str = ENGLISH) -> str:
     if not keys:
         return ""
     values = _values(rules)
-    parts = [f"{tr(lang, RULE_NAMES[k])} {value_words(k, values[k], lang)}" for k in keys]
+    parts = [
+        f"{tr(lang, RULE_NAMES[k])}: {value_words(k, values[k], lang, short=True)}" for k in keys
+    ]
     return tr(lang, "House rules: {rules}", rules=" · ".join(parts))
 
 

@@ -11,7 +11,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.game.cards import CLUBS, DIAMONDS, HEARTS, SPADES, cards_of, rank_of, suit_of
+from bot.game.cards import (
+    CLUBS,
+    DECK_SIZE,
+    DIAMONDS,
+    HEARTS,
+    SPADES,
+    cards_of,
+    rank_of,
+    suit_of,
+)
 from bot.i18n import ENGLISH, N_, tr
 
 SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
@@ -51,8 +60,15 @@ def rank_text(rank: int, lang: str = ENGLISH) -> str:
     return RANK_TEXT[rank]
 
 
+#: The trumps above the ace in the decks with jokers (card ints 52 up): the
+#: two of spades, the two of diamonds, the Little and the Big Joker.
+HIGH_TRUMP_TEXT = ("2♠", "2♦", "LJ", "BJ")
+
+
 def card_text(card: int, lang: str = ENGLISH) -> str:
     """The one public spelling of a played card: ``A♠``, ``10♥``."""
+    if card >= DECK_SIZE:
+        return HIGH_TRUMP_TEXT[card - DECK_SIZE]
     return rank_text(rank_of(card), lang) + SUIT_SYMBOLS[suit_of(card)]
 
 

@@ -118,3 +118,29 @@ def test_the_quick_mode_runs_and_closes_with_its_json_line(name: str) -> None:
     assert all(isinstance(v, int | float | list) for v in numbers), figures
     if "backend" in figures:
         assert figures["backend"] in ("sqlite", "postgresql")
+
+
+def test_the_ai_benchmark_plays_under_house_rules() -> None:
+    house = "deck=jjdd,bidding=suicide,boston=200"
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.ai", "--quick", "--house", house],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    assert list(figures) == [*CLOSING_KEYS["ai"], "house"]
+    assert figures["house"] == house
+    refused = subprocess.run(
+        [sys.executable, "-m", "benchmarks.ai", "--quick", "--house", "deck=tarot"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert refused.returncode == 2
+    assert refused.stderr.strip().endswith(
+        "bad value deck=tarot: expected standard|jokers|jokers-deuce|jjdd"
+    )

@@ -35,7 +35,8 @@ from bot.ai.intervals import mean_interval, wilson_interval
 from bot.ai.knowledge import knowledge_of
 from bot.ai.sampling import DealSampler
 from bot.ai.search import DEFAULT_TIME_BUDGET, EXPERT_TIME_BUDGET, SearchPlayer, expert_player
-from bot.game.rules import PRESETS, preset
+from bot.game.house import HouseRuleError, apply
+from bot.game.rules import PRESETS, RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import PlayerView, view_of
@@ -87,9 +88,8 @@ def _make(level: str, seed: int, budgets: Budgets) -> Player:
     return make_player(level, seed)
 
 
-def play_pair(task: tuple[str, str, str, int, Budgets]) -> PairResult:
-    level, other, rules_name, deal_seed, budget = task
-    rules = preset(rules_name)
+def play_pair(task: tuple[str, str, RuleSet, int, Budgets]) -> PairResult:
+    level, other, rules, deal_seed, budget = task
     result = PairResult()
     for level_team in (0, 1):
         levels = [level if seat & 1 == level_team else other for seat in range(4)]
@@ -120,7 +120,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def run_match(
-    level: str, other: str, pairs: int, rules: str, seed: int, budget: Budgets, jobs: int
+    level: str, other: str, pairs: int, rules: RuleSet, seed: int, budget: Budgets, jobs: int
 ) -> PairResult:
     master = random.Random(f"{seed}-{level}-{other}")
     tasks = [(level, other, rules, master.randrange(2**40), budget) for _ in range(pairs)]
@@ -181,14 +181,13 @@ class Placement:
         return self.hits_plain / self.cards, self.hits_read / self.cards
 
 
-def measure_inference(positions: int, rules_name: str, seed: int) -> Placement:
+def measure_inference(positions: int, rules: RuleSet, seed: int) -> Placement:
     """How much the clues of the cards chosen sharpen the search player's
     deals: heuristic games are played and, at card plays from the fifth trick
     on, the seat to act draws the same deals (the same random numbers) with
     and without the clues, counting the unseen cards each puts in the hand
     that really holds them; over ``positions`` positions where a clue was
     read (elsewhere both samplers are the same)."""
-    rules = preset(rules_name)
     rng = random.Random(seed)
     player = HeuristicPlayer()
     result = Placement()
@@ -247,6 +246,9 @@ def main(argv: list[str] | None = None) -> int:
         "--inference-positions", type=int, default=300, help="positions with clues to measure"
     )
     parser.add_argument("--rules", default="standard", choices=sorted(PRESETS))
+    parser.add_argument(
+        "--house", default="", help="house rules on top of the preset: KEY=VALUE[,KEY=VALUE...]"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--hint-positions", type=int, default=200, help="positions the coach hints")
     args = parse_args(
@@ -263,11 +265,18 @@ def main(argv: list[str] | None = None) -> int:
         hint_positions=3,
     )
     budgets = (args.time_budget, args.expert_budget)
+    try:
+        rules = apply(preset(args.rules), args.house)
+    except HouseRuleError as exc:
+        parser.exit(2, f"{parser.prog}: error: {exc}\n")
 
     started = time.perf_counter()
-    print(f"heuristic v random: {args.heuristic_pairs} duplicate deals, rules {args.rules}")
+    print(
+        f"heuristic v random: {args.heuristic_pairs} duplicate deals,"
+        f" rules {args.rules} {args.house}".rstrip()
+    )
     easy = run_match(
-        "heuristic", "random", args.heuristic_pairs, args.rules, args.seed, budgets, args.jobs
+        "heuristic", "random", args.heuristic_pairs, rules, args.seed, budgets, args.jobs
     )
     easy_rate = easy.wins / easy.games if easy.games else 0.0
     easy_margin, easy_ci = mean_interval(easy.margins, 2)
@@ -282,9 +291,7 @@ def main(argv: list[str] | None = None) -> int:
         f"search v heuristic: {args.search_pairs} duplicate deals, budget {args.time_budget} s,"
         f" {args.jobs} jobs"
     )
-    hard = run_match(
-        "search", "heuristic", args.search_pairs, args.rules, args.seed, budgets, args.jobs
-    )
+    hard = run_match("search", "heuristic", args.search_pairs, rules, args.seed, budgets, args.jobs)
     hard_rate = hard.wins / hard.games if hard.games else 0.0
     margin, margin_ci = mean_interval(hard.margins, 2)
     hard_ci95 = wilson_interval(hard.wins, hard.games)
@@ -297,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"heuristic v heuristic-v1: {args.v1_pairs} duplicate deals")
     progress = run_match(
-        "heuristic", "heuristic-v1", args.v1_pairs, args.rules, args.seed, budgets, args.jobs
+        "heuristic", "heuristic-v1", args.v1_pairs, rules, args.seed, budgets, args.jobs
     )
     progress_rate = _report_match("heuristic", progress)
 
@@ -305,13 +312,11 @@ def main(argv: list[str] | None = None) -> int:
         f"expert v search: {args.expert_pairs} duplicate deals, budgets {args.expert_budget} s"
         f" and {args.time_budget} s, {args.jobs} jobs"
     )
-    expert = run_match(
-        "expert", "search", args.expert_pairs, args.rules, args.seed, budgets, args.jobs
-    )
+    expert = run_match("expert", "search", args.expert_pairs, rules, args.seed, budgets, args.jobs)
     expert_rate = _report_match("expert", expert)
     _, expert_margin_ci = mean_interval(expert.margins, 2)
 
-    placement = measure_inference(args.inference_positions, args.rules, args.seed)
+    placement = measure_inference(args.inference_positions, rules, args.seed)
     plain, read = placement.rates()
     print(
         f"clues of the cards chosen: read in {placement.with_clues} of {placement.positions}"
@@ -334,7 +339,9 @@ def main(argv: list[str] | None = None) -> int:
         "inference_placement_without": round(plain, 4),
         "inference_placement_with": round(read, 4),
     }
-    summary.update(coach_figures(args.hint_positions, args.rules, args.seed))
+    summary.update(coach_figures(args.hint_positions, rules, args.seed))
+    if args.house:
+        summary["house"] = args.house
     sys.stdout.write(json.dumps(summary) + "\n")
     return 0
 

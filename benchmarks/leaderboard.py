@@ -83,7 +83,7 @@ def play_pool(size: int, seed: int) -> list[PoolGame]:
             action = players[turn].decide(view_of(game, turn))
             game.apply(Action(action.kind, action.seat, action.value, at))
         assert game.result is not None
-        records = [h.to_json(str(index), rules.preset) for h in game.hand_records]
+        records = [h.to_json(str(index), rules) for h in game.hand_records]
         pool.append(
             PoolGame(
                 preset=rules.preset,

@@ -292,6 +292,18 @@ class SpadesApp:
         level = current_level(chosen) if chosen else self.settings.tables.computer_level
         return await self.tables.add_computers(table.id, user_id, version, level)
 
+    def check_house_rules(self, table: Table, user_id: int) -> None:
+        """Only the host sets the house rules, and only before the start."""
+        if user_id != table.host_id:
+            raise table_errors.HostOnly()
+        if table.status is not TableStatus.LOBBY:
+            raise table_errors.AlreadyStarted()
+
+    async def house_rule(
+        self, table: Table, user_id: int, version: int, key: str, value: str
+    ) -> Table:
+        return await self.tables.house_rule(table.id, user_id, version, key, value)
+
     async def start_game(self, table: Table, user_id: int, version: int) -> Table:
         return await self.tables.start(table.id, user_id, version)
 

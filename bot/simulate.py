@@ -17,7 +17,8 @@ from typing import Any, TextIO
 
 from bot.ai.base import Player, make_player, player_levels
 from bot.ai.intervals import mean_interval, wilson_interval
-from bot.game.rules import PRESETS, preset
+from bot.game.house import HouseRuleError, apply
+from bot.game.rules import PRESETS, RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import Phase
 from bot.game.view import view_of
@@ -51,7 +52,7 @@ def play_game(
         game.apply(players[seat].decide(view_of(game, seat)))
         while record is not None and written < len(game.hand_records):
             hand = game.hand_records[written]
-            record.write(json.dumps(hand.to_json(game_id, game.rules.preset)) + "\n")
+            record.write(json.dumps(hand.to_json(game_id, game.rules)) + "\n")
             written += 1
 
 
@@ -63,8 +64,9 @@ def simulate(
     ew: str = "random",
     duplicate: bool = False,
     record: TextIO | None = None,
+    house: str = "",
 ) -> dict[str, Any]:
-    rules = preset(rules_name)
+    rules = _rules(rules_name, house)
     master = random.Random(seed)
     tally = Tally()
     started = time.perf_counter()
@@ -81,7 +83,16 @@ def simulate(
             play_game(game, players, record, game_id)
             _count(tally, game, swapped)
     seconds = time.perf_counter() - started
-    return _summary(tally, rules_name, ns, ew, duplicate, seconds)
+    summary = _summary(tally, rules_name, ns, ew, duplicate, seconds)
+    if house:
+        summary["house"] = house
+    return summary
+
+
+def _rules(rules_name: str, house: str) -> RuleSet:
+    """The preset with the house rules of ``house`` (``KEY=VALUE,...``)."""
+    rules = preset(rules_name)
+    return apply(rules, house) if house else rules
 
 
 def _count(tally: Tally, game: Game, swapped: bool) -> None:
@@ -138,7 +149,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--duplicate", action="store_true", help="play every deal twice with the sides swapped"
     )
+    parser.add_argument(
+        "--house", default="", help="house rules on top of the preset: KEY=VALUE[,KEY=VALUE...]"
+    )
     args = parser.parse_args(argv)
+    try:
+        _rules(args.rules, args.house)
+    except HouseRuleError as exc:
+        parser.exit(2, f"{parser.prog}: error: {exc}\n")
     levels = player_levels()
     for level in (args.ns, args.ew):
         if level not in levels:
@@ -149,7 +167,9 @@ def main(argv: list[str]) -> int:
     try:
         if args.record:
             out = open(args.record, "w", encoding="utf-8")  # noqa: SIM115
-        summary = simulate(args.games, args.rules, args.seed, args.ns, args.ew, args.duplicate, out)
+        summary = simulate(
+            args.games, args.rules, args.seed, args.ns, args.ew, args.duplicate, out, args.house
+        )
     finally:
         if out is not None:
             out.close()

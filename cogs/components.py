@@ -80,7 +80,10 @@ def _select(spec: SelectSpec, row: int) -> SpadesComponent:
     select: discord.ui.Select[Any] = discord.ui.Select(
         custom_id=spec.custom_id,
         placeholder=spec.placeholder,
-        options=[discord.SelectOption(label=o.label, value=o.value) for o in spec.options],
+        options=[
+            discord.SelectOption(label=o.label, value=o.value, default=o.default)
+            for o in spec.options
+        ],
         row=row,
     )
     return SpadesComponent(select, spec.custom_id.split(":", 1)[1])

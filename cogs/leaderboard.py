@@ -24,6 +24,7 @@ from discord.ext import commands
 from bot.app import Snapshot, SpadesApp
 from bot.i18n import N_, tr
 from bot.render import leaderboard as screens
+from bot.render.house_rules import rules_line
 from bot.render.results import end_of_game_text, game_record_text, team_names
 from bot.stats.history import export_filename
 from bot.stats.leaderboard import SortKey
@@ -283,5 +284,5 @@ class LeaderboardCog(commands.Cog):
 def _picture(game: FinishedGame, names: dict[int, str], lang: str) -> discord.File:
     """The score picture of a game (some 15 ms to draw), labelled in ``lang``."""
     teams = team_names(game.seats, names.__getitem__, plain=True, lang=lang)
-    png = chart_png(game, teams, lang)
+    png = chart_png(game, teams, lang, rules_line(game.rules, lang))
     return discord.File(io.BytesIO(png), f"spades-game-{game.game_id}.png")

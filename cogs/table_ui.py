@@ -24,6 +24,7 @@ from bot.tables.model import Table
 from cogs.coach import CoachDesk
 from cogs.errors import InteractionRefused, explain, report, say
 from cogs.hands import HandScreens
+from cogs.house_ui import HouseRulesDesk
 from cogs.languages import learn_language, private_language
 from cogs.presenter import TablePresenter
 
@@ -60,6 +61,7 @@ class TableUI:
         self.app = app
         self.hands = hands
         self.presenter = presenter
+        house = HouseRulesDesk(app)
         self._handlers: dict[Act, Handler] = {
             Act.JOIN: self._join,
             Act.LEAVE: self._leave,
@@ -75,6 +77,8 @@ class TableUI:
             Act.RESIGN: self._resign,
             Act.CLAIM: self._claim,
             Act.HINT: coach.hint,
+            Act.HOUSE: house.open,
+            Act.HOUSE_RULE: house.choose,
         }
 
     async def on_component(

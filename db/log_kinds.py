@@ -16,9 +16,10 @@ COMPUTERS = "bots"  # computer players filled the empty seats (the stored word)
 START = "start"
 REMATCH = "rematch"
 CANCEL = "cancel"
+HOUSE = "house"  # the host set a house rule in the lobby
 
 TABLE_KINDS = frozenset(
-    {CREATE, JOIN, WATCH, LEAVE, UNWATCH, PARTNER, COMPUTERS, START, REMATCH, CANCEL}
+    {CREATE, JOIN, WATCH, LEAVE, UNWATCH, PARTNER, COMPUTERS, START, REMATCH, CANCEL, HOUSE}
 )
 #: Log kinds that begin a game at a table.
 GAME_STARTS = frozenset({START, REMATCH})

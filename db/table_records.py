@@ -102,6 +102,8 @@ class Change:
     #: deadlines it arms are written together or not at all. None leaves the
     #: stored deadlines as they are.
     deadlines: tuple[Deadline, ...] | None = None
+    #: Not None: the table's options (JSON) become these (the lobby's house rules).
+    options: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,13 +99,14 @@ class TableSQL(TableReads):
             try:
                 changed = await db.execute(
                     "UPDATE tables SET version = ?, updated_at = ?,"
-                    " status = coalesce(?, status),"
+                    " status = coalesce(?, status), options = coalesce(?, options),"
                     " game_no = coalesce(?, game_no), game_seq = coalesce(?, game_seq)"
                     " WHERE id = ? AND version = ?",
                     (
                         new_version,
                         entry.at,
                         change.status,
+                        None if change.options is None else to_json(change.options),
                         start.game_no if start else None,
                         new_version if start else None,
                         table_id,

@@ -23,17 +23,20 @@ from collections.abc import Sequence
 from bot.ai.plan import GAME_AT_STAKE, HandPlan
 from bot.game.cards import (
     ABOVE,
+    CARD_COUNT,
     NON_SPADE_MASK,
     SPADE_MASK,
     SPADES,
     SUIT_MASKS,
+    rank_of,
+    suit_of,
 )
 from bot.game.trick import BEATERS
 from bot.game.trick import winning_index as trick_winner_index
 
 # Per card, the lower cards of its suit (ABOVE and BEATERS come with the
 # engine's trick rule).
-BELOW: tuple[int, ...] = tuple(SUIT_MASKS[c // 13] & ((1 << c) - 1) for c in range(52))
+BELOW: tuple[int, ...] = tuple(SUIT_MASKS[suit_of(c)] & ((1 << c) - 1) for c in range(CARD_COUNT))
 SIDE_SUITS = (0, 1, 2)
 
 
@@ -147,7 +150,7 @@ def _highest_rank_card(mask: int) -> int:
         cards = mask & SUIT_MASKS[suit]
         if cards:
             card = highest(cards)
-            key = (card % 13, -cards.bit_count())
+            key = (rank_of(card), -cards.bit_count())
             if key > best_key:
                 best, best_key = card, key
     return best
@@ -162,7 +165,7 @@ def _lowest_rank_card(mask: int, avoid: int = 0) -> int:
         cards = mask & SUIT_MASKS[suit]
         if cards:
             card = lowest(cards)
-            key = (1 if avoid >> card & 1 else 0, card % 13, cards.bit_count())
+            key = (1 if avoid >> card & 1 else 0, rank_of(card), cards.bit_count())
             if key < best_key:
                 best, best_key = card, key
     return best
@@ -220,7 +223,7 @@ def _lead_to_win(seat: int, legal: int, possible: Sequence[int], urgent: bool) -
         for suit in SIDE_SUITS:
             cards = side & SUIT_MASKS[suit]
             n = cards.bit_count()
-            if n and n < best_len and not (n <= 2 and highest(cards) % 13 >= 10):
+            if n and n < best_len and not (n <= 2 and rank_of(highest(cards)) >= 10):
                 best, best_len = lowest(cards), n
         if best >= 0:
             return best
@@ -232,7 +235,7 @@ def _follow_to_win(
     seat: int, legal: int, trick: Sequence[int], leader: int, possible: Sequence[int], urgent: bool
 ) -> int:
     best, best_seat = trick_winner(trick, leader)
-    led_mask = SUIT_MASKS[trick[0] // 13]
+    led_mask = SUIT_MASKS[suit_of(trick[0])]
     later_opponents = [s for s in _later_seats(seat, trick, leader) if (s ^ seat) & 1]
     beaters = legal & BEATERS[best]
     if best_seat == seat ^ 2:
@@ -296,7 +299,7 @@ def _lead_to_lose(seat: int, legal: int, possible: Sequence[int]) -> int:
         cards = legal & SUIT_MASKS[suit]
         if cards:
             card = lowest(cards)
-            key = ((others & ABOVE[card]).bit_count(), -(card % 13))
+            key = ((others & ABOVE[card]).bit_count(), -(rank_of(card)))
             if suit == SPADES:
                 key = (key[0] - 2, key[1])
             if key > best_key:
@@ -308,12 +311,12 @@ def _follow_to_lose(
     seat: int, legal: int, trick: Sequence[int], leader: int, possible: Sequence[int]
 ) -> int:
     best, _ = trick_winner(trick, leader)
-    led = trick[0] // 13
+    led = suit_of(trick[0])
     led_mask = SUIT_MASKS[led]
     follow = legal & led_mask
     later_opponents = [s for s in _later_seats(seat, trick, leader) if (s ^ seat) & 1]
     if follow:
-        if best // 13 != led:
+        if suit_of(best) != led:
             return highest(follow)  # trumped: nothing of the suit can win
         under = follow & BELOW[best]
         if under:
@@ -346,10 +349,10 @@ def _nil_card(
     if not trick:
         return _lead_to_lose(seat, legal, possible)
     best, _ = trick_winner(trick, leader)
-    led = trick[0] // 13
+    led = suit_of(trick[0])
     follow = legal & SUIT_MASKS[led]
     if follow:
-        if best // 13 != led:
+        if suit_of(best) != led:
             return highest(follow)
         under = follow & BELOW[best]
         if under:
@@ -378,7 +381,7 @@ def _cover_card(
                 return lowest(cards)  # the partner discards whatever is led
         return _highest_rank_card(side or legal)
     best, best_seat = trick_winner(trick, leader)
-    led = trick[0] // 13
+    led = suit_of(trick[0])
     follow = legal & SUIT_MASKS[led]
     beaters = legal & BEATERS[best]
     partner_played = (partner - leader) & 3 < len(trick)
@@ -387,7 +390,7 @@ def _cover_card(
             return lowest(beaters)
         return None
     if follow:
-        if best // 13 == led and follow & beaters:
+        if suit_of(best) == led and follow & beaters:
             return highest(follow)
         return lowest(follow)
     if beaters & SPADE_MASK:
@@ -414,12 +417,12 @@ def _break_card(
             cards = legal & SUIT_MASKS[suit]
             if cards and nil_held & SUIT_MASKS[suit]:
                 card = lowest(cards)
-                key = (card % 13, -(nil_held & ABOVE[card]).bit_count())
+                key = (rank_of(card), -(nil_held & ABOVE[card]).bit_count())
                 if key < best_key:
                     best, best_key = card, key
         return best if best >= 0 else None
     best, best_seat = trick_winner(trick, leader)
-    led_mask = SUIT_MASKS[trick[0] // 13]
+    led_mask = SUIT_MASKS[suit_of(trick[0])]
     nil_played = (nil_seat - leader) & 3 < len(trick)
     if nil_played:
         if best_seat != nil_seat:
@@ -428,7 +431,7 @@ def _break_card(
         if not duck:
             return None
         return lowest(duck) if want else _highest_rank_card(duck)
-    if best // 13 != trick[0] // 13 or not nil_held & led_mask & ABOVE[best]:
+    if suit_of(best) != suit_of(trick[0]) or not nil_held & led_mask & ABOVE[best]:
         return None  # the Nil can already play under the winning card
     follow = legal & led_mask
     if follow:

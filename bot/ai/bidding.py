@@ -119,7 +119,7 @@ def wants_nil(hand: int, rules: RuleSet, partner_bid: int | None) -> bool:
     """Whether to bid Nil: low cards, no high spades, partner not Nil."""
     if partner_bid is not None and partner_bid <= 0:
         return False
-    limit = NIL_DANGER_LIMIT if rules.nil_value >= 100 else LOW_NIL_DANGER_LIMIT
+    limit = NIL_DANGER_LIMIT if (rules.nil_value or 0) >= 100 else LOW_NIL_DANGER_LIMIT
     if partner_bid is not None and partner_bid >= 4:
         limit += 0.2  # a strong partner covers well
     return nil_danger(hand) <= limit and estimate_tricks(hand) < NIL_MAX_TRICKS

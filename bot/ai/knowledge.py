@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from bot.game.cards import (
     CLUBS,
-    DECK_MASK,
+    DECK_MASKS,
     HAND_SIZE,
     NON_SPADE_MASK,
     SPADES,
@@ -81,9 +81,10 @@ def knowledge_of(view: PlayerView) -> Knowledge:
     hand = view.hand
     # Cards the seat has not seen; when its hand is withheld (before looking
     # at a Blind Nil table) its own cards are unseen too.
-    unseen = DECK_MASK & ~played & ~hand
+    deck = DECK_MASKS[view.rules.deck]
+    unseen = deck & ~played & ~hand
     counts = tuple(HAND_SIZE - played_by[s].bit_count() for s in range(4))
-    forbidden[view.seat] = DECK_MASK & ~hand if hand else 0
+    forbidden[view.seat] = deck & ~hand if hand else 0
     return Knowledge(
         seat=view.seat,
         hand=hand,

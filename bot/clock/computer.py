@@ -10,6 +10,7 @@ import zlib
 
 from bot import metrics
 from bot.ai.base import RandomPlayer, make_player
+from bot.clock.plan import forced_bid
 from bot.game.errors import IllegalAction
 from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import view_of
@@ -29,6 +30,9 @@ async def decide(
     assert game is not None
     if game.phase is Phase.HAND_OVER:
         return Action(ActionKind.NEXT_HAND, seat)
+    forced = forced_bid(game, seat)
+    if forced is not None:
+        return Action(ActionKind.BID, seat, forced)
     level = table.seats[seat].computer_level or stand_in_level
     seed = zlib.crc32(f"{table.id}:{table.version}:{seat}".encode())
     player = make_player(level, seed, expert_time_budget_s)

@@ -23,7 +23,9 @@ from dataclasses import dataclass
 
 from bot.clock.scheduler import Deadline
 from bot.clock.settings import ClockSettings
+from bot.game.state import Game
 from bot.game.types import Phase
+from bot.game.view import view_of
 from bot.tables.model import Table, TableStatus
 from db.clock_store import TableClockState
 
@@ -73,11 +75,20 @@ def wait_of(table: Table, state: TableClockState) -> Wait | None:
     seat = game.waited_on()
     if seat is None:
         return None
-    if table.seats[seat].is_computer or seat in away:
+    if table.seats[seat].is_computer or seat in away or forced_bid(game, seat) is not None:
+        # A bid the rules leave no choice over (Mirror) is made for a person
+        # at the computers' pace, without asking them.
         ident = f"computer:{prefix}:s{seat}:{game.waiting_since!r}"
         return Wait(COMPUTER, seat, game.waiting_since, ident)
     since = max(game.waiting_since, state.taken_back.get(seat, 0.0))
     return Wait(TURN, seat, since, f"turn:{prefix}:s{seat}:{since!r}")
+
+
+def forced_bid(game: Game, seat: int) -> int | None:
+    """The one bid ``seat`` may make, when it is their bid and there is one."""
+    if game.phase is not Phase.BIDDING:
+        return None
+    return view_of(game, seat).forced_bid
 
 
 def turn_stages(table: Table, settings: ClockSettings, since: float) -> list[float]:

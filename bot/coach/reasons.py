@@ -17,7 +17,7 @@ from bot.game.cards import (
     ACE,
     BELOW,
     CLUBS,
-    DECK_MASK,
+    DECK_MASKS,
     KING,
     QUEEN,
     SIDE_SUITS,
@@ -171,7 +171,7 @@ def contract_and_need(view: PlayerView) -> tuple[int, int]:
 
 
 def _unseen(view: PlayerView) -> int:
-    return DECK_MASK & ~view.played_mask & ~view.hand
+    return DECK_MASKS[view.rules.deck] & ~view.played_mask & ~view.hand
 
 
 def _card_reason(view: PlayerView, card: int) -> Reason:

@@ -4,11 +4,16 @@ Rules and action space
 ----------------------
 Four seats; seats 0 and 2 are team 0, seats 1 and 3 team 1; play moves to the
 next seat number. Each hand is dealt from the game's seed, the deal moving one
-seat on every hand. Phases:
+seat on every hand, 13 cards a seat from the rules' deck (the standard 52, or
+one with jokers: :mod:`bot.game.cards`). The rules are one
+:class:`~bot.game.rules.RuleSet`, a preset with the host's house rules
+(:mod:`bot.game.house`). Phases:
 
 * ``BIDDING``: from the dealer's next seat, each seat bids once: 1-13,
   :data:`NIL`, or :data:`BLIND_NIL` where the rules allow it and the seat has
-  not looked at its cards (``look`` records that it has).
+  not looked at its cards (``look`` records that it has); the bidding format
+  (open, Suicide, Mirror, Whiz) and a team minimum narrow the bids a seat is
+  offered (:mod:`bot.game.bidding`).
 * ``PLAYING``: 13 tricks. The dealer's next seat leads the first under the
   rules' first-lead option; players follow suit; spades trump; nobody leads a
   spade before spades are broken (by any spade played, or only by one played

@@ -1,6 +1,6 @@
 """The deck: how a card maps to its suit and rank, the text notation, hands as masks.
 
-A card is an int from 0 to ``DECK_SIZE - 1`` and a hand is a mask with bit
+A card is an int from 0 to ``CARD_COUNT - 1`` and a hand is a mask with bit
 ``c`` set for each card ``c`` it holds. This module alone knows the layout of
 the deck; the engine, the play-outs, the solver, the computer players, the
 coach and the renderers ask it (:func:`suit_of`, :func:`rank_of`,
@@ -19,6 +19,17 @@ the layout the rest of the code relies on, which any other deck keeps:
   higher than any card of another suit.
 
 The one text notation is rank then suit: ``AS``, ``TD``, ``9H``, ``2C``.
+
+The other decks (:data:`DECKS`) deal 52 cards too, swapping some twos for
+the jokers. Each card that ranks or belongs differently in them is an int of
+its own above 51, placed so that both properties hold in every deck: 52 is
+the two of spades ranked above the ace (``jokers-deuce``, ``jjdd``), 53 the
+two of diamonds as a trump ranked above it (``jjdd``), 54 the Little Joker,
+55 the Big Joker. They are all spades, so a card's suit and order never
+depend on the deck: the rules of play read the same ints the same way, and a
+deck is only the set of cards dealt. The two of spades keeps the name
+``2S`` and the trump two of diamonds ``2D`` (no deck holds both of a name);
+the jokers are ``LJ`` and ``BJ``.
 """
 
 from __future__ import annotations
@@ -43,9 +54,16 @@ QUEEN: Final = 10
 KING: Final = 11
 ACE: Final = 12
 
-#: Cards in a suit, and in the deck.
+#: Cards in a suit, and in every deck.
 SUIT_SIZE: Final = 13
 DECK_SIZE: Final = 52
+#: The top trumps of the other decks (see the module's text), in trump order.
+HIGH_TWO_OF_SPADES: Final = 52
+TRUMP_TWO_OF_DIAMONDS: Final = 53
+LITTLE_JOKER: Final = 54
+BIG_JOKER: Final = 55
+#: Every card int of every deck is below this.
+CARD_COUNT: Final = 56
 #: Cards dealt to each seat, so tricks per hand.
 HAND_SIZE: Final = 13
 #: The lowest trump: every card from it up is a trump.
@@ -53,19 +71,26 @@ FIRST_TRUMP: Final = 39
 
 #: The rank pattern of a whole suit (see :func:`suit_pattern`).
 FULL_SUIT: Final = (1 << SUIT_SIZE) - 1
-SUIT_MASKS: Final = tuple(FULL_SUIT << (SUIT_SIZE * s) for s in range(4))
+#: The trumps' pattern reaches above the ace, to the Big Joker.
+_TRUMP_PATTERN: Final = (1 << CARD_COUNT - FIRST_TRUMP) - 1
+_PATTERNS: Final = (FULL_SUIT, FULL_SUIT, FULL_SUIT, _TRUMP_PATTERN)
+SUIT_MASKS: Final = tuple(_PATTERNS[s] << (SUIT_SIZE * s) for s in range(4))
 SPADE_MASK: Final = SUIT_MASKS[SPADES]
 NON_SPADE_MASK: Final = SUIT_MASKS[CLUBS] | SUIT_MASKS[DIAMONDS] | SUIT_MASKS[HEARTS]
+#: The cards of the standard deck.
 DECK_MASK: Final = (1 << DECK_SIZE) - 1
+#: The top trumps above the ace: the ints from 52 up.
+_HIGH_TRUMPS: Final = CARD_COUNT - DECK_SIZE
 
 
 def suit_of(card: int) -> int:
-    return card // SUIT_SIZE
+    return card // SUIT_SIZE if card < DECK_SIZE else SPADES
 
 
 def rank_of(card: int) -> int:
-    """The card's rank within its suit: 0 for the two up to :data:`ACE`."""
-    return card % SUIT_SIZE
+    """The card's rank within its suit: 0 for the two up to :data:`ACE`, and
+    on up for the top trumps above the ace (13 for int 52 ... 16 for the Big Joker)."""
+    return card % SUIT_SIZE if card < DECK_SIZE else card - FIRST_TRUMP
 
 
 def card_of(suit: int, rank: int) -> int:
@@ -77,15 +102,17 @@ def is_trump(card: int) -> bool:
 
 
 def suit_pattern(hand: int, suit: int) -> int:
-    """The ranks of ``suit`` that ``hand`` holds, as a mask (bit ``r`` for rank ``r``)."""
-    return hand >> SUIT_SIZE * suit & FULL_SUIT
+    """The ranks of ``suit`` that ``hand`` holds, as a mask (bit ``r`` for
+    rank ``r``; the trumps' reaches above the ace)."""
+    return hand >> SUIT_SIZE * suit & _PATTERNS[suit]
 
 
-def _cards_by_pattern(suit: int) -> tuple[tuple[int, ...], ...]:
-    """Entry ``p`` holds the cards of ``suit`` whose ranks are set in ``p``, lowest first."""
+def _cards_by_pattern(first: int, size: int) -> tuple[tuple[int, ...], ...]:
+    """Entry ``p`` holds the cards ``first + r`` for the bits ``r`` set in ``p``
+    (``size`` bits), lowest first."""
     table: list[tuple[int, ...]] = [()]
-    for rank in range(SUIT_SIZE):
-        card = (card_of(suit, rank),)
+    for rank in range(size):
+        card = (first + rank,)
         table += [cards + card for cards in table]
     return tuple(table)
 
@@ -93,24 +120,32 @@ def _cards_by_pattern(suit: int) -> tuple[tuple[int, ...], ...]:
 # For each suit and each rank pattern of that suit, its cards lowest first:
 # the hot loops list the cards of a mask with a few table look-ups instead of
 # testing every bit.
+# (The top trumps above the ace have a small table of their own, so that the
+# spades' table keeps 2**13 entries.)
 _CARDS_OF_PATTERN: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
-    _cards_by_pattern(suit) for suit in range(4)
+    _cards_by_pattern(card_of(suit, 0), SUIT_SIZE) for suit in range(4)
 )
 _CLUB_CARDS: Final = _CARDS_OF_PATTERN[CLUBS]
 _DIAMOND_CARDS: Final = _CARDS_OF_PATTERN[DIAMONDS]
 _HEART_CARDS: Final = _CARDS_OF_PATTERN[HEARTS]
 _SPADE_CARDS: Final = _CARDS_OF_PATTERN[SPADES]
+_HIGH_TRUMP_CARDS: Final = _cards_by_pattern(DECK_SIZE, _HIGH_TRUMPS)
 
 
 def suit_cards(hand: int, suit: int) -> tuple[int, ...]:
     """The cards of ``suit`` in ``hand``, lowest first."""
-    return _CARDS_OF_PATTERN[suit][hand >> SUIT_SIZE * suit & FULL_SUIT]
+    cards = _CARDS_OF_PATTERN[suit][hand >> SUIT_SIZE * suit & FULL_SUIT]
+    if hand >> DECK_SIZE and suit == SPADES:
+        return cards + _HIGH_TRUMP_CARDS[hand >> DECK_SIZE]
+    return cards
 
 
 def cards_tuple(mask: int) -> tuple[int, ...]:
-    """The cards of a mask in the one card order (clubs 2 up to spades ace),
-    the fastest way to list or pick them (the trumps are the top bits, so
-    ``mask >> FIRST_TRUMP`` is their pattern)."""
+    """The cards of a mask in the one card order (clubs 2 up to spades ace,
+    then the top trumps), the fastest way to list or pick them."""
+    high = mask >> DECK_SIZE
+    if high:
+        return cards_tuple(mask & DECK_MASK) + _HIGH_TRUMP_CARDS[high]
     return (
         _CLUB_CARDS[mask & FULL_SUIT]
         + _DIAMOND_CARDS[mask >> SUIT_SIZE & FULL_SUIT]
@@ -141,11 +176,11 @@ def highest_card(mask: int) -> int:
 
 #: Per card, the higher cards of its suit.
 ABOVE: Final[tuple[int, ...]] = tuple(
-    SUIT_MASKS[suit_of(c)] & ~((2 << c) - 1) for c in range(DECK_SIZE)
+    SUIT_MASKS[suit_of(c)] & ~((2 << c) - 1) for c in range(CARD_COUNT)
 )
 #: Per card, the lower cards of its suit.
 BELOW: Final[tuple[int, ...]] = tuple(
-    SUIT_MASKS[suit_of(c)] & ((1 << c) - 1) for c in range(DECK_SIZE)
+    SUIT_MASKS[suit_of(c)] & ((1 << c) - 1) for c in range(CARD_COUNT)
 )
 
 
@@ -156,22 +191,69 @@ class CardError(ValueError):
     """A card name that is not in the rank-then-suit notation."""
 
 
+#: The names of the top trumps above the ace, from int 52 up.
+_HIGH_TRUMP_NAMES: Final = ("2S", "2D", "LJ", "BJ")
+
+
 def card_name(card: int) -> str:
+    if card >= DECK_SIZE:
+        return _HIGH_TRUMP_NAMES[card - DECK_SIZE]
     return RANKS[rank_of(card)] + SUITS[suit_of(card)]
 
 
-def parse_card(text: str) -> int:
+def parse_card(text: str, deck: str = "standard") -> int:
+    """The card of ``deck`` (one of :data:`DECKS`) with this name."""
     name = text.strip().upper()
     if name.startswith("10"):
         name = "T" + name[2:]
-    if len(name) != 2 or name[0] not in RANKS or name[1] not in SUITS:
+    card = _BY_NAME[deck].get(name)
+    if card is None:
+        if name in _ANY_DECK_NAMES:
+            raise CardError(f"{text!r} is not a card of the {deck} deck")
         raise CardError(f"{text!r} is not a card: write rank then suit, like AS, TD, 9H or 2C")
-    return card_of(SUITS.index(name[1]), RANKS.index(name[0]))
+    return card
 
 
-def parse_cards(text: str) -> list[int]:
-    return [parse_card(part) for part in text.split()]
+def parse_cards(text: str, deck: str = "standard") -> list[int]:
+    return [parse_card(part, deck) for part in text.split()]
 
 
 def hand_text(mask: int) -> str:
     return " ".join(card_name(c) for c in cards_of(mask))
+
+
+# -- the decks -------------------------------------------------------------------
+
+#: The decks by name (the values of the rules' ``deck``), the standard first.
+DECKS: Final = ("standard", "jokers", "jokers-deuce", "jjdd")
+_TWO_OF_CLUBS: Final = card_of(CLUBS, 0)
+_TWO_OF_DIAMONDS: Final = card_of(DIAMONDS, 0)
+_TWO_OF_HEARTS: Final = card_of(HEARTS, 0)
+_TWO_OF_SPADES: Final = card_of(SPADES, 0)
+_JOKERS: Final = 1 << LITTLE_JOKER | 1 << BIG_JOKER
+#: Each deck's 52 cards as a mask. ``jokers`` trades the two of clubs and of
+#: diamonds for the jokers; ``jokers-deuce`` also ranks the two of spades
+#: above the ace (int 52 for int 39); ``jjdd`` trades the two of clubs and of
+#: hearts for the jokers, and ranks the two of diamonds (a trump) and the two
+#: of spades above the ace.
+DECK_MASKS: Final[dict[str, int]] = {
+    "standard": DECK_MASK,
+    "jokers": DECK_MASK & ~(1 << _TWO_OF_CLUBS | 1 << _TWO_OF_DIAMONDS) | _JOKERS,
+    "jokers-deuce": DECK_MASK & ~(1 << _TWO_OF_CLUBS | 1 << _TWO_OF_DIAMONDS | 1 << _TWO_OF_SPADES)
+    | 1 << HIGH_TWO_OF_SPADES
+    | _JOKERS,
+    "jjdd": DECK_MASK
+    & ~(1 << _TWO_OF_CLUBS | 1 << _TWO_OF_DIAMONDS | 1 << _TWO_OF_HEARTS | 1 << _TWO_OF_SPADES)
+    | 1 << HIGH_TWO_OF_SPADES
+    | 1 << TRUMP_TWO_OF_DIAMONDS
+    | _JOKERS,
+}
+_BY_NAME: Final[dict[str, dict[str, int]]] = {
+    deck: {card_name(c): c for c in cards_of(mask)} for deck, mask in DECK_MASKS.items()
+}
+_ANY_DECK_NAMES: Final = frozenset(name for names in _BY_NAME.values() for name in names)
+
+
+def deck_cards(deck: str) -> tuple[int, ...]:
+    """The cards of ``deck`` in the one card order."""
+    return cards_tuple(DECK_MASKS[deck])

@@ -6,8 +6,8 @@ import hashlib
 import struct
 from typing import Final
 
-from bot.game.cards import DECK_SIZE
-from bot.game.rules import FirstDealer, RuleSet
+from bot.game.cards import DECK_SIZE, deck_cards
+from bot.game.rules import Deck, FirstDealer, RuleSet
 
 #: A 64-bit sort key per card.
 _DEAL_KEYS: Final = struct.Struct(f"<{DECK_SIZE}Q")
@@ -20,15 +20,19 @@ def seeded_bytes(seed: int, label: str, size: int) -> bytes:
     return hashlib.shake_128(f"spades:{seed}:{label}".encode()).digest(size)
 
 
-def deal(seed: int, hand_number: int, dealer: int) -> list[int]:
+def deal(seed: int, hand_number: int, dealer: int, deck_name: Deck = Deck.STANDARD) -> list[int]:
     """The four hands (masks) of one hand of a game: same seed, same deal.
 
-    The deck is shuffled by sorting the cards on 64-bit keys derived from the
-    seed and the hand number (equal keys, about one deal in 10**16, would keep
-    card order), then dealt one card at a time from the dealer's next seat.
+    The deck's cards, in the one card order, are shuffled by sorting them on
+    64-bit keys derived from the seed and the hand number (equal keys, about
+    one deal in 10**16, would keep card order), then dealt one card at a time
+    from the dealer's next seat.
     """
     keys = _DEAL_KEYS.unpack(seeded_bytes(seed, f"hand {hand_number}", _DEAL_KEYS.size))
     deck = sorted(_DECK_ORDER, key=keys.__getitem__)
+    if deck_name is not Deck.STANDARD:  # (the standard deck's cards are its positions)
+        cards = deck_cards(deck_name.value)
+        deck = [cards[position] for position in deck]
     # Dealt one card at a time: position k of the deck goes to the dealer's
     # next seat plus k (four masks built in one pass over the deck).
     first = second = third = fourth = 0

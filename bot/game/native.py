@@ -31,10 +31,12 @@ from types import ModuleType
 
 PACKAGE = "bot.game"
 #: The modules compiled to C, each imported by the ones after it.
-COMPILED = ("cards", "trick", "types", "scoring", "deal", "record", "state", "playout")
+COMPILED = (
+    "cards", "trick", "types", "scoring", "bidding", "deal", "record", "state", "playout",
+)  # fmt: skip
 #: Plain modules whose types the compiled code was built against: an edit to
 #: them makes a build stale too.
-BUILT_AGAINST = ("errors", "rules", "durations", "refusals")
+BUILT_AGAINST = ("errors", "rules", "durations", "refusals", "house")
 #: The library the compiled modules share (top level, beside the ``bot`` package).
 SHARED_LIBRARY = "bot_game__mypyc"
 #: Beside the modules: ``{module: sha256 of its source}`` as compiled.

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
-from bot.game.cards import DECK_SIZE, HAND_SIZE, cards_tuple, suit_of
+from bot.game.cards import CARD_COUNT, HAND_SIZE, cards_tuple, suit_of
 from bot.game.rules import FirstLead, SpadesBreak
 from bot.game.trick import (
     TAKES_FROM,
@@ -160,7 +160,7 @@ def play_out(
         seat = work.to_act
         legal = work.legal_mask()
         card = policy(work, seat, legal)
-        if not 0 <= card < DECK_SIZE or not legal >> card & 1:
+        if not 0 <= card < CARD_COUNT or not legal >> card & 1:
             raise ValueError(f"the policy chose card {card}, which seat {seat} may not play")
         work.play(card)
     return work.tricks_won

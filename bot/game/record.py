@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from json.encoder import encode_basestring_ascii
 from typing import Any, Protocol
 
-from bot.game.cards import DECK_SIZE, card_name, cards_of
+from bot.game.cards import CARD_COUNT, card_name, cards_of
+from bot.game.house import resolved
+from bot.game.rules import RuleSet
 from bot.game.scoring import TeamHandResult, bid_text
 from bot.game.trick import Trick
 
@@ -82,11 +86,12 @@ class HandRecord:
         finished hand keeps only its four masks)."""
         return [cards_of(mask) for mask in self.dealt]
 
-    def to_json(self, game_id: str, preset: str) -> dict[str, Any]:
+    def to_json(self, game_id: str, rules: RuleSet) -> dict[str, Any]:
         return {
             "game": game_id,
             "hand": self.hand,
-            "preset": preset,
+            "preset": rules.preset,
+            "rules": resolved(rules),
             "dealer": self.dealer,
             "hands": [[card_name(c) for c in hand] for hand in self.hands],
             "bids": [{"seat": s, "bid": bid_json(b)} for s, b in self.bids],
@@ -104,7 +109,7 @@ class HandRecord:
             "winner": self.winner,
         }
 
-    def json_text(self, game_id: str, preset: str) -> str:
+    def json_text(self, game_id: str, rules: RuleSet) -> str:
         """:meth:`to_json` as the store writes it (compact, keys sorted), built
         as text directly: the end of a game writes every hand of it, in the
         same write as its last card."""
@@ -116,7 +121,7 @@ class HandRecord:
             f'"game_over":{"true" if self.game_over else "false"},"hand":{self.hand},'
             f'"hand_score":{_ints(self.hand_score)},'
             f'"hands":[{",".join(_cards_text(cards_of(mask)) for mask in self.dealt)}],'
-            f'"preset":{encode_basestring_ascii(preset)},'
+            f'"preset":{encode_basestring_ascii(rules.preset)},"rules":{_rules_text(rules)},'
             f'"score_after":{_ints(self.score_after)},"score_before":{_ints(self.score_before)},'
             f'"tricks":[{",".join(_trick_text(t) for t in self.tricks)}],'
             f'"tricks_won":{_ints(self.tricks_won)},'
@@ -125,7 +130,12 @@ class HandRecord:
 
 
 #: Every card's name as a JSON string.
-_QUOTED_NAMES = tuple(f'"{card_name(card)}"' for card in range(DECK_SIZE))
+_QUOTED_NAMES = tuple(f'"{card_name(card)}"' for card in range(CARD_COUNT))
+
+
+@cache
+def _rules_text(rules: RuleSet) -> str:
+    return json.dumps(resolved(rules), separators=(",", ":"), sort_keys=True)
 
 
 def _ints(values: Sequence[int]) -> str:

@@ -9,14 +9,23 @@ functions read the game's public fields and never change them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import NoReturn, Protocol
 
 from bot.game import errors
-from bot.game.cards import CLUBS, DECK_SIZE, SUIT_MASKS, TRUMP, card_name, lowest_card, suit_of
+from bot.game.cards import (
+    CARD_COUNT,
+    CLUBS,
+    DECK_MASKS,
+    SUIT_MASKS,
+    TRUMP,
+    card_name,
+    lowest_card,
+    suit_of,
+)
 from bot.game.durations import format_duration
 from bot.game.errors import N_
-from bot.game.rules import FirstLead, RevokeRule, RuleSet
-from bot.game.scoring import BLIND_NIL
+from bot.game.rules import Bidding, FirstLead, RevokeRule, RuleSet
+from bot.game.scoring import BLIND_NIL, bid_text
 from bot.game.trick import Trick
 from bot.game.types import Phase, team_of
 
@@ -41,6 +50,7 @@ class Game(Protocol):
     def waiting_since(self) -> float: ...
     def waited_on(self) -> int | None: ...
     def blind_nil_open(self, seat: int) -> bool: ...
+    def legal_bids(self, seat: int) -> list[int]: ...
 
 
 def check_seat(seat: int) -> None:
@@ -53,8 +63,8 @@ def check_not_over(game: Game) -> None:
         raise errors.GameIsOver(N_("the game is over"))
 
 
-def check_bid(game: Game, seat: int, bid: object) -> None:
-    """Raise the reason a bid is refused; return if it is a valid Blind Nil."""
+def check_bid(game: Game, seat: int, bid: object) -> NoReturn:
+    """Raise the reason a bid that is not one of the seat's legal bids is refused."""
     check_seat(seat)
     if game.phase is not Phase.BIDDING:
         check_not_over(game)
@@ -63,11 +73,15 @@ def check_bid(game: Game, seat: int, bid: object) -> None:
         raise errors.NotYourTurn(
             N_("it is not your turn to bid: seat {seat} bids next"), seat=game.to_act
         )
-    if bid == BLIND_NIL and type(bid) is int:
-        if not game.blind_nil_open(seat):
-            raise _blind_nil_refusal(game, seat)
-        return
-    raise errors.BidOutOfRange(N_("bid from 1 to 13 tricks, or Nil"))
+    if bid == BLIND_NIL and type(bid) is int and not game.blind_nil_open(seat):
+        raise _blind_nil_refusal(game, seat)
+    rules = game.rules
+    if rules.bidding is Bidding.OPEN and not rules.min_team_bid and rules.nil_value is not None:
+        raise errors.BidOutOfRange(N_("bid from 1 to 13 tricks, or Nil"))
+    offered = ", ".join(bid_text(b) for b in game.legal_bids(seat))
+    raise errors.BidOutOfRange(
+        N_("the rules of this table leave you these bids: {bids}"), bids=offered
+    )
 
 
 def _blind_nil_refusal(game: Game, seat: int) -> errors.BlindNilNotAllowed:
@@ -94,7 +108,11 @@ def play_refusal(game: Game, seat: int, card: int) -> errors.IllegalAction:
         return errors.NotYourTurn(
             N_("it is not your turn: seat {seat} plays next"), seat=game.to_act
         )
-    if not isinstance(card, int) or not 0 <= card < DECK_SIZE:
+    if (
+        not isinstance(card, int)
+        or not 0 <= card < CARD_COUNT
+        or not DECK_MASKS[game.rules.deck.value] >> card & 1
+    ):
         return errors.MalformedAction(N_("{card} is not a card"), card=repr(card))
     return errors.CardNotInHand(N_("you do not hold the {card}"), card=card_name(card))
 

@@ -11,6 +11,37 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
+class Deck(StrEnum):
+    """Which 52 cards are dealt (see :data:`bot.game.cards.DECK_MASKS`)."""
+
+    STANDARD = "standard"
+    #: Both jokers on top of the trumps, the two of clubs and of diamonds out.
+    JOKERS = "jokers"
+    #: As ``jokers``, and the two of spades ranks just below the Little Joker.
+    JOKERS_DEUCE = "jokers-deuce"
+    #: Both jokers, then the two of diamonds (a spade) and the two of spades
+    #: on top of the trumps; the two of clubs and of hearts out.
+    JJDD = "jjdd"
+
+
+class Bidding(StrEnum):
+    #: Each player bids 1 to 13 or Nil.
+    OPEN = "open"
+    #: In each team one partner bids Nil (or Blind Nil), the other 4 or more.
+    SUICIDE = "suicide"
+    #: Each player's bid is their number of spades (none: Nil); no choice.
+    MIRROR = "mirror"
+    #: Each player bids Nil or exactly their number of spades (none: Nil).
+    WHIZ = "whiz"
+
+
+class SpadesLead(StrEnum):
+    #: Spades may be led once broken, or from a hand of nothing else.
+    BROKEN = "broken"
+    #: Spades may be led at any time (the hand starts with them broken).
+    ANY = "any"
+
+
 class FirstLead(StrEnum):
     #: Any card; spades are unbroken at the first lead, so no spade unless the
     #: leader holds nothing else (texts 000 and 002).
@@ -57,15 +88,35 @@ HOURS = 3600
 DEFAULT_TURN_LIMIT_S = 48 * HOURS
 
 
+#: Where the target and the losing score ("floor") may be, in steps of 50.
+TARGETS = range(100, 1001, 50)
+FLOORS = range(-100, -1001, -50)
+#: A team's smallest total bid when ``min_team_bid`` is on.
+MIN_TEAM_BIDS = range(2, 7)
+
+
 class RuleSet(BaseModel):
-    """All options of a table. Frozen: a game's rules never change under it."""
+    """All options of a table. Frozen: a game's rules never change under it.
+
+    The house rules a host picks (see :mod:`bot.game.house` for their names
+    and text) are these fields: ``deck``, ``bidding``, ``nil_value`` (None:
+    no Nil), ``failed_nil_tricks_count_for_partner`` (``nil_tricks``),
+    ``blind_nil*``, ``bag_limit``/``bag_penalty`` (a penalty of 0: bags
+    cost nothing), ``set_penalty``, ``boston``, ``ten_for_200``,
+    ``spades_lead``, ``first_lead``, ``min_team_bid``, ``target`` and
+    ``losing_score`` (the floor). Fields added after tables were first stored
+    have defaults that play as before, so a stored rule set without them
+    loads unchanged.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     preset: str = "standard"
-    target: int = Field(500, gt=0)
-    losing_score: int | None = Field(-200, lt=0)
-    nil_value: int = Field(100, gt=0)
+    # (their ranges are checked with the other rules, in _consistent)
+    target: int = 500
+    losing_score: int | None = -200
+    #: None: Nil is not bid at this table.
+    nil_value: int | None = Field(100, gt=0)
     failed_nil_tricks_count_for_partner: bool = False
     set_penalty: SetPenalty = SetPenalty.PER_TRICK_BID
     blind_nil: bool = False
@@ -75,15 +126,38 @@ class RuleSet(BaseModel):
     spades_break: SpadesBreak = SpadesBreak.ANY_SPADE
     tie: TieRule = TieRule.ANOTHER_HAND
     bag_limit: int = Field(10, gt=0)
+    #: 0: bags are counted but never cost anything.
     bag_penalty: int = Field(100, ge=0)
     revokes: RevokeRule = RevokeRule.ALLOWED
     first_dealer: FirstDealer = FirstDealer.HOST
     turn_limit_s: int = Field(DEFAULT_TURN_LIMIT_S, gt=0)
+    deck: Deck = Deck.STANDARD
+    bidding: Bidding = Bidding.OPEN
+    #: Points a team scores on top of its bids for taking all 13 tricks (None: none).
+    boston: int | None = Field(None, gt=0)
+    #: A team contract of 10 or more scores and loses 20 a trick bid.
+    ten_for_200: bool = False
+    spades_lead: SpadesLead = SpadesLead.BROKEN
+    #: The least a team's numeric bids add up to (0: no minimum).
+    min_team_bid: int = 0
 
     @model_validator(mode="after")
-    def _losing_below_target(self) -> RuleSet:
-        if self.losing_score is not None and self.losing_score >= self.target:
-            raise ValueError("the losing score must be below the target")
+    def _consistent(self) -> RuleSet:
+        # One check per line, each naming the house rule to change.
+        nil_formats = (Bidding.SUICIDE, Bidding.WHIZ)
+        fixed_formats = (Bidding.MIRROR, Bidding.WHIZ)
+        if self.target not in TARGETS:
+            raise ValueError("target must be 100 to 1000 in steps of 50")
+        if self.losing_score is not None and self.losing_score not in FLOORS:
+            raise ValueError("floor must be off or -100 to -1000 in steps of 50")
+        if self.nil_value is None and self.bidding in nil_formats:
+            raise ValueError(f"nil cannot be off with {self.bidding.value} bidding")
+        if self.blind_nil and self.bidding in fixed_formats:
+            raise ValueError(f"blind_nil must be off with {self.bidding.value} bidding")
+        if self.min_team_bid and self.min_team_bid not in MIN_TEAM_BIDS:
+            raise ValueError("min_team_bid must be 0 (off) or 2 to 6")
+        if self.min_team_bid and self.bidding in fixed_formats:
+            raise ValueError(f"min_team_bid must be 0 with {self.bidding.value} bidding")
         return self
 
     def with_options(self, **changes: object) -> RuleSet:

@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
+from bot.game.cards import HAND_SIZE
 from bot.game.rules import RuleSet, SetPenalty, TieRule
 from bot.game.types import EndReason, GameResult
 
 NIL: Final = 0
 BLIND_NIL: Final = -1
+#: The smallest team contract that 10-for-200 scores double.
+TEN_FOR_200_CONTRACT: Final = 10
 
 
 def bid_text(bid: int) -> str:
@@ -31,7 +34,9 @@ class TeamHandResult(NamedTuple):
     contract: int
     tricks: int  # tricks counted against the contract
     made: bool
-    contract_points: int  # bid points or set penalty, plus overtrick and failed-Nil bag points
+    #: bid points or set penalty, plus overtrick and failed-Nil bag points,
+    #: plus the Boston bonus where the rules pay one
+    contract_points: int
     nil_points: int
     new_bags: int  # bags this hand, before the bag penalty
     bag_penalty: int  # points lost to the bag limit this hand (0 or negative)
@@ -59,7 +64,8 @@ def score_team(
             contract += bid
             counted += took
             continue
-        value = rules.blind_nil_value if bid == BLIND_NIL else rules.nil_value
+        # (Without Nil, Mirror's zero bid scores no bonus either way.)
+        value = rules.blind_nil_value if bid == BLIND_NIL else rules.nil_value or 0
         if took == 0:
             nil_points += value
             nils_made += 1
@@ -70,14 +76,20 @@ def score_team(
             counted += took
         else:
             nil_tricks += took
+    # 10-for-200: a contract of 10 or more is worth 20 a trick bid, made or set.
+    big = rules.ten_for_200 and contract >= TEN_FOR_200_CONTRACT
     if counted >= contract:
         over = counted - contract
-        contract_points = 10 * contract + over
+        contract_points = (20 if big else 10) * contract + over
         made = True
     else:
         over = 0
-        per = contract if rules.set_penalty is SetPenalty.PER_TRICK_BID else contract - counted
-        contract_points = -10 * per
+        if big:
+            contract_points = -20 * contract
+        elif rules.set_penalty is SetPenalty.PER_TRICK_BID:
+            contract_points = -10 * contract
+        else:
+            contract_points = -10 * (contract - counted)
         made = False
     # A failed Nil's tricks that do not help the contract are bags: a point
     # each, like any trick over the contract.
@@ -85,10 +97,13 @@ def score_team(
     contract_points += nil_tricks
     bags = bags_before + new_bags
     bag_penalty = 0
-    if bags >= rules.bag_limit:
+    if bags >= rules.bag_limit and rules.bag_penalty:  # (a penalty of 0: bags cost nothing)
         cycles = bags // rules.bag_limit
         bags -= cycles * rules.bag_limit
         bag_penalty = -cycles * rules.bag_penalty
+    boston = tricks[0] + tricks[1] == HAND_SIZE
+    if boston and rules.boston is not None:
+        contract_points += rules.boston
     return TeamHandResult(
         contract,
         counted,
@@ -101,7 +116,7 @@ def score_team(
         bags,
         nils_made,
         nils_failed,
-        tricks[0] + tricks[1] == 13,
+        boston,
     )
 
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final, cast
 
-from bot.game import errors, refusals
+from bot.game import bidding, errors, refusals
 from bot.game.cards import (
-    DECK_SIZE,
+    CARD_COUNT,
     HAND_SIZE,
     SUIT_MASKS,
     SUIT_NAMES,
@@ -29,8 +29,8 @@ from bot.game.cards import (
 from bot.game.deal import deal, first_dealer
 from bot.game.errors import N_
 from bot.game.record import HandRecord
-from bot.game.rules import FirstLead, RevokeRule, RuleSet
-from bot.game.scoring import BLIND_NIL, NIL, game_result, score_hand
+from bot.game.rules import Bidding, FirstLead, RevokeRule, RuleSet, SpadesLead
+from bot.game.scoring import game_result, score_hand
 from bot.game.trick import (
     Trick,
     breaks_spades,
@@ -57,8 +57,8 @@ _PLAYING: Final = Phase.PLAYING
 _BIDDING: Final = Phase.BIDDING
 _HAND_OVER: Final = Phase.HAND_OVER
 _LOWEST_CLUB: Final = FirstLead.LOWEST_CLUB
-_BID_RANGE: Final = (NIL, *range(1, HAND_SIZE + 1))
-_BID_SET: Final = frozenset(_BID_RANGE)
+_SPADES_LEAD_ANY: Final = SpadesLead.ANY
+_OPEN: Final = Bidding.OPEN
 #: No seat (``_turn`` between hands and while bidding). The hot paths refuse
 #: negative seats too, so that it never stands for a seat.
 NOBODY: Final = -1
@@ -236,12 +236,20 @@ class Game:
         return total
 
     def legal_bids(self, seat: int) -> list[int]:
-        """The bids the seat may make now (empty when it is not its turn to bid)."""
+        """The bids the seat may make now (empty when it is not its turn to
+        bid), Blind Nil first, then Nil, then the numbers up (see
+        :func:`bot.game.bidding.legal_bids`)."""
         if self.phase is not _BIDDING or seat != self.to_act:
             return []
-        if self.rules.blind_nil and self.blind_nil_open(seat):
-            return [BLIND_NIL, *_BID_RANGE]
-        return list(_BID_RANGE)
+        partner_bid = self.bids[(seat + 2) & 3]
+        open_blind = self.blind_nil_open(seat)
+        return list(bidding.legal_bids(self.rules, self.hands[seat], partner_bid, open_blind))
+
+    def forced_bid(self, seat: int) -> int | None:
+        """The bid the seat must make now when the rules leave it no choice
+        (Mirror, or one bid left by the format), else None: the table may
+        make it for the seat."""
+        return bidding.forced_bid(self.legal_bids(seat))
 
     def blind_nil_open(self, seat: int) -> bool:
         """Whether the seat may bid Blind Nil now: the rules allow it, it has
@@ -324,14 +332,18 @@ class Game:
         # ``bid`` is typed ``object`` so that a bid of the wrong type is
         # refused like any other bad bid, compiled or not (a compiled engine
         # checks argument types before the method runs).
-        if (
-            self.phase is not _BIDDING
-            or seat != self.to_act
-            or bid not in _BID_SET
-            or type(bid) is not int  # 3.0 and True equal bids but are none
-        ):
+        rules = self.rules
+        if type(bid) is not int:  # 3.0 and True equal bids but are none
             refusals.check_bid(self, seat, bid)
-        value = cast(int, bid)  # one of _BID_SET, or a Blind Nil check_bid let pass
+        if 0 < bid <= HAND_SIZE and rules.bidding is _OPEN and not rules.min_team_bid:
+            # The common case, checked without listing the legal bids: a
+            # number at an open table without a team minimum.
+            legal = self.phase is _BIDDING and seat == self.to_act
+        else:
+            legal = bid in self.legal_bids(seat)  # (none out of turn or phase)
+        if not legal:
+            refusals.check_bid(self, seat, bid)
+        value: int = bid
         self.bids[seat] = value
         bid_order = self.bid_order
         bid_order.append((seat, value))
@@ -352,7 +364,7 @@ class Game:
         hands = self.hands
         hand = hands[seat]
         try:
-            held = hand >> card & 1 if 0 <= card < DECK_SIZE else 0
+            held = hand >> card & 1 if 0 <= card < CARD_COUNT else 0
         except TypeError:  # not even a number
             held = 0
         if not held:
@@ -443,7 +455,7 @@ class Game:
         if self.hand_number <= len(self.fixed_deals):
             dealt = list(self.fixed_deals[self.hand_number - 1])
         else:
-            dealt = deal(self.seed, self.hand_number, self.dealer)
+            dealt = deal(self.seed, self.hand_number, self.dealer, self.rules.deck)
         self.dealt = dealt
         self.hands = list(dealt)
         self.looked = [False] * 4
@@ -452,7 +464,8 @@ class Game:
         self.trick = []
         self.tricks = []
         self.tricks_won = [0, 0, 0, 0]
-        self.spades_broken = False
+        # Where spades may be led at any time, they are broken from the start.
+        self.spades_broken = self.rules.spades_lead is _SPADES_LEAD_ANY
         self.revokes = []
         self.phase = _BIDDING
         self.to_act = self.leader = (self.dealer + 1) & 3

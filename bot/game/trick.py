@@ -13,8 +13,8 @@ from typing import Final, NamedTuple
 
 from bot.game.cards import (
     ABOVE,
+    CARD_COUNT,
     CLUBS,
-    DECK_SIZE,
     NON_SPADE_MASK,
     SPADE_MASK,
     SUIT_MASKS,
@@ -74,13 +74,13 @@ def winning(cards: Sequence[int], leader: int) -> tuple[int, int]:
 #: best card on the table: a higher card of its suit, or any trump over a card
 #: of another suit.
 BEATERS: Final[tuple[int, ...]] = tuple(
-    ABOVE[c] | (0 if is_trump(c) else SPADE_MASK) for c in range(DECK_SIZE)
+    ABOVE[c] | (0 if is_trump(c) else SPADE_MASK) for c in range(CARD_COUNT)
 )
 #: :data:`BEATERS` as flags, for the play-outs' hot loop (a look-up is cheaper
 #: there than a test on a mask): ``TAKES_FROM[best][card]`` is 1 when ``card``
 #: takes the trick from ``best``, else 0.
 TAKES_FROM: Final[tuple[bytes, ...]] = tuple(
-    bytes(beaters >> card & 1 for card in range(DECK_SIZE)) for beaters in BEATERS
+    bytes(beaters >> card & 1 for card in range(CARD_COUNT)) for beaters in BEATERS
 )
 
 
@@ -101,12 +101,15 @@ def follow_cards(hand: int, led_suit: int) -> tuple[int, ...]:
 
 def lead_mask(hand: int, spades_broken: bool, lowest_club: bool) -> int:
     """The cards of ``hand`` that may lead a trick: any but an unbroken
-    spade, unless the hand holds nothing else; only the lowest club when
-    ``lowest_club`` (the table's first lead of the hand) and it holds a club."""
+    spade, unless the hand holds nothing else; when ``lowest_club`` (the
+    table's first lead of the hand), only the lowest club, and without one no
+    spade unless the hand holds nothing else, even where spades may be led
+    at any time."""
     if lowest_club:
         clubs = hand & _CLUB_MASK
         if clubs:
             return clubs & -clubs
+        return hand & NON_SPADE_MASK or hand
     if spades_broken:
         return hand
     return hand & NON_SPADE_MASK or hand

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.game.bidding import forced_bid
 from bot.game.rules import RuleSet
 from bot.game.state import Game
 from bot.game.trick import Trick
@@ -43,6 +44,11 @@ class PlayerView:
     @property
     def my_turn(self) -> bool:
         return self.to_act == self.seat
+
+    @property
+    def forced_bid(self) -> int | None:
+        """The bid the seat must make now when the rules leave no choice (Mirror)."""
+        return forced_bid(self.legal_bids)
 
     @property
     def team(self) -> int:

@@ -11,7 +11,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.game.cards import CLUBS, DIAMONDS, HEARTS, SPADES, cards_of, rank_of, suit_of
+from bot.game.cards import (
+    BIG_JOKER,
+    CLUBS,
+    DECK_SIZE,
+    DIAMONDS,
+    HEARTS,
+    HIGH_TWO_OF_SPADES,
+    LITTLE_JOKER,
+    SPADES,
+    cards_of,
+    rank_of,
+    suit_of,
+)
 from bot.i18n import ENGLISH, N_, tr
 
 SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
@@ -51,9 +63,44 @@ def rank_text(rank: int, lang: str = ENGLISH) -> str:
     return RANK_TEXT[rank]
 
 
+#: The jokers as words: a joker emoji and which of the two it is.
+JOKER_TEXT = {BIG_JOKER: N_("🃏 Big"), LITTLE_JOKER: N_("🃏 Little")}
+#: The same word alone, beside a joker emoji (large print).
+JOKER_WORD = {BIG_JOKER: N_("Big"), LITTLE_JOKER: N_("Little")}
+
+
+def printed(card: int) -> tuple[int, int] | None:
+    """The suit and rank printed on a card, None for a joker. The top trumps
+    of the jokers decks (bot.game.cards) are spades in play but keep their
+    print: the high two of spades reads 2♠, the trump two of diamonds 2♦."""
+    if card < DECK_SIZE:
+        return suit_of(card), rank_of(card)
+    if card in JOKER_TEXT:
+        return None
+    return (SPADES if card == HIGH_TWO_OF_SPADES else DIAMONDS), 0
+
+
 def card_text(card: int, lang: str = ENGLISH) -> str:
-    """The one public spelling of a played card: ``A♠``, ``10♥``."""
-    return rank_text(rank_of(card), lang) + SUIT_SYMBOLS[suit_of(card)]
+    """The one public spelling of a played card: ``A♠``, ``10♥``, ``🃏 Big``."""
+    face = printed(card)
+    if face is None:
+        return tr(lang, JOKER_TEXT[card])
+    return rank_text(face[1], lang) + SUIT_SYMBOLS[face[0]]
+
+
+def is_red(card: int) -> bool:
+    """Printed in red: hearts, diamonds and the Big Joker."""
+    face = printed(card)
+    return card == BIG_JOKER if face is None else face[0] in (DIAMONDS, HEARTS)
+
+
+def _in_suit_line(card: int, lang: str) -> str:
+    """A card on its suit's line: the rank, or the whole face of a card
+    printed otherwise (a joker, the trump 2♦ on the spades' line)."""
+    face = printed(card)
+    if face is not None and face[0] == suit_of(card):
+        return rank_text(face[1], lang)
+    return card_text(card, lang)
 
 
 def display_order(cards: Iterable[int]) -> list[int]:
@@ -107,7 +154,7 @@ class Deck:
         return line
 
     def suit_line(self, cards: list[int], lang: str = ENGLISH) -> str:
-        ranks = " ".join(rank_text(rank_of(c), lang) for c in cards)
+        ranks = " ".join(_in_suit_line(c, lang) for c in cards)
         return f"{SUIT_SYMBOLS[suit_of(cards[0])]}  {ranks}"
 
 
@@ -117,8 +164,8 @@ class ClassicDeck(Deck):
     description = N_("Red hearts and diamonds, grey clubs and spades.")
 
     def face(self, card: int, lang: str = ENGLISH) -> CardFace:
-        red = suit_of(card) in (DIAMONDS, HEARTS)
-        return CardFace(button_text(card_text(card, lang)), None, Style.RED if red else Style.GREY)
+        style = Style.RED if is_red(card) else Style.GREY
+        return CardFace(button_text(card_text(card, lang)), None, style)
 
 
 class FourColourDeck(Deck):
@@ -132,7 +179,9 @@ class FourColourDeck(Deck):
     MARKS = ("🟩", "🟦", "🟥", "⬛")
 
     def face(self, card: int, lang: str = ENGLISH) -> CardFace:
-        return CardFace(button_text(card_text(card, lang)), None, self.STYLES[suit_of(card)])
+        face = printed(card)
+        style = self.STYLES[SPADES if face is None else face[0]]
+        return CardFace(button_text(card_text(card, lang)), None, style)
 
     def suit_line(self, cards: list[int], lang: str = ENGLISH) -> str:
         return f"{self.MARKS[suit_of(cards[0])]} {super().suit_line(cards, lang)}"
@@ -161,15 +210,17 @@ class LargePrintDeck(Deck):
     )
 
     def face(self, card: int, lang: str = ENGLISH) -> CardFace:
-        red = suit_of(card) in (DIAMONDS, HEARTS)
-        rank = rank_of(card)
+        style = Style.RED if is_red(card) else Style.GREY
+        face = printed(card)
+        if face is None:
+            return CardFace(tr(lang, JOKER_WORD[card]), "🃏", style)
+        suit, rank = face
         letters = COURT_LETTERS.get(lang)
         if letters is not None and rank >= 9:  # the letter's regional indicator
             emoji = chr(0x1F1E6 + ord(letters[rank - 9]) - ord("A"))
         else:
             emoji = self.RANK_EMOJI[rank]
-        suit = button_text(SUIT_SYMBOLS[suit_of(card)])
-        return CardFace(suit, emoji, Style.RED if red else Style.GREY)
+        return CardFace(button_text(SUIT_SYMBOLS[suit]), emoji, style)
 
     def card_line(self, line: str) -> str:
         # Discord's heading mark applies to its own line only: the cards

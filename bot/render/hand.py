@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.game.cards import card_name
+from bot.game.rules import Bidding
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.game.types import Phase
 from bot.game.view import PlayerView
@@ -94,6 +95,9 @@ def hand_message(
                     ),
                 )
             )
+        elif view.rules.bidding is Bidding.MIRROR:
+            lines.append(deck.hand_text(view.hand, lang))
+            lines.append(_mirror_line(lang))
         else:
             lines.append(deck.hand_text(view.hand, lang))
             bids = [NIL, *range(1, 14)]
@@ -137,6 +141,14 @@ def hand_message(
     else:
         lines.append(tr(lang, "This hand is over: the table message shows the result."))
     return MessageSpec(content=clip("\n".join(lines), CONTENT), rows=tuple(rows))
+
+
+def _mirror_line(lang: str) -> str:
+    """Under Mirror nobody chooses a bid: the table makes it in turn."""
+    return tr(
+        lang,
+        "Mirror bidding: each bid is the number of spades held (none: Nil), made for you in turn.",
+    )
 
 
 def _bids_line(view: PlayerView, names: Sequence[str], lang: str) -> str:

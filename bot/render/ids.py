@@ -38,6 +38,8 @@ class Act(StrEnum):
     RESIGN = "resign"  # the confirmation button of /spades resign
     CLAIM = "claim"  # claim the game once the turn limit has passed
     HINT = "hint"  # the coach's advice (hints tables); arg: the game's action count
+    HOUSE = "house"  # the host's house rules menus (lobby); arg: the page, 0 when absent
+    HOUSE_RULE = "house_rule"  # one house rule's menu; arg: its key, the value chosen
 
 
 @dataclass(frozen=True, slots=True)

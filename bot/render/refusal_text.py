@@ -70,7 +70,14 @@ def _localized(params: Mapping[str, object], lang: str) -> dict[str, object]:
         elif key == "suit" and isinstance(value, str) and value in SUIT_WORDS:
             values[key] = tr(lang, SUIT_WORDS[value])
         elif key == "card" and isinstance(value, str):
-            # Not a card name (a malformed request): shown as it came.
-            with contextlib.suppress(CardError):
-                values[key] = card_text(parse_card(value), lang)
+            values[key] = _card_words(value, lang)
     return values
+
+
+def _card_words(name: str, lang: str) -> str:
+    """A card name of any deck in words; not a card name (a malformed
+    request): shown as it came. Each name is printed alike in every deck."""
+    for deck in ("standard", "jjdd"):  # jjdd: the jokers
+        with contextlib.suppress(CardError):
+            return card_text(parse_card(name, deck), lang)
+    return name

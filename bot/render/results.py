@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 
 from bot.game.types import EndReason
 from bot.i18n import ENGLISH, ntr, tr
+from bot.render.house_rules import rules_line
 from bot.render.limits import CONTENT, clip, fit_lines
 from bot.render.names import computer_label, computer_name
 from bot.render.table import team_name
@@ -87,6 +88,9 @@ def end_of_game_text(
             team=names[game.winner],
             **_scores(game),
         )
+    house = rules_line(game.rules, lang)
+    if house:
+        head = f"{head}\n{house}"
     if outcome is None:
         return clip(head, CONTENT)
     if not outcome.rated:
@@ -101,10 +105,10 @@ def end_of_game_text(
 
 
 def game_record_text(game: FinishedGame, lang: str = ENGLISH) -> str:
-    """The answer that comes with a game's files."""
+    """The answer that comes with a game's files, with its house rules."""
     hands = len(game.hand_records)
     if game.winner is None:
-        return ntr(
+        text = ntr(
             lang,
             "Game {game}: {n} hand, a draw at {won} to {lost}.",
             "Game {game}: {n} hands, a draw at {won} to {lost}.",
@@ -112,12 +116,15 @@ def game_record_text(game: FinishedGame, lang: str = ENGLISH) -> str:
             game=game.game_id,
             **_scores(game),
         )
-    return ntr(
-        lang,
-        "Game {game}: {n} hand, {team} won {won} to {lost}.",
-        "Game {game}: {n} hands, {team} won {won} to {lost}.",
-        hands,
-        game=game.game_id,
-        team=team_name(game.winner, lang),
-        **_scores(game),
-    )
+    else:
+        text = ntr(
+            lang,
+            "Game {game}: {n} hand, {team} won {won} to {lost}.",
+            "Game {game}: {n} hands, {team} won {won} to {lost}.",
+            hands,
+            game=game.game_id,
+            team=team_name(game.winner, lang),
+            **_scores(game),
+        )
+    house = rules_line(game.rules, lang)
+    return f"{text}\n{house}" if house else text

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.game.rules import FirstDealer, FirstLead, RuleSet, SetPenalty, TieRule
 from bot.i18n import ENGLISH, N_, tr
 from bot.render.durations import duration_text
+from bot.render.house_rules import all_rules_text
 
 #: The play line, by the first-lead rule.
 _PLAY = {
@@ -71,7 +72,8 @@ def rules_text(rules: RuleSet, lang: str = ENGLISH) -> str:
             "- Nil: +{value} if the bidder takes no trick, -{value} if not; a failed Nil's "
             "tricks become bags."
         )
-    lines.append(tr(lang, nil, value=rules.nil_value))
+    if rules.nil_value is not None:
+        lines.append(tr(lang, nil, value=rules.nil_value))
     if rules.blind_nil:
         lines.append(
             tr(
@@ -82,14 +84,15 @@ def rules_text(rules: RuleSet, lang: str = ENGLISH) -> str:
                 deficit=rules.blind_nil_min_deficit,
             )
         )
-    lines.append(
-        tr(
-            lang,
-            "- Every {bags} bags cost {points} points.",
-            bags=rules.bag_limit,
-            points=rules.bag_penalty,
+    if rules.bag_penalty:
+        lines.append(
+            tr(
+                lang,
+                "- Every {bags} bags cost {points} points.",
+                bags=rules.bag_limit,
+                points=rules.bag_penalty,
+            )
         )
-    )
     lines.append(tr(lang, _PLAY[rules.first_lead]))
     if rules.revokes == "allowed":
         lines.append(
@@ -113,4 +116,5 @@ def rules_text(rules: RuleSet, lang: str = ENGLISH) -> str:
             limit=duration_text(lang, rules.turn_limit_s),
         )
     )
+    lines.append(all_rules_text(rules, lang))
     return "\n".join(lines)

@@ -23,6 +23,8 @@ class ButtonSpec:
 class SelectOption:
     value: str
     label: str
+    #: Shown as chosen when the menu is drawn (the value in play).
+    default: bool = False
 
 
 @dataclass(frozen=True, slots=True)

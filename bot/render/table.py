@@ -17,6 +17,7 @@ from bot.i18n import ENGLISH, N_, ntr, tr
 from bot.render.decks import Style
 from bot.render.durations import duration_text
 from bot.render.hand import bid_text, trick_line, tricks_over_bid
+from bot.render.house_rules import rules_line
 from bot.render.ids import Act, ComponentId
 from bot.render.limits import FIELD_VALUE, OPTION_LABEL, clip, fit_embed, fit_lines
 from bot.render.names import computer_label
@@ -66,7 +67,7 @@ def options_line(table: Table, stand_in: bool = False, lang: str = ENGLISH) -> s
     limit = duration_text(lang, o.turn_limit_s)
     parts = [
         tr(lang, "Host <@{host}>", host=table.host_id),
-        tr(lang, "game to {target}", target=o.target),
+        tr(lang, "game to {target}", target=table.rules.target),
         tr(lang, "revokes allowed") if o.revokes == "allowed" else tr(lang, "revokes blocked"),
         tr(lang, "{preset} rules", preset=o.preset),
         tr(lang, "turn limit {limit} (then a computer plays for the late player)", limit=limit)
@@ -75,7 +76,9 @@ def options_line(table: Table, stand_in: bool = False, lang: str = ENGLISH) -> s
     ]
     if o.hints:
         parts.append(tr(lang, "hints on"))
-    return " · ".join(parts)
+    line = " · ".join(parts)
+    house = rules_line(table.rules, lang)
+    return f"{line}\n{house}" if house else line
 
 
 def table_message(
@@ -407,6 +410,7 @@ def _rows(
                 button(Act.LEAVE, tr(lang, "Leave")),
                 button(Act.COMPUTERS, tr(lang, "Add computer players"), disabled=full),
                 button(Act.START, tr(lang, "Start"), Style.BLURPLE, disabled=not full),
+                house_rules_button(table, lang),
             )
         ]
         if full:
@@ -441,3 +445,8 @@ def _rows(
             )
         ]
     return []
+
+
+def house_rules_button(table: Table, lang: str) -> ButtonSpec:
+    """The lobby's button that opens the host's house rules menus."""
+    return ButtonSpec(str(ComponentId(Act.HOUSE, table.id, table.version)), tr(lang, "House rules"))

@@ -23,6 +23,8 @@ from bot.stats.records import RecordedHand
 WIDTH = 800
 HEIGHT = 450
 LEFT, RIGHT, TOP, BOTTOM = 64, 24, 64, 44
+#: Where the note beside the legend's second line may begin.
+NOTE_LEFT = LEFT + 260
 DOT_RADIUS = 5
 MARK_RADIUS = 10
 MAX_NAME = 32  # characters of a team's name in the legend
@@ -146,8 +148,9 @@ def _dashed(draw: ImageDraw.ImageDraw, y: int, x0: int, x1: int, colour: tuple[i
         draw.line([(x, y), (min(x + 6, x1), y)], fill=colour, width=2)
 
 
-def render_png(chart: ScoreChart, lang: str = ENGLISH) -> bytes:
-    """Draw the chart, its labels in ``lang``, and return it as PNG bytes."""
+def render_png(chart: ScoreChart, lang: str = ENGLISH, note: str = "") -> bytes:
+    """Draw the chart, its labels in ``lang`` and a one-line ``note`` (the
+    house rules), and return it as PNG bytes."""
     image = Image.new("RGB", (chart.width, chart.height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     small = _font(13)
@@ -198,6 +201,8 @@ def render_png(chart: ScoreChart, lang: str = ENGLISH) -> bytes:
             box = (p.x - DOT_RADIUS, p.y - DOT_RADIUS, p.x + DOT_RADIUS, p.y + DOT_RADIUS)
             draw.ellipse(box, fill=TEAM_COLOURS[team])
     _legend(draw, chart, lang)
+    if note:
+        _note(draw, note, chart.width - RIGHT)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=1)
     return out.getvalue()
@@ -228,6 +233,17 @@ def _legend(draw: ImageDraw.ImageDraw, chart: ScoreChart, lang: str) -> None:
     draw.text((x + 18, y), tr(lang, "bag penalty"), fill=TEXT, font=small, anchor="lm")
 
 
+def _note(draw: ImageDraw.ImageDraw, note: str, right: int) -> None:
+    """``note`` at the right of the legend's second line, cut to fit beside it."""
+    font = _font(13)
+    room = right - NOTE_LEFT
+    if draw.textlength(note, font=font) > room:
+        while note and draw.textlength(note + "…", font=font) > room:
+            note = note[:-1]
+        note += "…"
+    draw.text((right, 44), note, fill=TEXT, font=font, anchor="rm")
+
+
 def score_chart_png(
     hands: Sequence[RecordedHand],
     team_names: tuple[str, str],
@@ -235,6 +251,9 @@ def score_chart_png(
     losing_score: int | None,
     winner: int | None = None,
     lang: str = ENGLISH,
+    note: str = "",
 ) -> bytes:
-    """The PNG picture of a finished (or running) game, labelled in ``lang``."""
-    return render_png(plot_scores(hands, team_names, target, losing_score, winner), lang)
+    """The PNG picture of a finished (or running) game, labelled in ``lang``,
+    with a one-line ``note`` (the house rules that differ from the preset)."""
+    chart = plot_scores(hands, team_names, target, losing_score, winner)
+    return render_png(chart, lang, note)

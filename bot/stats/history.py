@@ -12,6 +12,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from bot.game.house import changed_keys, house_text
+from bot.game.rules import preset
 from bot.stats.records import FinishedGame
 
 EXPORT_FORMAT = "spades-history/1"
@@ -26,6 +28,8 @@ def export_document(
         "guild": game.guild_id,
         "finished_at": game.finished_at,
         "rules": game.rules.model_dump(mode="json"),
+        # The house rules that differ from the preset, in the simulator's text.
+        "house": house_text(game.rules, changed_keys(game.rules, preset(game.rules.preset))),
         "seats": [
             {
                 "seat": seat,

@@ -203,7 +203,7 @@ class FinishedGame:
             raise BadRecord("the game is not over")
         if len(seats) != 4:
             raise BadRecord("a game has four seats")
-        records = tuple(h.to_json(str(game_id), game.rules.preset) for h in game.hand_records)
+        records = tuple(h.to_json(str(game_id), game.rules) for h in game.hand_records)
         last = game.actions[-1] if game.actions else None
         challenger = last.seat if last and last.kind is ActionKind.CHALLENGE else None
         return cls(

@@ -264,9 +264,12 @@ def _log_bad_record(game: FinishedGame, exc: Exception) -> None:
     log.error("finished game %d cannot be counted: %s", game.game_id, exc)
 
 
-def chart_png(game: FinishedGame, team_names: tuple[str, str], lang: str = ENGLISH) -> bytes:
-    """The end-of-game picture of a recorded game, labelled in ``lang``."""
+def chart_png(
+    game: FinishedGame, team_names: tuple[str, str], lang: str = ENGLISH, note: str = ""
+) -> bytes:
+    """The end-of-game picture of a recorded game, labelled in ``lang``, with
+    a one-line ``note`` (its house rules)."""
     rules = game.rules
     return score_chart_png(
-        game.hands(), team_names, rules.target, rules.losing_score, game.winner, lang
+        game.hands(), team_names, rules.target, rules.losing_score, game.winner, lang, note
     )

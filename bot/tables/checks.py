@@ -6,7 +6,7 @@ person who clicked; none changes anything.
 
 from __future__ import annotations
 
-from bot.game.cards import parse_card
+from bot.game.cards import CARD_COUNT, parse_card
 from bot.tables import errors
 from bot.tables.live import LiveTable
 from bot.tables.model import TableStatus
@@ -75,7 +75,7 @@ def check_member(live: LiveTable, user_id: int) -> int:
 def card_value(card: object) -> int:
     if is_int(card):
         assert isinstance(card, int)
-        if not 0 <= card < 52:
+        if not 0 <= card < CARD_COUNT:
             raise errors.Malformed(f"{card} is not a card")
         return card
     if isinstance(card, str):

@@ -48,6 +48,13 @@ class HostOnly(TableError):
     default_message = N_("only the host can do that")
 
 
+class BadHouseRule(TableError):
+    """A house rule the engine's rule set refuses: its one line, translated."""
+
+    code = "bad_house_rule"
+    default_message = N_("that house rule cannot be played here")
+
+
 class WrongPhase(TableError):
     code = "wrong_phase"
     default_message = N_("that cannot be done at this point of the game")

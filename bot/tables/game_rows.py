@@ -94,6 +94,6 @@ def game_end(live: LiveTable, game: Game, at: float) -> GameEnd:
         reason=result.reason.value,
         reason_seat=result.seat,
         scores=scores,
-        hands=[r.json_text(game_id, game.rules.preset) for r in game.hand_records],
+        hands=[r.json_text(game_id, game.rules) for r in game.hand_records],
         seats=tuple(outcomes),
     )

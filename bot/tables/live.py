@@ -43,6 +43,7 @@ class Plan:
     game: Game | None = None
     new_game: bool = False  # a start or rematch: the game number moves on
     packed: Packed | None = None  # the checkpoint of ``change.state``: its marks, what it packed
+    options: TableOptions | None = None  # the lobby's house rules changed
 
 
 @dataclasses.dataclass(slots=True, eq=False)
@@ -96,6 +97,8 @@ class LiveTable:
             self.game if plan.game is None else plan.game,
             updated_at=plan.entry.at,
         )
+        if plan.options is not None:
+            snapshot = dataclasses.replace(snapshot, options=plan.options)
         if plan.new_game:
             snapshot = dataclasses.replace(snapshot, game_number=self.game_number + 1, game_id=None)
         return snapshot
@@ -110,6 +113,7 @@ class LiveTable:
             self.seats = plan.seats
         if plan.spectators is not None:
             self.spectators = plan.spectators
+        self.options = after.options
         self.game = after.game
         if plan.new_game:
             self.game_number = after.game_number

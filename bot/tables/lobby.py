@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.ai.base import player_levels
+from bot.game.house import KEYS, HouseRuleError
+from bot.game.rules import Bidding
 from bot.game.state import Game
 from bot.i18n import N_
 from bot.tables import errors
@@ -23,7 +25,18 @@ from bot.tables.checks import (
     is_int,
 )
 from bot.tables.game_rows import add_state
-from bot.tables.kinds import CANCEL, COMPUTERS, JOIN, LEAVE, PARTNER, REMATCH, START, UNWATCH, WATCH
+from bot.tables.kinds import (
+    CANCEL,
+    COMPUTERS,
+    HOUSE,
+    JOIN,
+    LEAVE,
+    PARTNER,
+    REMATCH,
+    START,
+    UNWATCH,
+    WATCH,
+)
 from bot.tables.live import LiveTable, Plan
 from bot.tables.model import EMPTY_SEAT, Seat, TableStatus
 from db.store import Change, GameStart, LogEntry, SeatRow
@@ -130,6 +143,46 @@ def add_computers(live: LiveTable, user_id: int, version: int, level: str, now: 
         Change(seats=seat_rows(seats)),
         seats=seats,
     )
+
+
+def house_rule(
+    live: LiveTable, user_id: int, key: str, value: str, version: int, now: Clock
+) -> Plan:
+    """The host sets one house rule (``key=value``, bot.game.house's text)
+    before the start; the whole rule set is validated again."""
+    check_host(live, user_id)
+    check_lobby(live)
+    if key not in KEYS or not isinstance(value, str):
+        raise errors.Malformed(f"unknown house rule {key!r}")
+    check_version(live, version)
+    try:
+        options = live.options.with_house_rule(key, value)
+    except HouseRuleError as exc:
+        raise house_refusal(str(exc)) from None
+    return Plan(
+        LogEntry(HOUSE, user_id, {"key": key, "value": value, "house": options.house}, now()),
+        Change(options=options.model_dump()),
+        options=options,
+    )
+
+
+#: The rule set's refusals of a combination of house rules (bot.game.rules),
+#: as the players read them.
+_COMBINATIONS = (
+    N_("nil cannot be off with {bidding} bidding"),
+    N_("blind_nil must be off with {bidding} bidding"),
+    N_("min_team_bid must be 0 with {bidding} bidding"),
+)
+
+
+def house_refusal(line: str) -> errors.BadHouseRule:
+    """The refusal of the rule set's one ``line``, in words the catalogs
+    translate; a line of another shape is quoted as it is."""
+    for template in _COMBINATIONS:
+        for bidding in Bidding:
+            if template.format(bidding=bidding.value) == line:
+                return errors.BadHouseRule(template, bidding=bidding.value)
+    return errors.BadHouseRule(N_("that house rule cannot be played: {line}"), line=line)
 
 
 def start(live: LiveTable, user_id: int, version: int, now: Clock, seed: SeedSource) -> Plan:

@@ -13,8 +13,18 @@ from enum import StrEnum
 from functools import cached_property, lru_cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
+from bot.game.house import apply, changed_keys, house_text, parse_house
 from bot.game.rules import DEFAULT_TURN_LIMIT_S, PRESETS, RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import GameResult
@@ -73,6 +83,10 @@ class TableOptions(BaseModel):
     #: keeps it (:attr:`bot.app.Snapshot.stand_in` says what holds); tables
     #: read back from the store have None here.
     stand_in: bool | None = Field(None, exclude=True)
+    #: The house rules the host set in the lobby, as ``KEY=VALUE,...`` text
+    #: (bot.game.house), applied over the preset and the choices above; empty
+    #: for the preset's rules (and for every table stored before them).
+    house: str = ""
 
     @classmethod
     def chosen(cls, **choices: Any) -> TableOptions:
@@ -84,6 +98,15 @@ class TableOptions(BaseModel):
             where = ".".join(str(p) for p in first.get("loc", ()))
             message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
             raise errors.Malformed(f"{where}: {message}" if where else message) from None
+
+    @model_serializer(mode="wrap")
+    def _stored_shape(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # A table without house rules is stored as before they existed, so
+        # every version reads it.
+        data: dict[str, Any] = handler(self)
+        if not self.house:
+            data.pop("house", None)
+        return data
 
     @field_validator("target")
     @classmethod
@@ -106,7 +129,16 @@ class TableOptions(BaseModel):
 
     def rules(self) -> RuleSet:
         """The engine's rules for these choices."""
-        return _rules(tuple(getattr(self, name) for name in RULE_CHOICES))
+        return _rules(tuple(getattr(self, name) for name in RULE_CHOICES), self.house)
+
+    def with_house_rule(self, key: str, value: str) -> TableOptions:
+        """These options with one house rule set (``key=value`` as
+        bot.game.house writes it). Raises HouseRuleError, one line, when the
+        value or the rules it makes cannot be played. The stored text keeps
+        only the rules that differ from the table's other choices."""
+        rules = apply(self.rules(), {**_parsed(self.house), key: _read(key, value)})
+        base = self.model_copy(update={"house": ""}).rules()
+        return self.model_copy(update={"house": house_text(rules, changed_keys(rules, base))})
 
 
 #: The options that are rules too: named like a field of RuleSet.
@@ -114,11 +146,21 @@ RULE_CHOICES = tuple(name for name in TableOptions.model_fields if name in RuleS
 
 
 @lru_cache(maxsize=256)
-def _rules(values: tuple[object, ...]) -> RuleSet:
+def _rules(values: tuple[object, ...], house: str) -> RuleSet:
     # Validating a RuleSet costs more than the rest of starting a game; rule
     # sets are frozen, so the tables with the same choices share one.
     chosen = dict(zip(RULE_CHOICES, values, strict=True))
-    return preset(str(chosen["preset"])).with_options(**chosen)
+    rules = preset(str(chosen["preset"])).with_options(**chosen)
+    return apply(rules, house) if house else rules
+
+
+def _parsed(house: str) -> dict[str, Any]:
+    return parse_house(house) if house else {}
+
+
+def _read(key: str, value: str) -> Any:
+    """One house rule's value read from its text (HouseRuleError if bad)."""
+    return parse_house(f"{key}={value}")[key]
 
 
 @dataclass(frozen=True, slots=True)

@@ -275,6 +275,19 @@ class TableService:
             lambda live: lobby.add_computers(live, user_id, version, level, self.now),
         )
 
+    async def house_rule(
+        self, table_id: int, user_id: int, version: int, key: str, value: str
+    ) -> Table:
+        """Set one house rule (``key=value`` as bot.game.house writes it).
+        Host only, before the start; BadHouseRule when the rules it makes
+        cannot be played."""
+        return await self._act(
+            table_id,
+            user_id,
+            version,
+            lambda live: lobby.house_rule(live, user_id, key, value, version, self.now),
+        )
+
     async def start(self, table_id: int, user_id: int, version: int) -> Table:
         """Deal the first hand. Host only, four seated."""
         return await self._act(

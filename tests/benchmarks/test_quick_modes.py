@@ -100,15 +100,19 @@ def test_every_benchmark_is_listed() -> None:
     assert found == set(CLOSING_KEYS)
 
 
-@pytest.mark.parametrize("name", sorted(CLOSING_KEYS))
-def test_the_quick_mode_runs_and_closes_with_its_json_line(name: str) -> None:
-    run = subprocess.run(
-        [sys.executable, "-m", f"benchmarks.{name}", "--quick"],
+def _quick(name: str, *options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", f"benchmarks.{name}", "--quick", *options],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+@pytest.mark.parametrize("name", sorted(CLOSING_KEYS))
+def test_the_quick_mode_runs_and_closes_with_its_json_line(name: str) -> None:
+    run = _quick(name)
     assert run.returncode == 0, run.stderr[-3000:]
     figures = json.loads(run.stdout.strip().splitlines()[-1])
     assert list(figures) == CLOSING_KEYS[name]
@@ -118,3 +122,17 @@ def test_the_quick_mode_runs_and_closes_with_its_json_line(name: str) -> None:
     assert all(isinstance(v, int | float | list) for v in numbers), figures
     if "backend" in figures:
         assert figures["backend"] in ("sqlite", "postgresql")
+
+
+def test_the_ai_benchmark_plays_under_house_rules() -> None:
+    house = "deck=jjdd,bidding=suicide,boston=200"
+    run = _quick("ai", "--house", house)
+    assert run.returncode == 0, run.stderr[-3000:]
+    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    assert list(figures) == [*CLOSING_KEYS["ai"], "house"]
+    assert figures["house"] == house
+    refused = _quick("ai", "--house", "deck=tarot")
+    assert refused.returncode == 2
+    assert refused.stderr.strip().endswith(
+        "bad value deck=tarot: expected standard|jokers|jokers-deuce|jjdd"
+    )

@@ -61,7 +61,7 @@ def team_hand(
     loose_tricks = 0  # failed-Nil tricks that only count as bags
     for bid, took in zip(bids, tricks, strict=True):
         if bid in (NIL, BLIND_NIL):
-            value = rules.blind_nil_value if bid == BLIND_NIL else rules.nil_value
+            value = rules.blind_nil_value if bid == BLIND_NIL else rules.nil_value or 0
             points += value if took == 0 else -value
             if rules.failed_nil_tricks_count_for_partner:
                 toward_contract += took

@@ -39,8 +39,8 @@ def test_the_text_is_the_records_json(preset: str) -> None:
         assert game.hand_records and game.hand_records[-1].game_over
         for record in game.hand_records:
             expected = json.dumps(
-                record.to_json(str(seed), preset), separators=(",", ":"), sort_keys=True
+                record.to_json(str(seed), game.rules), separators=(",", ":"), sort_keys=True
             )
-            assert record.json_text(str(seed), preset) == expected
+            assert record.json_text(str(seed), game.rules) == expected
             bids.update(bid for _, bid in record.bids)
     assert min(bids) < 0 or not PRESETS[preset].blind_nil  # Nils were among them

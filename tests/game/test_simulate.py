@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.game.cards import parse_card
-from bot.game.rules import PRESETS
+from bot.game.cards import deck_cards, parse_card
+from bot.game.house import KEYS, apply, resolved
+from bot.game.rules import PRESETS, RuleSet
 from bot.simulate import main
 
 RECORD_FIELDS = {
@@ -28,21 +29,26 @@ RECORD_FIELDS = {
     "bags_after",
     "game_over",
     "winner",
+    "rules",
 }
 SUMMARY_KEYS = {"games", "hands", "wins", "draws", "mean_hands_per_game", "seconds"}
 
 
-def check_record(line: dict[str, object], preset_name: str) -> None:
+def check_record(line: dict[str, object], preset_name: str, rules: RuleSet | None = None) -> None:
+    rules = rules or PRESETS[preset_name]
+    deck = rules.deck.value
     assert set(line) == RECORD_FIELDS
     assert line["preset"] == preset_name
+    assert line["rules"] == resolved(rules)
+    assert list(line["rules"]) == list(KEYS)
     assert isinstance(line["game"], str)
     assert isinstance(line["hand"], int) and line["hand"] >= 1
     assert line["dealer"] in range(4)
     hands = line["hands"]
     assert isinstance(hands, list) and len(hands) == 4
-    dealt = [parse_card(c) for hand in hands for c in hand]
+    dealt = [parse_card(c, deck) for hand in hands for c in hand]
     assert all(len(hand) == 13 for hand in hands)
-    assert sorted(dealt) == list(range(52))
+    assert sorted(dealt) == list(deck_cards(deck))
     bids = line["bids"]
     assert isinstance(bids, list)
     assert [b["seat"] for b in bids] == [(line["dealer"] + 1 + k) % 4 for k in range(4)]  # type: ignore[operator]
@@ -53,15 +59,16 @@ def check_record(line: dict[str, object], preset_name: str) -> None:
     for trick in tricks:
         assert set(trick) == {"leader", "cards", "winner"}
         assert len(trick["cards"]) == 4
-        played += [parse_card(c) for c in trick["cards"]]
-    assert sorted(played) == list(range(52))
+        played += [parse_card(c, deck) for c in trick["cards"]]
+    assert sorted(played) == list(deck_cards(deck))
     tricks_won = line["tricks_won"]
     assert isinstance(tricks_won, list) and sum(tricks_won) == 13
     assert tricks_won == [sum(t["winner"] == s for t in tricks) for s in range(4)]
     for team in (0, 1):
         before = line["score_before"][team]  # type: ignore[index]
         assert line["score_after"][team] == before + line["hand_score"][team]  # type: ignore[index]
-        assert 0 <= line["bags_after"][team] <= 9  # type: ignore[index]
+        bags = line["bags_after"][team]  # type: ignore[index]
+        assert bags >= 0 and (bags < rules.bag_limit or not rules.bag_penalty)
     assert isinstance(line["game_over"], bool)
     assert line["winner"] in (0, 1, "draw", None)
     assert (line["winner"] is None) != line["game_over"]
@@ -117,3 +124,48 @@ def test_simulate_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> N
             main(argv)
         assert stopped.value.code == 2
     assert "usage" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("preset_name", "house"),
+    [
+        ("standard", "deck=jokers,bidding=whiz"),
+        ("low-club", "deck=jjdd,bidding=suicide,min_team_bid=5,boston=200"),
+        ("blind-nil", "deck=jokers-deuce,blind_nil=off,bidding=mirror,bags=off,floor=off"),
+        ("cardgames", "ten_for_200=on,spades_lead=any,bags=5:50,target=300"),
+    ],
+)
+def test_simulate_plays_under_house_rules(
+    preset_name: str, house: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "hands.jsonl"
+    argv = ["--games", "3", "--rules", preset_name, "--house", house, "--record", str(record)]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["house"] == house
+    rules = apply(PRESETS[preset_name], house)
+    lines = [json.loads(text) for text in record.read_text().splitlines()]
+    assert len(lines) == summary["hands"]
+    for line in lines:
+        check_record(line, preset_name, rules)
+    if rules.deck.value != "standard":
+        named = {c for line in lines for hand in line["hands"] for c in hand}
+        assert {"BJ", "LJ"} <= named
+
+
+@pytest.mark.parametrize(
+    ("house", "error"),
+    [
+        ("decks=jjdd", "unknown house rule 'decks'"),
+        ("bags=5", "bad value bags=5: expected off or L:P"),
+        ("bidding=mirror,min_team_bid=3", "min_team_bid must be 0 with mirror bidding"),
+    ],
+)
+def test_a_bad_house_rule_stops_the_simulator_with_one_line(
+    house: str, error: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["--games", "1", "--house", house])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and error in err

@@ -202,7 +202,7 @@ PLAYING_CASES: list[tuple[str, Attempt, type[Exception]]] = [
         lambda s, t: s.play(t.id, _first_bidder(t), 3, t.version),
         rules.WrongPhase,
     ),
-    ("card 52", lambda s, t: s.play(t.id, _first_bidder(t), 52, t.version), errors.Malformed),
+    ("card 56", lambda s, t: s.play(t.id, _first_bidder(t), 56, t.version), errors.Malformed),
     (
         "card name nonsense",
         lambda s, t: s.play(t.id, _first_bidder(t), "ZZ", t.version),

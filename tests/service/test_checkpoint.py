@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.game import checkpoint
+from bot.game.house import apply
 from bot.game.random_play import random_card
 from bot.game.record import HandRecord
 from bot.game.rules import PRESETS
@@ -47,9 +48,13 @@ def _step(game: Game, rng: random.Random) -> None:
         game.play(seat, random_card(mask, rng), at)
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_decode_of_encode_is_the_same_game_at_every_step(preset: str) -> None:
-    rules = PRESETS[preset].with_options(target=250)
+@pytest.mark.parametrize(
+    ("preset", "house"),
+    [(name, "") for name in sorted(PRESETS)]
+    + [("standard", "deck=jjdd,bidding=suicide"), ("blind-nil", "deck=jokers-deuce,boston=200")],
+)
+def test_decode_of_encode_is_the_same_game_at_every_step(preset: str, house: str) -> None:
+    rules = apply(PRESETS[preset].with_options(target=250), house)
     for seed in range(3):
         game = Game.new(rules, seed, started_at=100.0)
         marks = (0, 0)
@@ -63,8 +68,8 @@ def test_decode_of_encode_is_the_same_game_at_every_step(preset: str) -> None:
             assert restored_marks == marks
             assert restored.snapshot() == game.snapshot()
             assert restored.actions == game.actions
-            assert [r.to_json("g", preset) for r in restored.hand_records] == [
-                r.to_json("g", preset) for r in game.hand_records
+            assert [r.to_json("g", rules) for r in restored.hand_records] == [
+                r.to_json("g", rules) for r in game.hand_records
             ]
             if game.over:
                 break

@@ -31,6 +31,8 @@ from cogs.spades import NEW_TABLE_HELP, NEW_TABLE_NUMBERS, NEW_TABLE_WORDS
 #: A role or channel setting is set to the one given, or cleared (none).
 CLEAR_CHOICES = [Choice(name=N_("set"), value="set"), Choice(name=N_("clear"), value="clear")]
 Channel = discord.TextChannel
+#: House rules' text: a dozen rules with their values fit.
+HOUSE_LENGTH = 300
 #: A moderator's reason, shown on the table message and its end-of-game post.
 REASON_LENGTH = 300
 ROLE_HELP = N_("The role (leave out with clear)")
@@ -237,6 +239,7 @@ class AdminGroup(
     @app_commands.command(name="defaults", description=N_("The defaults of a new table here"))
     @app_commands.describe(
         **NEW_TABLE_HELP,
+        house=N_("House rules as KEY=VALUE,... (as the simulator's --house); - for none"),
         computer_level=N_("How well the computer players play"),
         reset=N_("Forget every default first"),
     )
@@ -255,6 +258,7 @@ class AdminGroup(
         stand_in: bool | None = None,
         hints: bool | None = None,
         language: str | None = None,
+        house: app_commands.Range[str, 1, HOUSE_LENGTH] | None = None,
         computer_level: str | None = None,
         reset: bool = False,
     ) -> None:
@@ -267,9 +271,12 @@ class AdminGroup(
             "stand_in": stand_in,
             "hints": hints,
             "language": language,
+            "house": None if house is None else house.strip().removeprefix("-"),
         }
         base = {} if reset else settings.defaults
         defaults = {**base, **{k: v for k, v in chosen.items() if v is not None}}
+        if not defaults.get("house", True):
+            del defaults["house"]  # "-": no house rules
         try:
             TableOptions.chosen(**defaults)
         except table_errors.Malformed as exc:

@@ -171,6 +171,22 @@ async def test_the_servers_computer_level_plays_at_its_tables(world: World) -> N
     assert [s.computer_level for s in table.seats[1:]] == ["heuristic"] * 3
 
 
+async def test_house_rules_by_default_read_as_the_simulators(world: World) -> None:
+    mod = moderator(world)
+    refused = await mod.slash(world.channel, "spades-admin defaults", house="deck=foo")
+    assert refusal(world, refused) == (
+        "Those defaults do not fit together: bad value deck=foo: "
+        "expected standard|jokers|jokers-deuce|jjdd"
+    )
+    assert await settings(world) == ServerSettings()
+    done = await mod.slash(world.channel, "spades-admin defaults", house="bidding=whiz")
+    assert answer(done) == "Defaults of a new table: house=bidding=whiz"
+    table = await world.new_table(world.user("alice"))
+    assert table.options.house == "bidding=whiz"
+    await mod.slash(world.channel, "spades-admin defaults", house="-")
+    assert await settings(world) == ServerSettings()
+
+
 async def test_a_new_table_mentions_the_notify_role_only(world: World) -> None:
     mod = moderator(world)
     news = world.guild.create_role("Spades news")

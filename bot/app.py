@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from bot.ai.base import current_level, player_levels
 from bot.clock import Scheduler, SystemClock
 from bot.clock.notifier import TurnNotifier
 from bot.clock.turn_clock import TurnClock
@@ -34,6 +35,7 @@ from bot.coach.service import CoachService
 from bot.config import Settings
 from bot.game.rules import PRESETS, RuleSet
 from bot.refusals import NoTableHere, NotPlaying, SeveralTables, UnknownTable
+from bot.servers import ServerSettingsService
 from bot.stats.service import StatsService
 from bot.store_access import StoreUnavailable, open_store
 from bot.tables import errors as table_errors
@@ -48,8 +50,11 @@ log = logging.getLogger(__name__)
 
 #: The rules presets a host can choose, the default first.
 PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
+#: The computer players' levels a server can choose.
+COMPUTER_LEVELS: tuple[str, ...] = tuple(player_levels())
 
 __all__ = [
+    "COMPUTER_LEVELS",
     "PRESET_NAMES",
     "REDRAW",
     "LiveHandRow",
@@ -110,6 +115,7 @@ class SpadesApp:
         self.shards = settings.discord.shards
         self.stats = StatsService(StatsStore(store), owns=self.shards.owns)
         self.coach = CoachService(store, now)
+        self.servers = ServerSettingsService(store, now)
         self._listeners: list[Listener] = []
         self._background: set[asyncio.Task[Any]] = set()
         tables.subscribe(self._on_commit)
@@ -282,7 +288,8 @@ class SpadesApp:
         return await self.tables.choose_partner(table.id, user_id, version, seat)
 
     async def add_computers(self, table: Table, user_id: int, version: int) -> Table:
-        level = self.settings.tables.computer_level
+        chosen = (await self.servers.of(table.guild_id)).computer_level
+        level = current_level(chosen) if chosen else self.settings.tables.computer_level
         return await self.tables.add_computers(table.id, user_id, version, level)
 
     def check_house_rules(self, table: Table, user_id: int) -> None:
@@ -330,6 +337,19 @@ class SpadesApp:
 
     async def resign(self, table: Table, user_id: int, version: int) -> Table:
         return await self.tables.resign(table.id, user_id, version)
+
+    async def end_by_moderator(
+        self, origin: Origin, table_id: int, moderator_id: int, note: str
+    ) -> Table:
+        """A moderator of the interaction's server ends one of its tables (the
+        caller checked that they moderate it). A table of another server is
+        UnknownTable; one no longer open, TableClosed."""
+        table = await self.tables.get(table_id)
+        if origin.guild_id is None or table.guild_id != origin.guild_id:
+            raise UnknownTable()
+        if not table.is_open:
+            raise table_errors.TableClosed()
+        return await self.tables.end_by_moderator(table.id, moderator_id, note)
 
     async def claim(self, table: Table, user_id: int, version: int) -> Table:
         """Win because the other team kept the table waiting past the limit.

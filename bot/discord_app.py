@@ -33,6 +33,7 @@ from bot.refusals import Stopping
 from bot.render.leaderboard import BOARD_PATTERN
 from bot.shards import format_shard_ids
 from bot.tables.service import random_seed
+from cogs.admin import AdminCog
 from cogs.coach import CoachDesk
 from cogs.components import PATTERN, ComponentHandler, SpadesComponent, handle_components
 from cogs.errors import on_tree_error, report, say
@@ -193,6 +194,7 @@ class SpadesBot(commands.Bot):
         await self.add_cog(self.leaderboard)
         spades = SpadesCog(self.tree, app, self.hands, self.presenter, self.leaderboard.commands)
         await self.add_cog(spades)
+        await self.add_cog(AdminCog(self.tree, app))
         if not self.commands_only:
             if self.settings.metrics.port:
                 self._serve_metrics()

@@ -222,6 +222,26 @@ class LeaderboardCog(commands.Cog):
             return POST
 
         self.outbox.put(("post", game.game_id), post)
+        await self._announce_result(table, game, text, names)
+
+    async def _announce_result(
+        self, table: Table, game: FinishedGame, text: str, names: dict[int, str]
+    ) -> None:
+        """The same post in the server's results channel, if it has one."""
+        results = (await self.app.servers.of(table.guild_id)).results_channel
+        if results is None or results == table.channel_id:
+            return
+
+        async def post() -> Route:
+            channel = self.bot.get_partial_messageable(results, guild_id=table.guild_id)
+            try:
+                await channel.send(content=text, file=_picture(game, names, table.language))
+            except discord.HTTPException as exc:
+                # A results channel deleted or closed to the bot: the table has its post.
+                log.warning("could not announce game %d in %d: %s", game.game_id, results, exc)
+            return POST
+
+        self.outbox.put(("results", game.game_id), post)
 
     async def _user_names(self, game: FinishedGame) -> dict[int, str]:
         """The display names of the people who played ``game``."""

@@ -48,7 +48,8 @@ from bot.config import DiscordSettings
 log = logging.getLogger(__name__)
 
 #: What an item brings up to date: a kind ("table", "notice", "clock",
-#: "post") and the id of its table or game.
+#: "post", "results": a game in the server's results channel, "notify": a
+#: new table's mention of the server's role) and the id of its table or game.
 Key = tuple[str, int]
 #: Discord's route of the request a ``send`` made ("PATCH /channels/..."),
 #: or None if nothing was left to send.

@@ -24,18 +24,17 @@ from bot.render.decks import DECKS, DeckName, Style
 from bot.render.ids import Act, ComponentId
 from bot.render.rules_text import rules_text
 from bot.render.spec import ButtonSpec, MessageSpec
-from bot.tables.model import DEFAULT_TURN_LIMIT_S, TableOptions
 from cogs.components import send_private
 from cogs.errors import InteractionRefused
 from cogs.hands import HandScreens
 from cogs.languages import learn_language, private_language, server_language
 from cogs.presenter import TablePresenter
+from cogs.server_rules import announce_table, opening_options
 from cogs.translator import SECONDS
 
 # Minutes: quick tables for people playing together, up to a week for
 # tables played over days.
 TURN_LIMIT_MINUTES = (5, 60, 720, 1440, 2880, 4320, 10080)
-DEFAULT_TURN_LIMIT_MINUTES = DEFAULT_TURN_LIMIT_S // 60
 PRESET_CHOICES: list[Choice[str]] = [Choice(name=name, value=name) for name in PRESET_NAMES]
 #: Each language by its own name; "auto" goes back to the Discord app's.
 AUTO = "auto"
@@ -46,6 +45,35 @@ def _limit_choice(minutes: int) -> Choice[int]:
     seconds = minutes * 60
     name = app_commands.locale_str(duration_text("en", seconds), **{SECONDS: seconds})
     return Choice(name=name, value=minutes)
+
+
+#: The options of a new table, on ``/spades new`` and, as the server's
+#: defaults, on ``/spades-admin defaults``: their help, then their choices
+#: (those with numbers apart from those with words, as discord.py asks).
+NEW_TABLE_HELP = {
+    "target": N_("Points to win"),
+    "revokes": N_("Allow revokes (at the player's risk, /revoke catches them) or block them"),
+    "preset": N_("Rules preset"),
+    "turn_limit": N_("How long the table waits on one player before the others may claim"),
+    "stand_in": N_("Past the turn limit, a computer plays for the late player (else: a claim)"),
+    "hints": N_("A Hint button on the players' hands (such games leave ratings alone)"),
+    "language": N_("The language of the table message (the server's by default)"),
+}
+NEW_TABLE_NUMBERS: dict[str, list[Choice[int]]] = {
+    "target": [
+        Choice(name=N_("500 points"), value=500),
+        Choice(name=N_("250 points"), value=250),
+    ],
+    "turn_limit": [_limit_choice(m) for m in TURN_LIMIT_MINUTES],
+}
+NEW_TABLE_WORDS: dict[str, list[Choice[str]]] = {
+    "revokes": [
+        Choice(name=N_("allow"), value="allowed"),
+        Choice(name=N_("block"), value="blocked"),
+    ],
+    "preset": PRESET_CHOICES,
+    "language": LANGUAGE_CHOICES,
+}
 
 
 @app_commands.guild_only()
@@ -66,58 +94,43 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
         return self.cog.app
 
     @app_commands.command(name="new", description=N_("Open a Spades table in this channel"))
-    @app_commands.describe(
-        target=N_("Points to win"),
-        revokes=N_("Allow revokes (at the player's risk, /revoke catches them) or block them"),
-        preset=N_("Rules preset"),
-        turn_limit=N_("How long the table waits on one player before the others may claim"),
-        stand_in=N_("Past the turn limit, a computer plays for the late player (else: a claim)"),
-        hints=N_("A Hint button on the players' hands (such games leave ratings alone)"),
-        language=N_("The language of the table message (the server's by default)"),
-    )
-    @app_commands.choices(
-        target=[
-            Choice(name=N_("500 points"), value=500),
-            Choice(name=N_("250 points"), value=250),
-        ],
-        turn_limit=[_limit_choice(m) for m in TURN_LIMIT_MINUTES],
-    )
-    @app_commands.choices(
-        revokes=[
-            Choice(name=N_("allow"), value="allowed"),
-            Choice(name=N_("block"), value="blocked"),
-        ],
-        preset=PRESET_CHOICES,
-        language=LANGUAGE_CHOICES,
-    )
+    @app_commands.describe(**NEW_TABLE_HELP)
+    @app_commands.choices(**NEW_TABLE_NUMBERS)
+    @app_commands.choices(**NEW_TABLE_WORDS)
     async def new(
         self,
         interaction: discord.Interaction[Any],
-        target: int = 500,
-        revokes: str = "allowed",
-        preset: str = "standard",
-        turn_limit: int = DEFAULT_TURN_LIMIT_MINUTES,
+        target: int | None = None,
+        revokes: str | None = None,
+        preset: str | None = None,
+        turn_limit: int | None = None,
         stand_in: bool | None = None,
-        hints: bool = False,
+        hints: bool | None = None,
         language: str | None = None,
     ) -> None:
         # Posting the table message may wait on Discord's rate limits.
         await interaction.response.defer(ephemeral=True, thinking=True)
         presenter = self.cog.presenter
         presenter.remember_name(interaction.user)
-        options = TableOptions.chosen(
+        # Left out: the server's default (/spades-admin defaults), else the form's.
+        options = await opening_options(
+            interaction,
+            self.app,
             target=target,
             revokes=revokes,
             preset=preset,
-            turn_limit_s=turn_limit * 60,
+            turn_limit_s=None if turn_limit is None else turn_limit * 60,
             stand_in=stand_in,
             hints=hints,
-            language=language or server_language(interaction),
+            language=language,
         )
+        if "language" not in options.model_fields_set:
+            options = options.model_copy(update={"language": server_language(interaction)})
         origin = Origin(interaction.guild_id, interaction.channel_id)
         snapshot = await self.app.create(origin, interaction.user.id, options)
         table = snapshot.table
         await presenter.settle(table.id)
+        await announce_table(self.app, presenter.outbox, interaction.client, table)
         problem = presenter.problem(table.id)
         if problem is not None:
             await interaction.followup.send(problem, ephemeral=True)

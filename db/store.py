@@ -15,7 +15,8 @@ written once for both databases:
   and engine states (read back by :mod:`db.table_reads`, records in
   :mod:`db.table_records`);
 * :mod:`db.deadlines`: the turn clock's deadlines;
-* :mod:`db.prefs`: user preferences and turn mentions.
+* :mod:`db.prefs`: user preferences and turn mentions;
+* :mod:`db.server_settings`: each server's settings.
 
 The statistics (:mod:`db.stats_store`) and the turn clock's table state
 (:mod:`db.clock_store`) share the store's database and transactions.
@@ -39,6 +40,7 @@ from db.errors import (
 )
 from db.prefs import PrefsSQL, TurnMention, UserPrefs
 from db.schema import MIGRATIONS_DIR, Migration, find_migrations
+from db.server_settings import ServerSettingsSQL
 from db.sql import Database
 from db.sqlite import READ_ONLY, SQLiteDatabase, split_statements
 from db.table_records import (
@@ -88,7 +90,7 @@ __all__ = [
 ]
 
 
-class Store(TableSQL, DeadlineSQL, PrefsSQL):
+class Store(TableSQL, DeadlineSQL, PrefsSQL, ServerSettingsSQL):
     """The database. Create with ``await Store.open(target)``; ``await close()``."""
 
     def __init__(self, db: Database) -> None:

@@ -34,6 +34,7 @@ import hashlib
 import marshal
 import sys
 from array import array
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -200,7 +201,7 @@ def encode_current_from(
             game.bags,
             [_record_tuple(r) for r in game.hand_records[records:]],
             game.waiting_since,
-            None if result is None else (result.winner, result.reason.value, result.seat),
+            None if result is None else _result_tuple(result),
             columns,
         )
     )
@@ -256,7 +257,7 @@ def _decode(rules: RuleSet, history: bytes | None, current: bytes) -> tuple[Game
         bags=bags,
         hand_records=[_record(r) for r in old_records] + [_record(r) for r in new_records],
         waiting_since=waiting_since,
-        result=None if result is None else GameResult(result[0], EndReason(result[1]), result[2]),
+        result=None if result is None else _result(result),
         log=log,
     )
     return game, (records, entries)
@@ -297,6 +298,17 @@ def _log_entries(columns: tuple[bytes, ...]) -> list[LogEntry]:
             strict=True,
         )
     )
+
+
+def _result_tuple(result: GameResult) -> tuple[Any, ...]:
+    basic = (result.winner, result.reason.value, result.seat)
+    # The note only when there is one: checkpoints of earlier versions have three.
+    return basic if result.note is None else (*basic, result.note)
+
+
+def _result(data: Sequence[Any]) -> GameResult:
+    note = data[3] if len(data) > 3 else None
+    return GameResult(data[0], EndReason(data[1]), data[2], note)
 
 
 def _record_tuple(record: HandRecord) -> tuple[Any, ...]:

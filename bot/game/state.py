@@ -315,6 +315,8 @@ class Game:
             self.resign(action.seat, action.at)
         elif kind is ActionKind.CLAIM_TIMEOUT:
             self.claim_timeout(action.seat, action.at)
+        elif kind is ActionKind.MODERATOR_END:
+            self.end_by_moderator(None, action.at)
         else:  # pragma: no cover - ActionKind is closed
             raise errors.MalformedAction(N_("unknown action {kind}"), kind=repr(kind))
 
@@ -436,6 +438,15 @@ class Game:
         waiting = refusals.check_timeout_claim(self, seat, at)
         self._log.append((ActionKind.CLAIM_TIMEOUT, seat, 0, at))
         self._end(GameResult(1 - team_of(waiting), EndReason.TIMEOUT, waiting))
+
+    def end_by_moderator(self, note: str | None, at: float = 0.0) -> None:
+        """A moderator of the server ends the game: nobody wins. ``note`` is
+        their reason, kept with the result (and in checkpoints; the action
+        log keeps it in its payload, which a replay does not read). No seat
+        acts: seat 0 is logged."""
+        refusals.check_not_over(self)
+        self._log.append((ActionKind.MODERATOR_END, 0, 0, at))
+        self._end(GameResult(None, EndReason.MODERATOR, None, note))
 
     # -- internals ------------------------------------------------------------
 

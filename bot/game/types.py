@@ -29,6 +29,7 @@ class ActionKind(StrEnum):
     NEXT_HAND = "next_hand"
     RESIGN = "resign"
     CLAIM_TIMEOUT = "claim_timeout"
+    MODERATOR_END = "moderator_end"  # a moderator of the server ended the game
 
 
 #: The log kinds under which the engine's actions are stored (their ActionKind values).
@@ -42,6 +43,7 @@ class EndReason(StrEnum):
     FALSE_CLAIM = "false_claim"  # an unproven revoke challenge
     RESIGNATION = "resignation"
     TIMEOUT = "timeout"
+    MODERATOR = "moderator"  # ended by a moderator of the server: nobody won
 
 
 class Action(NamedTuple):
@@ -90,9 +92,13 @@ class GameResult:
     winner: int | None  # team 0 or 1; None for a draw
     reason: EndReason
     seat: int | None = None  # who resigned, revoked, claimed falsely or ran out of time
+    note: str | None = None  # the moderator's reason (EndReason.MODERATOR)
 
     def to_json(self) -> dict[str, Any]:
-        return {"winner": self.winner, "reason": self.reason.value, "seat": self.seat}
+        data = {"winner": self.winner, "reason": self.reason.value, "seat": self.seat}
+        if self.note is not None:
+            data["note"] = self.note
+        return data
 
 
 def team_of(seat: int) -> int:

@@ -259,6 +259,7 @@ _REASONS = {
     EndReason.FALSE_CLAIM: N_("false claim"),
     EndReason.RESIGNATION: N_("resigned"),
     EndReason.TIMEOUT: N_("timeout"),
+    EndReason.MODERATOR: N_("ended by a moderator"),
 }
 
 

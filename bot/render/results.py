@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from bot.game.types import EndReason
 from bot.i18n import ENGLISH, ntr, tr
 from bot.render.house_rules import rules_line
 from bot.render.limits import CONTENT, clip, fit_lines
@@ -65,6 +66,16 @@ def end_of_game_text(
     """The words posted with the end-of-game picture, in the table's ``lang``.
     Without ``outcome`` (the game was counted before a restart) the rating
     changes are not repeated."""
+    if game.reason is EndReason.MODERATOR:
+        head = tr(
+            lang,
+            "Table {table}: ended by a moderator at {won} to {lost}: {why}",
+            table=table_id,
+            why=game.note or "-",
+            **_scores(game),
+        )
+        # Nothing is rated, whoever played.
+        return clip(f"{head} {tr(lang, 'Not rated.')}", CONTENT)
     if game.winner is None:
         head = tr(
             lang, "Table {table}: a draw at {won} to {lost}.", table=table_id, **_scores(game)

@@ -348,6 +348,14 @@ def result_text(table: Table, game: Game, lang: str = ENGLISH) -> str:
     result = game.result
     assert result is not None
     labels = seat_labels(table, lang)
+    if result.reason is EndReason.MODERATOR:
+        ended = tr(
+            lang,
+            "**Ended by a moderator** at {first} to {second}.",
+            first=game.scores[0],
+            second=game.scores[1],
+        )
+        return f"{ended} {result.note}" if result.note else ended
     if result.winner is None:
         return tr(
             lang, "**Draw** at {first} to {second}.", first=game.scores[0], second=game.scores[1]

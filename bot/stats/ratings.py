@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from openskill.models import PlackettLuce
 
+from bot.game.types import EndReason
 from bot.stats.records import FinishedGame
 
 START_MU = 25.0
@@ -65,5 +66,8 @@ def rate_teams(
 
 def is_rated(game: FinishedGame, rate_computer_games: bool) -> bool:
     """Whether a game moves ratings: games with computer players, or with
-    the coach's hints on, only where the server chose to rate them."""
+    the coach's hints on, only where the server chose to rate them; never a
+    game a moderator ended."""
+    if game.reason is EndReason.MODERATOR:
+        return False
     return rate_computer_games or not game.has_help

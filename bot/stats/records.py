@@ -173,6 +173,7 @@ class FinishedGame:
     hand_records: tuple[Mapping[str, Any], ...]
     challenger_seat: int | None = None  # who called the revoke, for REVOKE and FALSE_CLAIM
     hints: bool = False  # played with the coach's hints on
+    note: str | None = None  # a moderator's reason for ending it (EndReason.MODERATOR)
 
     @property
     def has_computer(self) -> bool:
@@ -218,4 +219,5 @@ class FinishedGame:
             hand_records=records,
             challenger_seat=challenger,
             hints=hints,
+            note=game.result.note,
         )

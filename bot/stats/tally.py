@@ -55,7 +55,10 @@ def seat_tally(game: FinishedGame, seat: int, hands: list[RecordedHand] | None =
     if hands is None:
         hands = game.hands()
     tally = Tally(games=1, hands=len(hands))
-    if game.winner is None:
+    if game.reason is EndReason.MODERATOR:
+        # Nobody won or drew: the game is not in anyone's record of results.
+        tally.games = 0
+    elif game.winner is None:
         tally.draws = 1
     elif game.winner == team:
         tally.wins = 1

@@ -14,6 +14,7 @@ from bot.game.types import Action, ActionKind
 from bot.tables import errors
 from bot.tables.checks import check_member, check_not_ahead, check_version
 from bot.tables.game_rows import add_state, game_end, stores_state
+from bot.tables.kinds import CANCEL
 from bot.tables.live import LiveTable, Plan, copy_game
 from bot.tables.model import TableStatus
 from db.store import Change, LogEntry
@@ -69,6 +70,29 @@ def engine_plan(
         plan.change = Change(status=TableStatus.FINISHED.value, game_end=game_end(live, game, at))
     if stores_state(kind, game):
         add_state(live, game, plan, live.game_number, new_game=False)
+    return plan
+
+
+def moderator_plan(live: LiveTable, moderator_id: int, note: str, now: Clock) -> Plan:
+    """A moderator of the server ends the table, whatever its state: a game
+    in progress ends with nobody winning (nothing is rated); a table still
+    in its lobby is closed. ``note`` is their reason, logged with it."""
+    at = now()
+    payload: dict[str, Any] = {"moderator": moderator_id, "note": note}
+    if live.status is TableStatus.LOBBY:
+        closed = TableStatus.CANCELLED
+        return Plan(
+            LogEntry(CANCEL, moderator_id, payload, at), Change(status=closed.value), status=closed
+        )
+    if live.status is not TableStatus.PLAYING or live.game is None or live.game.over:
+        raise errors.TableClosed()
+    game = copy_game(live.game)
+    game.end_by_moderator(note, at)
+    payload.update(seat=0, value=0)  # the fields of every engine action
+    plan = Plan(LogEntry(ActionKind.MODERATOR_END.value, moderator_id, payload, at), game=game)
+    plan.status = TableStatus.FINISHED
+    plan.change = Change(status=TableStatus.FINISHED.value, game_end=game_end(live, game, at))
+    add_state(live, game, plan, live.game_number, new_game=False)
     return plan
 
 

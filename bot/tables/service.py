@@ -47,7 +47,7 @@ from bot.tables.checks import card_value, check_id, is_int
 from bot.tables.kinds import COMPUTER_KINDS, CREATE, REMATCH, START
 from bot.tables.live import LiveTable, Plan
 from bot.tables.model import EMPTY_SEAT, Seat, Table, TableOptions, TableStatus
-from bot.tables.play import engine_plan
+from bot.tables.play import engine_plan, moderator_plan
 from bot.tables.registry import BeforeCommit, Owns, TableRegistry
 from db.store import ChannelTaken, LogEntry, Store
 
@@ -377,6 +377,17 @@ class TableService:
         return await self._engine_act(
             table_id, user_id, version, ActionKind.CLAIM_TIMEOUT, 0, stand_in=stand_in
         )
+
+    async def end_by_moderator(self, table_id: int, moderator_id: int, note: str) -> Table:
+        """A moderator ends the table (see :func:`play.moderator_plan`); the
+        caller has checked they moderate its server."""
+        check_id(moderator_id, "user")
+
+        def plan(live: LiveTable) -> Plan:
+            return moderator_plan(live, moderator_id, note, self.now)
+
+        table = await self.get(table_id)
+        return await self._act(table_id, moderator_id, table.version, plan)
 
     async def computer_act(self, table_id: int, seat: int, version: int, action: Action) -> Table:
         """A computer player's action for its own seat, through the same checks

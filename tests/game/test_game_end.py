@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import pytest
 
+from bot.game.errors import IllegalAction
 from bot.game.rules import preset
 from bot.game.scoring import NIL
 from bot.game.state import Game
-from bot.game.types import EndReason, Phase
+from bot.game.types import Action, ActionKind, EndReason, GameResult, Phase
 
 from .helpers import all_spades_deal, play_hand
 
@@ -128,3 +129,19 @@ def test_a_game_never_ends_between_limits() -> None:
         play_hand(game, {0: 3, 1: 3, 2: 3, 3: 3})
         assert (game.scores, game.bags) == (scores, bags)
         assert game.phase is Phase.HAND_OVER
+
+
+def test_a_moderator_ends_a_game_with_no_winner_and_a_replay_agrees() -> None:
+    game = scripted_game("standard", [1, 1])
+    play_hand(game, {0: 1, 1: 7, 2: 1, 3: 6})
+    game.end_by_moderator("stuck", 5.0)
+    assert game.over and game.result == GameResult(None, EndReason.MODERATOR, None, "stuck")
+    assert game.actions[-1] == Action(ActionKind.MODERATOR_END, 0, 0, 5.0)
+    with pytest.raises(IllegalAction):
+        game.end_by_moderator("again", 6.0)
+    # A replay of the log ends the same way (the reason lives in the log's payload).
+    replayed = scripted_game("standard", [1, 1])
+    for action in game.actions:
+        replayed.apply(action)
+    assert replayed.result == GameResult(None, EndReason.MODERATOR, None, None)
+    assert replayed.scores == game.scores

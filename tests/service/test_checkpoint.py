@@ -228,3 +228,13 @@ async def test_foreign_or_broken_checkpoints_fall_back_to_the_log(tmp_path: Path
             ).fetchone()
             assert stored == checkpoint.FINGERPRINT
     assert await _resumed(path) == expected
+
+
+def test_a_moderators_reason_is_kept_in_the_checkpoint() -> None:
+    rules = PRESETS["standard"]
+    game = Game.new(rules, 1, started_at=100.0)
+    game.end_by_moderator("stuck for days", 101.0)
+    current = checkpoint.encode_current(game, (0, 0))
+    restored, _ = checkpoint.decode(rules, None, current)
+    assert restored.result is not None and restored.result.note == "stuck for days"
+    assert restored.result == game.result

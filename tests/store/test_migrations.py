@@ -31,6 +31,7 @@ OWN_TABLES = {
     "game_seats",
     "user_prefs",
     "deadlines",
+    "server_settings",
 }
 
 
@@ -81,6 +82,11 @@ async def test_every_older_version_upgrades_and_keeps_its_rows(tmp_path: Path, s
         assert await store.schema_version() == LATEST
         log = await store.action_log(1)
         assert [(e.seq, e.kind, e.actor) for e in log] == [(1, "create", 3)]
+        # The servers' settings (029) are there, and empty.
+        assert await store.server_settings(1) == {}
+        await store.set_server_settings(1, {"host_role": 7}, 2.0)
+        await store.set_server_settings(1, {"host_role": 8}, 3.0)
+        assert await store.server_settings(1) == {"host_role": 8}
     finally:
         await store.close()
     assert schema(path)[1] >= OWN_TABLES
@@ -234,6 +240,11 @@ async def test_every_older_version_upgrades_on_both(backend: Backend, start: int
         assert await store.schema_version() == LATEST
         log = await store.action_log(1)
         assert [(e.seq, e.kind, e.actor) for e in log] == [(1, "create", 3)]
+        # The servers' settings (029) are there, and empty.
+        assert await store.server_settings(1) == {}
+        await store.set_server_settings(1, {"host_role": 7}, 2.0)
+        await store.set_server_settings(1, {"host_role": 8}, 3.0)
+        assert await store.server_settings(1) == {"host_role": 8}
     finally:
         await store.close()
 

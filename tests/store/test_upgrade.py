@@ -245,3 +245,13 @@ async def test_the_resumed_games_go_on(upgraded: Upgraded) -> None:
         assert [e.seq for e in log] == list(range(1, after.version + 1))
         moved += 1
     assert moved >= 3
+
+
+async def test_server_settings_start_empty_and_are_kept(upgraded: Upgraded) -> None:
+    """The databases of earlier versions gain the servers' settings (migration
+    029): none at first, which is how those versions behaved."""
+    store, _, _ = upgraded
+    assert "server_settings" in {t.name for t in await store.db.tables()}
+    assert await store.server_settings(1001) == {}
+    await store.set_server_settings(1001, {"channels": [5]}, 1.0)
+    assert await store.server_settings(1001) == {"channels": [5]}

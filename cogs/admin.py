@@ -1,0 +1,331 @@
+"""``/spades-admin ...``: a server's own settings, for its moderators.
+
+A top-level command, because Discord applies a default permission only to
+one: registered for members who may manage the server (a server can grant
+it to others in its Integrations settings), and checked again on every use,
+since that grant does not give the permission itself. Every refusal is one
+private line and changes nothing.
+
+What the settings mean when a table opens is in :mod:`cogs.server_rules`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.ext import commands
+
+from bot.app import COMPUTER_LEVELS, Origin, SpadesApp
+from bot.i18n import N_, tr
+from bot.refusals import UnknownTable
+from bot.servers import ServerSettings
+from bot.tables import errors as table_errors
+from bot.tables.model import TableOptions
+from cogs.errors import InteractionRefused
+from cogs.languages import private_language
+from cogs.spades import NEW_TABLE_HELP, NEW_TABLE_NUMBERS, NEW_TABLE_WORDS
+
+#: A role or channel setting is set to the one given, or cleared (none).
+CLEAR_CHOICES = [Choice(name=N_("set"), value="set"), Choice(name=N_("clear"), value="clear")]
+Channel = discord.TextChannel
+#: House rules' text: a dozen rules with their values fit.
+HOUSE_LENGTH = 300
+#: A moderator's reason, shown on the table message and its end-of-game post.
+REASON_LENGTH = 300
+ROLE_HELP = N_("The role (leave out with clear)")
+
+
+def _refuse(
+    interaction: discord.Interaction[Any], text: str, **values: object
+) -> InteractionRefused:
+    return InteractionRefused(tr(private_language(interaction), text, **values))
+
+
+def _may_manage(interaction: discord.Interaction[Any]) -> None:
+    """Discord hides the command from others, but a server may have granted it
+    to a role whose members cannot manage the server: ask every time."""
+    if interaction.guild_id is None or not interaction.permissions.manage_guild:
+        raise _refuse(
+            interaction, N_("Only members who may manage this server change its settings.")
+        )
+
+
+def _own_channel(interaction: discord.Interaction[Any], channel: Channel) -> int:
+    guild = interaction.guild
+    if guild is None or channel.guild.id != guild.id:
+        raise _refuse(interaction, N_("That channel is not on this server."))
+    if guild.get_channel(channel.id) is None:
+        raise _refuse(interaction, N_("That channel no longer exists."))
+    return channel.id
+
+
+def _own_role(interaction: discord.Interaction[Any], role: discord.Role) -> int:
+    guild = interaction.guild
+    if guild is None or role.guild.id != guild.id:
+        raise _refuse(interaction, N_("That role is not on this server."))
+    if guild.get_role(role.id) is None:
+        raise _refuse(interaction, N_("That role no longer exists."))
+    if role.is_default():
+        raise _refuse(interaction, N_("Choose a role other than @everyone."))
+    return role.id
+
+
+async def _answer(interaction: discord.Interaction[Any], text: str, **values: object) -> None:
+    await interaction.response.send_message(
+        tr(private_language(interaction), text, **values), ephemeral=True
+    )
+
+
+def _defaults_shown(settings: ServerSettings) -> str:
+    """``name=value`` of every default a new table takes, by name."""
+    shown = dict(settings.defaults)
+    if settings.computer_level:
+        shown["computer_level"] = settings.computer_level
+    return ", ".join(f"{k}={v}" for k, v in sorted(shown.items()))
+
+
+def settings_text(settings: ServerSettings, lang: str) -> str:
+    """Every setting of the server, one line each."""
+    nobody = tr(lang, "none")
+    channels = ", ".join(f"<#{c}>" for c in settings.channels) or tr(lang, "any channel")
+    hosts = f"<@&{settings.host_role}>" if settings.host_role else tr(lang, "everyone")
+    told = f"<@&{settings.notify_role}>" if settings.notify_role else nobody
+    results = f"<#{settings.results_channel}>" if settings.results_channel else nobody
+    defaults = _defaults_shown(settings) or nobody
+    lines = [
+        tr(lang, "**Spades settings of this server**"),
+        tr(lang, "Channels for tables: {channels}", channels=channels),
+        tr(lang, "Who may open tables: {who}", who=hosts),
+        tr(lang, "Role told of new tables: {role}", role=told),
+        tr(lang, "Results channel: {channel}", channel=results),
+        tr(lang, "Defaults of a new table: {defaults}", defaults=defaults),
+    ]
+    return "\n".join(lines)
+
+
+class ChannelsGroup(app_commands.Group, name="channels", description=N_("Where tables may open")):
+    def __init__(self, admin: AdminGroup) -> None:
+        super().__init__(parent=admin)
+        self.admin = admin
+
+    @app_commands.command(name="add", description=N_("Allow tables in a channel"))
+    @app_commands.describe(channel=N_("A text channel of this server"))
+    async def add(self, interaction: discord.Interaction[Any], channel: Channel) -> None:
+        settings = await self.admin.settings(interaction)
+        added = _own_channel(interaction, channel)
+        if added not in settings.channels:
+            await self.admin.change(interaction, channels=(*settings.channels, added))
+        await _answer(interaction, N_("Tables may open in {channel}."), channel=channel.mention)
+
+    @app_commands.command(name="remove", description=N_("No longer allow tables in a channel"))
+    @app_commands.describe(channel=N_("A text channel of this server"))
+    async def remove(self, interaction: discord.Interaction[Any], channel: Channel) -> None:
+        settings = await self.admin.settings(interaction)
+        removed = _own_channel(interaction, channel)
+        if removed not in settings.channels:
+            raise _refuse(interaction, N_("{channel} is not in the list."), channel=channel.mention)
+        kept = tuple(c for c in settings.channels if c != removed)
+        await self.admin.change(interaction, channels=kept)
+        await _answer(interaction, N_("{channel} left the list."), channel=channel.mention)
+
+    @app_commands.command(name="list", description=N_("The channels where tables may open"))
+    async def list_channels(self, interaction: discord.Interaction[Any]) -> None:
+        settings = await self.admin.settings(interaction)
+        if not settings.channels:
+            await _answer(interaction, N_("Tables may open in any channel."))
+            return
+        channels = ", ".join(f"<#{c}>" for c in settings.channels)
+        await _answer(interaction, N_("Tables may open only in: {channels}"), channels=channels)
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class AdminGroup(
+    app_commands.Group, name="spades-admin", description=N_("This server's Spades settings")
+):
+    def __init__(self, app: SpadesApp) -> None:
+        super().__init__()
+        self.app = app
+        self.channels = ChannelsGroup(self)
+
+    async def settings(self, interaction: discord.Interaction[Any]) -> ServerSettings:
+        """The server's settings, once the caller is known to manage it."""
+        _may_manage(interaction)
+        return await self.app.servers.of(interaction.guild_id)
+
+    async def change(self, interaction: discord.Interaction[Any], **changes: Any) -> ServerSettings:
+        assert interaction.guild_id is not None  # checked by settings()
+        return await self.app.servers.change(interaction.guild_id, **changes)
+
+    async def set_role(
+        self,
+        interaction: discord.Interaction[Any],
+        setting: str,
+        role: discord.Role | None,
+        action: str,
+    ) -> bool:
+        """Set or clear one role setting; whether it is now set."""
+        await self.settings(interaction)
+        if action == "clear":
+            await self.change(interaction, **{setting: None})
+            return False
+        if role is None:
+            raise _refuse(interaction, N_("Choose a role, or clear."))
+        await self.change(interaction, **{setting: _own_role(interaction, role)})
+        return True
+
+    @app_commands.command(name="host-role", description=N_("Only members with a role open tables"))
+    @app_commands.describe(role=ROLE_HELP, action=N_("set, or clear for everyone"))
+    @app_commands.choices(action=CLEAR_CHOICES)
+    async def host_role(
+        self,
+        interaction: discord.Interaction[Any],
+        role: discord.Role | None = None,
+        action: str = "set",
+    ) -> None:
+        if await self.set_role(interaction, "host_role", role, action):
+            assert role is not None
+            await _answer(
+                interaction, N_("Only members with {role} may open tables."), role=role.mention
+            )
+        else:
+            await _answer(interaction, N_("Everyone may open tables again."))
+
+    @app_commands.command(name="notify-role", description=N_("A role mentioned by each new table"))
+    @app_commands.describe(role=ROLE_HELP, action=N_("set, or clear for nobody"))
+    @app_commands.choices(action=CLEAR_CHOICES)
+    async def notify_role(
+        self,
+        interaction: discord.Interaction[Any],
+        role: discord.Role | None = None,
+        action: str = "set",
+    ) -> None:
+        if await self.set_role(interaction, "notify_role", role, action):
+            assert role is not None
+            await _answer(interaction, N_("New tables mention {role}."), role=role.mention)
+        else:
+            await _answer(interaction, N_("New tables mention nobody."))
+
+    @app_commands.command(
+        name="results-channel", description=N_("A channel where every finished game is announced")
+    )
+    @app_commands.describe(
+        channel=N_("A text channel of this server (leave out with clear)"),
+        action=N_("set, or clear for none"),
+    )
+    @app_commands.choices(action=CLEAR_CHOICES)
+    async def results_channel(
+        self,
+        interaction: discord.Interaction[Any],
+        channel: Channel | None = None,
+        action: str = "set",
+    ) -> None:
+        await self.settings(interaction)
+        if action == "clear" or channel is None:
+            if action != "clear":
+                raise _refuse(interaction, N_("Choose a channel, or clear."))
+            await self.change(interaction, results_channel=None)
+            await _answer(interaction, N_("Finished games are announced only at their table."))
+            return
+        chosen = _own_channel(interaction, channel)
+        await self.change(interaction, results_channel=chosen)
+        await _answer(
+            interaction, N_("Finished games are announced in {channel}."), channel=channel.mention
+        )
+
+    @app_commands.command(name="defaults", description=N_("The defaults of a new table here"))
+    @app_commands.describe(
+        **NEW_TABLE_HELP,
+        house=N_("House rules as KEY=VALUE,... (as the simulator's --house); - for none"),
+        computer_level=N_("How well the computer players play"),
+        reset=N_("Forget every default first"),
+    )
+    @app_commands.choices(**NEW_TABLE_NUMBERS)
+    @app_commands.choices(
+        **NEW_TABLE_WORDS,
+        computer_level=[Choice(name=level, value=level) for level in COMPUTER_LEVELS],
+    )
+    async def defaults(
+        self,
+        interaction: discord.Interaction[Any],
+        target: int | None = None,
+        revokes: str | None = None,
+        preset: str | None = None,
+        turn_limit: int | None = None,
+        stand_in: bool | None = None,
+        hints: bool | None = None,
+        language: str | None = None,
+        house: app_commands.Range[str, 1, HOUSE_LENGTH] | None = None,
+        computer_level: str | None = None,
+        reset: bool = False,
+    ) -> None:
+        settings = await self.settings(interaction)
+        chosen = {
+            "target": target,
+            "revokes": revokes,
+            "preset": preset,
+            "turn_limit_s": None if turn_limit is None else turn_limit * 60,
+            "stand_in": stand_in,
+            "hints": hints,
+            "language": language,
+            "house": None if house is None else house.strip().removeprefix("-"),
+        }
+        base = {} if reset else settings.defaults
+        defaults = {**base, **{k: v for k, v in chosen.items() if v is not None}}
+        if not defaults.get("house", True):
+            del defaults["house"]  # "-": no house rules
+        try:
+            TableOptions.chosen(**defaults)
+        except table_errors.Malformed as exc:
+            raise _refuse(
+                interaction, N_("Those defaults do not fit together: {why}"), why=str(exc)
+            ) from None
+        level = computer_level or (None if reset else settings.computer_level)
+        updated = await self.change(interaction, defaults=defaults, computer_level=level)
+        shown = _defaults_shown(updated) or tr(private_language(interaction), "none")
+        await _answer(interaction, N_("Defaults of a new table: {defaults}"), defaults=shown)
+
+    @app_commands.command(name="end", description=N_("End any table of this server"))
+    @app_commands.describe(
+        table=N_("The table's number"), reason=N_("Why: shown on the table and in its history")
+    )
+    async def end(
+        self,
+        interaction: discord.Interaction[Any],
+        table: app_commands.Range[int, 1],
+        reason: app_commands.Range[str, 1, REASON_LENGTH],
+    ) -> None:
+        _may_manage(interaction)
+        origin = Origin(interaction.guild_id, interaction.channel_id)
+        try:
+            ended = await self.app.end_by_moderator(origin, table, interaction.user.id, reason)
+        except (UnknownTable, table_errors.UnknownTable):
+            raise _refuse(
+                interaction, N_("There is no table {table} on this server."), table=table
+            ) from None
+        except table_errors.TableClosed:
+            raise _refuse(interaction, N_("Table {table} is already over."), table=table) from None
+        await _answer(interaction, N_("Table {table} is ended."), table=ended.id)
+
+    @app_commands.command(name="show", description=N_("Every Spades setting of this server"))
+    async def show(self, interaction: discord.Interaction[Any]) -> None:
+        settings = await self.settings(interaction)
+        text = settings_text(settings, private_language(interaction))
+        await interaction.response.send_message(
+            text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+
+class AdminCog(commands.Cog):
+    def __init__(self, tree: app_commands.CommandTree[Any], app: SpadesApp) -> None:
+        self.tree = tree
+        self.group = AdminGroup(app)
+
+    async def cog_load(self) -> None:
+        self.tree.add_command(self.group)
+
+    async def cog_unload(self) -> None:
+        self.tree.remove_command(self.group.name)

@@ -1,0 +1,84 @@
+"""What a server's settings (``/spades-admin``) mean when a table opens:
+where and by whom it may be opened, its defaults (:func:`opening_options`),
+and its one mention of the server's notify role (:func:`announce_table`)."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import discord
+
+from bot.app import SpadesApp
+from bot.i18n import tr
+from bot.tables.model import Table, TableOptions
+from cogs.errors import InteractionRefused
+from cogs.languages import private_language
+from cogs.outbox import POST, Outbox, Route
+
+
+def _channel_of(interaction: discord.Interaction[Any]) -> int | None:
+    """The channel an interaction counts as coming from: a thread's parent."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread):
+        return channel.parent_id
+    return interaction.channel_id
+
+
+async def opening_options(
+    interaction: discord.Interaction[Any], app: SpadesApp, **chosen: Any
+) -> TableOptions:
+    """The options of a table the caller opens here, with the host's
+    ``chosen`` ones (None: the server's default); refused where the server's
+    settings do not let the caller open one."""
+    settings = await app.servers.of(interaction.guild_id)
+    guild = interaction.guild
+    # Channels deleted since they were listed are left out; none left: anywhere.
+    listed = [c for c in settings.channels if guild is None or guild.get_channel(c) is not None]
+    if listed and _channel_of(interaction) not in listed:
+        channels = ", ".join(f"<#{c}>" for c in listed)
+        raise InteractionRefused(
+            tr(private_language(interaction), "Tables open only in: {channels}", channels=channels)
+        )
+    role = settings.host_role
+    member = interaction.user
+    if (
+        role is not None
+        and isinstance(member, discord.Member)
+        and member.get_role(role) is None
+        and guild is not None
+        and guild.get_role(role) is not None  # a deleted role limits nobody
+    ):
+        raise InteractionRefused(
+            tr(
+                private_language(interaction),
+                "Only members with <@&{role}> open tables here.",
+                role=role,
+            )
+        )
+    return settings.table_options(**chosen)
+
+
+async def announce_table(app: SpadesApp, outbox: Outbox, bot: discord.Client, table: Table) -> None:
+    """Mention the server's notify role once for a new table, and nobody else."""
+    settings = await app.servers.of(table.guild_id)
+    role = settings.notify_role
+    if role is None:
+        return
+    text = tr(
+        table.language,
+        "<@&{role}> A new Spades table is open: table {table}.",
+        role=role,
+        table=table.id,
+    )
+
+    async def send() -> Route:
+        channel = bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        # The table itself is there: a lost mention is not worth a retry.
+        with contextlib.suppress(discord.HTTPException):
+            await channel.send(
+                text, allowed_mentions=discord.AllowedMentions(roles=[discord.Object(role)])
+            )
+        return POST
+
+    outbox.put(("notify", table.id), send)

@@ -191,6 +191,14 @@ async def test_the_rules_command_says_every_house_rule(world: World) -> None:
 async def test_the_menus_close_with_the_lobby(world: World) -> None:
     alice = world.user("alice")
     await world.new_table(alice)
+    panel = await open_menus(world, alice)
     await world.click(alice, "Add computer players")
     await world.click(alice, "Start")
     assert "House rules" not in labels_of(world.table_message())
+    # Menus drawn in the lobby get the short answers of a started game.
+    page = await alice.click(panel, label="Rules 2 of 4")
+    assert page.response is not None
+    assert page.response.content == "The game has already started."
+    pick = await alice.select(panel, ["jokers"], custom_id=_menu(panel, "deck")["custom_id"])
+    assert [m.content for m in pick.followups] == ["The game has already started."]
+    assert (await world.table()).rules.deck is Deck.STANDARD

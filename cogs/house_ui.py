@@ -9,10 +9,9 @@ from typing import Any
 import discord
 
 from bot.app import SpadesApp
-from bot.game.house import KEYS
 from bot.i18n import tr
 from bot.refusals import InvalidButton, StaleAction, TableError
-from bot.render.house_rules import PAGES, house_panel
+from bot.render.house_rules import PAGES, RULE_NAMES, house_panel
 from bot.render.ids import ComponentId
 from bot.render.spec import MessageSpec
 from bot.tables.model import Table
@@ -48,7 +47,7 @@ class HouseRulesDesk:
     ) -> None:
         """One rule's menu: set the value chosen, then redraw the menus."""
         key = cid.arg
-        if key not in KEYS or len(values) != 1:
+        if key not in RULE_NAMES or len(values) != 1:
             raise InvalidButton()
         lang = private_language(interaction)
         await interaction.response.defer()

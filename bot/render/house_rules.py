@@ -116,11 +116,6 @@ def _values(rules: RuleSet) -> dict[str, str]:
     return dict(item.split("=", 1) for item in house_text(rules).split(","))
 
 
-def rule_words(key: str, rules: RuleSet, lang: str = ENGLISH) -> str:
-    """``Deck: standard, 52 cards``."""
-    return f"{tr(lang, RULE_NAMES[key])}: {value_words(key, _values(rules)[key], lang)}"
-
-
 def changed_from_preset(rules: RuleSet) -> tuple[str, ...]:
     return changed_keys(rules, preset(rules.preset))
 

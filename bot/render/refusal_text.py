@@ -18,6 +18,7 @@ from bot.refusals import IllegalAction, SeveralTables, TableError
 from bot.render.answers import several_tables_text
 from bot.render.decks import card_text
 from bot.render.durations import duration_text
+from bot.render.house_rules import CHOICES, value_words
 
 #: Wording for a click, where the service's or the engine's is too terse or
 #: speaks of seat numbers. Always used for these codes:
@@ -71,6 +72,8 @@ def _localized(params: Mapping[str, object], lang: str) -> dict[str, object]:
             values[key] = tr(lang, SUIT_WORDS[value])
         elif key == "card" and isinstance(value, str):
             values[key] = _card_words(value, lang)
+        elif key == "bidding" and isinstance(value, str) and value in CHOICES["bidding"]:
+            values[key] = value_words("bidding", value, lang, short=True)
     return values
 
 

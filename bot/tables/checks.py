@@ -72,7 +72,9 @@ def check_member(live: LiveTable, user_id: int) -> int:
     return seat
 
 
-def card_value(card: object) -> int:
+def card_value(card: object, deck: str = "standard") -> int:
+    """A card int, or a card's name in ``deck`` (the names of the jokers
+    decks' top trumps mean other ints than in the standard deck)."""
     if is_int(card):
         assert isinstance(card, int)
         if not 0 <= card < CARD_COUNT:
@@ -80,7 +82,7 @@ def card_value(card: object) -> int:
         return card
     if isinstance(card, str):
         try:
-            return parse_card(card)
+            return parse_card(card, deck)
         except ValueError:
             raise errors.Malformed(f"{card[:10]!r} is not a card") from None
     raise errors.Malformed("that is not a card")

@@ -333,8 +333,11 @@ class TableService:
         return await self._engine_act(table_id, user_id, version, ActionKind.BID, bid)
 
     async def play(self, table_id: int, user_id: int, card: int | str, version: int) -> Table:
-        """Play a card (0-51, or its name such as 'AS')."""
-        return await self._engine_act(table_id, user_id, version, ActionKind.PLAY, card_value(card))
+        """Play a card (its int, or its name in the table's deck such as 'AS' or 'BJ')."""
+        deck = (await self.get(table_id)).rules.deck.value if isinstance(card, str) else "standard"
+        return await self._engine_act(
+            table_id, user_id, version, ActionKind.PLAY, card_value(card, deck)
+        )
 
     async def challenge(
         self,

@@ -88,6 +88,8 @@ class World:
         self.users: dict[str, MemberActor] = {}
         self.hand_ids: dict[int, int] = {}  # user id -> their latest hand message
         self.hands_opened = 0
+        #: Every card button a player could click when the harness played.
+        self.cards_offered: list[Button] = []
 
     @property
     def bot(self) -> SpadesBot:
@@ -196,13 +198,17 @@ class World:
                 await user.click(hand, label="Show my cards")
                 hand = self.message(hand.id)
             return await user.click(hand, label=label)
+        self.cards_offered.extend(enabled)
         if card is not None:
             chosen = card(enabled)
         else:
             # Follow suit: with revokes allowed every card is enabled, and a
             # test revokes only on purpose.
             legal = game.legal_play_mask(seat)
-            chosen = next(b for b in enabled if legal >> parse_card(b.custom_id[-2:]) & 1)
+            deck = game.rules.deck.value
+            chosen = next(
+                b for b in enabled if legal >> parse_card(b.custom_id.split(":")[-1], deck) & 1
+            )
         return await user.click(hand, custom_id=chosen.custom_id)
 
     async def play_until(

@@ -200,7 +200,13 @@ def test_hand_summary_shows_nils_and_a_boston() -> None:
 def test_lobby_message_offers_join_and_the_host_menu_when_full() -> None:
     lobby = table_of(None, TableStatus.LOBBY)
     spec = table_message(lobby, partner_names=["a", "b", "c", "d"])
-    assert [b.label for b in spec.buttons] == ["Join", "Leave", "Add computer players", "Start"]
+    assert [b.label for b in spec.buttons] == [
+        "Join",
+        "Leave",
+        "Add computer players",
+        "Start",
+        "House rules",
+    ]
     menus = [row for row in spec.rows if not isinstance(row, tuple)]
     assert [o.label for o in menus[0].options] == ["b (West)", "c (North)", "d (East)"]
 

@@ -19,8 +19,9 @@ import pytest
 from bot.coach.reasons import Count, CountItem, Reason, Why
 from bot.coach.refusals import CoachBusy, HintsOff, NoHintNow
 from bot.coach.review import Effect, Mistake, Review
-from bot.game.cards import DIAMONDS, HEARTS, parse_card
+from bot.game.cards import BIG_JOKER, DIAMONDS, HEARTS, LITTLE_JOKER, parse_card
 from bot.game.errors import IllegalAction
+from bot.game.house import apply
 from bot.game.record import HandRecord
 from bot.game.rules import PRESETS, preset
 from bot.game.scoring import BLIND_NIL, NIL
@@ -42,6 +43,7 @@ from bot.render.coach_text import (
 from bot.render.decks import DECKS, Deck, DeckName, card_text
 from bot.render.hand import hand_message
 from bot.render.hint_button import with_hint_button
+from bot.render.house_rules import PAGES, house_panel
 from bot.render.leaderboard import (
     board_message,
     history_embed,
@@ -60,6 +62,7 @@ from bot.stats.records import FinishedGame, computer, human
 from bot.stats.summary import PartnerRecord, PlayerStats
 from bot.stats.tally import Tally
 from bot.tables import errors as table_errors
+from bot.tables.lobby import house_refusal
 from bot.tables.model import Seat, Table, TableOptions, TableStatus
 from db.stats_store import HistoryRow
 from tests.discord.test_render import table_of
@@ -354,6 +357,56 @@ COACH_SCREENS: dict[str, Screen] = {
 }
 
 
+#: A table whose host set a house rule of every kind.
+HOUSE_OPTIONS = TableOptions(
+    preset="blind-nil",
+    house="deck=jokers-deuce,bidding=suicide,nil=50,nil_tricks=contract,blind_nil=200:300,"
+    "bags=5:50,set=short,boston=200,ten_for_200=on,spades_lead=any,first_lead=lowclub,"
+    "target=300,floor=-500",
+)
+
+
+def _mirror_hand(lang: str) -> MessageSpec:
+    game = Game.new(apply(PRESETS["standard"], "bidding=mirror,deck=jjdd"), 3)
+    return hand_message(
+        view_of(game, game.to_act),
+        table_id=7,
+        version=1,
+        names=["a"] * 4,
+        deck=DECKS[next(iter(DECKS))],
+        lang=lang,
+    )
+
+
+HOUSE_SCREENS: dict[str, Screen] = {
+    **{
+        f"house rules menus {page + 1}": partial(
+            lambda page, lang: house_panel(
+                table(None, TableStatus.LOBBY, options=HOUSE_OPTIONS), page, lang
+            ),
+            page,
+        )
+        for page in range(len(PAGES))
+    },
+    "house rules lobby": lambda lang: table_message(
+        table(None, TableStatus.LOBBY, language=lang, options=HOUSE_OPTIONS)
+    ),
+    "house rules in words": lambda lang: rules_text(HOUSE_OPTIONS.rules(), lang),
+    "house rules refused": lambda lang: "\n".join(
+        refusal_text(house_refusal(line), lang) or ""
+        for line in (
+            "nil cannot be off with whiz bidding",
+            "blind_nil must be off with mirror bidding",
+            "min_team_bid must be 0 with suicide bidding",
+        )
+    ),
+    "mirror hand": _mirror_hand,
+    "jokers": lambda lang: "\n".join(
+        DECKS[name].hand_text(1 << BIG_JOKER | 1 << LITTLE_JOKER | 1 << 53, lang) for name in DECKS
+    ),
+}
+
+
 SCREENS: dict[str, Screen] = {
     "lobby": lambda lang: table_message(table(None, TableStatus.LOBBY, language=lang)),
     "full lobby": lambda lang: table_message(
@@ -435,6 +488,7 @@ SCREENS: dict[str, Screen] = {
     "several tables": lambda lang: several_tables_text([1, 2], lang),
     "joined": lambda lang: joined_text(lang, 2, 7) + joined_text(lang, None, 7),
     **COACH_SCREENS,
+    **HOUSE_SCREENS,
 }
 
 

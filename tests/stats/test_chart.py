@@ -2,12 +2,14 @@ from __future__ import annotations
 
 import io
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 from bot.game.rules import preset
 from bot.game.state import Game
 from bot.stats.chart import (
     BAG_COLOUR,
+    NOTE_LEFT,
+    RIGHT,
     SET_COLOUR,
     TEAM_COLOURS,
     ChartPoint,
@@ -103,3 +105,17 @@ def test_no_hands_yet_still_draws() -> None:
     chart = plot_scores([], ("A", "B"), 500, -200)
     assert chart.points == ((), ())
     assert render_png(chart).startswith(PNG_SIGNATURE)
+
+
+def test_the_house_rules_note_is_drawn_beside_the_legend_and_cut_to_fit() -> None:
+    _, hands = long_game()
+    chart = plot_scores(hands, ("A", "B"), 500, -200)
+    plain = Image.open(io.BytesIO(render_png(chart))).convert("RGB")
+    long_note = "House rules: " + " · ".join(["Deck: jokers, 2♦ 2♠ high"] * 12)
+    noted = Image.open(io.BytesIO(render_png(chart, note=long_note))).convert("RGB")
+    # Only the band of the legend's second line, right of where the note may
+    # start, differs: the note neither overlaps the legend nor leaves the picture.
+    box = ImageChops.difference(plain, noted).getbbox()
+    assert box is not None
+    left, top, right, bottom = box
+    assert left >= NOTE_LEFT and right <= chart.width - RIGHT and top >= 30 and bottom <= 58

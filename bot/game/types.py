@@ -29,6 +29,11 @@ class ActionKind(StrEnum):
     NEXT_HAND = "next_hand"
     RESIGN = "resign"
     CLAIM_TIMEOUT = "claim_timeout"
+    # Claiming the rest of the hand's tricks (not the timeout claim above):
+    # the claim, then each opponent's answer.
+    CLAIM_REST = "claim_rest"
+    ACCEPT_REST = "accept_rest"
+    REFUSE_REST = "refuse_rest"
 
 
 #: The log kinds under which the engine's actions are stored (their ActionKind values).

@@ -26,6 +26,7 @@ from cogs.errors import InteractionRefused, explain, report, say
 from cogs.hands import HandScreens
 from cogs.languages import learn_language, private_language
 from cogs.presenter import TablePresenter
+from cogs.rest_claim_ui import RestClaimButtons
 
 Handler = Callable[[discord.Interaction[Any], Table, ComponentId, list[str]], Awaitable[None]]
 #: Buttons and menus drawn on the public table message only.
@@ -40,6 +41,8 @@ ON_TABLE_MESSAGE = frozenset(
         Act.NEXT_HAND,
         Act.REMATCH,
         Act.CLAIM,
+        Act.CLAIM_REST,
+        Act.ANSWER_REST,
     }
 )
 
@@ -60,6 +63,7 @@ class TableUI:
         self.app = app
         self.hands = hands
         self.presenter = presenter
+        rest_claim = RestClaimButtons(app)
         self._handlers: dict[Act, Handler] = {
             Act.JOIN: self._join,
             Act.LEAVE: self._leave,
@@ -75,6 +79,8 @@ class TableUI:
             Act.RESIGN: self._resign,
             Act.CLAIM: self._claim,
             Act.HINT: coach.hint,
+            Act.CLAIM_REST: rest_claim.claim,
+            Act.ANSWER_REST: rest_claim.answer,
         }
 
     async def on_component(

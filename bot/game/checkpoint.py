@@ -38,6 +38,7 @@ from functools import partial
 from typing import Any
 
 from bot.game.record import HandRecord
+from bot.game.rest_claim import NO_CLAIM, RestClaim
 from bot.game.rules import RuleSet
 from bot.game.scoring import TeamHandResult
 from bot.game.state import Game
@@ -50,7 +51,7 @@ from bot.game.types import ActionKind, EndReason, GameResult, LogEntry, Phase
 #: are replayed on top of it. A process of an earlier version reads only 4,
 #: so it replays the games stored in 5 from their logs instead of taking a
 #: state that may be behind them; this one reads both.
-#: 6: the claim of the rest of the tricks (the game's ``rest_*`` fields, a
+#: 6: the claim of the rest of the tricks (the game's ``rest``, a
 #: hand record's ``claim``). The states of 5 and 4 are read as without one.
 FORMAT = 6
 READ_FORMATS = (6, 5, 4)
@@ -62,8 +63,7 @@ GAME_FIELDS = (
     "rules", "seed", "started_at", "fixed_deals", "phase", "hand_number", "dealer", "dealt",
     "hands", "looked", "bids", "bid_order", "to_act", "leader", "trick", "tricks", "tricks_won",
     "spades_broken", "revokes", "scores", "bags", "hand_records", "waiting_since", "result",
-    "rest_claimer", "rest_accepted", "rest_shown",
-    "_log", "_actions", "_turn", "_led", "_led_mask", "_club_lead",
+    "rest", "_log", "_actions", "_turn", "_led", "_led_mask", "_club_lead",
 )  # fmt: skip
 RECORD_FIELDS = (
     "hand", "dealer", "dealt", "bids", "tricks", "tricks_won", "score_before", "bags_before",
@@ -72,7 +72,7 @@ RECORD_FIELDS = (
 #: The fields this codec knew before the claim of the rest: the layout of the
 #: states written then, still read.
 _FIELDS_BEFORE_CLAIM = (
-    tuple(f for f in GAME_FIELDS if not f.startswith("rest_")),
+    tuple(f for f in GAME_FIELDS if f != "rest"),
     RECORD_FIELDS[:-1],
 )
 
@@ -214,9 +214,7 @@ def encode_current_from(
             game.waiting_since,
             None if result is None else (result.winner, result.reason.value, result.seat),
             columns,
-            game.rest_claimer,
-            game.rest_accepted,
-            game.rest_shown,
+            (game.rest.claimer, game.rest.accepted, game.rest.shown),
         )
     )
     return current, Packed(marks, game.action_count - entries, columns, packed.history)
@@ -240,13 +238,12 @@ def _decode(rules: RuleSet, history: bytes | None, current: bytes) -> tuple[Game
         old_records, old_log = [], (b"", b"", b"", b"")
     fields = marshal.loads(current)
     # Formats before 6 end at the log: no claim of the rest was possible.
-    rest = fields[27:] if len(fields) > 27 else (-1, 0, 0)
+    rest = RestClaim(*fields[27]) if len(fields) > 27 else NO_CLAIM
     (
         form, records, entries, seed, started_at, fixed_deals, phase, hand_number, dealer,
         dealt, hands, looked, bids, bid_order, to_act, leader, trick, tricks, tricks_won,
         spades_broken, revokes, scores, bags, new_records, waiting_since, result, new_log,
     ) = fields[:27]  # fmt: skip
-    rest_claimer, rest_accepted, rest_shown = rest
     if form not in READ_FORMATS or records != len(old_records) or entries != len(old_log[0]):
         raise CheckpointError("the two parts of the checkpoint do not belong together")
     log = _log_entries(old_log)
@@ -276,9 +273,7 @@ def _decode(rules: RuleSet, history: bytes | None, current: bytes) -> tuple[Game
         hand_records=[_record(r) for r in old_records] + [_record(r) for r in new_records],
         waiting_since=waiting_since,
         result=None if result is None else GameResult(result[0], EndReason(result[1]), result[2]),
-        rest_claimer=rest_claimer,
-        rest_accepted=rest_accepted,
-        rest_shown=rest_shown,
+        rest=rest,
         log=log,
     )
     return game, (records, entries)

@@ -48,11 +48,6 @@ class Game(Protocol):
     def tricks(self) -> Sequence[Trick]: ...
     @property
     def waiting_since(self) -> float: ...
-    @property
-    def rest_claimer(self) -> int: ...
-    @property
-    def rest_accepted(self) -> int: ...
-    def rest_claimable(self, seat: int) -> bool: ...
     def waited_on(self) -> int | None: ...
     def blind_nil_open(self, seat: int) -> bool: ...
     def legal_bids(self, seat: int) -> list[int]: ...
@@ -108,7 +103,7 @@ def play_refusal(game: Game, seat: int, card: int) -> errors.IllegalAction:
         if game.phase is Phase.BIDDING:
             return errors.WrongPhase(N_("bidding is not over yet"))
         return errors.WrongPhase(N_("this hand is over"))
-    if game.rest_claimer >= 0:
+    if game.waited_on() != game.to_act:  # a claim of the rest waits for answers
         check_seat(seat)
         return errors.RestClaimRefused(N_("play waits for the answers to the claim"))
     if seat != game.to_act:
@@ -176,27 +171,3 @@ def check_timeout_claim(game: Game, seat: int, at: float) -> int:
             left_s=left_s,
         )
     return waiting
-
-
-def check_rest_claim(game: Game, seat: int) -> None:
-    """Refuse a claim of the rest of the tricks except on the seat's turn to play."""
-    check_seat(seat)
-    check_not_over(game)
-    if game.rest_claimer >= 0:
-        raise errors.RestClaimRefused(N_("a claim is already waiting for an answer"))
-    if not game.rest_claimable(seat):
-        raise errors.RestClaimRefused(N_("you can claim the rest only on your turn to play"))
-
-
-def check_rest_answer(game: Game, seat: int) -> int:
-    """The claiming seat, when ``seat`` may accept or refuse its claim now."""
-    check_seat(seat)
-    check_not_over(game)
-    claimer = game.rest_claimer
-    if claimer < 0:
-        raise errors.RestClaimRefused(N_("there is no claim to answer"))
-    if team_of(seat) == team_of(claimer):
-        raise errors.RestClaimRefused(N_("only the claimer's opponents answer a claim"))
-    if game.rest_accepted >> seat & 1:
-        raise errors.RestClaimRefused(N_("you have already accepted this claim"))
-    return claimer

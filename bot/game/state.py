@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final, cast
 
-from bot.game import bidding, errors, refusals
+from bot.game import bidding, errors, refusals, rest_claim
 from bot.game.cards import (
     CARD_COUNT,
     HAND_SIZE,
@@ -29,6 +29,7 @@ from bot.game.cards import (
 from bot.game.deal import deal, first_dealer
 from bot.game.errors import N_
 from bot.game.record import HandRecord
+from bot.game.rest_claim import NO_CLAIM, RestClaim
 from bot.game.rules import Bidding, FirstLead, RevokeRule, RuleSet, SpadesLead
 from bot.game.scoring import game_result, score_hand
 from bot.game.trick import (
@@ -95,13 +96,8 @@ class Game:
     hand_records: list[HandRecord] = field(default_factory=list)
     waiting_since: float = 0.0
     result: GameResult | None = None
-    #: A claim of the rest of the hand's tricks (see :meth:`claim_rest`): the
-    #: claiming seat while the opponents answer, else NOBODY; the opponents
-    #: who accepted it (a bit per seat); the seats whose cards a claim showed
-    #: this hand (they stay shown after a refusal).
-    rest_claimer: int = NOBODY
-    rest_accepted: int = 0
-    rest_shown: int = 0
+    #: A claim of the rest of the hand's tricks (see :mod:`bot.game.rest_claim`).
+    rest: RestClaim = NO_CLAIM
 
     # Private, derived from the fields above and kept for the hot paths (init
     # fields all the same, so that ``Game(**fields)`` copies a game):
@@ -153,7 +149,7 @@ class Game:
         :meth:`log_entries`, as a checkpoint keeps them; the lists are taken as
         they are, the private fields of the hot paths derived as play keeps them."""
         game = cls(**public, _log=log)
-        if game.phase is _PLAYING and game.rest_claimer < 0:
+        if game.phase is _PLAYING and not game.rest.waiting:
             game._turn = game.to_act
         if game.trick:
             game._led = suit_of(game.trick[0])
@@ -205,9 +201,7 @@ class Game:
             "hands_played": len(self.hand_records),
             "waiting_since": self.waiting_since,
             "result": self.result.to_json() if self.result else None,
-            "rest_claimer": self.rest_claimer,
-            "rest_accepted": self.rest_accepted,
-            "rest_shown": self.rest_shown,
+            "rest": [self.rest.claimer, self.rest.accepted, self.rest.shown],
             "actions": len(self._log),
         }
 
@@ -288,19 +282,16 @@ class Game:
     def playable_mask(self, seat: int) -> int:
         """Cards the engine accepts from the seat now: with revokes allowed, off-suit too."""
         if self.trick and self.rules.revokes is RevokeRule.ALLOWED:
-            if self.phase is not Phase.PLAYING or seat != self.to_act or self.rest_claimer >= 0:
+            if self.phase is not Phase.PLAYING or seat != self.to_act or self.rest.waiting:
                 return 0
             return self.hands[seat]
         return self.legal_play_mask(seat)
 
     def waited_on(self) -> int | None:
         """The seat the table is waiting on to bid or play, or to answer a
-        claim of the rest (the first opponent yet to accept it), if any."""
-        claimer = self.rest_claimer
-        if claimer >= 0:
-            for seat in ((claimer + 1) & 3, (claimer + 3) & 3):
-                if not self.rest_accepted >> seat & 1:
-                    return seat
+        claim of the rest, if any."""
+        if self.rest.waiting:
+            return self.rest.waiting_on()
         if self.phase in (Phase.BIDDING, Phase.PLAYING):
             return self.to_act
         return None
@@ -312,15 +303,6 @@ class Game:
             and team_of(seat) != team_of(waiting)
             and now - self.waiting_since > self.rules.turn_limit_s
         )
-
-    def rest_claimable(self, seat: int) -> bool:
-        """Whether the seat may claim the rest of the tricks now: on its turn
-        to play, with no claim waiting."""
-        return seat >= 0 and seat == self._turn
-
-    def rest_tricks(self) -> int:
-        """The tricks a claim made now would take: the hand's unfinished ones."""
-        return HAND_SIZE - len(self.tricks)
 
     # -- actions --------------------------------------------------------------
 
@@ -340,12 +322,8 @@ class Game:
             self.resign(action.seat, action.at)
         elif kind is ActionKind.CLAIM_TIMEOUT:
             self.claim_timeout(action.seat, action.at)
-        elif kind is ActionKind.CLAIM_REST:
-            self.claim_rest(action.seat, action.at)
-        elif kind is ActionKind.ACCEPT_REST:
-            self.accept_rest(action.seat, action.at)
-        elif kind is ActionKind.REFUSE_REST:
-            self.refuse_rest(action.seat, action.at)
+        elif kind in rest_claim.KINDS:
+            rest_claim.apply(self, kind, action.seat, action.at)
         else:  # pragma: no cover - ActionKind is closed
             raise errors.MalformedAction(N_("unknown action {kind}"), kind=repr(kind))
 
@@ -436,7 +414,7 @@ class Game:
             self.to_act = self.leader = self._turn = winner
             return
         self.to_act = self.leader = winner
-        self._finish_hand(None)
+        self._finish_hand()
 
     def next_hand(self, seat: int, at: float = 0.0) -> None:
         refusals.check_seat(seat)
@@ -468,40 +446,6 @@ class Game:
         self._log.append((ActionKind.CLAIM_TIMEOUT, seat, 0, at))
         self._end(GameResult(1 - team_of(waiting), EndReason.TIMEOUT, waiting))
 
-    def claim_rest(self, seat: int, at: float = 0.0) -> None:
-        """The seat on turn claims every trick left in the hand: its cards are
-        shown, and play waits until both opponents accept (the hand is then
-        scored as if it had won them) or one refuses (play goes on)."""
-        refusals.check_rest_claim(self, seat)
-        self.rest_claimer = seat
-        self.rest_accepted = 0
-        self.rest_shown |= 1 << seat
-        self._turn = NOBODY
-        self._log.append((ActionKind.CLAIM_REST, seat, 0, at))
-        self.waiting_since = at
-
-    def accept_rest(self, seat: int, at: float = 0.0) -> None:
-        claimer = refusals.check_rest_answer(self, seat)
-        self._log.append((ActionKind.ACCEPT_REST, seat, 0, at))
-        self.waiting_since = at
-        self.rest_accepted |= 1 << seat
-        opponents = 1 << ((claimer + 1) & 3) | 1 << ((claimer + 3) & 3)
-        if (self.rest_accepted & opponents) == opponents:
-            claimed = self.rest_tricks()
-            self.tricks_won[claimer] += claimed
-            self.trick = []
-            self.rest_claimer = NOBODY
-            self.rest_accepted = 0
-            self._finish_hand((claimer, claimed))
-
-    def refuse_rest(self, seat: int, at: float = 0.0) -> None:
-        refusals.check_rest_answer(self, seat)
-        self._log.append((ActionKind.REFUSE_REST, seat, 0, at))
-        self.waiting_since = at
-        self.rest_claimer = NOBODY
-        self.rest_accepted = 0
-        self._turn = self.to_act
-
     # -- internals ------------------------------------------------------------
 
     def _deal_hand(self) -> None:
@@ -527,15 +471,12 @@ class Game:
         self._led = -1
         self._led_mask = 0
         self._club_lead = self.rules.first_lead is _LOWEST_CLUB
-        self.rest_claimer = NOBODY
-        self.rest_accepted = 0
-        self.rest_shown = 0
+        self.rest = NO_CLAIM
 
     def _finish_hand(self, claim: tuple[int, int] | None = None) -> None:
-        """Score the hand; ``claim``: (seat, tricks) of an accepted claim of the rest."""
         bids = cast(list[int], self.bids)  # all four made: the hand was played
         record = HandRecord.of_hand(self, score_hand(self.rules, bids, self.tricks_won, self.bags))
-        record.claim = claim
+        record.claim = claim  # (seat, tricks) of an accepted claim of the rest
         self.scores[:] = record.score_after
         self.bags[:] = record.bags_after
         self.hand_records.append(record)

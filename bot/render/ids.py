@@ -38,6 +38,8 @@ class Act(StrEnum):
     RESIGN = "resign"  # the confirmation button of /spades resign
     CLAIM = "claim"  # claim the game once the turn limit has passed
     HINT = "hint"  # the coach's advice (hints tables); arg: the game's action count
+    CLAIM_REST = "rest"  # claim the rest of the hand's tricks (not CLAIM, the clock's win)
+    ANSWER_REST = "rest_answer"  # an opponent's answer to it; arg: accept | refuse
 
 
 @dataclass(frozen=True, slots=True)

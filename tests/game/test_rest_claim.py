@@ -14,15 +14,28 @@ from bot.ai.rest_claim import claim_holds, sure_win
 from bot.game import checkpoint, errors
 from bot.game.cards import cards_of, parse_card
 from bot.game.random_play import random_card
+from bot.game.rest_claim import NO_CLAIM, NO_SEAT, RestClaim
 from bot.game.scoring import score_hand
 from bot.game.state import Game
 from bot.game.trick import legal_mask, winning
-from bot.game.types import ActionKind, Phase
+from bot.game.types import Action, ActionKind, Phase
 
 from .helpers import MIXED_DEAL, all_spades_deal, bid_round, new_game, play_out_lowest
 from .test_replay import assert_rebuilt
 
 BIDS = {0: 4, 1: 3, 2: 3, 3: 3}
+
+
+def claim(game: Game, seat: int, at: float = 0.0) -> None:
+    game.apply(Action(ActionKind.CLAIM_REST, seat, 0, at))
+
+
+def accept(game: Game, seat: int, at: float = 0.0) -> None:
+    game.apply(Action(ActionKind.ACCEPT_REST, seat, 0, at))
+
+
+def refuse(game: Game, seat: int, at: float = 0.0) -> None:
+    game.apply(Action(ActionKind.REFUSE_REST, seat, 0, at))
 
 
 def game_at_turn_of(seat: int, deal: list[int], tricks: int = 4) -> Game:
@@ -40,11 +53,11 @@ def test_an_accepted_claim_scores_the_hand_as_if_the_claimer_won_the_rest() -> N
     played = len(game.tricks)
     won_before = list(game.tricks_won)
     played_out = Game.from_json(game.to_json())
-    game.claim_rest(0, at=110.0)
-    assert game.rest_claimer == 0 and game.rest_shown == 0b0001
-    game.accept_rest(1, at=111.0)
+    claim(game, 0, at=110.0)
+    assert game.rest == RestClaim(0, 0, 0b0001)
+    accept(game, 1, at=111.0)
     assert game.waited_on() == 3 and not game.hand_records
-    game.accept_rest(3, at=112.0)
+    accept(game, 3, at=112.0)
     assert game.phase is Phase.HAND_OVER
     record = game.hand_records[-1]
     assert record.claim == (0, 13 - played)
@@ -68,36 +81,36 @@ def test_an_accepted_claim_scores_the_hand_as_if_the_claimer_won_the_rest() -> N
 
 def test_a_refused_claim_lets_play_go_on_and_keeps_the_cards_shown() -> None:
     game = game_at_turn_of(2, MIXED_DEAL)
-    game.claim_rest(2, at=110.0)
+    claim(game, 2, at=110.0)
     assert game.legal_play_mask(2) == 0
     with pytest.raises(errors.RestClaimRefused):
         game.play(2, cards_of(game.hands[2])[0], at=110.5)
-    game.refuse_rest(3, at=111.0)
-    assert game.rest_claimer < 0 and game.rest_shown == 0b0100
+    refuse(game, 3, at=111.0)
+    assert game.rest == RestClaim(NO_SEAT, 0, 0b0100)
     assert game.waited_on() == 2 and game.legal_play_mask(2)
     play_out_lowest(game, at=112.0)
     assert game.phase is Phase.HAND_OVER
     assert game.hand_records[-1].claim is None
     assert sum(game.tricks_won) == 13
     game.next_hand(0, at=113.0)
-    assert game.rest_shown == 0
+    assert game.rest == NO_CLAIM
 
 
 def test_claims_and_answers_out_of_place_are_refused() -> None:
     game = game_at_turn_of(0, MIXED_DEAL)
     for seat in (1, 2, 3):
         with pytest.raises(errors.RestClaimRefused):
-            game.claim_rest(seat)
+            claim(game, seat)
     with pytest.raises(errors.RestClaimRefused):
-        game.accept_rest(1)  # nothing to answer
-    game.claim_rest(0)
+        accept(game, 1)  # nothing to answer
+    claim(game, 0)
     with pytest.raises(errors.RestClaimRefused):
-        game.claim_rest(0)  # already waiting
+        claim(game, 0)  # already waiting
     with pytest.raises(errors.RestClaimRefused):
-        game.accept_rest(2)  # the partner does not answer
-    game.accept_rest(3)
+        accept(game, 2)  # the partner does not answer
+    accept(game, 3)
     with pytest.raises(errors.RestClaimRefused):
-        game.accept_rest(3)
+        accept(game, 3)
     assert game.waited_on() == 1
     # While the table waits on an answer, the claimer's team may claim the
     # turn clock's win against the opponent it waits on.
@@ -105,23 +118,31 @@ def test_claims_and_answers_out_of_place_are_refused() -> None:
     assert not game.timeout_claimable(1, game.waiting_since + game.rules.turn_limit_s + 1)
 
 
+def test_a_claim_waiting_when_the_game_ends_cannot_be_answered() -> None:
+    game = game_at_turn_of(0, MIXED_DEAL)
+    claim(game, 0)
+    game.resign(1)
+    with pytest.raises(errors.GameIsOver):
+        accept(game, 3)
+
+
 def test_games_with_claims_replay_and_checkpoint() -> None:
     game = game_at_turn_of(2, MIXED_DEAL)
-    game.claim_rest(2, at=110.0)
+    claim(game, 2, at=110.0)
     assert_rebuilt(game)
     _assert_checkpoint(game)
-    game.accept_rest(1, at=111.0)
+    accept(game, 1, at=111.0)
     assert_rebuilt(game)
     _assert_checkpoint(game)
-    game.refuse_rest(3, at=112.0)
+    refuse(game, 3, at=112.0)
     assert_rebuilt(game)
     _assert_checkpoint(game)
     game.play(2, cards_of(game.legal_play_mask(2))[0], at=113.0)
     while game.to_act != 0 or game.trick:
         game.play(game.to_act, cards_of(game.legal_play_mask(game.to_act))[0], at=114.0)
-    game.claim_rest(0, at=115.0)
-    game.accept_rest(1, at=116.0)
-    game.accept_rest(3, at=117.0)
+    claim(game, 0, at=115.0)
+    accept(game, 1, at=116.0)
+    accept(game, 3, at=117.0)
     assert game.hand_records[-1].claim is not None
     kinds = [a.kind for a in game.actions]
     assert kinds.count(ActionKind.CLAIM_REST) == 2

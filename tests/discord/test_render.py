@@ -188,6 +188,15 @@ def test_a_claim_of_the_rest_shows_the_claimers_cards_only() -> None:
     assert "12 remaining tricks" in text and "to answer the claim" in text
     labels = [b.label for b in spec.buttons]
     assert labels == ["My hand", "Watch", "Accept the claim", "Refuse the claim"]
+    # The hands say who answers, and no card can be played meanwhile.
+    deck = DECKS[DeckName.CLASSIC]
+    for seat in range(4):
+        hand = hand_message(view_of(game, seat), table_id=1, version=1, names=NAMES, deck=deck)
+        answering = seat == (claimer + 1) & 3
+        assert ("Answer the claim of the rest" in hand.content) == answering
+        assert ("Waiting for the answers to" in hand.content) == (not answering)
+        cards = [b for b in hand.buttons if ":play:" in b.custom_id]
+        assert cards and all(b.disabled for b in cards)
 
 
 def test_hand_summary_shows_nils_and_a_boston() -> None:

@@ -47,6 +47,7 @@ async def test_two_people_accept_a_claim_and_the_hand_is_scored(world: World) ->
     refused = await world.click(carol, "Accept the claim")  # alice's partner
     assert refused.followups[0].content == "Only the claimer's opponents answer a claim."
     await world.click(bob, "Accept the claim")
+    await world.restart()  # the waiting claim and bob's answer are kept
     assert f"<@{dave.id}> to answer the claim" in embed_text(world.table_message())
     await world.click(dave, "Accept the claim")
 

@@ -357,6 +357,15 @@ class SpadesApp:
         stand_in = self.clock.stand_in(table.id)
         return await self.tables.claim_timeout(table.id, user_id, version, stand_in=stand_in)
 
+    async def claim_rest(self, table: Table, user_id: int, version: int) -> Table:
+        """Claim the rest of the hand's tricks (not the turn clock's :meth:`claim`)."""
+        await self._back_at(table, user_id)
+        return await self.tables.claim_rest(table.id, user_id, version)
+
+    async def answer_rest(self, table: Table, user_id: int, version: int, accept: bool) -> Table:
+        await self._back_at(table, user_id)
+        return await self.tables.answer_rest(table.id, user_id, version, accept)
+
     async def challenge(self, table: Table, user_id: int, accused_id: int) -> Table:
         return await self.tables.challenge(table.id, user_id, accused_id, table.version)
 

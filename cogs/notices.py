@@ -77,7 +77,8 @@ class TurnNotices:
         occupant = table.seats[seat] if seat is not None else None
         turn: Turn | None = None
         if game is not None and seat is not None and occupant and occupant.user_id is not None:
-            turn = (game.hand_number, seat, game.phase.value, occupant.user_id)
+            phase = "claim" if game.rest.waiting else game.phase.value  # (an answer is due)
+            turn = (game.hand_number, seat, phase, occupant.user_id)
         notice = self._notices.get(table.id)
         if notice is None:
             if turn is None:
@@ -127,6 +128,8 @@ class TurnNotices:
         _hand, _seat, phase, user_id = turn
         if phase == "bidding":
             text = N_("<@{user}>, your turn to bid at table {table}.")
+        elif phase == "claim":
+            text = N_("<@{user}>, a claim of the rest waits for your answer at table {table}.")
         else:
             text = N_("<@{user}>, your turn to play at table {table}.")
         try:

@@ -27,6 +27,7 @@ from cogs.hands import HandScreens
 from cogs.house_ui import HouseRulesDesk
 from cogs.languages import learn_language, private_language
 from cogs.presenter import TablePresenter
+from cogs.rest_claim_ui import RestClaimButtons
 
 Handler = Callable[[discord.Interaction[Any], Table, ComponentId, list[str]], Awaitable[None]]
 #: Buttons and menus drawn on the public table message only.
@@ -41,6 +42,8 @@ ON_TABLE_MESSAGE = frozenset(
         Act.NEXT_HAND,
         Act.REMATCH,
         Act.CLAIM,
+        Act.CLAIM_REST,
+        Act.ANSWER_REST,
     }
 )
 
@@ -62,6 +65,7 @@ class TableUI:
         self.hands = hands
         self.presenter = presenter
         house = HouseRulesDesk(app)
+        rest_claim = RestClaimButtons(app)
         self._handlers: dict[Act, Handler] = {
             Act.JOIN: self._join,
             Act.LEAVE: self._leave,
@@ -79,6 +83,8 @@ class TableUI:
             Act.HINT: coach.hint,
             Act.HOUSE: house.open,
             Act.HOUSE_RULE: house.choose,
+            Act.CLAIM_REST: rest_claim.claim,
+            Act.ANSWER_REST: rest_claim.answer,
         }
 
     async def on_component(

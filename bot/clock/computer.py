@@ -10,6 +10,7 @@ import zlib
 
 from bot import metrics
 from bot.ai.base import RandomPlayer, make_player
+from bot.ai.rest_claim import claim_holds
 from bot.clock.plan import forced_bid
 from bot.game.errors import IllegalAction
 from bot.game.types import Action, ActionKind, Phase
@@ -33,6 +34,11 @@ async def decide(
     forced = forced_bid(game, seat)
     if forced is not None:
         return Action(ActionKind.BID, seat, forced)
+    if game.rest.waiting:
+        # An opponent of a claim of the rest accepts exactly what holds on the
+        # real deal (an exact search: off the event loop).
+        holds = await asyncio.to_thread(claim_holds, game, game.rest.claimer)
+        return Action(ActionKind.ACCEPT_REST if holds else ActionKind.REFUSE_REST, seat)
     level = table.seats[seat].computer_level or stand_in_level
     seed = zlib.crc32(f"{table.id}:{table.version}:{seat}".encode())
     player = make_player(level, seed, expert_time_budget_s)
@@ -47,7 +53,7 @@ async def act(service: TableService, table: Table, seat: int, action: Action) ->
     try:
         return await _submit(service, table, seat, action)
     except IllegalAction as refused:
-        if action.kind is ActionKind.NEXT_HAND:
+        if action.kind in _NOT_REPLACED:
             raise
         log.warning(
             "table %d: the computer's %s for seat %d was refused (%s); playing at random",
@@ -59,6 +65,10 @@ async def act(service: TableService, table: Table, seat: int, action: Action) ->
         assert table.game is not None
         fallback = RandomPlayer(random.getrandbits(32)).decide(view_of(table.game, seat))
         return await _submit(service, table, seat, fallback)
+
+
+#: Actions a random move cannot stand for: a refusal of them is passed on.
+_NOT_REPLACED = frozenset({ActionKind.NEXT_HAND, ActionKind.ACCEPT_REST, ActionKind.REFUSE_REST})
 
 
 async def _submit(service: TableService, table: Table, seat: int, action: Action) -> Table:
@@ -75,4 +85,7 @@ async def _submit(service: TableService, table: Table, seat: int, action: Action
         return await service.look(table.id, user, table.version)
     if action.kind is ActionKind.NEXT_HAND:
         return await service.next_hand(table.id, user, table.version)
+    if action.kind in (ActionKind.ACCEPT_REST, ActionKind.REFUSE_REST):
+        accept = action.kind is ActionKind.ACCEPT_REST
+        return await service.answer_rest(table.id, user, table.version, accept)
     raise ValueError(f"a stand-in does not {action.kind.value}")

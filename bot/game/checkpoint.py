@@ -39,6 +39,7 @@ from functools import partial
 from typing import Any
 
 from bot.game.record import HandRecord
+from bot.game.rest_claim import NO_CLAIM, RestClaim
 from bot.game.rules import RuleSet
 from bot.game.scoring import TeamHandResult
 from bot.game.state import Game
@@ -51,8 +52,10 @@ from bot.game.types import ActionKind, EndReason, GameResult, LogEntry, Phase
 #: are replayed on top of it. A process of an earlier version reads only 4,
 #: so it replays the games stored in 5 from their logs instead of taking a
 #: state that may be behind them; this one reads both.
-FORMAT = 5
-READ_FORMATS = (5, 4)
+#: 6: the claim of the rest of the tricks (the game's ``rest``, a
+#: hand record's ``claim``). The states of 5 and 4 are read as without one.
+FORMAT = 6
+READ_FORMATS = (6, 5, 4)
 
 #: The engine's fields: the public ones this module stores (``rules`` comes
 #: from the table's options), then the private ones ``Game.restore`` derives
@@ -61,12 +64,18 @@ GAME_FIELDS = (
     "rules", "seed", "started_at", "fixed_deals", "phase", "hand_number", "dealer", "dealt",
     "hands", "looked", "bids", "bid_order", "to_act", "leader", "trick", "tricks", "tricks_won",
     "spades_broken", "revokes", "scores", "bags", "hand_records", "waiting_since", "result",
-    "_log", "_actions", "_turn", "_led", "_led_mask", "_club_lead",
+    "rest", "_log", "_actions", "_turn", "_led", "_led_mask", "_club_lead",
 )  # fmt: skip
 RECORD_FIELDS = (
     "hand", "dealer", "dealt", "bids", "tricks", "tricks_won", "score_before", "bags_before",
-    "hand_score", "score_after", "bags_after", "results", "game_over", "winner",
+    "hand_score", "score_after", "bags_after", "results", "game_over", "winner", "claim",
 )  # fmt: skip
+#: The fields this codec knew before the claim of the rest: the layout of the
+#: states written then, still read.
+_FIELDS_BEFORE_CLAIM = (
+    tuple(f for f in GAME_FIELDS if f != "rest"),
+    RECORD_FIELDS[:-1],
+)
 
 _ACTUAL_GAME_FIELDS = tuple(f.name for f in dataclasses.fields(Game))
 _ACTUAL_RECORD_FIELDS = tuple(f.name for f in dataclasses.fields(HandRecord))
@@ -78,7 +87,10 @@ _LAYOUT = (_ACTUAL_GAME_FIELDS, _ACTUAL_RECORD_FIELDS, sys.byteorder, array("i")
 _DIGEST = hashlib.sha256(repr(_LAYOUT).encode()).hexdigest()[:16]
 FINGERPRINT = f"{FORMAT}:{_DIGEST}"
 #: The fingerprints of the states this code decodes, the one it writes first.
-READ_FINGERPRINTS = tuple(f"{form}:{_DIGEST}" for form in READ_FORMATS)
+_DIGEST_BEFORE_CLAIM = hashlib.sha256(
+    repr((*_FIELDS_BEFORE_CLAIM, sys.byteorder, array("i").itemsize)).encode()
+).hexdigest()[:16]
+READ_FINGERPRINTS = (FINGERPRINT, *(f"{form}:{_DIGEST_BEFORE_CLAIM}" for form in READ_FORMATS[1:]))
 
 _KINDS = tuple(ActionKind)  # stored by index
 _KIND_INDEX = {kind: n for n, kind in enumerate(_KINDS)}
@@ -203,6 +215,7 @@ def encode_current_from(
             game.waiting_since,
             None if result is None else _result_tuple(result),
             columns,
+            (game.rest.claimer, game.rest.accepted, game.rest.shown),
         )
     )
     return current, Packed(marks, game.action_count - entries, columns, packed.history)
@@ -224,11 +237,14 @@ def _decode(rules: RuleSet, history: bytes | None, current: bytes) -> tuple[Game
             raise CheckpointError(f"checkpoint format {form}, expected {FORMAT}")
     else:
         old_records, old_log = [], (b"", b"", b"", b"")
+    fields = marshal.loads(current)
+    # Formats before 6 end at the log: no claim of the rest was possible.
+    rest = RestClaim(*fields[27]) if len(fields) > 27 else NO_CLAIM
     (
         form, records, entries, seed, started_at, fixed_deals, phase, hand_number, dealer,
         dealt, hands, looked, bids, bid_order, to_act, leader, trick, tricks, tricks_won,
         spades_broken, revokes, scores, bags, new_records, waiting_since, result, new_log,
-    ) = marshal.loads(current)  # fmt: skip
+    ) = fields[:27]  # fmt: skip
     if form not in READ_FORMATS or records != len(old_records) or entries != len(old_log[0]):
         raise CheckpointError("the two parts of the checkpoint do not belong together")
     log = _log_entries(old_log)
@@ -258,6 +274,7 @@ def _decode(rules: RuleSet, history: bytes | None, current: bytes) -> tuple[Game
         hand_records=[_record(r) for r in old_records] + [_record(r) for r in new_records],
         waiting_since=waiting_since,
         result=None if result is None else _result(result),
+        rest=rest,
         log=log,
     )
     return game, (records, entries)
@@ -327,12 +344,14 @@ def _record_tuple(record: HandRecord) -> tuple[Any, ...]:
         [tuple(r) for r in record.results],
         record.game_over,
         record.winner,
+        record.claim,
     )
 
 
 def _record(data: tuple[Any, ...]) -> HandRecord:
     (hand, dealer, dealt, bids, tricks, tricks_won, score_before, bags_before, hand_score,
-     score_after, bags_after, results, game_over, winner) = data  # fmt: skip
+     score_after, bags_after, results, game_over, winner) = data[:14]  # fmt: skip
+    claim = data[14] if len(data) > 14 else None  # (records of formats before 6 have none)
     return HandRecord(
         hand,
         dealer,
@@ -348,4 +367,5 @@ def _record(data: tuple[Any, ...]) -> HandRecord:
         (_make_result(results[0]), _make_result(results[1])),
         game_over,
         winner,
+        None if claim is None else (claim[0], claim[1]),
     )

@@ -81,5 +81,11 @@ class ClaimRefused(IllegalAction):
     code = "claim_refused"
 
 
+class RestClaimRefused(IllegalAction):
+    """A claim of the rest of the tricks, or an answer to one, out of place."""
+
+    code = "rest_claim_refused"
+
+
 class MalformedAction(IllegalAction):
     code = "malformed"

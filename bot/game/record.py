@@ -56,6 +56,9 @@ class HandRecord:
     results: tuple[TeamHandResult, TeamHandResult]
     game_over: bool = False
     winner: int | str | None = None
+    #: (seat, tricks) when the hand ended on an accepted claim of the rest:
+    #: ``tricks`` holds the tricks played, ``tricks_won`` the claimed ones too.
+    claim: tuple[int, int] | None = None
 
     @classmethod
     def of_hand(
@@ -87,7 +90,7 @@ class HandRecord:
         return [cards_of(mask) for mask in self.dealt]
 
     def to_json(self, game_id: str, rules: RuleSet) -> dict[str, Any]:
-        return {
+        data = {
             "game": game_id,
             "hand": self.hand,
             "preset": rules.preset,
@@ -108,6 +111,9 @@ class HandRecord:
             "game_over": self.game_over,
             "winner": self.winner,
         }
+        if self.claim is not None:
+            data["claim"] = {"seat": self.claim[0], "tricks": self.claim[1]}
+        return data
 
     def json_text(self, game_id: str, rules: RuleSet) -> str:
         """:meth:`to_json` as the store writes it (compact, keys sorted), built
@@ -117,6 +123,7 @@ class HandRecord:
         return (
             f'{{"bags_after":{_ints(self.bags_after)},"bags_before":{_ints(self.bags_before)},'
             f'"bids":[{",".join(_bid_text(seat, bid) for seat, bid in self.bids)}],'
+            f"{_claim_text(self.claim)}"
             f'"dealer":{self.dealer},"game":{encode_basestring_ascii(game_id)},'
             f'"game_over":{"true" if self.game_over else "false"},"hand":{self.hand},'
             f'"hand_score":{_ints(self.hand_score)},'
@@ -152,6 +159,13 @@ def _bid_text(seat: int, bid: int) -> str:
 
 def _trick_text(trick: Trick) -> str:
     return f'{{"cards":{_cards_text(trick.cards)},"leader":{trick.leader},"winner":{trick.winner}}}'
+
+
+def _claim_text(claim: tuple[int, int] | None) -> str:
+    """The record's ``claim`` key and a comma, or nothing for a hand played out."""
+    if claim is None:
+        return ""
+    return f'"claim":{{"seat":{claim[0]},"tricks":{claim[1]}}},'
 
 
 def _scalar_text(value: int | str | None) -> str:

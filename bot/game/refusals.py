@@ -103,6 +103,9 @@ def play_refusal(game: Game, seat: int, card: int) -> errors.IllegalAction:
         if game.phase is Phase.BIDDING:
             return errors.WrongPhase(N_("bidding is not over yet"))
         return errors.WrongPhase(N_("this hand is over"))
+    if game.waited_on() != game.to_act:  # a claim of the rest waits for answers
+        check_seat(seat)
+        return errors.RestClaimRefused(N_("play waits for the answers to the claim"))
     if seat != game.to_act:
         check_seat(seat)
         return errors.NotYourTurn(

@@ -1,14 +1,12 @@
 """The game: one game of partnership Spades, from the first deal to the result.
 
 The state is the seed plus an append-only list of :class:`~bot.game.types.Action`;
-every method that changes the state validates first (see :mod:`bot.game.refusals`)
-and raises an :class:`~bot.game.errors.IllegalAction` subclass without touching
-anything. The engine owns no clock: actions carry the time they were made.
-
-``play``, ``bid`` and ``legal_cards`` are the hot paths of simulations: they
-work on a few private fields derived from the public ones (the seat to play,
-the suit led, the action log as plain tuples), which every other method keeps
-up to date.
+every method that changes the state validates first (:mod:`bot.game.refusals`)
+and raises an :class:`~bot.game.errors.IllegalAction` subclass, touching
+nothing. The engine owns no clock: actions carry the time they were made.
+``play``, ``bid`` and ``legal_cards``, the hot paths of simulations, work on
+private fields derived from the public ones (the seat to play, the suit led,
+the log as plain tuples), which every other method keeps up to date.
 """
 
 from __future__ import annotations
@@ -16,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final, cast
 
-from bot.game import bidding, errors, refusals
+from bot.game import bidding, errors, refusals, rest_claim
 from bot.game.cards import (
     CARD_COUNT,
     HAND_SIZE,
@@ -29,6 +27,7 @@ from bot.game.cards import (
 from bot.game.deal import deal, first_dealer
 from bot.game.errors import N_
 from bot.game.record import HandRecord
+from bot.game.rest_claim import NO_CLAIM, RestClaim
 from bot.game.rules import Bidding, FirstLead, RevokeRule, RuleSet, SpadesLead
 from bot.game.scoring import game_result, score_hand
 from bot.game.trick import (
@@ -95,6 +94,7 @@ class Game:
     hand_records: list[HandRecord] = field(default_factory=list)
     waiting_since: float = 0.0
     result: GameResult | None = None
+    rest: RestClaim = NO_CLAIM  # a claim of the rest of the hand's tricks
 
     # Private, derived from the fields above and kept for the hot paths (init
     # fields all the same, so that ``Game(**fields)`` copies a game):
@@ -146,7 +146,7 @@ class Game:
         :meth:`log_entries`, as a checkpoint keeps them; the lists are taken as
         they are, the private fields of the hot paths derived as play keeps them."""
         game = cls(**public, _log=log)
-        if game.phase is _PLAYING:
+        if game.phase is _PLAYING and not game.rest.waiting:
             game._turn = game.to_act
         if game.trick:
             game._led = suit_of(game.trick[0])
@@ -198,6 +198,7 @@ class Game:
             "hands_played": len(self.hand_records),
             "waiting_since": self.waiting_since,
             "result": self.result.to_json() if self.result else None,
+            "rest": [self.rest.claimer, self.rest.accepted, self.rest.shown],
             "actions": len(self._log),
         }
 
@@ -278,13 +279,16 @@ class Game:
     def playable_mask(self, seat: int) -> int:
         """Cards the engine accepts from the seat now: with revokes allowed, off-suit too."""
         if self.trick and self.rules.revokes is RevokeRule.ALLOWED:
-            if self.phase is not Phase.PLAYING or seat != self.to_act:
+            if self.phase is not Phase.PLAYING or seat != self.to_act or self.rest.waiting:
                 return 0
             return self.hands[seat]
         return self.legal_play_mask(seat)
 
     def waited_on(self) -> int | None:
-        """The seat the table is waiting on to bid or play, if any."""
+        """The seat the table is waiting on to bid or play, or to answer a
+        claim of the rest, if any."""
+        if self.rest.waiting:
+            return self.rest.waiting_on()
         if self.phase in (Phase.BIDDING, Phase.PLAYING):
             return self.to_act
         return None
@@ -317,6 +321,8 @@ class Game:
             self.claim_timeout(action.seat, action.at)
         elif kind is ActionKind.MODERATOR_END:
             self.end_by_moderator(None, action.at)
+        elif kind in rest_claim.KINDS:
+            rest_claim.apply(self, kind, action.seat, action.at)
         else:  # pragma: no cover - ActionKind is closed
             raise errors.MalformedAction(N_("unknown action {kind}"), kind=repr(kind))
 
@@ -440,10 +446,8 @@ class Game:
         self._end(GameResult(1 - team_of(waiting), EndReason.TIMEOUT, waiting))
 
     def end_by_moderator(self, note: str | None, at: float = 0.0) -> None:
-        """A moderator of the server ends the game: nobody wins. ``note`` is
-        their reason, kept with the result (and in checkpoints; the action
-        log keeps it in its payload, which a replay does not read). No seat
-        acts: seat 0 is logged."""
+        """A moderator ends the game, nobody winning; ``note`` (their reason)
+        stays with the result and checkpoints, not in a replay. Logs seat 0."""
         refusals.check_not_over(self)
         self._log.append((ActionKind.MODERATOR_END, 0, 0, at))
         self._end(GameResult(None, EndReason.MODERATOR, None, note))
@@ -473,10 +477,12 @@ class Game:
         self._led = -1
         self._led_mask = 0
         self._club_lead = self.rules.first_lead is _LOWEST_CLUB
+        self.rest = NO_CLAIM
 
-    def _finish_hand(self) -> None:
+    def _finish_hand(self, claim: tuple[int, int] | None = None) -> None:
         bids = cast(list[int], self.bids)  # all four made: the hand was played
         record = HandRecord.of_hand(self, score_hand(self.rules, bids, self.tricks_won, self.bags))
+        record.claim = claim  # (seat, tricks) of an accepted claim of the rest
         self.scores[:] = record.score_after
         self.bags[:] = record.bags_after
         self.hand_records.append(record)

@@ -30,6 +30,11 @@ class ActionKind(StrEnum):
     RESIGN = "resign"
     CLAIM_TIMEOUT = "claim_timeout"
     MODERATOR_END = "moderator_end"  # a moderator of the server ended the game
+    # Claiming the rest of the hand's tricks (not the timeout claim above):
+    # the claim, then each opponent's answer.
+    CLAIM_REST = "claim_rest"
+    ACCEPT_REST = "accept_rest"
+    REFUSE_REST = "refuse_rest"
 
 
 #: The log kinds under which the engine's actions are stored (their ActionKind values).

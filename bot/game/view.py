@@ -40,6 +40,8 @@ class PlayerView:
     legal_cards: int  # mask of the cards playable without revoking
     playable_cards: int  # mask of the cards the engine accepts (revokes included)
     result: GameResult | None
+    #: The seat claiming the rest of the tricks while the opponents answer, else -1.
+    rest_claimer: int = -1
 
     @property
     def my_turn(self) -> bool:
@@ -97,6 +99,7 @@ def view_of(game: Game, seat: int) -> PlayerView:
         legal_cards=game.legal_play_mask(seat),
         playable_cards=game.playable_mask(seat),
         result=game.result,
+        rest_claimer=game.rest.claimer,
     )
 
 

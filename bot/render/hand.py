@@ -164,6 +164,11 @@ def _turn_line(view: PlayerView, names: Sequence[str], lang: str) -> str:
     if view.to_act is None:
         return ""
     bidding = view.phase is Phase.BIDDING
+    if view.rest_claimer >= 0:
+        if view.my_turn:
+            return tr(lang, "**Answer the claim of the rest on the table message.**")
+        claimer = names[view.rest_claimer]
+        return tr(lang, "Waiting for the answers to {player}'s claim.", player=claimer)
     if view.my_turn:
         return tr(lang, "**Your turn to bid.**") if bidding else tr(lang, "**Your turn to play.**")
     if bidding:

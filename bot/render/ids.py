@@ -40,6 +40,8 @@ class Act(StrEnum):
     HINT = "hint"  # the coach's advice (hints tables); arg: the game's action count
     HOUSE = "house"  # the host's house rules menus (lobby); arg: the page, 0 when absent
     HOUSE_RULE = "house_rule"  # one house rule's menu; arg: its key, the value chosen
+    CLAIM_REST = "rest"  # claim the rest of the hand's tricks (not CLAIM, the clock's win)
+    ANSWER_REST = "rest_answer"  # an opponent's answer to it; arg: accept | refuse
 
 
 @dataclass(frozen=True, slots=True)

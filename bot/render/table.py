@@ -2,7 +2,9 @@
 
 Drawn from a table snapshot. Only public facts appear: seats, bids, tricks
 taken, cards already played, scores. No unplayed card is read here (the
-``hands`` of the game are never touched), so nothing private can leak.
+``hands`` of the game are never touched), so nothing private can leak; the
+one exception, the cards a player shows by claiming the rest of the tricks,
+is drawn by :mod:`bot.render.rest_claim`.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from bot.render.house_rules import rules_line
 from bot.render.ids import Act, ComponentId
 from bot.render.limits import FIELD_VALUE, OPTION_LABEL, clip, fit_embed, fit_lines
 from bot.render.names import computer_label
+from bot.render.rest_claim import rest_claim_buttons, rest_claim_field
 from bot.render.spec import (
     ButtonSpec,
     EmbedSpec,
@@ -162,6 +165,9 @@ def _game_fields(table: Table, game: Game, claim_open: bool, lang: str) -> list[
     fields = [_team_field(table, game, team, lang) for team in (0, 1)]
     if game.phase is Phase.BIDDING or game.phase is Phase.PLAYING:
         fields.append(_play_field(table, game, claim_open, lang))
+    rest_claim = rest_claim_field(game, seat_labels(table, lang), lang)
+    if rest_claim is not None:
+        fields.append(rest_claim)
     record = game.hand_records[-1] if game.hand_records else None
     hand_done = game.phase is Phase.HAND_OVER or (
         game.phase is Phase.GAME_OVER and record is not None and record.hand == game.hand_number
@@ -252,6 +258,9 @@ def _play_field(table: Table, game: Game, claim_open: bool, lang: str) -> Field:
         player = labels[to_act]
         if bidding:
             turn = N_("**Turn:** {player} to bid (waiting since {since})")
+            lines.append(tr(lang, turn, player=player, since=since))
+        elif game.rest.waiting:
+            turn = N_("**Turn:** {player} to answer the claim (waiting since {since})")
             lines.append(tr(lang, turn, player=player, since=since))
         else:
             turn = N_("**Turn:** {player} to play (waiting since {since})")
@@ -436,7 +445,8 @@ def _rows(
             row.append(button(Act.JOIN, tr(lang, "Watch")))
         if claim_open and game.waited_on() is not None:
             row.append(button(Act.CLAIM, tr(lang, "Claim the win"), Style.RED))
-        return [tuple(row)]
+        rest_claim = rest_claim_buttons(table, game, button, lang)
+        return [tuple(row), tuple(rest_claim)] if rest_claim else [tuple(row)]
     if status is TableStatus.FINISHED:
         return [
             (

@@ -41,7 +41,7 @@ __all__ = [
 #: made before one of them is still up to date (see ``checks.check_version``).
 UNSEEN_KINDS = frozenset({WATCH, UNWATCH})
 #: What computer players may do through ``TableService.computer_act``: they never
-#: call a revoke and never resign.
+#: call a revoke, never resign and answer claims of the rest without making any.
 COMPUTER_KINDS = frozenset(
     {
         ActionKind.LOOK,
@@ -49,5 +49,7 @@ COMPUTER_KINDS = frozenset(
         ActionKind.PLAY,
         ActionKind.NEXT_HAND,
         ActionKind.CLAIM_TIMEOUT,
+        ActionKind.ACCEPT_REST,
+        ActionKind.REFUSE_REST,
     }
 )

@@ -392,6 +392,17 @@ class TableService:
         table = await self.get(table_id)
         return await self._act(table_id, moderator_id, table.version, plan)
 
+    async def claim_rest(self, table_id: int, user_id: int, version: int) -> Table:
+        """Claim every trick left in the hand, on the player's turn to play:
+        their cards are shown and the opponents answer (not the turn clock's
+        win, :meth:`claim_timeout`)."""
+        return await self._engine_act(table_id, user_id, version, ActionKind.CLAIM_REST, 0)
+
+    async def answer_rest(self, table_id: int, user_id: int, version: int, accept: bool) -> Table:
+        """An opponent's answer to a claim of the rest of the tricks."""
+        kind = ActionKind.ACCEPT_REST if accept else ActionKind.REFUSE_REST
+        return await self._engine_act(table_id, user_id, version, kind, 0)
+
     async def computer_act(self, table_id: int, seat: int, version: int, action: Action) -> Table:
         """A computer player's action for its own seat, through the same checks
         and commit as a person's. The action's ``at`` is replaced by the clock."""

@@ -152,6 +152,9 @@ class PrivacyWatch:
         if game is None:
             return set()
         allowed = {card for trick in game.tricks for card in trick.cards} | set(game.trick)
+        for shown in range(4):  # a claim of the rest shows the claimer's cards
+            if game.rest.shows(shown):
+                allowed |= {card for card in range(52) if game.hands[shown] >> card & 1}
         seat = table.seat_of(audience) if audience != PUBLIC else None
         if seat is not None:
             dealt = game.dealt[seat]

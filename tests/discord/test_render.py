@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from bot.game.cards import cards_of, mask_of, parse_card
 from bot.game.rules import preset
 from bot.game.state import Game
-from bot.game.types import Phase
+from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import view_of
 from bot.render.decks import DECKS, DeckName, Style, by_suit, card_text, deck
 from bot.render.hand import hand_message
@@ -170,7 +170,33 @@ def test_the_table_message_shows_the_public_state_only() -> None:
     played = {c for t in game.tricks for c in t.cards} | set(game.trick)
     shown = {c for c in range(52) if card_text(c) in text}
     assert shown <= played
-    assert [b.label for b in spec.buttons] == ["My hand", "Watch"]
+    # The person on turn to play may claim the rest of the tricks.
+    assert [b.label for b in spec.buttons] == ["My hand", "Watch", "Claim the rest"]
+
+
+def test_a_claim_of_the_rest_shows_the_claimers_cards_only() -> None:
+    game = playing_game(plays=6)
+    claimer = game.to_act
+    game.apply(Action(ActionKind.CLAIM_REST, claimer))
+    spec = table_message(table_of(game))
+    assert spec.embed is not None
+    text = "\n".join(f.name + f.value for f in spec.embed.fields)
+    played = {c for t in game.tricks for c in t.cards} | set(game.trick)
+    held = {c for c in range(52) if game.hands[claimer] >> c & 1}
+    shown = {c for c in range(52) if card_text(c) in text}
+    assert shown == played | held
+    assert "12 remaining tricks" in text and "to answer the claim" in text
+    labels = [b.label for b in spec.buttons]
+    assert labels == ["My hand", "Watch", "Accept the claim", "Refuse the claim"]
+    # The hands say who answers, and no card can be played meanwhile.
+    deck = DECKS[DeckName.CLASSIC]
+    for seat in range(4):
+        hand = hand_message(view_of(game, seat), table_id=1, version=1, names=NAMES, deck=deck)
+        answering = seat == (claimer + 1) & 3
+        assert ("Answer the claim of the rest" in hand.content) == answering
+        assert ("Waiting for the answers to" in hand.content) == (not answering)
+        cards = [b for b in hand.buttons if ":play:" in b.custom_id]
+        assert cards and all(b.disabled for b in cards)
 
 
 def test_hand_summary_shows_nils_and_a_boston() -> None:

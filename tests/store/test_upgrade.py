@@ -75,6 +75,9 @@ def resumed(table: Table, written: Written) -> dict[str, Any]:
     if stored is not None:
         for name, default in NEW_RULES:
             assert stored["rules"].pop(name) == default
+    snapshot = None if game is None else game.snapshot()
+    if snapshot is not None:  # no claim of the rest could wait when the fixtures were written
+        assert snapshot.pop("rest") == [-1, 0, 0]
     shown: dict[str, Any] = as_json(
         {
             "id": table.id,
@@ -92,7 +95,7 @@ def resumed(table: Table, written: Written) -> dict[str, Any]:
             "created_at": table.created_at,
             "updated_at": table.updated_at,
             "game": stored,
-            "game_snapshot": None if game is None else game.snapshot(),
+            "game_snapshot": snapshot,
         }
     )
     return shown

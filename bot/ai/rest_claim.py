@@ -1,0 +1,101 @@
+"""Whether a claim of the rest of the tricks holds on the real deal.
+
+A computer opponent accepts a claim exactly when the claimer takes every
+remaining trick whatever the opponents play, the claimer and its partner
+choosing their cards to make it so. This is an exact AND/OR search over the
+legal plays (one card of each run of equivalent cards, as in
+:mod:`bot.ai.solver`), cut short as soon as a trick goes to another seat, and
+shortened by a sure-win test at each of the claimer's leads: when every card
+it holds is the highest left in its suit and no other seat can ruff once its
+trumps are drawn, the rest is the claimer's.
+
+Like the solver, it ignores the first-lead rule of the table (it matters
+only before the hand's first card) and revokes (only legal plays count).
+"""
+
+from __future__ import annotations
+
+from bot.ai.solver import distinct_moves
+from bot.game.cards import SUIT_MASKS, TRUMP, suit_of
+from bot.game.rules import SpadesBreak
+from bot.game.state import Game
+from bot.game.trick import breaks_spades, legal_mask, winning
+
+
+def claim_holds(game: Game, claimer: int) -> bool:
+    """Whether ``claimer`` takes every trick left in ``game``'s hand (the
+    game in its play phase, real hands) against any legal play."""
+    search = _ClaimSearch(claimer, game.rules.spades_break)
+    return search.holds(list(game.hands), list(game.trick), game.leader, game.spades_broken)
+
+
+def sure_win(hands: list[int], claimer: int, broken: bool) -> bool:
+    """The simple sufficient test, the claimer on lead: each of its cards is
+    above every other seat's card of that suit, and it can draw the trumps of
+    every other seat first (or nobody else has any)."""
+    hand = hands[claimer]
+    others = _others(hands, claimer)
+    for mask in SUIT_MASKS:
+        mine, theirs = hand & mask, others & mask
+        if mine and theirs and (mine & -mine).bit_length() < theirs.bit_length():
+            return False
+    trumps = SUIT_MASKS[TRUMP]
+    if not others & trumps:
+        return True
+    if hand & ~trumps and not broken:
+        return False  # it could not lead its trumps first
+    mine = (hand & trumps).bit_count()
+    return all((hands[seat] & trumps).bit_count() <= mine for seat in range(4) if seat != claimer)
+
+
+class _ClaimSearch:
+    def __init__(self, claimer: int, spades_break: SpadesBreak) -> None:
+        self.claimer = claimer
+        self.spades_break = spades_break
+        #: Positions at a trick's start already decided: (hands, broken) -> holds.
+        self.known: dict[tuple[int, ...], bool] = {}
+        self.nodes = 0
+
+    def holds(self, hands: list[int], trick: list[int], leader: int, broken: bool) -> bool:
+        self.nodes += 1
+        claimer = self.claimer
+        key: tuple[int, ...] | None = None
+        if not trick:
+            if not hands[claimer]:
+                return True
+            if leader == claimer and sure_win(hands, claimer, broken):
+                return True
+            key = (*hands, leader, broken)
+            known = self.known.get(key)
+            if known is not None:
+                return known
+        seat = (leader + len(trick)) & 3
+        hand = hands[seat]
+        live = _others(hands, seat)
+        for card in trick:
+            live |= 1 << card
+        moves = distinct_moves(legal_mask(hand, trick, broken, False), live)
+        ours = (seat & 1) == (claimer & 1)
+        result = not ours  # OR for the claimer's side, AND for the opponents
+        for card in reversed(moves):
+            hands[seat] = hand ^ (1 << card)
+            trick.append(card)
+            now_broken = broken or breaks_spades(card, suit_of(trick[0]), self.spades_break)
+            if len(trick) == 4:
+                winner = winning(trick, leader)[1]
+                holds = winner == claimer and self.holds(hands, [], winner, now_broken)
+            else:
+                holds = self.holds(hands, trick, leader, now_broken)
+            trick.pop()
+            hands[seat] = hand
+            if holds == ours:
+                result = ours
+                break
+        if key is not None:
+            self.known[key] = result
+        return result
+
+
+def _others(hands: list[int], seat: int) -> int:
+    """The cards the other seats hold (the hands never share a card)."""
+    return (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]

@@ -1,0 +1,125 @@
+"""Claiming the rest of a hand's tricks (not the turn clock's claim of the
+game, ``Game.claim_timeout``).
+
+A player on their turn to play may claim every trick left in the hand. Their
+cards are shown, and play waits until both opponents accept (the hand is
+then scored as if the claimer had won those tricks, and its record says
+``claim``) or one refuses (play goes on; the cards stay shown for the hand).
+The table waits on an answer like on a turn: :meth:`RestClaim.waiting_on`.
+
+The claim is one immutable value of the game, ``Game.rest``, replaced by each
+of the three actions, which :func:`apply` runs for the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+from bot.game import errors, refusals
+from bot.game.cards import HAND_SIZE
+from bot.game.errors import N_
+from bot.game.trick import Trick
+from bot.game.types import ActionKind, LogEntry, Phase, team_of
+
+NO_SEAT: Final = -1
+KINDS: Final = frozenset({ActionKind.CLAIM_REST, ActionKind.ACCEPT_REST, ActionKind.REFUSE_REST})
+
+
+@dataclass(frozen=True, slots=True)
+class RestClaim:
+    #: The seat claiming, while its opponents answer; NO_SEAT when none.
+    claimer: int = NO_SEAT
+    #: The opponents who accepted the claim (a bit per seat).
+    accepted: int = 0
+    #: The seats whose cards a claim showed in this hand (a bit per seat).
+    shown: int = 0
+
+    @property
+    def waiting(self) -> bool:
+        return self.claimer >= 0
+
+    def opponents(self) -> tuple[int, int]:
+        return (self.claimer + 1) & 3, (self.claimer + 3) & 3
+
+    def waiting_on(self) -> int | None:
+        """The first opponent yet to accept the claim (None: no claim, or
+        both accepted)."""
+        if self.claimer < 0:
+            return None
+        return next((seat for seat in self.opponents() if not self.accepted >> seat & 1), None)
+
+    def shows(self, seat: int) -> bool:
+        return bool(self.shown >> seat & 1)
+
+
+NO_CLAIM: Final = RestClaim()
+
+
+class Game(Protocol):
+    """What a claim reads and changes of a game (the game module implements
+    it; naming it here keeps this module below the game)."""
+
+    rest: RestClaim
+    phase: Phase
+    to_act: int
+    trick: list[int]
+    tricks: list[Trick]
+    tricks_won: list[int]
+    waiting_since: float
+    _turn: int
+    _log: list[LogEntry]
+
+    def _finish_hand(self, claim: tuple[int, int] | None = None) -> None: ...
+
+
+def claimable(game: Game, seat: int) -> bool:
+    """Whether the seat may claim the rest now: on its turn to play, with no
+    claim waiting (the table then waits on no seat to play)."""
+    return seat >= 0 and seat == game._turn
+
+
+def tricks_left(game: Game) -> int:
+    """The tricks a claim made now takes: the hand's unfinished ones."""
+    return HAND_SIZE - len(game.tricks)
+
+
+def apply(game: Game, kind: ActionKind, seat: int, at: float) -> None:
+    """The claim (:data:`ActionKind.CLAIM_REST`) or an answer to it, checked
+    first like every action of the game (nothing changes when refused)."""
+    rest = game.rest
+    refusals.check_seat(seat)
+    if game.phase is Phase.GAME_OVER:
+        raise errors.GameIsOver(N_("the game is over"))
+    if kind is ActionKind.CLAIM_REST:
+        if rest.waiting:
+            raise errors.RestClaimRefused(N_("a claim is already waiting for an answer"))
+        if not claimable(game, seat):
+            raise errors.RestClaimRefused(N_("you can claim the rest only on your turn to play"))
+        game.rest = RestClaim(seat, 0, rest.shown | 1 << seat)
+        game._turn = NO_SEAT  # nobody plays until the claim is answered
+    else:
+        _check_answer(rest, seat)
+        if kind is ActionKind.REFUSE_REST:
+            game.rest = RestClaim(NO_SEAT, 0, rest.shown)
+            game._turn = game.to_act  # the claimer plays on
+    game._log.append((kind, seat, 0, at))
+    game.waiting_since = at
+    if kind is ActionKind.ACCEPT_REST:
+        rest = RestClaim(rest.claimer, rest.accepted | 1 << seat, rest.shown)
+        game.rest = rest
+        if rest.waiting_on() is None:
+            claimed = tricks_left(game)
+            game.tricks_won[rest.claimer] += claimed
+            game.trick = []
+            game.rest = RestClaim(NO_SEAT, 0, rest.shown)
+            game._finish_hand((rest.claimer, claimed))
+
+
+def _check_answer(rest: RestClaim, seat: int) -> None:
+    if not rest.waiting:
+        raise errors.RestClaimRefused(N_("there is no claim to answer"))
+    if team_of(seat) == team_of(rest.claimer):
+        raise errors.RestClaimRefused(N_("only the claimer's opponents answer a claim"))
+    if rest.accepted >> seat & 1:
+        raise errors.RestClaimRefused(N_("you have already accepted this claim"))

@@ -1,0 +1,38 @@
+"""The buttons of a claim of the rest of the tricks on the table message:
+**Claim the rest** for the player on turn, Accept and Refuse for the
+claimer's opponents. (The turn clock's **Claim the win** is ``TableUI._claim``.)
+
+The engine refuses a click out of place (not the player's turn, not an
+opponent of the claimer) and the refusal is answered privately.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.app import SpadesApp
+from bot.refusals import InvalidButton
+from bot.render.ids import ComponentId
+from bot.render.rest_claim import ACCEPT, REFUSE
+from bot.tables.model import Table
+
+
+class RestClaimButtons:
+    def __init__(self, app: SpadesApp) -> None:
+        self.app = app
+
+    async def claim(
+        self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
+    ) -> None:
+        await interaction.response.defer()
+        await self.app.claim_rest(table, interaction.user.id, cid.version)
+
+    async def answer(
+        self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
+    ) -> None:
+        if cid.arg not in (ACCEPT, REFUSE):
+            raise InvalidButton()
+        await interaction.response.defer()
+        await self.app.answer_rest(table, interaction.user.id, cid.version, cid.arg == ACCEPT)

@@ -130,6 +130,7 @@ class SpadesBot(commands.Bot):
         self.seed_source = seed_source
         self._opened = False
         self._built = False
+        self._login_began = False
         self._resumed = False
         self._stopping: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
@@ -143,6 +144,10 @@ class SpadesBot(commands.Bot):
         return discord.utils.utcnow().timestamp()
 
     # -- start and stop ----------------------------------------------------------
+
+    async def login(self, token: str) -> None:
+        self._login_began = True
+        await super().login(token)
 
     async def open_database(self) -> None:
         """Open (creating or migrating) the database; StartupError if it cannot.
@@ -298,7 +303,10 @@ class SpadesBot(commands.Bot):
                 log.warning("stopping with %d interactions still under way", len(late))
         if self._built:
             await self.app.close(grace_s=max(0.0, deadline - loop.time()))
-        await super().close()
+        if self._login_began:
+            # A sharded client cannot close before its login set it up (a
+            # database that failed to open stops the start before that).
+            await super().close()
         if self._opened:
             self._opened = False
             await self.store.close()

@@ -29,10 +29,11 @@ run() { docker run --rm "$@"; }
 cleanup() {
     docker rm -f spades-check-stop spades-check-discord >/dev/null 2>&1 || true
     docker volume rm spades-check-data >/dev/null 2>&1 || true
-    if [ -n "${env_file:-}" ]; then
-        "${compose[@]}" --project-name "$project" --env-file "$env_file" down --volumes \
-            >/dev/null 2>&1 || true
-        rm -f "$env_file"
+    if [ -n "${override:-}" ]; then
+        # With both files: the never-answering Discord is a service of the
+        # override, and a network it still holds would keep the volumes.
+        dc down --volumes --remove-orphans >/dev/null 2>&1 || true
+        rm -f "$env_file" "$override"
     fi
 }
 trap cleanup EXIT
@@ -116,6 +117,9 @@ services:
 YAML
 dc() { "${compose[@]}" --project-name "$project" --env-file "$env_file" \
     -f docker-compose.yml -f "$override" "$@"; }
+# A run stopped before its cleanup may have left the project and its
+# volumes (the database's password is set when its volume is made).
+dc down --volumes --remove-orphans >/dev/null 2>&1 || true
 dc build --quiet
 dc up -d
 for _ in $(seq 120); do
@@ -129,9 +133,9 @@ echo "postgres: healthy"
   "$(docker inspect "$(dc ps -q bot-1)" --format '{{.Image}}')" ] || fail "two images"
 for service in bot-0 bot-1; do
     for _ in $(seq 60); do dc logs "$service" 2>&1 | grep -q "logging in" && break; sleep 0.5; done
-    dc logs "$service" 2>&1 | grep -q "logging in" || fail "$service did not start: $(dc logs --tail 20 "$service")"
+    dc logs "$service" 2>&1 | grep -q "logging in" || fail "$service did not start: $(dc logs --no-color "$service" 2>&1 | head -40)"
     restarts=$(docker inspect "$(dc ps -q "$service")" --format '{{.RestartCount}}')
-    [ "$restarts" -eq 0 ] || fail "$service restarted $restarts times"
+    [ "$restarts" -eq 0 ] || fail "$service restarted $restarts times: $(dc logs --no-color "$service" 2>&1 | head -40)"
     echo "$service: migrated and logging in, no restart"
 done
 latest=$(find db/migrations -name '[0-9]*.sql' | sed 's|.*/0*||; s|_.*||' | sort -n | tail -1)

@@ -176,11 +176,17 @@ def test_health_reports_a_missing_and_a_fresh_heartbeat(
     assert capsys.readouterr().out.splitlines()[-1].startswith("healthy")
 
 
+@pytest.mark.parametrize("shards", ["", "[discord]\nshard_count = 2\nshard_ids = [1]\n"])
 def test_an_unusable_database_stops_the_bot_before_it_connects(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    shards: str,
 ) -> None:
+    # A sharded client too: it stops with the one line, not a failure to close
+    # the gateway it never opened.
     (tmp_path / "file").write_text("not a folder")
-    path = write(tmp_path, f'[database]\npath = "{tmp_path / "file" / "spades.db"}"\n')
+    path = write(tmp_path, f'{shards}[database]\npath = "{tmp_path / "file" / "spades.db"}"\n')
     monkeypatch.setenv("DISCORD_TOKEN", "never-used")
     with pytest.raises(SystemExit) as caught:
         main(["--config", str(path)])

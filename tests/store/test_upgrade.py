@@ -47,8 +47,11 @@ class Written:
         return expected
 
 
-A9E2BBA = Written("a9e2bba", new_options=(("hints", False),))
-D157F3F = Written("d157f3f")
+#: Tables opened before there were watchers and threads to choose: watchers
+#: welcome, and no thread (they keep playing in their channel).
+SINCE_BOTH = (("watchers", True), ("thread", False))
+A9E2BBA = Written("a9e2bba", new_options=(("hints", False), *SINCE_BOTH))
+D157F3F = Written("d157f3f", new_options=SINCE_BOTH)
 
 
 def as_json(value: Any) -> Any:
@@ -61,6 +64,7 @@ def resumed(table: Table, written: Written) -> dict[str, Any]:
     options = table.options.model_dump(mode="json")
     for name, default in written.new_options:
         assert options.pop(name) == default
+    assert table.thread_id is None  # no earlier version started threads
     shown: dict[str, Any] = as_json(
         {
             "id": table.id,

@@ -14,6 +14,7 @@ the :class:`~cogs.outbox.Outbox`'s line.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any, Literal
 
@@ -53,6 +54,10 @@ class TableThreads:
         self._problems: dict[int, str] = {}  # table id -> why it has no thread
         self._lost: set[int] = set()  # threads found deleted or closed
         self._waits: dict[int, int] = {}  # table id -> archivings put off for its end post
+        self._archived: set[int] = set()  # tables whose thread this process archived
+        #: Archivings waiting for their instant: timers, not tasks, so that
+        #: nothing waits on them (an application settling, a test).
+        self._timers: dict[int, asyncio.TimerHandle] = {}
 
     # -- starting ----------------------------------------------------------------------
 
@@ -129,13 +134,22 @@ class TableThreads:
         archived after the rematch window; a rematch keeps it open."""
         if table.thread_id is None:
             return
-        key = ("archive", table.id)
         if table.is_open:
-            self.outbox.withdraw(key)
+            timer = self._timers.pop(table.id, None)
+            if timer is not None:
+                timer.cancel()
+            self.outbox.withdraw(("archive", table.id))
+            self._archived.discard(table.id)
             return
-        if key not in self.outbox:
-            due = self.app.now() + self.archive_after_s
-            self.outbox.put(key, lambda: self._archive(table.id), due=due)
+        if table.id not in self._timers and table.id not in self._archived:
+            self._archive_in(table.id, self.archive_after_s)
+
+    def _archive_in(self, table_id: int, seconds: float) -> None:
+        def due() -> None:
+            del self._timers[table_id]
+            self.outbox.put(("archive", table_id), lambda: self._archive(table_id))
+
+        self._timers[table_id] = asyncio.get_running_loop().call_later(seconds, due)
 
     async def _archive(self, table_id: int) -> Route:
         table = await self.app.tables.get(table_id)
@@ -146,8 +160,7 @@ class TableThreads:
         if waits < ARCHIVE_WAITS and await self.app.owes_announcement(table):
             # The end of the game goes into the thread first.
             self._waits[table_id] = waits + 1
-            due = self.app.now() + 1.0
-            self.outbox.put(("archive", table_id), lambda: self._archive(table_id), due=due)
+            self._archive_in(table_id, 1.0)
             return None
         self._waits.pop(table_id, None)
         try:
@@ -156,6 +169,7 @@ class TableThreads:
             )
             if isinstance(thread, discord.Thread):
                 await thread.edit(archived=True)
+                self._archived.add(table_id)
         except discord.HTTPException as exc:
             log.info("table %d: thread %d not archived: %s", table_id, thread_id, exc)
         return ARCHIVE

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 import simcord
+from simcord import assert_error
 
+from bot.tables.errors import ClosedToWatchers
 from bot.tables.model import Table
 from tests.discord.harness import World, finished
 
@@ -74,6 +76,7 @@ async def test_a_table_closed_to_watchers_turns_later_arrivals_away(world: World
     by_command = await erin.slash(world.channel, "spades join")
     assert by_command.response is not None
     assert by_command.response.content == "This table is closed to watchers."
+    assert_error(world.env, ClosedToWatchers)  # the command's refusal, answered as one
     assert (await world.table()).spectators == ()
 
 

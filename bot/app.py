@@ -261,6 +261,12 @@ class SpadesApp:
             raise NotPlaying()
         raise SeveralTables([t.channel_id for t in mine])
 
+    async def my_games(self, user_id: int, guild_id: int | None) -> list[Table]:
+        """The user's open tables on this server: those waiting on them
+        first, then the newest first."""
+        mine = [t for t in await self.tables.tables_of_user(user_id) if t.guild_id == guild_id]
+        return sorted(mine, key=lambda t: (not t.waits_on(user_id), -t.created_at, -t.id))
+
     async def rules_in(self, channel_id: int | None) -> RuleSet:
         """The rules of the channel's table, or the default preset's."""
         table = await self.tables.in_channel(channel_id or 0)
@@ -394,6 +400,9 @@ class SpadesApp:
     async def set_message(self, table_id: int, message_id: int | None) -> Table:
         """Remember which public message shows the table (not an action)."""
         return await self.tables.set_message(table_id, message_id)
+
+    async def set_thread(self, table_id: int, thread_id: int | None) -> Table:
+        return await self.tables.set_thread(table_id, thread_id)
 
     async def turn_mention(self, table_id: int) -> TurnMention | None:
         """The table's current "your turn" mention, as last recorded."""

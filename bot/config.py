@@ -131,6 +131,8 @@ class TableSettings(Section):
     # still read, into [clock] (see Settings._one_place_each). Unset: None.
     turn_ping: bool | None = None
     turn_ping_delay_s: float | None = Field(None, ge=0, le=3600)
+    #: How long a finished table's thread stays open for a rematch.
+    thread_archive_after_s: float = Field(600.0, ge=0, le=7 * 24 * 3600)
 
     @field_validator("computer_level")
     @classmethod

@@ -45,6 +45,7 @@ from cogs.outbox import Budget, Outbox
 from cogs.presenter import TablePresenter
 from cogs.spades import SpadesCog
 from cogs.table_ui import TableUI
+from cogs.threads import TableThreads
 from cogs.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
@@ -184,10 +185,11 @@ class SpadesBot(commands.Bot):
         )
         self._built = True
         self.outbox = Outbox(app.now, Budget.of(self.settings.discord), spawn=app.spawn)
-        notices.attach(app, self.outbox)
+        threads = TableThreads(self, app, self.outbox, self.settings.tables.thread_archive_after_s)
+        notices.attach(app, self.outbox, threads)
         self.hands = HandScreens(app, self)
         await self.hands.resume()
-        self.presenter = TablePresenter(self, app, self.hands, self.outbox, notices)
+        self.presenter = TablePresenter(self, app, self.hands, self.outbox, notices, threads)
         app.subscribe(self.presenter.on_change)
         coach = CoachDesk(app, self)
         app.subscribe(coach.on_change)
@@ -195,7 +197,7 @@ class SpadesBot(commands.Bot):
         ui = TableUI(app, self.hands, self.presenter, coach)
         handle_components(self, self._admitted(ui.on_component))
         self.add_dynamic_items(SpadesComponent)
-        self.leaderboard = LeaderboardCog(self, app, self.outbox, self.presenter.names.get)
+        self.leaderboard = LeaderboardCog(self, app, self.outbox, threads, self.presenter.names.get)
         await self.add_cog(self.leaderboard)
         spades = SpadesCog(self.tree, app, self.hands, self.presenter, self.leaderboard.commands)
         await self.add_cog(spades)

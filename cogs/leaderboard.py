@@ -36,6 +36,7 @@ from cogs.errors import InteractionRefused
 from cogs.languages import private_language
 from cogs.leaderboard_pages import BoardButton, board_fields, guild_of
 from cogs.outbox import POST, Outbox, Route
+from cogs.threads import TableThreads
 
 log = logging.getLogger(__name__)
 
@@ -151,12 +152,14 @@ class LeaderboardCog(commands.Cog):
         bot: commands.Bot,
         app: SpadesApp,
         outbox: Outbox,
+        threads: TableThreads,
         known_name: KnownName = lambda user_id: None,
     ) -> None:
         self.bot = bot
         self.app = app
         self.stats: StatsService = app.stats
         self.outbox = outbox
+        self.threads = threads
         self.known_name = known_name
         #: ``/spades leaderboard``, ``stats``, ``history`` and ``rating-settings``.
         self.commands = _build_commands(self)
@@ -209,9 +212,9 @@ class LeaderboardCog(commands.Cog):
         picture = _picture(game, names, lang)
 
         async def post() -> Route:
-            channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
             try:
-                await channel.send(content=text, file=picture)
+                current = await self.app.tables.get(table.id)  # its thread may be gone since
+                await self.threads.send(current, content=text, file=picture)
             except discord.Forbidden as exc:
                 # The host is told about missing permissions with the table message.
                 log.warning("could not post the picture of game %d: %s", game.game_id, exc)

@@ -31,6 +31,7 @@ from bot.render import clock_text
 from bot.render.clock_text import ClockMessage
 from bot.tables.model import Table
 from cogs.outbox import DELETE, POST, Outbox, Route
+from cogs.threads import TableThreads
 
 log = logging.getLogger(__name__)
 
@@ -58,14 +59,15 @@ class TurnNotices:
 
     app: SpadesApp
     outbox: Outbox
+    threads: TableThreads
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
         self._notices: dict[int, _Notice] = {}
         self._clock_unsent: dict[int, tuple[Table, ClockMessage]] = {}
 
-    def attach(self, app: SpadesApp, outbox: Outbox) -> None:
-        self.app, self.outbox = app, outbox
+    def attach(self, app: SpadesApp, outbox: Outbox, threads: TableThreads) -> None:
+        self.app, self.outbox, self.threads = app, outbox, threads
 
     # -- the first notice of a turn ------------------------------------------------
 
@@ -83,11 +85,13 @@ class TurnNotices:
         if notice is None:
             if turn is None:
                 return  # nothing told, nobody to tell
-            notice = _Notice(table.id, table.channel_id, table.guild_id, table.language)
+            notice = _Notice(table.id, table.talk_channel_id, table.guild_id, table.language)
             self._notices[table.id] = notice
         elif turn == notice.turn:
             return
-        notice.channel_id, notice.language, notice.turn = table.channel_id, table.language, turn
+        notice.language, notice.turn = table.language, turn
+        if notice.message_id is None:
+            notice.channel_id = table.talk_channel_id  # else: where the one to delete is
         key = ("notice", table.id)
         if not settings.first_notice:
             self.outbox.withdraw(key)  # the turn it was waiting for needs none any more
@@ -133,14 +137,16 @@ class TurnNotices:
         else:
             text = N_("<@{user}>, your turn to play at table {table}.")
         try:
-            message = await channel.send(
-                tr(notice.language, text, user=user_id, table=notice.table_id),
+            table = await self.app.tables.get(notice.table_id)
+            message = await self.threads.send(
+                table,
+                content=tr(notice.language, text, user=user_id, table=notice.table_id),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
             )
         except discord.HTTPException as exc:
             log.info("turn notice at table %d not sent: %s", notice.table_id, exc)
             return POST
-        notice.message_id = message.id
+        notice.message_id, notice.channel_id = message.id, message.channel.id
         await self.app.set_turn_mention(notice.table_id, TurnMention(message.id, _turn_text(turn)))
         return POST
 
@@ -177,10 +183,11 @@ class TurnNotices:
 
     async def _send_clock(self, table_id: int) -> Route:
         table, message = self._clock_unsent.pop(table_id)
-        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in message.ping])
         try:
-            await channel.send(message.text, allowed_mentions=mentions)
+            # The snapshot the clock held may be older than the thread's fate.
+            current = await self.app.tables.get(table_id)
+            await self.threads.send(current, content=message.text, allowed_mentions=mentions)
         except discord.HTTPException as exc:
             # The game state does not depend on this message; the table message
             # still shows whose turn it is.

@@ -29,6 +29,7 @@ from cogs.components import message_fields
 from cogs.hands import HandScreens
 from cogs.notices import TurnNotices
 from cogs.outbox import EDIT, POST, Key, Outbox, Route
+from cogs.threads import TableThreads
 
 log = logging.getLogger(__name__)
 
@@ -77,12 +78,14 @@ class TablePresenter:
         hands: HandScreens,
         outbox: Outbox,
         notices: TurnNotices,
+        threads: TableThreads,
     ) -> None:
         self.client = client
         self.app = app
         self.hands = hands
         self.outbox = outbox
         self.notices = notices
+        self.threads = threads
         self._screens: dict[int, _Screen] = {}
         self._by_message: dict[int, int] = {}  # table message id -> table id
         self.names: dict[int, str] = {}  # user id -> display name, seen in interactions
@@ -189,6 +192,7 @@ class TablePresenter:
         screen.behind = None
         screen.shown_version = max(screen.shown_version, table.version)
         self.notices.turn_shown(table)
+        self.threads.shown(table)
         await self.hands.refresh(table)
         return route
 

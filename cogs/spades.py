@@ -6,6 +6,7 @@ are raised and answered by the one error path (cogs.errors).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,15 +23,20 @@ from bot.render.clock_text import duration_text
 from bot.render.coach_text import coach_set_text, coach_status_text, hints_table_text
 from bot.render.decks import DECKS, DeckName, Style
 from bot.render.ids import Act, ComponentId
+from bot.render.my_games import my_games_text
 from bot.render.rules_text import rules_text
 from bot.render.spec import ButtonSpec, MessageSpec
+from bot.tables.model import Table
 from cogs.components import send_private
 from cogs.errors import InteractionRefused
 from cogs.hands import HandScreens
 from cogs.languages import learn_language, private_language, server_language
+from cogs.outbox import POST, Route
 from cogs.presenter import TablePresenter
 from cogs.server_rules import announce_table, opening_options
 from cogs.translator import SECONDS
+
+log = logging.getLogger(__name__)
 
 # Minutes: quick tables for people playing together, up to a week for
 # tables played over days.
@@ -94,7 +100,11 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
         return self.cog.app
 
     @app_commands.command(name="new", description=N_("Open a Spades table in this channel"))
-    @app_commands.describe(**NEW_TABLE_HELP)
+    @app_commands.describe(
+        **NEW_TABLE_HELP,
+        thread=N_("Turn notices and the end of the game in a thread of the table message"),
+        watchers=N_("Let people watch once every seat is taken"),
+    )
     @app_commands.choices(**NEW_TABLE_NUMBERS)
     @app_commands.choices(**NEW_TABLE_WORDS)
     async def new(
@@ -107,6 +117,8 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
         stand_in: bool | None = None,
         hints: bool | None = None,
         language: str | None = None,
+        thread: bool = True,
+        watchers: bool = True,
     ) -> None:
         # Posting the table message may wait on Discord's rate limits.
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -123,6 +135,8 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
             stand_in=stand_in,
             hints=hints,
             language=language,
+            thread=thread,
+            watchers=watchers,
         )
         if "language" not in options.model_fields_set:
             options = options.model_copy(update={"language": server_language(interaction)})
@@ -143,7 +157,22 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
         )
         if table.options.hints:
             opened += " " + hints_table_text(lang)
+        if table.options.thread:
+            no_thread = await presenter.threads.start(table)
+            if no_thread is not None:
+                opened += "\n" + no_thread
         await interaction.followup.send(opened, ephemeral=True)
+
+    @app_commands.command(
+        name="mygames", description=N_("Your open tables on this server, your turns first")
+    )
+    async def mygames(self, interaction: discord.Interaction[Any]) -> None:
+        user = interaction.user.id
+        tables = await self.app.my_games(user, interaction.guild_id)
+        text = my_games_text(tables, user, private_language(interaction))
+        await interaction.response.send_message(
+            text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
 
     @app_commands.command(
         name="join", description=N_("Take a seat at this channel's table, or watch")
@@ -332,4 +361,25 @@ class SpadesCog(commands.Cog):
                 "{caller}'s team loses the game."
             )
         text = tr(done.language, template, caller=interaction.user.mention, player=player.mention)
-        await interaction.response.send_message(text)
+        await self._announce_revoke(interaction, done, text)
+
+    async def _announce_revoke(
+        self, interaction: discord.Interaction[Any], table: Table, text: str
+    ) -> None:
+        """The call is public where the table talks: an answer where it was
+        typed, or (typed anywhere but the table's thread) a message in the
+        thread and a private copy for the caller."""
+        if table.thread_id is None or interaction.channel_id == table.thread_id:
+            await interaction.response.send_message(text)
+            return
+        threads = self.presenter.threads
+
+        async def post() -> Route:
+            try:
+                await threads.send(table, content=text)
+            except discord.HTTPException as exc:
+                log.info("revoke call at table %d not posted: %s", table.id, exc)
+            return POST
+
+        threads.outbox.put(("revoke", table.id), post)
+        await interaction.response.send_message(text, ephemeral=True)

@@ -62,7 +62,7 @@ class TableReads(StorePart):
         for r in await db.fetchall(
             "SELECT t.id, t.guild_id, t.channel_id, t.message_id, t.host_id, t.options,"
             " t.status, t.version, t.game_no, t.game_seq, t.created_at, t.updated_at,"
-            " g.id, g.seed, g.started_at, g.preset, g.options, t.language"
+            " g.id, g.seed, g.started_at, g.preset, g.options, t.language, t.thread_id"
             " FROM tables t LEFT JOIN games g ON g.table_id = t.id AND g.game_no = t.game_no"
             f" WHERE {where} ORDER BY t.id",
             args,
@@ -81,6 +81,7 @@ class TableReads(StorePart):
                 created_at=r[10],
                 updated_at=r[11],
                 language=r[17],
+                thread_id=r[18],
             )
             if r[12] is not None:
                 record.game = GameInfo(r[12], r[8], r[13], r[14], r[15], r[16])

@@ -146,6 +146,7 @@ class TableRecord:
     created_at: float
     updated_at: float
     language: str = "en"  # of the table's public messages
+    thread_id: int | None = None  # the thread it talks in, if any
     seats: list[SeatRow] = field(default_factory=list)
     spectators: list[int] = field(default_factory=list)
     game: GameInfo | None = None

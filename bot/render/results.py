@@ -94,14 +94,23 @@ def end_of_game_text(
     if outcome is None:
         return clip(head, CONTENT)
     if not outcome.rated:
-        unrated = tr(lang, "Not rated (computer players took part).")
-        return clip(f"{head} {unrated}", CONTENT)
+        return clip(f"{head} {unrated_text(game, lang)}", CONTENT)
     moves = [f"<@{c.user_id}> {c.after} ({c.after - c.before:+d})" for c in outcome.changes]
     budget = CONTENT - len(head) - len(tr(lang, "Ratings: {changes}.", changes="")) - 1
     more = tr(lang, "… and {n} more")
     changes = fit_lines(moves, budget, more, ", ")
     ratings = tr(lang, "Ratings: {changes}.", changes=changes)
     return clip(f"{head} {ratings}", CONTENT)
+
+
+def unrated_text(game: FinishedGame, lang: str = ENGLISH) -> str:
+    """Why a game left the ratings alone: computer players, the coach's
+    hints, or both (a game of four people with hints is not a computer game)."""
+    if game.has_computer and game.hints:
+        return tr(lang, "Not rated (computer players took part, and hints were on).")
+    if game.hints:
+        return tr(lang, "Not rated (the table had hints on).")
+    return tr(lang, "Not rated (computer players took part).")
 
 
 def game_record_text(game: FinishedGame, lang: str = ENGLISH) -> str:

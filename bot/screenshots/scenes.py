@@ -91,7 +91,9 @@ class Game:
     async def play(self) -> None:
         host = self.players[0]
         await self.choose_language()
-        await host.slash(self.channel, "spades new", target=TARGET, **self.table_language())
+        await host.slash(
+            self.channel, "spades new", target=TARGET, **self.table_language(), **self.no_thread()
+        )
         for player in self.players[1:]:
             await player.click(self.table_message(), label=self.label("Join"))
         await self.take(Shot("lobby", "The lobby: four seated", host, self.table_message()))
@@ -140,6 +142,11 @@ class Game:
                 "this bot has no `language` option on /spades new yet: it speaks English only"
             )
         return {"language": self.language}
+
+    def no_thread(self) -> dict[str, bool]:
+        """The album shows one channel: the table plays in it, not in a thread
+        (bots from before threads have no such option)."""
+        return {"thread": False} if "thread" in self.command_options("new") else {}
 
     async def choose_language(self) -> None:
         """Each player picks the language for their private text, if the bot lets them."""

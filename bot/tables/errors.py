@@ -80,6 +80,13 @@ class NotOver(WrongPhase):
     default_message = N_("the game is not over yet")
 
 
+class ClosedToWatchers(TableError):
+    """The host opened the table without watchers and its seats are taken."""
+
+    code = "closed_to_watchers"
+    default_message = N_("this table is closed to watchers")
+
+
 class TableFull(TableError):
     code = "table_full"
     default_message = N_("every seat is already taken")

@@ -78,6 +78,7 @@ class LiveTable:
     #: packs only what is new. None when no usable checkpoint is stored (the
     #: next write stores a full one).
     packed: Packed | None = None
+    thread_id: int | None = None  # see Table.thread_id
 
     def table(self) -> Table:
         if self.snapshot is None:
@@ -157,4 +158,5 @@ class LiveTable:
             game_id=self.game_id,
             created_at=self.created_at,
             updated_at=self.updated_at if updated_at is None else updated_at,
+            thread_id=self.thread_id,
         )

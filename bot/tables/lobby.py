@@ -67,6 +67,8 @@ def join(live: LiveTable, user_id: int, version: int, now: Clock) -> Plan:
             Change(seats=seat_rows(seats)),
             seats=seats,
         )
+    if not live.options.watchers:
+        raise errors.ClosedToWatchers()
     return Plan(
         LogEntry(WATCH, user_id, {}, at),
         Change(add_spectator=user_id),

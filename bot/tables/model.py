@@ -75,6 +75,12 @@ class TableOptions(BaseModel):
     turn_limit_s: int = Field(DEFAULT_TURN_LIMIT_S, gt=0, le=MAX_TURN_LIMIT_S)
     #: The coach's Hint button on the private hands (tables from before read False).
     hints: bool = False
+    #: Whether people who find every seat taken may watch (tables from
+    #: before read True).
+    watchers: bool = True
+    #: Whether the table talks in a thread started from its message, where
+    #: the bot may start one (tables from before read False: their channel).
+    thread: bool = False
     #: The language of the public messages (bot.i18n code); English for
     #: tables opened before there was a choice.
     language: str = Field("en", exclude=True)
@@ -212,6 +218,9 @@ class Table:
     game_id: int | None  # the stored id of the current game (hand records, leaderboard)
     created_at: float
     updated_at: float
+    #: The thread started from the table message that carries everything
+    #: else the table says (None: it all goes to the channel).
+    thread_id: int | None = None
 
     @cached_property
     def rules(self) -> RuleSet:
@@ -230,12 +239,29 @@ class Table:
     def is_open(self) -> bool:
         return self.status.is_open
 
+    @property
+    def talk_channel_id(self) -> int:
+        """Where the table's notices, clock messages and end of game go: its
+        thread, else its channel."""
+        return self.thread_id if self.thread_id is not None else self.channel_id
+
     def seat_of(self, user_id: int) -> int | None:
         """The user's seat number, or None if they are not seated."""
         for number, seat in enumerate(self.seats):
             if seat.user_id == user_id:
                 return number
         return None
+
+    @property
+    def waited_on(self) -> int | None:
+        """The seat the open table waits on to bid or play, if any."""
+        if self.game is None or not self.is_open:
+            return None
+        return self.game.waited_on()
+
+    def waits_on(self, user_id: int) -> bool:
+        seat = self.waited_on
+        return seat is not None and self.seats[seat].user_id == user_id
 
     def is_seated(self, user_id: int) -> bool:
         return self.seat_of(user_id) is not None

@@ -225,6 +225,7 @@ class TableRegistry:
             created_at=record.created_at,
             updated_at=record.updated_at,
             packed=None if marks is None else checkpoint.Packed.stored(marks),
+            thread_id=record.thread_id,
         )
         self.tables[record.id] = live
         if live.status.is_open:

@@ -40,6 +40,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from typing import Literal
 
 from bot.game.types import Action, ActionKind
 from bot.tables import errors, lobby
@@ -136,9 +137,12 @@ class TableService:
         return (await self._registry.live(table_id)).table()
 
     async def in_channel(self, channel_id: int) -> Table | None:
-        """The open (lobby or playing) table of the channel, if any."""
+        """The open (lobby or playing) table of the channel, or of the thread
+        it talks in, if any."""
         table_id = self._registry.by_channel.get(channel_id)
-        return self._registry.tables[table_id].table() if table_id is not None else None
+        if table_id is None:
+            return self._in_thread(channel_id)
+        return self._registry.tables[table_id].table()
 
     async def tables_of_user(self, user_id: int) -> list[Table]:
         """Open tables where the user has a seat."""
@@ -222,14 +226,35 @@ class TableService:
     async def set_message(self, table_id: int, message_id: int | None) -> Table:
         """Remember the Discord message showing the table. Not an action: the
         version stays, so buttons already rendered remain valid; no event."""
-        if message_id is not None:
-            check_id(message_id, "message")
+        return await self._set_place(table_id, "message", message_id)
+
+    async def set_thread(self, table_id: int, thread_id: int | None) -> Table:
+        """Remember the thread the table talks in, or (None) that it talks in
+        its channel again. Not an action, like :meth:`set_message`."""
+        return await self._set_place(table_id, "thread", thread_id)
+
+    async def _set_place(
+        self, table_id: int, place: Literal["message", "thread"], place_id: int | None
+    ) -> Table:
+        if place_id is not None:
+            check_id(place_id, place)
         live = await self._registry.live(table_id)
         async with live.lock:
-            await self.store.set_message(table_id, message_id)
-            live.message_id = message_id
+            if place == "message":
+                await self.store.set_message(table_id, place_id)
+                live.message_id = place_id
+            else:
+                await self.store.set_thread(table_id, place_id)
+                live.thread_id = place_id
             live.snapshot = None
             return live.table()
+
+    def _in_thread(self, thread_id: int) -> Table | None:
+        # Commands in a table's thread are rare: a walk over the open tables.
+        for live in self._registry.tables.values():
+            if live.thread_id == thread_id and live.status.is_open:
+                return live.table()
+        return None
 
     async def join(self, table_id: int, user_id: int, version: int) -> Table:
         """Take the lowest free seat in the lobby; once the seats are full (or

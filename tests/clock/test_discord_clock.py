@@ -44,7 +44,7 @@ async def world(simcord_env: simcord.Env, make_bot: Callable[[], SpadesBot]) -> 
 
 
 def clock_messages(world: World) -> list[discord.Message]:
-    return [m for m in world.channel.history() if not m.embeds and "table" in m.content]
+    return [m for m in world.talk().history() if not m.embeds and "table" in m.content]
 
 
 async def started_table(world: World) -> tuple[list[simcord.MemberActor], int]:

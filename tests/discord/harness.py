@@ -132,6 +132,11 @@ class World:
         assert messages, "no table message in the channel"
         return messages[-1]
 
+    def talk(self) -> simcord.ChannelHandle:
+        """Where the channel's newest table talks: its thread, else the channel."""
+        threads = self.channel.threads
+        return threads[-1] if threads else self.channel
+
     async def new_table(self, host: MemberActor, **options: Any) -> Table:
         result = await host.slash(self.channel, "spades new", **options)
         assert result.ephemeral, result

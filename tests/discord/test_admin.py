@@ -212,7 +212,7 @@ async def test_a_finished_game_is_announced_in_the_results_channel(world: World)
     posted = [m for m in results.history() if m.attachments]
     assert len(posted) == 1
     assert posted[0].attachments[0].filename.endswith(".png")
-    at_table = [m for m in world.channel.history() if m.attachments]
+    at_table = [m for m in world.talk().history() if m.attachments]
     assert at_table and at_table[-1].content == posted[0].content
 
 
@@ -231,7 +231,7 @@ async def test_a_moderator_ends_a_game_in_progress(world: World) -> None:
     assert ended.result.note == "stuck for a week"
     shown = embed_text(world.table_message())
     assert "Ended by a moderator" in shown and "stuck for a week" in shown
-    post = [m for m in world.channel.history() if m.attachments][-1]
+    post = [m for m in world.talk().history() if m.attachments][-1]
     assert "ended by a moderator" in post.content and "stuck for a week" in post.content
     assert "Not rated." in post.content
     # Nothing rated, nobody's result changed; the history says how it ended.

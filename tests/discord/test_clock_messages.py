@@ -78,12 +78,14 @@ async def started_together(world: World, *, solo: bool = False) -> list[simcord.
     for channel in channels:
         people = [world.user(f"p{channel.id}-{seat}") for seat in range(4)]
         hosts[channel.id] = people[0]
-        await people[0].slash(channel, "spades new", turn_limit=5)
+        # In the channel, where reminders() looks (tests/discord/test_threads.py
+        # has tables talking in threads).
+        await people[0].slash(channel, "spades new", turn_limit=5, thread=False)
         await posted(world, channel)
         for person in people[1:]:
             await world.click(person, "Join", world.table_message(channel))
     if solo:
-        await world.new_table(world.user("solo"), turn_limit=5)
+        await world.new_table(world.user("solo"), turn_limit=5, thread=False)
         await posted(world, world.channel)
         await world.click(world.user("solo"), "Add computer players")
     await step(world, 30)  # every change shown

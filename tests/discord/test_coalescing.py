@@ -177,8 +177,9 @@ async def test_ten_tables_changing_at_once_stay_within_both_budgets(
     channels = [world.guild.create_text_channel(f"spades-{n}") for n in range(10)]
     people = {c.id: [world.user(f"p{c.id}-{seat}") for seat in range(4)] for c in channels}
     for channel in channels:
+        # Each table is opened with two requests: its message, then its thread.
         await people[channel.id][0].slash(channel, "spades new")
-        for _second in range(5):
+        for _second in range(9):
             await world.env.advance_time(1)
     since = len(log)
     for channel in channels:  # thirty changes in one instant

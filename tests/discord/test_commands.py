@@ -174,10 +174,10 @@ async def test_one_turn_mention_at_a_time(world: World) -> None:
     await world.click(alice, "Start")
 
     def pings() -> list[str]:
-        return [m.content for m in world.channel.history() if "your turn" in m.content]
+        return [m.content for m in world.talk().history() if "your turn" in m.content]
 
     assert pings() == [f"<@{bob.id}>, your turn to bid at table 1."]
-    ping = next(m for m in world.channel.history() if "your turn" in m.content)
+    ping = next(m for m in world.talk().history() if "your turn" in m.content)
     assert [u.id for u in ping.mentions] == [bob.id]
     await world.act(await world.table())
     assert pings() == [f"<@{carol.id}>, your turn to bid at table 1."]
@@ -191,7 +191,7 @@ async def test_a_quick_player_is_not_mentioned(world: World) -> None:
     await world.click(alice, "Start")
     await world.act(await world.table())  # bob bids at once
     await world.env.advance_time(31)
-    assert [m.content for m in world.channel.history() if "your turn" in m.content] == [
+    assert [m.content for m in world.talk().history() if "your turn" in m.content] == [
         f"<@{carol.id}>, your turn to bid at table 1."
     ]
 

@@ -83,7 +83,9 @@ async def test_the_table_is_drawn_once_its_channel_allows_it_again(world: World)
 
 
 def pictures(world: World) -> list[discord.Message]:
-    return [m for m in world.channel.history() if m.attachments]
+    """The end-of-game posts in the channel and its tables' threads."""
+    places = [world.channel, *world.channel.threads]
+    return [m for place in places for m in place.history() if m.attachments]
 
 
 async def test_a_game_ended_just_before_a_restart_is_announced_after_it_once(

@@ -109,7 +109,7 @@ async def test_a_brazilian_and_an_english_player_at_a_spanish_table(
     ]
     assert_error(world.env, HostOnly)
     # The public turn mention speaks the table's language.
-    mentions = [m.content for m in world.channel.history() if not m.embeds]
+    mentions = [m.content for m in world.talk().history() if not m.embeds]
     assert mentions and all("te toca" in m for m in mentions), mentions
 
 

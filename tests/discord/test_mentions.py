@@ -52,7 +52,8 @@ async def bidding_tables(world: World) -> list[simcord.ChannelHandle]:
     channels = [world.guild.create_text_channel(f"spades-{n}") for n in range(TABLES)]
     for channel in channels:
         people = [world.user(f"p{channel.id}-{seat}") for seat in range(4)]
-        await people[0].slash(channel, "spades new")
+        # In the channel, where these tests count the mentions.
+        await people[0].slash(channel, "spades new", thread=False)
         await advance(world, 2)
         for person in people[1:]:
             await world.click(person, "Join", world.table_message(channel))

@@ -42,7 +42,7 @@ async def test_two_people_accept_a_claim_and_the_hand_is_scored(world: World) ->
     assert f"<@{alice.id}>'s cards:" in text
     assert labels_of(world.table_message())[-2:] == ["Accept the claim", "Refuse the claim"]
     assert "Claim the rest" not in labels_of(world.table_message())
-    notices = [m.content for m in world.channel.history() if not m.embeds]
+    notices = [m.content for m in world.talk().history() if not m.embeds]
     assert f"<@{bob.id}>, a claim of the rest waits for your answer at table 1." in notices
     refused = await world.click(carol, "Accept the claim")  # alice's partner
     assert refused.followups[0].content == "Only the claimer's opponents answer a claim."

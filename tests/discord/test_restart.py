@@ -73,7 +73,7 @@ async def test_restart_in_the_middle_of_a_trick(world: World) -> None:
 
 
 def turn_mentions(world: World) -> list[tuple[int, str]]:
-    return [(m.id, m.content) for m in world.channel.history() if "your turn" in m.content]
+    return [(m.id, m.content) for m in world.talk().history() if "your turn" in m.content]
 
 
 async def test_a_turn_mention_from_before_a_restart_is_deleted_when_the_turn_moves_on(

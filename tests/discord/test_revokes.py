@@ -55,7 +55,8 @@ async def test_a_proven_revoke_loses_the_revokers_team(world: World) -> None:
     people = await start(world, "allowed")
     table, revoker = await revoke_now(world)
     accuser = people[(revoker + 1) & 3]
-    called = await accuser.slash(world.channel, "revoke", player=people[revoker])
+    # Called in the table's thread: answered there, for everyone to see.
+    called = await accuser.slash(world.talk(), "revoke", player=people[revoker])
     assert called.response is not None and not called.ephemeral
     assert "the plays of the hand show it" in called.response.content
     done = await world.table_any()
@@ -72,8 +73,12 @@ async def test_an_unproven_revoke_loses_the_accusers_team(world: World) -> None:
         lambda t: t.game is not None and t.game.phase is Phase.PLAYING and len(t.game.trick) == 2
     )
     assert table.game is not None and not table.game.revokes
+    # Called in the channel: the caller's copy is private, the call goes to the thread.
     called = await people[0].slash(world.channel, "revoke", player=people[1])
     assert called.response is not None and "show none" in called.response.content
+    assert called.ephemeral
+    await world.env.settle()
+    assert any("show none" in m.content for m in world.talk().history())
     done = await world.table_any()
     assert done.result is not None and done.result.reason is EndReason.FALSE_CLAIM
     assert done.result.winner == 1  # alice (South) accused falsely: West & East win

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.game.cards import mask_of
 from bot.game.record import HandRecord
 from bot.game.rules import preset
@@ -98,6 +100,24 @@ def test_the_end_of_game_post_names_players_and_writes_negative_scores() -> None
     text = end_of_game_text(4, losers_first, names, unrated)
     assert text.startswith("Table 4: 🤖 Wren (random) & bob win -198 to -257.")
     assert "random computer" not in text
+
+
+def test_an_unrated_game_says_why() -> None:
+    with_computers = finished_game((250, 100), 0)
+    seats = (human(100), human(101), human(102), human(103))
+    people = replace(with_computers, seats=seats, hints=True)
+    both = replace(with_computers, hints=True)
+    unrated = RecordOutcome(rated=False, changes=())
+    names = ("us", "them")
+    assert end_of_game_text(4, people, names, unrated).endswith(
+        "Not rated (the table had hints on)."
+    )
+    assert end_of_game_text(4, both, names, unrated).endswith(
+        "Not rated (computer players took part, and hints were on)."
+    )
+    assert end_of_game_text(4, with_computers, names, unrated, "de").endswith(
+        "Nicht gewertet (Computerspieler haben mitgespielt)."
+    )
 
 
 def hand_of(bids: list[int], tricks: list[int]) -> HandRecord:

@@ -40,13 +40,16 @@ async def test_the_options_keep_their_stored_shape_and_come_back_whole(
     assert table.options == chosen and table.language == "de"
     record = await store.load_table(table.id)
     assert record is not None and record.language == "de"
-    # The shape every earlier version wrote and reads: no language, no stand-in.
+    # The shape earlier versions wrote, and the choices added since (watchers,
+    # thread): no language, no stand-in, which live in their own places.
     assert json.loads(record.options_json) == {
         "target": 250,
         "revokes": "allowed",
         "preset": "cardgames",
         "turn_limit_s": chosen.turn_limit_s,
         "hints": True,
+        "watchers": True,
+        "thread": False,
     }
     reopened = await TableService.open(store, now=clock)
     again = await reopened.get(table.id)
@@ -314,3 +317,19 @@ async def test_closed_tables_leave_memory_and_come_back_intact(
     assert again.result == first.result
     table = await service.rematch(first.id, HOST, again.version)
     assert table.status is TableStatus.PLAYING and table.game_number == 2
+
+
+async def test_the_thread_of_a_table_is_kept_and_finds_the_table(
+    store: Store, service: TableService, clock: FakeClock
+) -> None:
+    table = await service.create(1, 500, HOST, TableOptions(thread=True))
+    assert table.thread_id is None and table.talk_channel_id == 500
+    await service.set_thread(table.id, 900)
+    reopened = await TableService.open(store, now=clock)
+    again = await reopened.get(table.id)
+    assert again.thread_id == 900 and again.talk_channel_id == 900
+    assert await reopened.in_channel(900) == again  # a command typed in the thread
+    await reopened.set_thread(table.id, None)  # the thread was lost: the channel again
+    last = await TableService.open(store, now=clock)
+    assert (await last.get(table.id)).thread_id is None
+    assert await last.in_channel(900) is None

@@ -16,6 +16,7 @@ from bot.stats.leaderboard import SortKey
 from bot.stats.service import StatsService
 from cogs.leaderboard import LeaderboardCog
 from cogs.outbox import Budget, Outbox
+from cogs.threads import TableThreads
 from db.sql import Statements
 from db.stats_store import GameWrite, StatsStore
 from db.store import Store
@@ -71,7 +72,8 @@ async def test_a_game_whose_counting_never_ran_is_counted_once_after_a_restart(
     )
     monkeypatch.setattr(app, "spawn", lambda coro, name: spawned.append((coro, name)))
     outbox = Outbox(app.now, Budget(0, 0), spawn=app.spawn)
-    cog = LeaderboardCog(cast(commands.Bot, object()), app, outbox)
+    bot = cast(commands.Bot, object())
+    cog = LeaderboardCog(bot, app, outbox, TableThreads(bot, app, outbox, 0.0))
     app.subscribe(cog.on_change)
     table = await tables.play(1, PEOPLE, scenario=resign_after(0, seat=1))
     # The change that ended the game was answered without waiting for the counting.

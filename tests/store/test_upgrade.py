@@ -47,8 +47,11 @@ class Written:
         return expected
 
 
-A9E2BBA = Written("a9e2bba", new_options=(("hints", False),))
-D157F3F = Written("d157f3f")
+#: Tables opened before there were watchers and threads to choose: watchers
+#: welcome, and no thread (they keep playing in their channel).
+SINCE_BOTH = (("watchers", True), ("thread", False))
+A9E2BBA = Written("a9e2bba", new_options=(("hints", False), *SINCE_BOTH))
+D157F3F = Written("d157f3f", new_options=SINCE_BOTH)
 #: Rules added since both fixtures were written (the house rules): their
 #: games read them as these, which play as before.
 NEW_RULES = (
@@ -78,6 +81,7 @@ def resumed(table: Table, written: Written) -> dict[str, Any]:
     snapshot = None if game is None else game.snapshot()
     if snapshot is not None:  # no claim of the rest could wait when the fixtures were written
         assert snapshot.pop("rest") == [-1, 0, 0]
+    assert table.thread_id is None  # no earlier version started threads
     shown: dict[str, Any] = as_json(
         {
             "id": table.id,

@@ -1,0 +1,187 @@
+"""A thread per table: the table message stays in the channel, and a public
+thread started from it carries everything else the table says (turn notices,
+the clock's messages, revoke calls, the end of the game), so a busy channel
+shows one message per table.
+
+The thread is started once, when the table opens, if the host asked for one
+and the bot may; otherwise the table talks in its channel and the host is
+told in one line what would give it a thread. A thread deleted or closed by
+a moderator costs nothing: the message goes to the channel instead, and so
+does everything after it. Once a table is over and no rematch started within
+``archive_after_s``, its thread is archived. Every request waits its turn in
+the :class:`~cogs.outbox.Outbox`'s line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Literal
+
+import discord
+
+from bot.app import SpadesApp
+from bot.i18n import ntr, tr
+from bot.tables.model import Table
+from cogs.outbox import Outbox, Route
+
+log = logging.getLogger(__name__)
+
+#: What a thread per table needs, with the names Discord's settings show.
+NEEDED = (
+    ("create_public_threads", "Create Public Threads"),
+    ("send_messages_in_threads", "Send Messages in Threads"),
+)
+START = "POST /channels/{channel_id}/messages/{message_id}/threads"
+ARCHIVE = "PATCH /channels/{channel_id}"
+#: Discord's answer to a message sent into an archived (locked) thread.
+THREAD_ARCHIVED = 50083
+#: A week without messages before Discord archives a thread by itself: a game
+#: played over days keeps its thread (a message sent later opens it again).
+AUTO_ARCHIVE_MINUTES: Literal[10080] = 10080
+#: How many times an archiving waits a second for the end of the game's post.
+ARCHIVE_WAITS = 30
+
+
+class TableThreads:
+    def __init__(
+        self, client: discord.Client, app: SpadesApp, outbox: Outbox, archive_after_s: float
+    ) -> None:
+        self.client = client
+        self.app = app
+        self.outbox = outbox
+        self.archive_after_s = archive_after_s
+        self._problems: dict[int, str] = {}  # table id -> why it has no thread
+        self._lost: set[int] = set()  # threads found deleted or closed
+        self._waits: dict[int, int] = {}  # table id -> archivings put off for its end post
+        self._archived: set[int] = set()  # tables whose thread this process archived
+        #: Archivings waiting for their instant: timers, not tasks, so that
+        #: nothing waits on them (an application settling, a test).
+        self._timers: dict[int, asyncio.TimerHandle] = {}
+
+    # -- starting ----------------------------------------------------------------------
+
+    async def start(self, table: Table) -> str | None:
+        """Start the table's thread from its message; None once it exists,
+        else the one line for the host saying what would give threads."""
+        key = ("thread", table.id)
+        self.outbox.put(key, lambda: self._start(table.id))
+        await self.outbox.settled(key)
+        return self._problems.pop(table.id, None)
+
+    async def _start(self, table_id: int) -> Route:
+        table = await self.app.tables.get(table_id)  # with its message, posted since
+        lang = table.language
+        channel = self.client.get_channel(table.channel_id)
+        if not isinstance(channel, discord.TextChannel) or table.message_id is None:
+            self._problems[table.id] = tr(
+                lang, "Threads are not possible in this channel: the table plays here."
+            )
+            return None
+        have = channel.permissions_for(channel.guild.me)
+        missing = [name for flag, name in NEEDED if not getattr(have, flag)]
+        if missing:
+            self._problems[table.id] = _permission_line(lang, missing)
+            return None
+        name = tr(lang, "Spades table {table}", table=table.id)
+        try:
+            thread = await channel.get_partial_message(table.message_id).create_thread(
+                name=name, auto_archive_duration=AUTO_ARCHIVE_MINUTES
+            )
+        except discord.Forbidden:
+            self._problems[table.id] = _permission_line(lang, [name for _f, name in NEEDED])
+            return START
+        except discord.HTTPException as exc:
+            log.warning("table %d: no thread: %s", table.id, exc)
+            self._problems[table.id] = tr(
+                lang, "Discord did not start a thread for this table: it plays in the channel."
+            )
+            return START
+        await self.app.set_thread(table.id, thread.id)
+        return START
+
+    # -- talking ---------------------------------------------------------------------
+
+    async def send(self, table: Table, **fields: Any) -> discord.Message:
+        """Send a message where ``table`` talks. A thread gone or closed is
+        forgotten and the message goes to the channel; other errors raise."""
+        thread_id = table.thread_id
+        if thread_id is not None and thread_id not in self._lost:
+            thread = self.client.get_partial_messageable(thread_id, guild_id=table.guild_id)
+            try:
+                return await thread.send(**fields)
+            except discord.HTTPException as exc:
+                if exc.status not in (403, 404) and exc.code != THREAD_ARCHIVED:
+                    raise
+                log.info("table %d: thread %d unusable: %s", table.id, thread_id, exc)
+                await self._lose(table, thread_id)
+                file = fields.get("file")
+                if isinstance(file, discord.File):
+                    file.reset()  # read once by the request that failed
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        return await channel.send(**fields)
+
+    async def _lose(self, table: Table, thread_id: int) -> None:
+        self._lost.add(thread_id)
+        current = await self.app.tables.get(table.id)
+        if current.thread_id == thread_id:
+            await self.app.set_thread(table.id, None)
+
+    # -- archiving -------------------------------------------------------------------
+
+    def shown(self, table: Table) -> None:
+        """The table message shows ``table``: once it is over, its thread is
+        archived after the rematch window; a rematch keeps it open."""
+        if table.thread_id is None:
+            return
+        if table.is_open:
+            timer = self._timers.pop(table.id, None)
+            if timer is not None:
+                timer.cancel()
+            self.outbox.withdraw(("archive", table.id))
+            self._archived.discard(table.id)
+            return
+        if table.id not in self._timers and table.id not in self._archived:
+            self._archive_in(table.id, self.archive_after_s)
+
+    def _archive_in(self, table_id: int, seconds: float) -> None:
+        def due() -> None:
+            del self._timers[table_id]
+            self.outbox.put(("archive", table_id), lambda: self._archive(table_id))
+
+        self._timers[table_id] = asyncio.get_running_loop().call_later(seconds, due)
+
+    async def _archive(self, table_id: int) -> Route:
+        table = await self.app.tables.get(table_id)
+        thread_id = table.thread_id
+        if table.is_open or thread_id is None or thread_id in self._lost:
+            return None
+        waits = self._waits.get(table_id, 0)
+        if waits < ARCHIVE_WAITS and await self.app.owes_announcement(table):
+            # The end of the game goes into the thread first.
+            self._waits[table_id] = waits + 1
+            self._archive_in(table_id, 1.0)
+            return None
+        self._waits.pop(table_id, None)
+        try:
+            thread = self.client.get_channel(thread_id) or await self.client.fetch_channel(
+                thread_id
+            )
+            if isinstance(thread, discord.Thread):
+                await thread.edit(archived=True)
+                self._archived.add(table_id)
+        except discord.HTTPException as exc:
+            log.info("table %d: thread %d not archived: %s", table_id, thread_id, exc)
+        return ARCHIVE
+
+
+def _permission_line(lang: str, missing: list[str]) -> str:
+    return ntr(
+        lang,
+        "The table plays in this channel: give me the {permissions} permission for a "
+        "thread per table.",
+        "The table plays in this channel: give me the {permissions} permissions for a "
+        "thread per table.",
+        len(missing),
+        permissions=", ".join(missing),
+    )

@@ -22,7 +22,7 @@ import time
 from bot.ai.heuristic import HeuristicPlayer
 from bot.coach.hint import can_hint, hint_for
 from bot.coach.review import review_hand
-from bot.game.rules import PRESETS, preset
+from bot.game.rules import PRESETS, RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import Phase
 from bot.game.view import view_of
@@ -40,10 +40,9 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def coach_figures(positions: int, rules_name: str, seed: int) -> dict[str, float]:
+def coach_figures(positions: int, rules: RuleSet, seed: int) -> dict[str, float]:
     """``hint_p95_ms`` over ``positions`` hints and ``review_p95_ms`` over the
     reviews of the hands they came from (each seat's), in milliseconds."""
-    rules = preset(rules_name)
     rng = random.Random(seed)
     player = HeuristicPlayer()
     hint_times: list[float] = []
@@ -78,7 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", default="standard", choices=sorted(PRESETS))
     parser.add_argument("--seed", type=int, default=0)
     args = parse_args(parser, argv, positions=3)
-    sys.stdout.write(json.dumps(coach_figures(args.positions, args.rules, args.seed)) + "\n")
+    sys.stdout.write(
+        json.dumps(coach_figures(args.positions, preset(args.rules), args.seed)) + "\n"
+    )
     return 0
 
 

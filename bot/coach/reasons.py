@@ -18,6 +18,7 @@ from bot.game.cards import (
     BELOW,
     CLUBS,
     DECK_MASKS,
+    HAND_SIZE,
     KING,
     QUEEN,
     SIDE_SUITS,
@@ -27,6 +28,7 @@ from bot.game.cards import (
     suit_of,
     suit_pattern,
 )
+from bot.game.rules import Bidding
 from bot.game.scoring import BLIND_NIL
 from bot.game.trick import BEATERS, winning
 from bot.game.types import Action, ActionKind
@@ -55,6 +57,14 @@ class Why(StrEnum):
     CANNOT_WIN = "cannot_win"
     DISCARD = "discard"
     BID_COUNT = "bid_count"
+    #: A bid well below the count because of the partner's bid: ``seat`` the
+    #: partner, ``claimed`` its bid.
+    BID_UNDER_PARTNER = "bid_under_partner"
+    #: A bid well below the count because of the others' bids: ``claimed``
+    #: the tricks they bid together.
+    BID_UNDER_TABLE = "bid_under_table"
+    #: Mirror and Whiz: a number bid is the hand's spades.
+    BID_SPADES = "bid_spades"
     BID_NIL = "bid_nil"
     BID_BLIND_NIL = "bid_blind_nil"
     LOOK_FIRST = "look_first"
@@ -85,7 +95,8 @@ class Reason:
     bid); ``other`` a card it refers to (the winning card, say); ``seat`` a
     seat it refers to (a Nil bidder); ``number`` a count (the team's
     contract, a bid, points behind; for CANNOT_WIN, 1 if the card is the
-    lowest of its suit); ``items`` a bid's sources of tricks."""
+    lowest of its suit); ``items`` a bid's sources of tricks; ``claimed``
+    the tricks other bids claim, for a bid well below its count."""
 
     why: Why
     card: int | None = None
@@ -93,6 +104,7 @@ class Reason:
     seat: int | None = None
     number: int = 0
     items: tuple[CountItem, ...] = ()
+    claimed: int = 0
 
 
 def reason_for(view: PlayerView, action: Action) -> Reason:
@@ -149,8 +161,30 @@ def _bid_reason(view: PlayerView, bid: int) -> Reason:
         spades = view.hand & SUIT_MASKS[SPADES]
         highest = spades.bit_length() - 1 if spades else None
         return Reason(Why.BID_NIL, other=highest)
+    if view.rules.bidding in (Bidding.MIRROR, Bidding.WHIZ):
+        return Reason(Why.BID_SPADES, number=bid)
     items = sure_tricks(view.hand)
+    if count_of(items) - bid > LITTLE_LOW:
+        return _far_below_reason(view, bid, items)
     return Reason(Why.BID_COUNT, number=bid, items=items)
+
+
+#: Tricks a bid may fall below its count and still be "a little low".
+LITTLE_LOW = 1
+
+
+def _far_below_reason(view: PlayerView, bid: int, items: tuple[CountItem, ...]) -> Reason:
+    """A bid well below the count is cut for the table's sake: to keep the
+    side's two bids within the tricks there are (the partner's bid), or
+    because the other players have bid most of the tricks between them."""
+    partner_bid = view.bids[view.partner]
+    partner = partner_bid if partner_bid is not None and partner_bid > 0 else 0
+    others = sum(b for s, b in enumerate(view.bids) if s != view.seat and b is not None and b > 0)
+    if partner and (partner + count_of(items) > HAND_SIZE or others == partner):
+        return Reason(
+            Why.BID_UNDER_PARTNER, seat=view.partner, number=bid, items=items, claimed=partner
+        )
+    return Reason(Why.BID_UNDER_TABLE, number=bid, items=items, claimed=others)
 
 
 # -- card play ------------------------------------------------------------------

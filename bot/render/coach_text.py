@@ -172,8 +172,46 @@ def reason_text(reason: Reason, names: Sequence[str], lang: str = ENGLISH) -> st
             "Bid Blind Nil: your team is {n} points behind, and only a gamble can catch up.",
             reason.number,
         )
+    if why is Why.BID_SPADES:
+        return tr(
+            lang,
+            "Bid {bid}: at this table a bid is the number of spades you hold.",
+            bid=reason.number,
+        )
+    if why in (Why.BID_UNDER_PARTNER, Why.BID_UNDER_TABLE):
+        return _bid_under_text(reason, names, lang)
     assert why is Why.BID_COUNT, why
     return _bid_count_text(reason, lang)
+
+
+def _bid_under_text(reason: Reason, names: Sequence[str], lang: str) -> str:
+    """A bid well below the count, with the bids that cut it."""
+    fields = {
+        "bid": reason.number,
+        "items": ", ".join(count_item_text(item, lang) for item in reason.items),
+        "claimed": reason.claimed,
+    }
+    if reason.why is Why.BID_UNDER_PARTNER:
+        assert reason.seat is not None
+        return ntr(
+            lang,
+            "Bid {bid}: you count {n} trick ({items}), but {name} bid {claimed}, and your "
+            "side's two bids must fit in the 13 tricks of the hand.",
+            "Bid {bid}: you count {n} tricks ({items}), but {name} bid {claimed}, and your "
+            "side's two bids must fit in the 13 tricks of the hand.",
+            count_of(reason.items),
+            name=names[reason.seat],
+            **fields,
+        )
+    return ntr(
+        lang,
+        "Bid {bid}: you count {n} trick ({items}), but the others have bid {claimed} "
+        "tricks between them, so fewer are left for you.",
+        "Bid {bid}: you count {n} tricks ({items}), but the others have bid {claimed} "
+        "tricks between them, so fewer are left for you.",
+        count_of(reason.items),
+        **fields,
+    )
 
 
 def _bid_count_text(reason: Reason, lang: str) -> str:

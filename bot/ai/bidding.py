@@ -22,6 +22,7 @@ import math
 from collections.abc import Sequence
 from functools import cache
 
+from bot.ai.plan import TEN_FOR_200_CONTRACT
 from bot.game.bidding import spade_count
 from bot.game.cards import (
     ACE,
@@ -86,18 +87,17 @@ WHIZ_SPREAD = 1.3
 WHIZ_NIL_STRICTNESS = 1.2
 # 10-for-200: a side stretches its contract to 10 when its counts reach this.
 TEN_FOR_200_REACH = 9.6
-TEN_FOR_200_CONTRACT = 10
 
 
 @cache
-def _deck_trumps(deck: str) -> tuple[int, ...]:
+def deck_trumps(deck: str) -> tuple[int, ...]:
     """The trumps of ``deck``, highest first."""
     return tuple(reversed(cards_of(DECK_MASKS[deck] & SPADE_MASK)))
 
 
 def trump_total(deck: str) -> int:
     """How many trumps ``deck`` holds (13 in the standard deck, up to 16)."""
-    return len(_deck_trumps(deck))
+    return len(deck_trumps(deck))
 
 
 def as_standard(hand: int, deck: str) -> int:
@@ -109,7 +109,7 @@ def as_standard(hand: int, deck: str) -> int:
         return hand
     held = hand & SPADE_MASK
     renamed = 0
-    for place, card in enumerate(_deck_trumps(deck)):
+    for place, card in enumerate(deck_trumps(deck)):
         if held >> card & 1:
             if place <= ACE:
                 renamed |= 1 << card_of(SPADES, ACE - place)
@@ -333,6 +333,7 @@ __all__ = [
     "as_standard",
     "blind_nil_wanted",
     "choose_bid",
+    "deck_trumps",
     "estimate_tricks",
     "nil_danger",
     "numeric_bid",

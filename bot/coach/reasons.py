@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bot.ai.bidding import deck_trumps
 from bot.game.cards import (
     ABOVE,
     ACE,
@@ -20,15 +21,15 @@ from bot.game.cards import (
     DECK_MASKS,
     HAND_SIZE,
     KING,
-    QUEEN,
     SIDE_SUITS,
+    SPADE_MASK,
     SPADES,
     SUIT_MASKS,
     card_of,
     suit_of,
     suit_pattern,
 )
-from bot.game.rules import Bidding
+from bot.game.rules import Bidding, Deck
 from bot.game.scoring import BLIND_NIL
 from bot.game.trick import BEATERS, winning
 from bot.game.types import Action, ActionKind
@@ -75,7 +76,8 @@ class Count(StrEnum):
 
     ACE = "ace"  # card: a side-suit ace
     KING = "king"  # card: a side-suit king with a guard
-    TOP_SPADE = "top_spade"  # card: the ace of spades, or a guarded king or queen
+    #: card: the top trump, or the second or third with ``number`` guards
+    TOP_SPADE = "top_spade"
     LONG_SPADES = "long_spades"  # number: spades beyond the third
     VOID = "void"  # suit: no card of it, spades to trump
     SINGLETON = "singleton"  # suit: one card of it, spades to trump
@@ -118,13 +120,14 @@ def reason_for(view: PlayerView, action: Action) -> Reason:
 # -- bidding --------------------------------------------------------------------
 
 
-def sure_tricks(hand: int) -> tuple[CountItem, ...]:
-    """The tricks a beginner counts: side aces, guarded side kings, the top
-    spades with their guards, spades beyond the third, and short side suits
-    while spades not needed elsewhere remain to trump them."""
+def sure_tricks(hand: int, deck: str = Deck.STANDARD) -> tuple[CountItem, ...]:
+    """The tricks a beginner counts: side aces, guarded side kings, the
+    deck's three top trumps with their guards (the ace, king and queen of
+    spades in the standard deck; the jokers first in the others), spades
+    beyond the third, and short side suits while spades not needed
+    elsewhere remain to trump them."""
     items: list[CountItem] = []
-    spades = suit_pattern(hand, SPADES)
-    n_spades = spades.bit_count()
+    n_spades = (hand & SPADE_MASK).bit_count()
     for suit in SIDE_SUITS:
         ranks = suit_pattern(hand, suit)
         if ranks >> ACE & 1:
@@ -132,9 +135,9 @@ def sure_tricks(hand: int) -> tuple[CountItem, ...]:
         if ranks >> KING & 1 and ranks.bit_count() >= 2:
             items.append(CountItem(Count.KING, card=card_of(suit, KING)))
     top = 0
-    for rank, guards in ((ACE, 0), (KING, 1), (QUEEN, 2)):
-        if spades >> rank & 1 and n_spades - 1 >= guards:
-            items.append(CountItem(Count.TOP_SPADE, card=card_of(SPADES, rank)))
+    for guards, card in enumerate(deck_trumps(deck)[:3]):
+        if hand >> card & 1 and n_spades - 1 >= guards:
+            items.append(CountItem(Count.TOP_SPADE, card=card, number=guards))
             top += 1
     if n_spades > 3:
         items.append(CountItem(Count.LONG_SPADES, number=n_spades - 3))
@@ -163,7 +166,7 @@ def _bid_reason(view: PlayerView, bid: int) -> Reason:
         return Reason(Why.BID_NIL, other=highest)
     if view.rules.bidding in (Bidding.MIRROR, Bidding.WHIZ):
         return Reason(Why.BID_SPADES, number=bid)
-    items = sure_tricks(view.hand)
+    items = sure_tricks(view.hand, view.rules.deck)
     if count_of(items) - bid > LITTLE_LOW:
         return _far_below_reason(view, bid, items)
     return Reason(Why.BID_COUNT, number=bid, items=items)

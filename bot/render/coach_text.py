@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from bot.coach.reasons import Count, CountItem, Reason, Why, count_of
 from bot.coach.review import Effect, Mistake, Review
-from bot.game.cards import ACE, SUIT_NAMES, rank_of, suit_of
+from bot.game.cards import SUIT_NAMES, suit_of
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.i18n import ENGLISH, N_, ntr, tr
 from bot.render.decks import card_text
@@ -255,8 +255,8 @@ def count_item_text(item: CountItem, lang: str = ENGLISH) -> str:
         return _card(item.card, lang)
     if item.kind in (Count.KING, Count.TOP_SPADE):
         card = _card(item.card, lang)
-        if item.kind is Count.TOP_SPADE and item.card is not None and rank_of(item.card) == ACE:
-            return card  # the ace of spades needs no guard
+        if item.kind is Count.TOP_SPADE and item.number == 0:
+            return card  # the top trump needs no guard
         return tr(lang, "{card} guarded", card=card)
     if item.kind is Count.LONG_SPADES:
         if item.number == 1:

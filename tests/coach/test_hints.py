@@ -9,8 +9,8 @@ import pytest
 
 from bot.ai.search import SearchPlayer
 from bot.coach.hint import hint_for
-from bot.coach.reasons import Count, Reason, Why, reason_for
-from bot.game.cards import DIAMONDS, parse_card
+from bot.coach.reasons import Count, Reason, Why, count_of, reason_for, sure_tricks
+from bot.game.cards import BIG_JOKER, DIAMONDS, LITTLE_JOKER, mask_of, parse_card, parse_cards
 from bot.game.house import apply
 from bot.game.rules import PRESETS
 from bot.game.types import Action, ActionKind
@@ -179,3 +179,11 @@ def test_a_counted_bid_says_the_table_bids_the_spades() -> None:
     assert hint_text(hint.reason, NAMES) == (
         "💡 Bid 3: at this table a bid is the number of spades you hold."
     )
+
+
+def test_the_bid_count_reads_the_jokers_as_the_top_trumps() -> None:
+    hand = mask_of(parse_cards("BJ LJ AS 4S JH 3C 4C 5C 6C 7C 8C 9C TC", "jokers"))
+    tops = [(i.card, i.number) for i in sure_tricks(hand, "jokers") if i.kind is Count.TOP_SPADE]
+    # The Big Joker needs no guard, the Little Joker one, the ace of spades two.
+    assert tops == [(BIG_JOKER, 0), (LITTLE_JOKER, 1), (parse_card("AS"), 2)]
+    assert count_of(sure_tricks(hand, "jokers")) == 4  # and a fourth spade

@@ -5,9 +5,14 @@ Suicide, Nil or the count under Whiz, a contract stretched to 10 at a
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+
 from bot.ai.bidding import as_standard, estimate_tricks, nil_danger, sure_spade_tricks
 from bot.ai.heuristic import HeuristicPlayer
 from bot.ai.knowledge import knowledge_of
+from bot.ai.sampling import DealSampler
+from bot.game.bidding import spade_count
 from bot.game.cards import (
     DECK_MASKS,
     NON_SPADE_MASK,
@@ -20,6 +25,7 @@ from bot.game.cards import (
 from bot.game.house import apply
 from bot.game.rules import RuleSet, preset
 from bot.game.scoring import NIL
+from bot.game.state import Game
 from bot.game.view import view_of
 from tests.ai.positions import position
 
@@ -105,3 +111,39 @@ def test_a_spade_lead_says_nothing_of_other_suits_where_spades_lead_any_time() -
     mixed = {1: "2S 3S 2H 3H 4H 5H 6H 2D 3D 4D 5D 6D 7D"}
     game = position(mixed, bids=[1, 3, 3, 3], plays="2S", rules=rules("spades_lead=any"))
     assert not knowledge_of(view_of(game, game.to_act)).forbidden[1] & NON_SPADE_MASK
+
+
+def _sampled(house: str, seed: int, deals: int, aware: bool = True) -> tuple[Game, list[list[int]]]:
+    """The hands the search player imagines for seat 0, bidding last (read
+    as under the standard rules unless ``aware``)."""
+    game = Game.new(rules(house), seed)
+    player = HeuristicPlayer()
+    while game.to_act != 0:
+        game.apply(player.decide(view_of(game, game.to_act)))
+    knowledge = knowledge_of(view_of(game, 0))
+    if not aware:
+        knowledge = replace(knowledge, rules=preset("standard"))
+    sampler = DealSampler(knowledge, view_of(game, 0).bids)
+    rng = random.Random(seed)
+    return game, [sampler.sample(rng) for _ in range(deals)]
+
+
+def test_the_search_deals_the_unseen_cards_of_the_tables_deck() -> None:
+    for deck in ("jokers", "jokers-deuce", "jjdd"):
+        game, deals = _sampled(f"deck={deck}", 3, 20)
+        for hands in deals:
+            assert hands[0] == game.hands[0]
+            assert hands[0] | hands[1] | hands[2] | hands[3] == DECK_MASKS[deck]
+            assert [h.bit_count() for h in hands] == [13] * 4
+
+
+def test_under_mirror_the_search_deals_each_bidder_its_count_of_spades() -> None:
+    def fitting(aware: bool) -> int:
+        game, deals = _sampled("bidding=mirror", 8, 60, aware)
+        bids = view_of(game, 0).bids
+        return sum(
+            all(spade_count(hands[s]) == max(bids[s] or 0, 0) for s in (1, 2, 3)) for hands in deals
+        )
+
+    # The same deals drawn reading the bids as counts of spades, or not.
+    assert fitting(True) >= 2 * fitting(False) + 5

@@ -4,7 +4,8 @@
                             [--v1-pairs 100] [--expert-pairs 100]
                             [--time-budget SECONDS] [--expert-budget SECONDS]
                             [--inference-positions 300]
-                            [--rules standard] [--seed 0] [--quick]
+                            [--rules standard] [--house KEY=VALUE,...]
+                            [--seed 0] [--quick]
 
 Plays duplicate matches (every deal twice, the sides swapping seats, so each
 level holds each set of cards once): heuristic against random, search
@@ -12,7 +13,10 @@ against heuristic, the heuristic against its frozen older rules
 (``heuristic-v1``) and expert against search. Every decision is timed; the
 report gives p50/p95/p99 per level, bids and card plays apart, the win rates
 with 95% Wilson intervals and the stronger side's mean points-per-hand margin
-with its 95% interval. It also measures what the clues of the cards chosen
+with its 95% interval, and per level how its Nil bids fared, how often its
+side was set and its bags per hand. ``--house`` plays every match under
+house rules on top of the preset (``deck=jjdd,bidding=whiz``, the text of
+``python -m bot simulate --house``). It also measures what the clues of the cards chosen
 add to the search player's deals (:func:`measure_inference`). The last
 line is one JSON object with the headline figures.
 """
@@ -35,8 +39,9 @@ from bot.ai.intervals import mean_interval, wilson_interval
 from bot.ai.knowledge import knowledge_of
 from bot.ai.sampling import DealSampler
 from bot.ai.search import DEFAULT_TIME_BUDGET, EXPERT_TIME_BUDGET, SearchPlayer, expert_player
-from bot.game.house import HouseRuleError, apply
-from bot.game.rules import PRESETS, RuleSet, preset
+from bot.game.house import HouseRuleError, apply, house_text
+from bot.game.record import HandRecord
+from bot.game.rules import PRESETS, Deck, RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import PlayerView, view_of
@@ -55,6 +60,44 @@ class PairResult:
     games: int = 0
     margins: list[int] = field(default_factory=list)  # per hand: level's points minus other's
     times: dict[str, list[float]] = field(default_factory=dict)  # "level/kind" -> seconds
+    outcomes: dict[str, LevelOutcomes] = field(default_factory=dict)  # per level
+
+
+@dataclass
+class LevelOutcomes:
+    """How one level's bids fared over the hands it played."""
+
+    hands: int = 0  # team hands: one per hand for each side the level held
+    sets: int = 0  # hands its side's contract was set
+    bags: int = 0  # overtricks its side took
+    nil_bids: int = 0  # its Nil and Blind Nil bids ...
+    nils_made: int = 0  # ... and those that took no trick
+
+    def add(self, record: HandRecord, team: int) -> None:
+        result = record.results[team]
+        self.hands += 1
+        self.sets += result.contract > 0 and not result.made
+        self.bags += result.new_bags
+        for seat, bid in record.bids:
+            if seat & 1 == team and bid <= 0:
+                self.nil_bids += 1
+                self.nils_made += record.tricks_won[seat] == 0
+
+    def merge(self, other: LevelOutcomes) -> None:
+        self.hands += other.hands
+        self.sets += other.sets
+        self.bags += other.bags
+        self.nil_bids += other.nil_bids
+        self.nils_made += other.nils_made
+
+    def summary(self) -> dict[str, float | int]:
+        return {
+            "hands": self.hands,
+            "nil_bids": self.nil_bids,
+            "nil_made_rate": round(self.nils_made / self.nil_bids, 4) if self.nil_bids else 0.0,
+            "set_rate": round(self.sets / self.hands, 4) if self.hands else 0.0,
+            "bags_per_hand": round(self.bags / self.hands, 3) if self.hands else 0.0,
+        }
 
 
 class TimedPlayer:
@@ -108,6 +151,8 @@ def play_pair(task: tuple[str, str, RuleSet, int, Budgets]) -> PairResult:
         for hand in game.hand_records:
             mine, theirs = hand.hand_score[level_team], hand.hand_score[1 - level_team]
             result.margins.append(mine - theirs)
+            for team, name in ((level_team, level), (1 - level_team, other)):
+                result.outcomes.setdefault(name, LevelOutcomes()).add(hand, team)
     return result
 
 
@@ -136,7 +181,21 @@ def run_match(
         total.margins.extend(r.margins)
         for key, values in r.times.items():
             total.times.setdefault(key, []).extend(values)
+        for name, outcomes in r.outcomes.items():
+            total.outcomes.setdefault(name, LevelOutcomes()).merge(outcomes)
     return total
+
+
+def outcome_figures(match: PairResult) -> dict[str, dict[str, float | int]]:
+    """Each level's Nil made rate, set rate and bags per hand in ``match``."""
+    figures = {name: o.summary() for name, o in sorted(match.outcomes.items())}
+    for name, f in figures.items():
+        print(
+            f"  {name}: Nil made {f['nil_made_rate']:.3f} of {f['nil_bids']},"
+            f" set {f['set_rate']:.3f}, bags {f['bags_per_hand']:.2f} per hand"
+            f" over {f['hands']} hands"
+        )
+    return figures
 
 
 def report_times(times: dict[str, list[float]]) -> None:
@@ -247,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--rules", default="standard", choices=sorted(PRESETS))
     parser.add_argument(
-        "--house", default="", help="house rules on top of the preset: KEY=VALUE[,KEY=VALUE...]"
+        "--house", default="", help="house rules on the preset: KEY=VALUE[,KEY=VALUE...]"
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--hint-positions", type=int, default=200, help="positions the coach hints")
@@ -268,12 +327,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rules = apply(preset(args.rules), args.house)
     except HouseRuleError as exc:
-        parser.exit(2, f"{parser.prog}: error: {exc}\n")
+        print(f"--house: {exc}", file=sys.stderr)
+        return 2
+    house = house_text(rules)
 
     started = time.perf_counter()
     print(
         f"heuristic v random: {args.heuristic_pairs} duplicate deals,"
-        f" rules {args.rules} {args.house}".rstrip()
+        f" rules {args.rules}, house {house or '(none)'}"
     )
     easy = run_match(
         "heuristic", "random", args.heuristic_pairs, rules, args.seed, budgets, args.jobs
@@ -286,6 +347,7 @@ def main(argv: list[str] | None = None) -> int:
         f" margin per hand {easy_margin:.1f} {easy_ci} over {len(easy.margins)} hands"
     )
     report_times(easy.times)
+    easy_outcomes = outcome_figures(easy)
 
     print(
         f"search v heuristic: {args.search_pairs} duplicate deals, budget {args.time_budget} s,"
@@ -300,11 +362,15 @@ def main(argv: list[str] | None = None) -> int:
         f" margin per hand {margin:.2f} {margin_ci} over {len(hard.margins)} hands"
     )
     report_times(hard.times)
+    hard_outcomes = outcome_figures(hard)
     search_times = hard.times.get("search/bid", []) + hard.times.get("search/play", [])
 
-    print(f"heuristic v heuristic-v1: {args.v1_pairs} duplicate deals")
+    v1_pairs = args.v1_pairs
+    if rules.deck is not Deck.STANDARD:
+        v1_pairs = 0  # the frozen older rules read cards of the standard deck only
+    print(f"heuristic v heuristic-v1: {v1_pairs} duplicate deals")
     progress = run_match(
-        "heuristic", "heuristic-v1", args.v1_pairs, rules, args.seed, budgets, args.jobs
+        "heuristic", "heuristic-v1", v1_pairs, rules, args.seed, budgets, args.jobs
     )
     progress_rate = _report_match("heuristic", progress)
 
@@ -338,10 +404,11 @@ def main(argv: list[str] | None = None) -> int:
         "expert_margin_ci95": expert_margin_ci,
         "inference_placement_without": round(plain, 4),
         "inference_placement_with": round(read, 4),
+        "house": house,
+        "heuristic_vs_random_levels": easy_outcomes,
+        "search_vs_heuristic_levels": hard_outcomes,
     }
     summary.update(coach_figures(args.hint_positions, rules, args.seed))
-    if args.house:
-        summary["house"] = args.house
     sys.stdout.write(json.dumps(summary) + "\n")
     return 0
 

@@ -77,8 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", default="standard", choices=sorted(PRESETS))
     parser.add_argument("--seed", type=int, default=0)
     args = parse_args(parser, argv, positions=3)
-    figures = coach_figures(args.positions, preset(args.rules), args.seed)
-    sys.stdout.write(json.dumps(figures) + "\n")
+    sys.stdout.write(
+        json.dumps(coach_figures(args.positions, preset(args.rules), args.seed)) + "\n"
+    )
     return 0
 
 

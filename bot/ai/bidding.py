@@ -5,14 +5,41 @@ advice counts them (text 002's tips): aces, guarded kings, the top spades,
 length in spades and short side suits to trump. The worths are fitted (least
 squares over 80,000 hands of the heuristic's own play) to the tricks a seat
 with them goes on to take, so a count of n is a hand that takes about n.
+
+Every deck is counted as the standard one: a hand's trumps are read by their
+place in the deck's trump order (:func:`as_standard`), so a Big Joker counts
+as an ace of spades would, and the jjdd two of diamonds as a spade.
+
+The bidding formats choose among the bids they leave: under Suicide the
+first partner of a side to bid decides who bids Nil, under Whiz each seat
+weighs Nil against its number of spades (:func:`whiz_nil`); a side that can
+reach a contract of 10 at a 10-for-200 table stretches to it.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from functools import cache
 
-from bot.game.cards import ACE, JACK, KING, QUEEN, SIDE_SUITS, SPADES, suit_pattern
-from bot.game.rules import RuleSet
+from bot.ai.plan import TEN_FOR_200_CONTRACT
+from bot.game.bidding import spade_count
+from bot.game.cards import (
+    ACE,
+    DECK_MASKS,
+    FIRST_TRUMP,
+    JACK,
+    KING,
+    NON_SPADE_MASK,
+    QUEEN,
+    SIDE_SUITS,
+    SPADE_MASK,
+    SPADES,
+    card_of,
+    cards_of,
+    suit_pattern,
+)
+from bot.game.rules import Bidding, Deck, RuleSet
 from bot.game.scoring import BLIND_NIL, NIL
 
 ROUNDING = 0.0  # a trick count of n to n + 0.99 bids n: the worths are fitted to
@@ -49,11 +76,53 @@ SPADE_HONOURS = {
 # by trumping, and the few tricks any hand picks up.
 SPADE_LENGTH = (-0.12, 0.06, 0.27, 0.46, 0.91, 1.58, 2.31, 3.10, 3.75)
 SPADE_PAST_EIGHT = 0.75
+TOP_TRUMP_DANGER = 9.0  # a Nil holding one of the top three trumps
+# Suicide: the first partner of a side to bid takes the Nil with a hand that
+# counts fewer tricks than this (about what the partner yet to bid holds) and
+# no top trump.
+SUICIDE_NIL_COUNT = 3.25
+# Whiz: how surely a count of tricks makes a bid (the spread of the tricks a
+# hand of that count takes) and a Nil holds (its danger's weight).
+WHIZ_SPREAD = 1.3
+WHIZ_NIL_STRICTNESS = 1.2
+# 10-for-200: a side stretches its contract to 10 when its counts reach this.
+TEN_FOR_200_REACH = 9.6
 
 
-def estimate_tricks(hand: int) -> float:
-    """Tricks a hand of 13 cards can expect to take, never fewer than its
-    sure spade tricks."""
+@cache
+def deck_trumps(deck: str) -> tuple[int, ...]:
+    """The trumps of ``deck``, highest first."""
+    return tuple(reversed(cards_of(DECK_MASKS[deck] & SPADE_MASK)))
+
+
+def trump_total(deck: str) -> int:
+    """How many trumps ``deck`` holds (13 in the standard deck, up to 16)."""
+    return len(deck_trumps(deck))
+
+
+def as_standard(hand: int, deck: str) -> int:
+    """``hand`` with its trumps renamed as the standard deck's by their place
+    in ``deck``'s trump order: its top trump is the ace of spades, the next
+    the king ... ; trumps below the thirteenth take the lowest ranks left, so
+    the hand keeps its length. The side suits are read as they are."""
+    if deck == Deck.STANDARD:
+        return hand
+    held = hand & SPADE_MASK
+    renamed = 0
+    for place, card in enumerate(deck_trumps(deck)):
+        if held >> card & 1:
+            if place <= ACE:
+                renamed |= 1 << card_of(SPADES, ACE - place)
+            else:
+                free = ~(renamed >> FIRST_TRUMP)
+                renamed |= (free & -free) << FIRST_TRUMP  # the lowest rank left
+    return hand & NON_SPADE_MASK | renamed
+
+
+def estimate_tricks(hand: int, deck: str = Deck.STANDARD) -> float:
+    """Tricks a hand of 13 cards dealt from ``deck`` can expect to take,
+    never fewer than its sure spade tricks."""
+    hand = as_standard(hand, deck)
     spades = suit_pattern(hand, SPADES)
     n_spades = spades.bit_count()
     # Spades spent on ruffs no longer make length tricks: past five spades,
@@ -76,26 +145,28 @@ def estimate_tricks(hand: int) -> float:
             tricks += SIDE_KING[n]
         if ranks >> QUEEN & 1:
             tricks += SIDE_QUEEN[n]
-    return max(tricks, float(sure_spade_tricks(spades)))
+    return max(tricks, float(sure_spade_tricks(spades, trump_total(deck))))
 
 
-def sure_spade_tricks(spades: int) -> int:
-    """Spade tricks nobody can take away: the unbroken run from the ace, and
-    every spade once the run outlasts the other hands' spades."""
+def sure_spade_tricks(spades: int, trumps: int = 13) -> int:
+    """Spade tricks nobody can take away: the unbroken run from the top, and
+    every spade once the run outlasts the other hands' spades (``spades`` as
+    standard ranks, see :func:`as_standard`; ``trumps`` in the deck)."""
     n_spades = spades.bit_count()
     run = 0
     while run < n_spades and spades >> (ACE - run) & 1:
         run += 1
-    return n_spades if run >= 13 - n_spades else run
+    return n_spades if run >= trumps - n_spades else run
 
 
-def nil_danger(hand: int) -> float:
+def nil_danger(hand: int, deck: str = Deck.STANDARD) -> float:
     """How likely a hand is to be forced to take a trick: 0 is a safe Nil,
     1 or more a poor one."""
+    hand = as_standard(hand, deck)
     spades = suit_pattern(hand, SPADES)
     n_spades = spades.bit_count()
-    if spades >> QUEEN:  # the ace, king or queen of spades
-        return 9.0
+    if spades >> QUEEN:  # the ace, king or queen of spades (the top three trumps)
+        return TOP_TRUMP_DANGER
     danger = 0.0
     if n_spades >= 4:
         danger += 0.8 * (n_spades - 3)
@@ -122,7 +193,38 @@ def wants_nil(hand: int, rules: RuleSet, partner_bid: int | None) -> bool:
     limit = NIL_DANGER_LIMIT if (rules.nil_value or 0) >= 100 else LOW_NIL_DANGER_LIMIT
     if partner_bid is not None and partner_bid >= 4:
         limit += 0.2  # a strong partner covers well
-    return nil_danger(hand) <= limit and estimate_tricks(hand) < NIL_MAX_TRICKS
+    deck = rules.deck
+    return nil_danger(hand, deck) <= limit and estimate_tricks(hand, deck) < NIL_MAX_TRICKS
+
+
+def suicide_nil(hand: int, rules: RuleSet) -> bool:
+    """Under Suicide, whether the first partner of a side to bid takes the
+    Nil: a hand weaker than the partner's is likely to be, without a top
+    trump (the partner then bids 4 or more for both)."""
+    deck = rules.deck
+    return nil_danger(hand, deck) < TOP_TRUMP_DANGER and (
+        estimate_tricks(hand, deck) < SUICIDE_NIL_COUNT or wants_nil(hand, rules, None)
+    )
+
+
+def whiz_nil(hand: int, rules: RuleSet, partner_bid: int | None) -> bool:
+    """Under Whiz, whether Nil is worth more than the bid of the hand's
+    number of spades: each bid's chance (the count against the number, the
+    Nil's danger) weighed by what it wins or loses."""
+    deck = rules.deck
+    spades = spade_count(hand)
+    made = _normal((estimate_tricks(hand, deck) + 0.5 - spades) / WHIZ_SPREAD)
+    count_worth = (2 * made - 1) * 10 * spades
+    nil_holds = math.exp(-WHIZ_NIL_STRICTNESS * nil_danger(hand, deck))
+    if partner_bid is not None and partner_bid <= 0:
+        nil_holds *= 0.7  # nobody covers a Nil beside another
+    nil_worth = (2 * nil_holds - 1) * (rules.nil_value or 0)
+    return nil_worth > count_worth
+
+
+def _normal(z: float) -> float:
+    """The standard normal distribution at ``z``."""
+    return 0.5 * (1 + math.erf(z / math.sqrt(2)))
 
 
 def team_room(bids: Sequence[int | None], seat: int) -> int:
@@ -133,15 +235,16 @@ def team_room(bids: Sequence[int | None], seat: int) -> int:
     return max(1, 13 - partner)
 
 
-def numeric_bid(hand: int, bids: Sequence[int | None], seat: int) -> int:
+def numeric_bid(hand: int, bids: Sequence[int | None], seat: int, deck: str = Deck.STANDARD) -> int:
     """A bid of 1-13 from the hand's trick count, shaded to the table: up or
     down by a share of the tricks the other bids leave over, never so high
     that the side's two bids pass 13, and the last bidder of a side trims
     when the four bids would overrun 13."""
-    count = estimate_tricks(hand)
+    count = estimate_tricks(hand, deck)
     shaded = int(count + SPARE_SHARE * spare_per_seat(count, bids, seat) + ROUNDING)
     # Never below the sure spade tricks, whatever the others bid.
-    bid = max(shaded, sure_spade_tricks(suit_pattern(hand, SPADES)))
+    sure = sure_spade_tricks(suit_pattern(as_standard(hand, deck), SPADES), trump_total(deck))
+    bid = max(shaded, sure)
     others = sum(b for s, b in enumerate(bids) if s != seat and b is not None and b > 0)
     made = sum(1 for s, b in enumerate(bids) if s != seat and b is not None)
     if made == 3 and others + bid > 13 and bid > 1:
@@ -192,24 +295,52 @@ def choose_bid(
     partner's 13 any numeric bid is a certain set, while a Nil is covered by
     a partner taking every trick."""
     partner_bid = bids[seat ^ 2]
-    if NIL in legal and (partner_bid == 13 or wants_nil(hand, rules, partner_bid)):
+    if NIL in legal and len(legal) > 1 and _nil_chosen(hand, rules, partner_bid):
         return NIL
-    bid = numeric_bid(hand, bids, seat)
+    bid = numeric_bid(hand, bids, seat, rules.deck)
+    if rules.ten_for_200 and partner_bid is not None and partner_bid > 0:
+        bid = _stretch_to_ten(hand, rules, partner_bid, bid)
     if bid in legal:
         return bid
     numeric = [b for b in legal if b > 0]
     return min(numeric, key=lambda b: abs(b - bid)) if numeric else legal[0]
 
 
+def _nil_chosen(hand: int, rules: RuleSet, partner_bid: int | None) -> bool:
+    """Whether to bid Nil where both Nil and a number are open, by the
+    table's bidding format."""
+    if partner_bid == 13:
+        return True  # any numeric bid is a certain set; the partner covers a Nil
+    if rules.bidding is Bidding.WHIZ:
+        return whiz_nil(hand, rules, partner_bid)
+    if rules.bidding is Bidding.SUICIDE and partner_bid is None:
+        return suicide_nil(hand, rules)
+    return wants_nil(hand, rules, partner_bid)
+
+
+def _stretch_to_ten(hand: int, rules: RuleSet, partner_bid: int, bid: int) -> int:
+    """At a 10-for-200 table, the second partner's bid raised to a contract
+    of 10 when the side's counts nearly reach it (20 a trick instead of 10)."""
+    wanted = TEN_FOR_200_CONTRACT - partner_bid
+    if bid < wanted and estimate_tricks(hand, rules.deck) + partner_bid >= TEN_FOR_200_REACH:
+        return max(bid, wanted)
+    return bid
+
+
 __all__ = [
     "BLIND_NIL",
     "NIL",
+    "as_standard",
     "blind_nil_wanted",
     "choose_bid",
+    "deck_trumps",
     "estimate_tricks",
     "nil_danger",
     "numeric_bid",
     "spare_per_seat",
+    "suicide_nil",
     "team_room",
+    "trump_total",
     "wants_nil",
+    "whiz_nil",
 ]

@@ -27,7 +27,7 @@ from bot.game.cards import (
     is_trump,
     suit_of,
 )
-from bot.game.rules import FirstLead
+from bot.game.rules import PRESETS, FirstLead, RuleSet, SpadesLead
 from bot.game.view import PlayerView
 
 
@@ -39,6 +39,8 @@ class Knowledge:
     forbidden: tuple[int, int, int, int]  # per seat: cards it is known not to hold
     counts: tuple[int, int, int, int]  # per seat: cards still in hand
     played_by: tuple[int, int, int, int]  # per seat: cards played this hand
+    #: The table's rules: its deck and bidding format tell what the bids say.
+    rules: RuleSet = PRESETS["standard"]
 
     def possible(self) -> tuple[int, int, int, int]:
         """Per seat, the cards it may hold: its own hand for this seat."""
@@ -55,7 +57,9 @@ class Knowledge:
 def knowledge_of(view: PlayerView) -> Knowledge:
     forbidden = [0, 0, 0, 0]
     played_by = [0, 0, 0, 0]
-    broken = False
+    # Where spades may be led at any time, a spade lead says nothing of the
+    # leader's other suits.
+    broken = view.rules.spades_lead is SpadesLead.ANY
     lowest_club_rule = view.rules.first_lead is FirstLead.LOWEST_CLUB
     tricks = [(t.leader, t.cards) for t in view.tricks]
     if view.trick:
@@ -92,4 +96,5 @@ def knowledge_of(view: PlayerView) -> Knowledge:
         forbidden=(forbidden[0], forbidden[1], forbidden[2], forbidden[3]),
         counts=(counts[0], counts[1], counts[2], counts[3]),
         played_by=(played_by[0], played_by[1], played_by[2], played_by[3]),
+        rules=view.rules,
     )

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from bot.game.rules import RuleSet, SetPenalty
 
 GAME_AT_STAKE = 10_000  # the set swing of a side whose contract wins the game
+TEN_FOR_200_CONTRACT = 10  # from this contract up, 10-for-200 doubles the stakes
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +75,9 @@ def plan_of(
     penalty = [rules.bag_penalty, rules.bag_penalty]
     for team in (0, 1):
         c = contract[team]
-        if rules.set_penalty is SetPenalty.PER_TRICK_BID:
+        if rules.ten_for_200 and c >= TEN_FOR_200_CONTRACT:
+            swing.append(40 * c)  # 20 a trick bid when made, minus 20 when set
+        elif rules.set_penalty is SetPenalty.PER_TRICK_BID:
             swing.append(20 * c)
         else:
             swing.append(10 * c + 10)

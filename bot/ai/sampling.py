@@ -19,10 +19,17 @@ from collections.abc import Sequence
 from bot.ai.bidding import estimate_tricks, nil_danger
 from bot.ai.inference import Clue
 from bot.ai.knowledge import Knowledge
+from bot.game.bidding import spade_count
+from bot.game.rules import PRESETS, Bidding, RuleSet
 from bot.game.scoring import BLIND_NIL
 
 BID_SPREAD = 1.6  # how far (in tricks) a hand's worth may stray from its bid
 NIL_STRICTNESS = 1.2
+#: The formats where a number bid is the bidder's count of spades.
+COUNTED_FORMATS = (Bidding.MIRROR, Bidding.WHIZ)
+#: The weight of a deal that gives a seat other than the spades its bid
+#: counted (kept above 0: the best of the attempts is taken when none fits).
+MISCOUNT_WEIGHT = 1e-6
 ATTEMPTS_PER_SAMPLE = 12
 
 
@@ -66,13 +73,16 @@ def deal_unseen(
     return None
 
 
-def bid_likelihood(hand: int, bid: int | None) -> float:
-    """How well a whole hand of 13 cards fits the bid made with it (0-1]."""
+def bid_likelihood(hand: int, bid: int | None, rules: RuleSet = PRESETS["standard"]) -> float:
+    """How well a whole hand of 13 cards fits the bid made with it [0-1]:
+    under Mirror and Whiz a number is the hand's spades (a Mirror Nil: none)."""
     if bid is None or bid == BLIND_NIL:
         return 1.0
+    if rules.bidding in COUNTED_FORMATS and (bid > 0 or rules.bidding is Bidding.MIRROR):
+        return 1.0 if spade_count(hand) == max(bid, 0) else MISCOUNT_WEIGHT
     if bid <= 0:
-        return math.exp(-NIL_STRICTNESS * nil_danger(hand))
-    gap = estimate_tricks(hand) - bid
+        return math.exp(-NIL_STRICTNESS * nil_danger(hand, rules.deck))
+    gap = estimate_tricks(hand, rules.deck) - bid
     return math.exp(-gap * gap / (2 * BID_SPREAD * BID_SPREAD))
 
 
@@ -111,7 +121,7 @@ class DealSampler:
                 hands[k.seat] = k.hand
             weight = 1.0
             for s in self.weighted:
-                weight *= bid_likelihood(hands[s] | k.played_by[s], self.bids[s])
+                weight *= bid_likelihood(hands[s] | k.played_by[s], self.bids[s], k.rules)
             for clue in self.clues:
                 if hands[clue.seat] & clue.cards:
                     weight *= clue.weight

@@ -35,8 +35,10 @@ from bot.ai.rollout import roll_out
 from bot.ai.sampling import DealSampler
 from bot.ai.solver import Solver, distinct_moves
 from bot.ai.utility import HandValuer
+from bot.game.bidding import legal_bids
 from bot.game.cards import mask_of, suit_of
 from bot.game.playout import Position
+from bot.game.rules import SpadesLead
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import PlayerView
@@ -183,12 +185,13 @@ class SearchPlayer:
     def _bid(self, view: PlayerView, rng: random.Random, deadline: float) -> int:
         legal = [b for b in view.legal_bids if b != BLIND_NIL]
         heuristic = choose_bid(view.hand, view.rules, view.seat, view.bids, legal)
-        guess = numeric_bid(view.hand, view.bids, view.seat)
+        guess = numeric_bid(view.hand, view.bids, view.seat, view.rules.deck)
         room = team_room(view.bids, view.seat)  # above it the side is set for sure
         options = [b for b in range(max(1, guess - 1), min(room, guess + 1) + 1) if b in legal]
         partner_bid = view.bids[view.partner]
         partner_nil = partner_bid is not None and partner_bid <= 0
-        if NIL in legal and not partner_nil and nil_danger(view.hand) <= NIL_DANGER_LIMIT:
+        nil_open = NIL in legal and not partner_nil
+        if nil_open and nil_danger(view.hand, view.rules.deck) <= NIL_DANGER_LIMIT:
             options.append(NIL)
         if heuristic not in options:
             options.append(heuristic)
@@ -259,9 +262,18 @@ class SearchPlayer:
                 bids = list(view.bids)
                 bids[seat] = bid
                 for other in later:
-                    bids[other] = choose_bid(hands[other], rules, other, bids, AFTER_LOOK_BIDS)
+                    open_bids = legal_bids(rules, hands[other], bids[other ^ 2], False)
+                    bids[other] = choose_bid(hands[other], rules, other, bids, open_bids)
                 plan = plan_of(rules, bids, view.bags, view.scores)
-                start = Position(list(hands), [], leader, False, [0, 0, 0, 0], rules.first_lead)
+                start = Position(
+                    list(hands),
+                    [],
+                    leader,
+                    rules.spades_lead is SpadesLead.ANY,
+                    [0, 0, 0, 0],
+                    rules.first_lead,
+                    rules.spades_break,
+                )
                 won = roll_out(start, plan)
                 values.append(valuer.value([b if b is not None else 0 for b in bids], won))
             tally.add(values)

@@ -12,21 +12,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bot.ai.bidding import deck_trumps
 from bot.game.cards import (
     ABOVE,
     ACE,
     BELOW,
     CLUBS,
     DECK_MASKS,
+    HAND_SIZE,
     KING,
-    QUEEN,
     SIDE_SUITS,
+    SPADE_MASK,
     SPADES,
     SUIT_MASKS,
     card_of,
     suit_of,
     suit_pattern,
 )
+from bot.game.rules import Bidding, Deck
 from bot.game.scoring import BLIND_NIL
 from bot.game.trick import BEATERS, winning
 from bot.game.types import Action, ActionKind
@@ -55,6 +58,14 @@ class Why(StrEnum):
     CANNOT_WIN = "cannot_win"
     DISCARD = "discard"
     BID_COUNT = "bid_count"
+    #: A bid well below the count because of the partner's bid: ``seat`` the
+    #: partner, ``claimed`` its bid.
+    BID_UNDER_PARTNER = "bid_under_partner"
+    #: A bid well below the count because of the others' bids: ``claimed``
+    #: the tricks they bid together.
+    BID_UNDER_TABLE = "bid_under_table"
+    #: Mirror and Whiz: a number bid is the hand's spades.
+    BID_SPADES = "bid_spades"
     BID_NIL = "bid_nil"
     BID_BLIND_NIL = "bid_blind_nil"
     LOOK_FIRST = "look_first"
@@ -65,7 +76,8 @@ class Count(StrEnum):
 
     ACE = "ace"  # card: a side-suit ace
     KING = "king"  # card: a side-suit king with a guard
-    TOP_SPADE = "top_spade"  # card: the ace of spades, or a guarded king or queen
+    #: card: the top trump, or the second or third with ``number`` guards
+    TOP_SPADE = "top_spade"
     LONG_SPADES = "long_spades"  # number: spades beyond the third
     VOID = "void"  # suit: no card of it, spades to trump
     SINGLETON = "singleton"  # suit: one card of it, spades to trump
@@ -85,7 +97,8 @@ class Reason:
     bid); ``other`` a card it refers to (the winning card, say); ``seat`` a
     seat it refers to (a Nil bidder); ``number`` a count (the team's
     contract, a bid, points behind; for CANNOT_WIN, 1 if the card is the
-    lowest of its suit); ``items`` a bid's sources of tricks."""
+    lowest of its suit); ``items`` a bid's sources of tricks; ``claimed``
+    the tricks other bids claim, for a bid well below its count."""
 
     why: Why
     card: int | None = None
@@ -93,6 +106,7 @@ class Reason:
     seat: int | None = None
     number: int = 0
     items: tuple[CountItem, ...] = ()
+    claimed: int = 0
 
 
 def reason_for(view: PlayerView, action: Action) -> Reason:
@@ -106,13 +120,14 @@ def reason_for(view: PlayerView, action: Action) -> Reason:
 # -- bidding --------------------------------------------------------------------
 
 
-def sure_tricks(hand: int) -> tuple[CountItem, ...]:
-    """The tricks a beginner counts: side aces, guarded side kings, the top
-    spades with their guards, spades beyond the third, and short side suits
-    while spades not needed elsewhere remain to trump them."""
+def sure_tricks(hand: int, deck: str = Deck.STANDARD) -> tuple[CountItem, ...]:
+    """The tricks a beginner counts: side aces, guarded side kings, the
+    deck's three top trumps with their guards (the ace, king and queen of
+    spades in the standard deck; the jokers first in the others), spades
+    beyond the third, and short side suits while spades not needed
+    elsewhere remain to trump them."""
     items: list[CountItem] = []
-    spades = suit_pattern(hand, SPADES)
-    n_spades = spades.bit_count()
+    n_spades = (hand & SPADE_MASK).bit_count()
     for suit in SIDE_SUITS:
         ranks = suit_pattern(hand, suit)
         if ranks >> ACE & 1:
@@ -120,9 +135,9 @@ def sure_tricks(hand: int) -> tuple[CountItem, ...]:
         if ranks >> KING & 1 and ranks.bit_count() >= 2:
             items.append(CountItem(Count.KING, card=card_of(suit, KING)))
     top = 0
-    for rank, guards in ((ACE, 0), (KING, 1), (QUEEN, 2)):
-        if spades >> rank & 1 and n_spades - 1 >= guards:
-            items.append(CountItem(Count.TOP_SPADE, card=card_of(SPADES, rank)))
+    for guards, card in enumerate(deck_trumps(deck)[:3]):
+        if hand >> card & 1 and n_spades - 1 >= guards:
+            items.append(CountItem(Count.TOP_SPADE, card=card, number=guards))
             top += 1
     if n_spades > 3:
         items.append(CountItem(Count.LONG_SPADES, number=n_spades - 3))
@@ -149,8 +164,30 @@ def _bid_reason(view: PlayerView, bid: int) -> Reason:
         spades = view.hand & SUIT_MASKS[SPADES]
         highest = spades.bit_length() - 1 if spades else None
         return Reason(Why.BID_NIL, other=highest)
-    items = sure_tricks(view.hand)
+    if view.rules.bidding in (Bidding.MIRROR, Bidding.WHIZ):
+        return Reason(Why.BID_SPADES, number=bid)
+    items = sure_tricks(view.hand, view.rules.deck)
+    if count_of(items) - bid > LITTLE_LOW:
+        return _far_below_reason(view, bid, items)
     return Reason(Why.BID_COUNT, number=bid, items=items)
+
+
+#: Tricks a bid may fall below its count and still be "a little low".
+LITTLE_LOW = 1
+
+
+def _far_below_reason(view: PlayerView, bid: int, items: tuple[CountItem, ...]) -> Reason:
+    """A bid well below the count is cut for the table's sake: to keep the
+    side's two bids within the tricks there are (the partner's bid), or
+    because the other players have bid most of the tricks between them."""
+    partner_bid = view.bids[view.partner]
+    partner = partner_bid if partner_bid is not None and partner_bid > 0 else 0
+    others = sum(b for s, b in enumerate(view.bids) if s != view.seat and b is not None and b > 0)
+    if partner and (partner + count_of(items) > HAND_SIZE or others == partner):
+        return Reason(
+            Why.BID_UNDER_PARTNER, seat=view.partner, number=bid, items=items, claimed=partner
+        )
+    return Reason(Why.BID_UNDER_TABLE, number=bid, items=items, claimed=others)
 
 
 # -- card play ------------------------------------------------------------------

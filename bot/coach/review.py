@@ -23,7 +23,7 @@ from bot.ai.solver import Solver, distinct_moves
 from bot.game.cards import mask_of
 from bot.game.playout import Position
 from bot.game.record import HandRecord
-from bot.game.rules import RuleSet
+from bot.game.rules import RuleSet, SpadesLead
 from bot.game.scoring import score_hand
 
 #: Tricks (the one in progress included) from which the rest is solved exactly.
@@ -104,7 +104,7 @@ def _decisions(rules: RuleSet, record: HandRecord, seat: int) -> list[tuple[int,
         list(record.dealt),
         [],
         record.tricks[0].leader,
-        False,
+        rules.spades_lead is SpadesLead.ANY,  # broken from the start where they lead any time
         [0, 0, 0, 0],
         rules.first_lead,
         rules.spades_break,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from bot.coach.reasons import Count, CountItem, Reason, Why, count_of
 from bot.coach.review import Effect, Mistake, Review
-from bot.game.cards import ACE, SUIT_NAMES, rank_of, suit_of
+from bot.game.cards import SUIT_NAMES, suit_of
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.i18n import ENGLISH, N_, ntr, tr
 from bot.render.decks import card_text
@@ -172,8 +172,46 @@ def reason_text(reason: Reason, names: Sequence[str], lang: str = ENGLISH) -> st
             "Bid Blind Nil: your team is {n} points behind, and only a gamble can catch up.",
             reason.number,
         )
+    if why is Why.BID_SPADES:
+        return tr(
+            lang,
+            "Bid {bid}: at this table a bid is the number of spades you hold.",
+            bid=reason.number,
+        )
+    if why in (Why.BID_UNDER_PARTNER, Why.BID_UNDER_TABLE):
+        return _bid_under_text(reason, names, lang)
     assert why is Why.BID_COUNT, why
     return _bid_count_text(reason, lang)
+
+
+def _bid_under_text(reason: Reason, names: Sequence[str], lang: str) -> str:
+    """A bid well below the count, with the bids that cut it."""
+    fields = {
+        "bid": reason.number,
+        "items": ", ".join(count_item_text(item, lang) for item in reason.items),
+        "claimed": reason.claimed,
+    }
+    if reason.why is Why.BID_UNDER_PARTNER:
+        assert reason.seat is not None
+        return ntr(
+            lang,
+            "Bid {bid}: you count {n} trick ({items}), but {name} bid {claimed}, and your "
+            "side's two bids must fit in the 13 tricks of the hand.",
+            "Bid {bid}: you count {n} tricks ({items}), but {name} bid {claimed}, and your "
+            "side's two bids must fit in the 13 tricks of the hand.",
+            count_of(reason.items),
+            name=names[reason.seat],
+            **fields,
+        )
+    return ntr(
+        lang,
+        "Bid {bid}: you count {n} trick ({items}), but the others have bid {claimed} "
+        "tricks between them, so fewer are left for you.",
+        "Bid {bid}: you count {n} tricks ({items}), but the others have bid {claimed} "
+        "tricks between them, so fewer are left for you.",
+        count_of(reason.items),
+        **fields,
+    )
 
 
 def _bid_count_text(reason: Reason, lang: str) -> str:
@@ -217,8 +255,8 @@ def count_item_text(item: CountItem, lang: str = ENGLISH) -> str:
         return _card(item.card, lang)
     if item.kind in (Count.KING, Count.TOP_SPADE):
         card = _card(item.card, lang)
-        if item.kind is Count.TOP_SPADE and item.card is not None and rank_of(item.card) == ACE:
-            return card  # the ace of spades needs no guard
+        if item.kind is Count.TOP_SPADE and item.number == 0:
+            return card  # the top trump needs no guard
         return tr(lang, "{card} guarded", card=card)
     if item.kind is Count.LONG_SPADES:
         if item.number == 1:

@@ -38,6 +38,9 @@ CLOSING_KEYS = {
         "expert_margin_ci95",
         "inference_placement_without",
         "inference_placement_with",
+        "house",
+        "heuristic_vs_random_levels",
+        "search_vs_heuristic_levels",
         "hint_p95_ms",
         "review_p95_ms",
     ],
@@ -101,9 +104,10 @@ def test_every_benchmark_is_listed() -> None:
     assert found == set(CLOSING_KEYS)
 
 
-def _quick(name: str, *options: str) -> subprocess.CompletedProcess[str]:
+def quick_run(name: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m benchmarks.NAME --quick ARGS...``, its output captured."""
     return subprocess.run(
-        [sys.executable, "-m", f"benchmarks.{name}", "--quick", *options],
+        [sys.executable, "-m", f"benchmarks.{name}", "--quick", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -113,27 +117,35 @@ def _quick(name: str, *options: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize("name", sorted(CLOSING_KEYS))
 def test_the_quick_mode_runs_and_closes_with_its_json_line(name: str) -> None:
-    run = _quick(name)
+    run = quick_run(name)
     assert run.returncode == 0, run.stderr[-3000:]
     figures = json.loads(run.stdout.strip().splitlines()[-1])
     assert list(figures) == CLOSING_KEYS[name]
-    # Every figure is a number, but for the names of what was measured.
-    labels = {"engine_build", "backend"}
+    # Every figure is a number, but for the names of what was measured;
+    # figures per level are numbers by level.
+    labels = {"engine_build", "backend", "house"}
     numbers = [v for k, v in figures.items() if k not in labels and v is not None]
+    numbers += [n for v in numbers if isinstance(v, dict) for f in v.values() for n in f.values()]
+    numbers = [v for v in numbers if not isinstance(v, dict)]
     assert all(isinstance(v, int | float | list) for v in numbers), figures
     if "backend" in figures:
         assert figures["backend"] in ("sqlite", "postgresql")
 
 
 def test_the_ai_benchmark_plays_under_house_rules() -> None:
-    house = "deck=jjdd,bidding=suicide,boston=200"
-    run = _quick("ai", "--house", house)
+    run = quick_run("ai", "--house", "bidding=suicide,bags=off")
     assert run.returncode == 0, run.stderr[-3000:]
     figures = json.loads(run.stdout.strip().splitlines()[-1])
-    assert list(figures) == [*CLOSING_KEYS["ai"], "house"]
-    assert figures["house"] == house
-    refused = _quick("ai", "--house", "deck=tarot")
-    assert refused.returncode == 2
-    assert refused.stderr.strip().endswith(
-        "bad value deck=tarot: expected standard|jokers|jokers-deuce|jjdd"
-    )
+    assert "bidding=suicide" in figures["house"] and "bags=off" in figures["house"]
+    levels = figures["heuristic_vs_random_levels"]
+    assert set(levels) == {"heuristic", "random"}
+    # Under Suicide each side bids exactly one Nil a hand.
+    for level in levels.values():
+        assert level["nil_bids"] == level["hands"]
+        assert set(level) == {"hands", "nil_bids", "nil_made_rate", "set_rate", "bags_per_hand"}
+
+
+def test_an_unknown_house_rule_is_one_line_and_exit_2() -> None:
+    run = quick_run("ai", "--house", "jokers=yes")
+    assert run.returncode == 2
+    assert len(run.stderr.strip().splitlines()) == 1 and "jokers" in run.stderr

@@ -9,12 +9,14 @@ import pytest
 
 from bot.ai.search import SearchPlayer
 from bot.coach.hint import hint_for
-from bot.coach.reasons import Count, Reason, Why
-from bot.game.cards import DIAMONDS, parse_card
+from bot.coach.reasons import Count, Reason, Why, count_of, reason_for, sure_tricks
+from bot.game.cards import BIG_JOKER, DIAMONDS, LITTLE_JOKER, mask_of, parse_card, parse_cards
+from bot.game.house import apply
 from bot.game.rules import PRESETS
-from bot.game.types import ActionKind
+from bot.game.types import Action, ActionKind
 from bot.game.view import view_of
 from bot.render.coach_text import hint_text, reason_text
+from tests.ai.positions import position
 from tests.ai.test_view_only import positions
 from tests.coach.scenarios import (
     Scenario,
@@ -135,3 +137,53 @@ def test_every_reason_has_its_sentence() -> None:
         reason = Reason(why, card=parse_card("7H"), other=parse_card("9H"), seat=1, number=2)
         text = reason_text(reason, NAMES)
         assert text.endswith(".") and "{" not in text
+
+
+def test_a_bid_far_below_the_count_names_the_partners_bid() -> None:
+    # Seat 1 (Bob) bid 10; seat 3 counts four sure tricks, and its side's
+    # two bids must fit in 13: the reason is Bob's bid, not "a little low".
+    hand = "AS KS 5S AH 7H 4H 2H 9C 8C 6C 5C 3C 2C"
+    game = position({3: hand}, bids=[10, 1])
+    view = view_of(game, 3)
+    reason = reason_for(view, Action(ActionKind.BID, 3, 1))
+    assert reason.why is Why.BID_UNDER_PARTNER
+    assert (reason.seat, reason.claimed) == (1, 10)
+    text = reason_text(reason, NAMES)
+    assert text == (
+        "Bid 1: you count 4 tricks (A♥, A♠, K♠ guarded, a void in diamonds with spades"
+        " to trump), but Bob bid 10, and your side's two bids must fit in the 13 tricks"
+        " of the hand."
+    )
+    assert "a little low" not in text
+    # One below the count is still "a little low".
+    close = reason_for(view, Action(ActionKind.BID, 3, 3))
+    assert close.why is Why.BID_COUNT
+    assert "a little low" in reason_text(close, NAMES)
+
+
+def test_a_bid_far_below_the_count_after_the_others_bid_names_their_bids() -> None:
+    hand = "AS KS 5S AH 7H 4H 2H 9C 8C 6C 5C 3C 2C"
+    game = position({0: hand}, bids=[5, 5, 1])  # seats 1, 2 and 3 have bid
+    reason = reason_for(view_of(game, 0), Action(ActionKind.BID, 0, 1))
+    assert reason.why is Why.BID_UNDER_TABLE
+    assert reason.claimed == 11
+    assert "the others have bid 11 tricks" in reason_text(reason, NAMES)
+
+
+def test_a_counted_bid_says_the_table_bids_the_spades() -> None:
+    rules = apply(PRESETS["standard"], "bidding=mirror")
+    game = position({1: "AS KS 5S AH 7H 4H 2H 9C 8C 6C 5C 3C 2C"}, rules=rules)
+    hint = hint_for(view_of(game, 1))
+    assert hint.action.value == 3
+    assert hint.reason.why is Why.BID_SPADES
+    assert hint_text(hint.reason, NAMES) == (
+        "💡 Bid 3: at this table a bid is the number of spades you hold."
+    )
+
+
+def test_the_bid_count_reads_the_jokers_as_the_top_trumps() -> None:
+    hand = mask_of(parse_cards("BJ LJ AS 4S JH 3C 4C 5C 6C 7C 8C 9C TC", "jokers"))
+    tops = [(i.card, i.number) for i in sure_tricks(hand, "jokers") if i.kind is Count.TOP_SPADE]
+    # The Big Joker needs no guard, the Little Joker one, the ace of spades two.
+    assert tops == [(BIG_JOKER, 0), (LITTLE_JOKER, 1), (parse_card("AS"), 2)]
+    assert count_of(sure_tricks(hand, "jokers")) == 4  # and a fourth spade

@@ -8,8 +8,12 @@ from collections.abc import Callable
 import pytest
 
 from benchmarks.baseline import heuristic_v1
-from bot.coach.review import Effect, Mistake, Review, review_hand
-from bot.game.cards import parse_card
+from bot.ai.heuristic import HeuristicPlayer
+from bot.coach.review import Effect, Mistake, Review, _decisions, review_hand
+from bot.game.cards import is_trump, parse_card
+from bot.game.house import apply
+from bot.game.rules import preset
+from bot.game.state import Game
 from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import view_of
 from bot.render.coach_text import mistake_text, review_text
@@ -115,3 +119,19 @@ def test_every_effect_has_its_sentence() -> None:
             text = mistake_text(mistake)
             assert text.startswith("Trick 4: the 9♦ instead of the K♦ would have ")
             assert text.endswith(".") and "{" not in text
+
+
+def test_the_review_replays_a_hand_with_spades_led_at_any_time() -> None:
+    # Seed 10 under spades_lead=any: the heuristic leads a spade at trick 1.
+    rules = apply(preset("standard"), "spades_lead=any")
+    game = Game.new(rules, 10)
+    player = HeuristicPlayer()
+    while game.phase is not Phase.HAND_OVER:
+        game.apply(player.decide(view_of(game, game.to_act)))
+    record = game.hand_records[-1]
+    leader = record.tricks[0].leader
+    assert is_trump(record.tricks[0].cards[0])
+    _, first, card = _decisions(rules, record, leader)[0]
+    assert first.spades_broken  # so the spade lead is one of the cards weighed
+    assert first.legal_mask() >> card & 1
+    review_hand(rules, record, leader)

@@ -43,7 +43,8 @@ WAITING_READY = TEAM_COLOURS[1]
 
 @dataclass(frozen=True, slots=True)
 class Box:
-    """Where a match is drawn: the top-left corner of its two rows."""
+    """Where a match is drawn: the top-left corner of its two rows (its
+    header line is above them, within the match's :data:`PITCH`)."""
 
     match: Match
     x: int
@@ -85,24 +86,24 @@ def _section(matches: list[Match], teams: int, left: int, top: int) -> tuple[lis
     in the full bracket; the height is the least that keeps the closest
     two boxes of every column a pitch apart."""
     rounds = sorted({m.round for m in matches})
-    rows = 1.0
+    height = PITCH
     for r in rounds:
         places = sorted(m.position for m in matches if m.round == r)
-        gaps = [b - a for a, b in pairwise(places)]
         size = full_round_size(teams, matches[0].bracket, r)
-        rows = max(rows, size / min(gaps, default=size))
-    height = rows * PITCH
-    raw = {
-        m.number: (m.position + 0.5) * height / full_round_size(teams, m.bracket, m.round)
-        for m in matches
-    }
-    shift = min(raw.values()) - PITCH / 2
+        closest = min((b - a for a, b in pairwise(places)), default=size)
+        height = max(height, -(-PITCH * size // closest))  # rounded up
+
+    def offset(m: Match) -> int:
+        """The match's distance from the section's top, in whole pixels:
+        rounding down keeps every gap at least the pitch."""
+        return (2 * m.position + 1) * height // (2 * full_round_size(teams, m.bracket, m.round))
+
+    first = min(offset(m) for m in matches)
     boxes = [
-        Box(m, left + rounds.index(m.round) * COLUMN_W, top + round(raw[m.number] - shift))
+        Box(m, left + rounds.index(m.round) * COLUMN_W, top + HEADER_H + offset(m) - first)
         for m in matches
     ]
-    span = max(raw.values()) - min(raw.values()) + PITCH
-    return boxes, round(span)
+    return boxes, max(offset(m) for m in matches) - first + PITCH
 
 
 def layout_bracket(t: Tournament) -> BracketLayout:

@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.stats.chart import AXIS, BACKGROUND, GRID, TARGET_COLOUR, TEAM_COLOURS, TEXT
 from bot.tournament.bracket import full_round_size
-from bot.tournament.model import Bracket, Match, Tournament
+from bot.tournament.model import Bracket, Destination, Match, Tournament
 
 BOX_W = 200
 ROW_H = 20
@@ -191,8 +191,10 @@ def _feeders(t: Tournament) -> dict[tuple[int, str], str]:
 
 def _connector(draw: ImageDraw.ImageDraw, box: Box, where: Mapping[int, Box]) -> None:
     """The line from a match to the next one its winner plays, when that one
-    is in the same section (or is the grand final)."""
+    is in the same section (or is a final)."""
     to = box.match.winner_to
+    if to is None and box.match.bracket == "GF":
+        to = Destination(box.match.number + 1, "a")  # the second final, once there is one
     if to is None or to.match not in where:
         return
     target = where[to.match]

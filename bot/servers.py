@@ -44,7 +44,7 @@ class ServerSettings(BaseModel):
         explicit = {name: value for name, value in chosen.items() if value is not None}
         try:
             return TableOptions.chosen(**{**self.defaults, **explicit})
-        except errors.Malformed:
+        except (errors.Malformed, errors.BadHouseRule):
             # Defaults this version no longer accepts (or that clash with the
             # host's choices) must not keep tables from opening: the host's
             # choices alone, which say what is wrong if they are.

@@ -24,7 +24,7 @@ from pydantic import (
     model_validator,
 )
 
-from bot.game.house import apply, changed_keys, house_text, parse_house
+from bot.game.house import HouseRuleError, apply, changed_keys, house_text, parse_house
 from bot.game.rules import DEFAULT_TURN_LIMIT_S, PRESETS, RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import GameResult
@@ -96,11 +96,15 @@ class TableOptions(BaseModel):
 
     @classmethod
     def chosen(cls, **choices: Any) -> TableOptions:
-        """The options of a new table; Malformed saying what is wrong."""
+        """The options of a new table; Malformed saying what is wrong, or
+        BadHouseRule with the house rules' one line."""
         try:
             return cls.model_validate(choices)
         except ValidationError as exc:
             first = exc.errors()[0]
+            cause = first.get("ctx", {}).get("error")
+            if isinstance(cause, HouseRuleError):
+                raise errors.house_refusal(str(cause)) from None
             where = ".".join(str(p) for p in first.get("loc", ()))
             message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
             raise errors.Malformed(f"{where}: {message}" if where else message) from None

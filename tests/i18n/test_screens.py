@@ -62,7 +62,7 @@ from bot.stats.records import FinishedGame, computer, human
 from bot.stats.summary import PartnerRecord, PlayerStats
 from bot.stats.tally import Tally
 from bot.tables import errors as table_errors
-from bot.tables.lobby import house_refusal
+from bot.tables.errors import house_refusal
 from bot.tables.model import Seat, Table, TableOptions, TableStatus
 from db.stats_store import HistoryRow
 from tests.discord.test_render import table_of

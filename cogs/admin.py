@@ -262,6 +262,8 @@ class AdminGroup(
         hints: bool | None = None,
         language: str | None = None,
         house: app_commands.Range[str, 1, HOUSE_LENGTH] | None = None,
+        thread: bool | None = None,
+        watchers: bool | None = None,
         computer_level: str | None = None,
         reset: bool = False,
     ) -> None:
@@ -275,6 +277,8 @@ class AdminGroup(
             "hints": hints,
             "language": language,
             "house": house_option(house),
+            "thread": thread,
+            "watchers": watchers,
         }
         base = {} if reset else settings.defaults
         defaults = {**base, **{k: v for k, v in chosen.items() if v is not None}}

@@ -65,6 +65,8 @@ NEW_TABLE_HELP = {
     "hints": N_("A Hint button on the players' hands (such games leave ratings alone)"),
     "language": N_("The language of the table message (the server's by default)"),
     "house": N_("House rules as KEY=VALUE,... (as the simulator's --house); - for none"),
+    "thread": N_("Turn notices and the end of the game in a thread of the table message"),
+    "watchers": N_("Let people watch once every seat is taken"),
 }
 #: House rules' text: a dozen rules with their values fit.
 HOUSE_LENGTH = 300
@@ -109,11 +111,7 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
         return self.cog.app
 
     @app_commands.command(name="new", description=N_("Open a Spades table in this channel"))
-    @app_commands.describe(
-        **NEW_TABLE_HELP,
-        thread=N_("Turn notices and the end of the game in a thread of the table message"),
-        watchers=N_("Let people watch once every seat is taken"),
-    )
+    @app_commands.describe(**NEW_TABLE_HELP)
     @app_commands.choices(**NEW_TABLE_NUMBERS)
     @app_commands.choices(**NEW_TABLE_WORDS)
     async def new(
@@ -127,8 +125,8 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
         hints: bool | None = None,
         language: str | None = None,
         house: app_commands.Range[str, 1, HOUSE_LENGTH] | None = None,
-        thread: bool = True,
-        watchers: bool = True,
+        thread: bool | None = None,
+        watchers: bool | None = None,
     ) -> None:
         # Posting the table message may wait on Discord's rate limits.
         await interaction.response.defer(ephemeral=True, thinking=True)

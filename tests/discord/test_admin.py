@@ -241,7 +241,12 @@ async def test_a_moderator_ends_a_game_in_progress(world: World) -> None:
     assert stats.rated_games == 0
     history = await people[0].slash(world.channel, "spades history")
     assert history.response is not None
-    assert "ended by a moderator" in embed_text(history.response)
+    listed = embed_text(history.response)
+    assert "**No winner**" in listed and "(ended by a moderator: stuck for a week)" in listed
+    for person in people:
+        shown_stats = await person.slash(world.channel, "spades stats")
+        assert shown_stats.response is not None
+        assert "(ended by a moderator: stuck for a week)" in embed_text(shown_stats.response)
     # Over now: a second end is refused.
     again = await mod.slash(world.channel, "spades-admin end", table=table.id, reason="again")
     assert refusal(world, again) == f"Table {table.id} is already over."

@@ -8,8 +8,9 @@ from dataclasses import replace
 import pytest
 
 from bot.clock import ClockSettings, ClockView, Deadline
-from bot.clock.plan import CLAIM_MARGIN_S, COMPUTER, LOBBY, TURN
-from bot.tables.model import Seat
+from bot.clock.plan import ARCHIVE, CLAIM_MARGIN_S, COMPUTER, LOBBY, TURN, planned_deadlines
+from bot.tables.model import Seat, TableStatus
+from db.clock_store import TableClockState
 from tests.clock.world import GUESTS, HOST, HOUR, World, pending_of
 
 LIMIT = 600.0
@@ -193,3 +194,21 @@ async def test_away_seats_after_a_restart_count_only_in_their_own_game(world: Wo
     assert world.clk.view(next_game).away_seats == frozenset()
     [turn] = world.clk.deadlines_for(next_game)
     assert (turn.kind, turn.data["seat"]) == (TURN, 1)
+
+
+async def test_a_table_that_is_over_keeps_only_its_threads_archiving(world: World) -> None:
+    world.clk.archive_after_s = LIMIT
+    table = await world.table_of_four(turn_limit_s=LIMIT)
+    assert [d.kind for d in world.clk.deadlines_for(replace(table, thread_id=77))] == [TURN]
+    over = replace(table, status=TableStatus.FINISHED, updated_at=5000.0)
+    assert world.clk.deadlines_for(over) == ()  # no thread to archive
+    [archive] = world.clk.deadlines_for(replace(over, thread_id=77))
+    assert (archive.kind, archive.due_at) == (ARCHIVE, 5000.0 + LIMIT)
+    # Pending (or stored across a restart), it is kept as it is.
+    later = replace(over, thread_id=77, updated_at=6000.0)
+    settings, now = world.clk.settings, world.clock.now()
+    pending = {ARCHIVE: archive}
+    planned = planned_deadlines(later, TableClockState(), settings, now, pending, (), LIMIT)
+    assert planned[0] is archive
+    # Without a setting for it, no thread is archived.
+    assert planned_deadlines(later, TableClockState(), settings, now, {}, (), None) == ()

@@ -99,7 +99,7 @@ class TableOptions(BaseModel):
         """The options of a new table; Malformed saying what is wrong, or
         BadHouseRule with the house rules' one line."""
         try:
-            return cls.model_validate(choices)
+            options = cls.model_validate(choices)
         except ValidationError as exc:
             first = exc.errors()[0]
             cause = first.get("ctx", {}).get("error")
@@ -108,6 +108,7 @@ class TableOptions(BaseModel):
             where = ".".join(str(p) for p in first.get("loc", ()))
             message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
             raise errors.Malformed(f"{where}: {message}" if where else message) from None
+        return options._with_house_of(options.rules()) if options.house else options
 
     @model_serializer(mode="wrap")
     def _stored_shape(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -147,6 +148,11 @@ class TableOptions(BaseModel):
         value or the rules it makes cannot be played. The stored text keeps
         only the rules that differ from the table's other choices."""
         rules = apply(self.rules(), {**_parsed(self.house), key: _read(key, value)})
+        return self._with_house_of(rules)
+
+    def _with_house_of(self, rules: RuleSet) -> TableOptions:
+        """These options with the house rules that make ``rules``, written as
+        the rules that differ from the table's other choices, in the keys' order."""
         base = self.model_copy(update={"house": ""}).rules()
         return self.model_copy(update={"house": house_text(rules, changed_keys(rules, base))})
 

@@ -77,7 +77,7 @@ class _SilentNotifier:
 
     async def lobby_closed(self, table: Table) -> None: ...
 
-    async def archive_thread(self, table: Table) -> bool:
+    async def archive_thread(self, table: Table, wait: bool) -> bool:
         return True
 
 

@@ -119,13 +119,13 @@ class TableThreads:
 
     # -- archiving -------------------------------------------------------------------
 
-    async def archive(self, table: Table) -> bool:
+    async def archive(self, table: Table, wait: bool) -> bool:
         """Archive the thread of ``table``, which is over (the turn clock asks
-        once the rematch window has passed). False while the end of the game
-        is still to be posted in it: the clock asks again a second later."""
+        once the rematch window has passed). With ``wait``, False while the end
+        of the game is still to be posted in it: the clock asks again later."""
         if table.thread_id is None or table.thread_id in self._lost:
             return True
-        if await self.app.owes_announcement(table):
+        if wait and await self.app.owes_announcement(table):
             return False
         key = ("archive", table.id)
         self.outbox.put(key, lambda: self._archive(table.id))

@@ -299,7 +299,7 @@ class TurnClock:
         if table is None or table.is_open or table.thread_id is None:
             return  # a rematch keeps the thread; a lost one is not archived
         waits = int(deadline.data.get("waits", 0))
-        if await self.notifier.archive_thread(table) or waits >= ARCHIVE_WAITS:
+        if await self.notifier.archive_thread(table, wait=waits < ARCHIVE_WAITS):
             return
         data = {**deadline.data, "waits": waits + 1}
         await self.scheduler.arm(replace(deadline, due_at=self.now() + 1.0, data=data))

@@ -212,3 +212,36 @@ async def test_a_table_that_is_over_keeps_only_its_threads_archiving(world: Worl
     assert planned[0] is archive
     # Without a setting for it, no thread is archived.
     assert planned_deadlines(later, TableClockState(), settings, now, {}, (), None) == ()
+
+
+async def test_a_finished_tables_thread_is_archived_after_a_restart(world: World) -> None:
+    world.archive_after_s = LIMIT
+    await world.restart()
+    table = await world.table_of_four()
+    await world.svc.set_thread(table.id, 77)
+    ended_at = world.clock.now()
+    table = await world.svc.resign(table.id, HOST, table.version)
+    await world.restart(down_for_s=LIMIT / 2)
+    assert world.notifier.of("archive_thread") == []
+    await world.clock.advance(LIMIT / 2 - 1)
+    assert world.notifier.of("archive_thread") == []
+    world.notifier.end_owed = True  # the end of the game is not posted yet: it waits
+    await world.clock.advance(10)
+    assert world.notifier.of("archive_thread") == []
+    world.notifier.end_owed = False
+    await world.clock.advance(1)
+    [archived] = world.notifier.of("archive_thread")
+    assert archived.table_id == table.id and archived.at > ended_at + LIMIT
+    assert await stored(world) == []  # done: nothing left to fire
+
+
+async def test_a_rematch_drops_the_archiving(world: World) -> None:
+    world.archive_after_s = LIMIT
+    await world.restart()
+    table = await world.table_of_four()
+    await world.svc.set_thread(table.id, 77)
+    table = await world.svc.resign(table.id, HOST, table.version)
+    assert [d.kind for d in await stored(world)] == [ARCHIVE]
+    await world.svc.rematch(table.id, HOST, table.version, swap_teams=False)
+    await world.clock.advance(2 * LIMIT)
+    assert world.notifier.of("archive_thread") == []

@@ -55,7 +55,7 @@ class RecordingNotifier:
     async def lobby_closed(self, table: Table) -> None:
         self.notes.append(Note("lobby_closed", table.id))
 
-    async def archive_thread(self, table: Table) -> bool:
+    async def archive_thread(self, table: Table, wait: bool) -> bool:
         self.notes.append(Note("archive_thread", table.id))
         return True
 

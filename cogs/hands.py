@@ -32,7 +32,7 @@ import discord
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
-from bot.app import LiveHandRow, SpadesApp
+from bot.app import HandMessageRow, SpadesApp
 from bot.refusals import TableError
 from bot.render.decks import Deck, deck
 from bot.render.hand_screen import hand_moment, hand_screen
@@ -56,7 +56,7 @@ _Key = tuple[int, int]  # (table id, owner's user id)
 
 
 @dataclass
-class _LiveHand:
+class _HandMessage:
     application_id: int
     token: str = field(repr=False)  # edits the message; never in a log line
     expires_at: float  # no edit is tried from then on
@@ -72,15 +72,15 @@ class HandScreens:
     def __init__(self, app: SpadesApp, client: discord.Client) -> None:
         self.app = app
         self.client = client
-        self._live: dict[_Key, _LiveHand] = {}
+        self._live: dict[_Key, _HandMessage] = {}
 
     async def resume(self) -> None:
         """Keep live the hands an earlier run of the bot kept live (at start-up).
         The database knows the version a hand was opened at, not what it last
         showed: one whose table moved on since is redrawn once, when the
         table is next drawn (at once after a restart)."""
-        for row in await self.app.live_hands():
-            hand = _LiveHand(
+        for row in await self.app.hand_messages():
+            hand = _HandMessage(
                 row.application_id,
                 row.token,
                 row.expires_at,
@@ -145,7 +145,7 @@ class HandScreens:
 
     def _track(
         self, interaction: discord.Interaction[Any], table_id: int
-    ) -> tuple[_Key, _LiveHand]:
+    ) -> tuple[_Key, _HandMessage]:
         """Keep the hand message of this interaction live: the owner's most
         recently used hand message is the one kept current."""
         key = (table_id, interaction.user.id)
@@ -158,7 +158,7 @@ class HandScreens:
             # through the old and the new one never interleave.
             lock = live.lock if live is not None else asyncio.Lock()
             token, application = interaction.token, interaction.application_id
-            fresh = _LiveHand(application, token, expires, lock=lock)
+            fresh = _HandMessage(application, token, expires, lock=lock)
             fresh.language = private_language(interaction)
             if live is not None:
                 fresh.stored_token, fresh.stored_expires_at = (
@@ -168,7 +168,7 @@ class HandScreens:
             live = self._live[key] = fresh
         return key, live
 
-    async def _drawn(self, key: _Key, live: _LiveHand, table: Table) -> None:
+    async def _drawn(self, key: _Key, live: _HandMessage, table: Table) -> None:
         """``live``'s message now shows ``table``. If it is still the owner's
         live hand, remember that, and write it down the first time."""
         if self._live.get(key) is not live:
@@ -177,8 +177,10 @@ class HandScreens:
         stored = live.stored_expires_at
         if stored is None or live.expires_at - stored >= REWRITE_AFTER_S:
             live.stored_token, live.stored_expires_at = live.token, live.expires_at
-            row = LiveHandRow(*key, live.application_id, live.token, live.expires_at, table.version)
-            await self.app.keep_hand_live(row)
+            row = HandMessageRow(
+                *key, live.application_id, live.token, live.expires_at, table.version
+            )
+            await self.app.keep_hand_message(row)
 
     # -- keeping hands live ----------------------------------------------------------
 
@@ -198,7 +200,7 @@ class HandScreens:
                 # The game is over: its hands are drawn for the last time.
                 await self._forget(key, live)
 
-    async def _refresh_one(self, key: _Key, live: _LiveHand) -> None:
+    async def _refresh_one(self, key: _Key, live: _HandMessage) -> None:
         async with live.lock:
             if self._live.get(key) is not live:
                 return  # replaced meanwhile by a newer hand, drawn just now
@@ -220,7 +222,7 @@ class HandScreens:
             live.version = table.version
             live.moment = hand_moment(table, key[1])
 
-    async def _forget(self, key: _Key, live: _LiveHand) -> None:
+    async def _forget(self, key: _Key, live: _HandMessage) -> None:
         """Stop keeping this hand live, unless a newer one took its place."""
         if self._live.get(key) is not live:
             return

@@ -177,7 +177,7 @@ def test_games_with_claims_replay_and_checkpoint() -> None:
 
 def _assert_checkpoint(game: Game) -> None:
     history = checkpoint.encode_history(game)
-    current = checkpoint.encode_current(game, checkpoint.history_marks(game))
+    current = checkpoint.encode_current(game, checkpoint.history_extent(game))
     decoded, _ = checkpoint.decode(game.rules, history, current)
     assert decoded.snapshot() == game.snapshot()
     assert decoded.hand_records == game.hand_records
@@ -190,8 +190,8 @@ def test_a_checkpoint_written_before_claims_still_decodes() -> None:
     game.next_hand(0)
     bid_round(game, BIDS)
     game.play(game.to_act, cards_of(game.legal_play_mask(game.to_act))[0])
-    marks = (0, 0)
-    fields = marshal.loads(checkpoint.encode_current(game, marks))
+    extent = (0, 0)
+    fields = marshal.loads(checkpoint.encode_current(game, extent))
     # Format 5: the same tuple without the claim fields, records without "claim".
     old = (5, *fields[1:23], [r[:14] for r in fields[23]], *fields[24:27])
     decoded, _ = checkpoint.decode(game.rules, None, marshal.dumps(old))

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from bot.clock import ClockSettings, ClockView, Deadline
-from bot.clock.plan import ARCHIVE, CLAIM_MARGIN_S, COMPUTER, LOBBY, TURN, planned_deadlines
+from bot.clock.deadlines import ARCHIVE, CLAIM_MARGIN_S, COMPUTER, LOBBY, TURN, planned_deadlines
 from bot.tables.model import Seat, TableStatus
 from db.clock_store import TableClockState
 from tests.clock.world import GUESTS, HOST, HOUR, World, pending_of

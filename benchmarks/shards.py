@@ -77,6 +77,9 @@ class _SilentNotifier:
 
     async def lobby_closed(self, table: Table) -> None: ...
 
+    async def archive_thread(self, table: Table, wait: bool) -> bool:
+        return True
+
 
 def _store_location(url: str) -> str:
     return url.removeprefix("sqlite:///")

@@ -121,7 +121,13 @@ class SpadesApp:
         tables.subscribe(self._on_commit)
         serves = None if self.shards.every_shard else self.serves_table
         scheduler = Scheduler(store, SystemClock(now), serves=serves)
-        self.clock = TurnClock(tables, scheduler, notifier, settings.clock)
+        self.clock = TurnClock(
+            tables,
+            scheduler,
+            notifier,
+            settings.clock,
+            archive_after_s=settings.tables.thread_archive_after_s,
+        )
 
     @classmethod
     async def open(

@@ -185,7 +185,7 @@ class SpadesBot(commands.Bot):
         )
         self._built = True
         self.outbox = Outbox(app.now, Budget.of(self.settings.discord), spawn=app.spawn)
-        threads = TableThreads(self, app, self.outbox, self.settings.tables.thread_archive_after_s)
+        threads = TableThreads(self, app, self.outbox)
         notices.attach(app, self.outbox, threads)
         self.hands = HandScreens(app, self)
         await self.hands.resume()

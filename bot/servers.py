@@ -7,7 +7,7 @@ process of the bot (see bot/shards.py) acts on a change at once.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -15,7 +15,11 @@ from bot.tables import errors
 from bot.tables.model import TableOptions
 from db.store import Store
 
-__all__ = ["ServerSettings", "ServerSettingsService"]
+__all__ = ["NEW_TABLE", "ServerSettings", "ServerSettingsService"]
+
+#: A new table's options where neither its host nor the server chose: those
+#: that differ from how a table stored by an earlier version reads.
+NEW_TABLE: Final[dict[str, Any]] = {"thread": True}
 
 
 class ServerSettings(BaseModel):
@@ -43,12 +47,12 @@ class ServerSettings(BaseModel):
         chosen) over the server's defaults. Malformed if they do not fit."""
         explicit = {name: value for name, value in chosen.items() if value is not None}
         try:
-            return TableOptions.chosen(**{**self.defaults, **explicit})
-        except errors.Malformed:
+            return TableOptions.chosen(**{**NEW_TABLE, **self.defaults, **explicit})
+        except (errors.Malformed, errors.BadHouseRule):
             # Defaults this version no longer accepts (or that clash with the
             # host's choices) must not keep tables from opening: the host's
             # choices alone, which say what is wrong if they are.
-            return TableOptions.chosen(**explicit)
+            return TableOptions.chosen(**{**NEW_TABLE, **explicit})
 
 
 class ServerSettingsService:

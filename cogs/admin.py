@@ -26,13 +26,17 @@ from bot.tables import errors as table_errors
 from bot.tables.model import TableOptions
 from cogs.errors import InteractionRefused
 from cogs.languages import private_language
-from cogs.spades import NEW_TABLE_HELP, NEW_TABLE_NUMBERS, NEW_TABLE_WORDS
+from cogs.spades import (
+    HOUSE_LENGTH,
+    NEW_TABLE_HELP,
+    NEW_TABLE_NUMBERS,
+    NEW_TABLE_WORDS,
+    house_option,
+)
 
 #: A role or channel setting is set to the one given, or cleared (none).
 CLEAR_CHOICES = [Choice(name=N_("set"), value="set"), Choice(name=N_("clear"), value="clear")]
 Channel = discord.TextChannel
-#: House rules' text: a dozen rules with their values fit.
-HOUSE_LENGTH = 300
 #: A moderator's reason, shown on the table message and its end-of-game post.
 REASON_LENGTH = 300
 ROLE_HELP = N_("The role (leave out with clear)")
@@ -239,7 +243,6 @@ class AdminGroup(
     @app_commands.command(name="defaults", description=N_("The defaults of a new table here"))
     @app_commands.describe(
         **NEW_TABLE_HELP,
-        house=N_("House rules as KEY=VALUE,... (as the simulator's --house); - for none"),
         computer_level=N_("How well the computer players play"),
         reset=N_("Forget every default first"),
     )
@@ -259,6 +262,8 @@ class AdminGroup(
         hints: bool | None = None,
         language: str | None = None,
         house: app_commands.Range[str, 1, HOUSE_LENGTH] | None = None,
+        thread: bool | None = None,
+        watchers: bool | None = None,
         computer_level: str | None = None,
         reset: bool = False,
     ) -> None:
@@ -271,7 +276,9 @@ class AdminGroup(
             "stand_in": stand_in,
             "hints": hints,
             "language": language,
-            "house": None if house is None else house.strip().removeprefix("-"),
+            "house": house_option(house),
+            "thread": thread,
+            "watchers": watchers,
         }
         base = {} if reset else settings.defaults
         defaults = {**base, **{k: v for k, v in chosen.items() if v is not None}}
@@ -279,9 +286,10 @@ class AdminGroup(
             del defaults["house"]  # "-": no house rules
         try:
             TableOptions.chosen(**defaults)
-        except table_errors.Malformed as exc:
+        except (table_errors.Malformed, table_errors.BadHouseRule) as exc:
+            why = exc.line if isinstance(exc, table_errors.BadHouseRule) else str(exc)
             raise _refuse(
-                interaction, N_("Those defaults do not fit together: {why}"), why=str(exc)
+                interaction, N_("Those defaults do not fit together: {why}"), why=why
             ) from None
         level = computer_level or (None if reset else settings.computer_level)
         updated = await self.change(interaction, defaults=defaults, computer_level=level)

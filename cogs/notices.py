@@ -173,6 +173,9 @@ class TurnNotices:
         idle = self.app.settings.clock.lobby_idle_s
         self._say(table, clock_text.lobby_closed(table, idle))
 
+    async def archive_thread(self, table: Table, wait: bool) -> bool:
+        return await self.threads.archive(table, wait)
+
     def _say(self, table: Table, message: ClockMessage | None) -> None:
         """Have ``message`` sent soon, in place of the table's unsent one (a
         replacement keeps the place in the line)."""

@@ -192,7 +192,6 @@ class TablePresenter:
         screen.behind = None
         screen.shown_version = max(screen.shown_version, table.version)
         self.notices.turn_shown(table)
-        self.threads.shown(table)
         await self.hands.refresh(table)
         return route
 

@@ -64,7 +64,12 @@ NEW_TABLE_HELP = {
     "stand_in": N_("Past the turn limit, a computer plays for the late player (else: a claim)"),
     "hints": N_("A Hint button on the players' hands (such games leave ratings alone)"),
     "language": N_("The language of the table message (the server's by default)"),
+    "house": N_("House rules as KEY=VALUE,... (as the simulator's --house); - for none"),
+    "thread": N_("Turn notices and the end of the game in a thread of the table message"),
+    "watchers": N_("Let people watch once every seat is taken"),
 }
+#: House rules' text: a dozen rules with their values fit.
+HOUSE_LENGTH = 300
 NEW_TABLE_NUMBERS: dict[str, list[Choice[int]]] = {
     "target": [
         Choice(name=N_("500 points"), value=500),
@@ -80,6 +85,12 @@ NEW_TABLE_WORDS: dict[str, list[Choice[str]]] = {
     "preset": PRESET_CHOICES,
     "language": LANGUAGE_CHOICES,
 }
+
+
+def house_option(text: str | None) -> str | None:
+    """The house rules' option as TableOptions reads it: None when left out,
+    empty for ``-`` (none, whatever the server's default)."""
+    return None if text is None else text.strip().removeprefix("-").strip()
 
 
 @app_commands.guild_only()
@@ -100,11 +111,7 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
         return self.cog.app
 
     @app_commands.command(name="new", description=N_("Open a Spades table in this channel"))
-    @app_commands.describe(
-        **NEW_TABLE_HELP,
-        thread=N_("Turn notices and the end of the game in a thread of the table message"),
-        watchers=N_("Let people watch once every seat is taken"),
-    )
+    @app_commands.describe(**NEW_TABLE_HELP)
     @app_commands.choices(**NEW_TABLE_NUMBERS)
     @app_commands.choices(**NEW_TABLE_WORDS)
     async def new(
@@ -117,8 +124,9 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
         stand_in: bool | None = None,
         hints: bool | None = None,
         language: str | None = None,
-        thread: bool = True,
-        watchers: bool = True,
+        house: app_commands.Range[str, 1, HOUSE_LENGTH] | None = None,
+        thread: bool | None = None,
+        watchers: bool | None = None,
     ) -> None:
         # Posting the table message may wait on Discord's rate limits.
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -135,6 +143,7 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
             stand_in=stand_in,
             hints=hints,
             language=language,
+            house=house_option(house),
             thread=thread,
             watchers=watchers,
         )

@@ -8,13 +8,13 @@ and the bot may; otherwise the table talks in its channel and the host is
 told in one line what would give it a thread. A thread deleted or closed by
 a moderator costs nothing: the message goes to the channel instead, and so
 does everything after it. Once a table is over and no rematch started within
-``archive_after_s``, its thread is archived. Every request waits its turn in
-the :class:`~cogs.outbox.Outbox`'s line.
+``[tables] thread_archive_after_s``, the turn clock has its thread archived
+(:meth:`TableThreads.archive`; the clock keeps that deadline across restarts).
+Every request waits its turn in the :class:`~cogs.outbox.Outbox`'s line.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any, Literal
 
@@ -39,25 +39,15 @@ THREAD_ARCHIVED = 50083
 #: A week without messages before Discord archives a thread by itself: a game
 #: played over days keeps its thread (a message sent later opens it again).
 AUTO_ARCHIVE_MINUTES: Literal[10080] = 10080
-#: How many times an archiving waits a second for the end of the game's post.
-ARCHIVE_WAITS = 30
 
 
 class TableThreads:
-    def __init__(
-        self, client: discord.Client, app: SpadesApp, outbox: Outbox, archive_after_s: float
-    ) -> None:
+    def __init__(self, client: discord.Client, app: SpadesApp, outbox: Outbox) -> None:
         self.client = client
         self.app = app
         self.outbox = outbox
-        self.archive_after_s = archive_after_s
         self._problems: dict[int, str] = {}  # table id -> why it has no thread
         self._lost: set[int] = set()  # threads found deleted or closed
-        self._waits: dict[int, int] = {}  # table id -> archivings put off for its end post
-        self._archived: set[int] = set()  # tables whose thread this process archived
-        #: Archivings waiting for their instant: timers, not tasks, so that
-        #: nothing waits on them (an application settling, a test).
-        self._timers: dict[int, asyncio.TimerHandle] = {}
 
     # -- starting ----------------------------------------------------------------------
 
@@ -129,47 +119,30 @@ class TableThreads:
 
     # -- archiving -------------------------------------------------------------------
 
-    def shown(self, table: Table) -> None:
-        """The table message shows ``table``: once it is over, its thread is
-        archived after the rematch window; a rematch keeps it open."""
-        if table.thread_id is None:
-            return
-        if table.is_open:
-            timer = self._timers.pop(table.id, None)
-            if timer is not None:
-                timer.cancel()
-            self.outbox.withdraw(("archive", table.id))
-            self._archived.discard(table.id)
-            return
-        if table.id not in self._timers and table.id not in self._archived:
-            self._archive_in(table.id, self.archive_after_s)
-
-    def _archive_in(self, table_id: int, seconds: float) -> None:
-        def due() -> None:
-            del self._timers[table_id]
-            self.outbox.put(("archive", table_id), lambda: self._archive(table_id))
-
-        self._timers[table_id] = asyncio.get_running_loop().call_later(seconds, due)
+    async def archive(self, table: Table, wait: bool) -> bool:
+        """Archive the thread of ``table``, which is over (the turn clock asks
+        once the rematch window has passed). With ``wait``, False while the end
+        of the game is still to be posted in it: the clock asks again later."""
+        if table.thread_id is None or table.thread_id in self._lost:
+            return True
+        if wait and await self.app.owes_announcement(table):
+            return False
+        key = ("archive", table.id)
+        self.outbox.put(key, lambda: self._archive(table.id))
+        await self.outbox.wait_sent(key)
+        return True
 
     async def _archive(self, table_id: int) -> Route:
-        table = await self.app.tables.get(table_id)
+        table = await self.app.tables.get(table_id)  # a rematch may have started since
         thread_id = table.thread_id
         if table.is_open or thread_id is None or thread_id in self._lost:
             return None
-        waits = self._waits.get(table_id, 0)
-        if waits < ARCHIVE_WAITS and await self.app.owes_announcement(table):
-            # The end of the game goes into the thread first.
-            self._waits[table_id] = waits + 1
-            self._archive_in(table_id, 1.0)
-            return None
-        self._waits.pop(table_id, None)
         try:
             thread = self.client.get_channel(thread_id) or await self.client.fetch_channel(
                 thread_id
             )
             if isinstance(thread, discord.Thread):
                 await thread.edit(archived=True)
-                self._archived.add(table_id)
         except discord.HTTPException as exc:
             log.info("table %d: thread %d not archived: %s", table_id, thread_id, exc)
         return ARCHIVE

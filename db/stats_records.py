@@ -114,3 +114,6 @@ class HistoryRow:
     partner_level: str | None
     rating_before: int | None
     rating_after: int | None
+    #: A moderator's reason for ending the game (None: not ended by one, or
+    #: no reason kept).
+    note: str | None = None

@@ -284,7 +284,8 @@ class StatsStore:
     async def history(self, guild_id: int, user_id: int, limit: int) -> list[HistoryRow]:
         rows = await self.db.fetchall(
             "SELECT s.game_id, s.finished_at, s.seat, g.winner, g.reason, g.score0, g.score1, "
-            "g.hands_played, p.user_id, p.computer_level, s.rating_before, s.rating_after "
+            "g.hands_played, p.user_id, p.computer_level, s.rating_before, s.rating_after, "
+            "g.end_note "
             "FROM stats_game_seats AS s "
             "JOIN games AS g ON g.id = s.game_id "
             "JOIN stats_game_seats AS p ON p.game_id = s.game_id AND p.seat = (s.seat + 2) % 4 "
@@ -305,6 +306,7 @@ class StatsStore:
                 partner_level=r[9],
                 rating_before=r[10],
                 rating_after=r[11],
+                note=r[12],
             )
             for r in rows
         ]

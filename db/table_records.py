@@ -63,6 +63,7 @@ class GameEnd:
     scores: tuple[int, int]
     hands: Sequence[str]  # hand records, as JSON text (``HandRecord.json_text``)
     seats: tuple[SeatOutcome, ...]
+    note: str | None = None  # a moderator's reason for ending it (reason "moderator")
 
 
 @dataclass(frozen=True, slots=True)

@@ -213,7 +213,7 @@ class TableSQL(TableReads):
         game_id = int(row[0])
         await db.execute(
             "UPDATE games SET ended_at = ?, winner = ?, reason = ?, reason_seat = ?,"
-            " score0 = ?, score1 = ?, hands_played = ?, hands = ? WHERE id = ?",
+            " score0 = ?, score1 = ?, hands_played = ?, hands = ?, end_note = ? WHERE id = ?",
             (
                 end.ended_at,
                 end.winner,
@@ -223,6 +223,7 @@ class TableSQL(TableReads):
                 end.scores[1],
                 len(end.hands),
                 f"[{','.join(end.hands)}]",
+                end.note,
                 game_id,
             ),
         )

@@ -9,15 +9,16 @@ shortened by a sure-win test at each of the claimer's leads: when every card
 it holds is the highest left in its suit and no other seat can ruff once its
 trumps are drawn, the rest is the claimer's.
 
-Like the solver, it ignores the first-lead rule of the table (it matters
-only before the hand's first card) and revokes (only legal plays count).
+A claim made on the hand's first lead keeps the table's first-lead rule
+(``first_lead=lowclub``: the claimer must open with its lowest club). Like
+the solver, it ignores revokes (only legal plays count).
 """
 
 from __future__ import annotations
 
 from bot.ai.solver import distinct_moves
 from bot.game.cards import SUIT_MASKS, TRUMP, suit_of
-from bot.game.rules import SpadesBreak
+from bot.game.rules import FirstLead, SpadesBreak
 from bot.game.state import Game
 from bot.game.trick import breaks_spades, legal_mask, winning
 
@@ -26,7 +27,9 @@ def claim_holds(game: Game, claimer: int) -> bool:
     """Whether ``claimer`` takes every trick left in ``game``'s hand (the
     game in its play phase, real hands) against any legal play."""
     search = _ClaimSearch(claimer, game.rules.spades_break)
-    return search.holds(list(game.hands), list(game.trick), game.leader, game.spades_broken)
+    lowest_club = game.rules.first_lead is FirstLead.LOWEST_CLUB and not (game.tricks or game.trick)
+    hands, trick = list(game.hands), list(game.trick)
+    return search.holds(hands, trick, game.leader, game.spades_broken, lowest_club)
 
 
 def sure_win(hands: list[int], claimer: int, broken: bool) -> bool:
@@ -56,14 +59,23 @@ class _ClaimSearch:
         self.known: dict[tuple[int, ...], bool] = {}
         self.nodes = 0
 
-    def holds(self, hands: list[int], trick: list[int], leader: int, broken: bool) -> bool:
+    def holds(
+        self,
+        hands: list[int],
+        trick: list[int],
+        leader: int,
+        broken: bool,
+        lowest_club: bool = False,
+    ) -> bool:
+        """``lowest_club``: this is the hand's first lead, which must be the
+        leader's lowest club (the sure-win test knows no such rule)."""
         self.nodes += 1
         claimer = self.claimer
         key: tuple[int, ...] | None = None
         if not trick:
             if not hands[claimer]:
                 return True
-            if leader == claimer and sure_win(hands, claimer, broken):
+            if leader == claimer and not lowest_club and sure_win(hands, claimer, broken):
                 return True
             key = (*hands, leader, broken)
             known = self.known.get(key)
@@ -74,7 +86,7 @@ class _ClaimSearch:
         live = _others(hands, seat)
         for card in trick:
             live |= 1 << card
-        moves = distinct_moves(legal_mask(hand, trick, broken, False), live)
+        moves = distinct_moves(legal_mask(hand, trick, broken, lowest_club), live)
         ours = (seat & 1) == (claimer & 1)
         result = not ours  # OR for the claimer's side, AND for the opponents
         for card in reversed(moves):

@@ -9,6 +9,9 @@ Each open table has at most one deadline of each kind:
   the configured delay. At the end of a hand where no person is present, a
   computer deals the next one.
 * ``lobby``: a lobby untouched for the configured idle time is closed.
+* ``archive``: a table that is over has its thread archived once its rematch
+  window has passed (a rematch opens the table again and drops it). Stored
+  with the commit that ended the table, so a restart in between keeps it.
 
 Every deadline carries the identity of the situation it was armed for
 (``data["turn"]``): the game, the seat and when the wait began. A pending
@@ -32,7 +35,8 @@ from db.clock_store import TableClockState
 TURN = "turn"
 COMPUTER = "computer"
 LOBBY = "lobby"
-KINDS = (TURN, COMPUTER, LOBBY)
+ARCHIVE = "archive"
+KINDS = (TURN, COMPUTER, LOBBY, ARCHIVE)
 
 # The engine accepts a claim only once the wait is strictly longer than the
 # limit; announcing it a moment later means the button works when it appears.
@@ -116,12 +120,15 @@ def planned_deadlines(
     now: float,
     pending: Mapping[str, Deadline],
     busy: Container[str] = (),
+    archive_after_s: float | None = None,
 ) -> tuple[Deadline, ...]:
     """The table's complete set of deadlines, given its pending ones by kind
     and the situations whose move is being computed right now (``busy``: not
-    armed a second time). The same arguments always give the same deadlines."""
+    armed a second time); ``archive_after_s``: how long the thread of a table
+    that is over stays open (None: not archived). The same arguments always
+    give the same deadlines."""
     if not table.is_open:
-        return ()
+        return _archive_deadline(table, archive_after_s, pending)
     planned: list[Deadline] = []
     for kind, (ident, wanted) in _situations(table, state, settings, now).items():
         kept = pending.get(kind)
@@ -130,6 +137,21 @@ def planned_deadlines(
         elif wanted is not None and ident not in busy:
             planned.append(wanted)
     return tuple(planned)
+
+
+def _archive_deadline(
+    table: Table, after_s: float | None, pending: Mapping[str, Deadline]
+) -> tuple[Deadline, ...]:
+    """The archiving of the thread of a table that is over, due ``after_s``
+    after the change that ended it (a finished table changes no more until
+    a rematch opens it)."""
+    if table.thread_id is None or after_s is None:
+        return ()
+    ident = f"archive:g{table.game_number}"
+    kept = pending.get(ARCHIVE)
+    if kept is not None and kept.data.get("turn") == ident:
+        return (kept,)
+    return (Deadline(table.id, ARCHIVE, table.updated_at + after_s, {"turn": ident}),)
 
 
 def _situations(

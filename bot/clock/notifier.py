@@ -24,3 +24,9 @@ class TurnNotifier(Protocol):
 
     async def lobby_closed(self, table: Table) -> None:
         """The lobby was idle too long and has been closed."""
+
+    async def archive_thread(self, table: Table, wait: bool) -> bool:
+        """The table is over and its rematch window has passed: archive its
+        thread. With ``wait``, while the end of the game is still to be posted
+        there, nothing is done and False returned (the clock asks again a
+        second later)."""

@@ -1,6 +1,7 @@
 """The turn clock: what the scheduler does to tables while nobody watches.
 
-Each open table has the deadlines :mod:`bot.clock.deadlines` calls for: an
+Each open table (and each one just over, for its thread) has the deadlines
+:mod:`bot.clock.deadlines` calls for: an
 action's are written in the action's own commit (the clock plans them from
 the table as the action leaves it, ``TableService.add_to_each_commit``), a new
 table's and those the handlers change are written by the clock, and at start
@@ -8,7 +9,7 @@ every table missing its deadlines gets them. The handlers here act when
 they fall due: reminders and the claim announcement for a late
 person, a stand-in taking a late seat's turns at a table with that option
 (until its owner takes the seat back by opening their hand), computer moves,
-and closing idle lobbies.
+closing idle lobbies, and archiving the thread of a table that is over.
 
 A deadline whose situation has moved on does nothing, which makes a deadline
 that fires again after a crash harmless. Notifications are recorded before
@@ -27,6 +28,7 @@ from dataclasses import replace
 
 from bot.clock import computer
 from bot.clock.deadlines import (
+    ARCHIVE,
     CLAIM_MARGIN_S,
     COMPUTER,
     KINDS,
@@ -53,6 +55,8 @@ from db.store import Change
 
 # Stands for the game of away seats stored at a table whose game is over.
 GAME_OVER = -1
+#: How many times an archiving waits a second for the end of the game's post.
+ARCHIVE_WAITS = 30
 
 
 class TurnClock:
@@ -67,11 +71,16 @@ class TurnClock:
         notifier: TurnNotifier,
         settings: ClockSettings | None = None,
         clock_store: ClockStore | None = None,
+        *,
+        archive_after_s: float | None = None,
     ) -> None:
         self.service = service
         self.scheduler = scheduler
         self.notifier = notifier
         self.settings = settings or ClockSettings()
+        #: How long the thread of a table that is over stays open for a
+        #: rematch (None: it is not archived).
+        self.archive_after_s = archive_after_s
         self.clock_store = clock_store or ClockStore(service.store)
         self.now: Callable[[], float] = scheduler.clock.now
         self._states: dict[int, TableClockState] = {}
@@ -92,6 +101,7 @@ class TurnClock:
         self.scheduler.on(TURN, self._on_turn)
         self.scheduler.on(COMPUTER, self._on_computer)
         self.scheduler.on(LOBBY, self._on_lobby)
+        self.scheduler.on(ARCHIVE, self._on_archive)
         # One write per action: each action's commit carries the deadlines it
         # arms; the clock itself writes only for what no action carries (a new
         # table, its own handlers).
@@ -174,7 +184,9 @@ class TurnClock:
         }
         busy = {ident for table_id, ident in self._computing if table_id == table.id}
         state = self._seats_state(table)
-        return planned_deadlines(table, state, self.settings, self.now(), pending, busy)
+        return planned_deadlines(
+            table, state, self.settings, self.now(), pending, busy, self.archive_after_s
+        )
 
     # -- planning ---------------------------------------------------------------
 
@@ -201,12 +213,13 @@ class TurnClock:
         One table at a time: two replans must not interleave their writes."""
         lock = self._locks.setdefault(table_id, asyncio.Lock())
         async with lock:
-            table = await self._current(table_id)
+            table = await self._any(table_id)
             if table is None:
                 await self.scheduler.cancel_table(table_id)
+            else:  # (a table that is over keeps only its thread's archiving)
+                await self.scheduler.set_table(table_id, self.deadlines_for(table))
+            if table is None or not table.is_open:
                 self._locks.pop(table_id, None)
-                return
-            await self.scheduler.set_table(table_id, self.deadlines_for(table))
 
     # -- handlers ---------------------------------------------------------------
 
@@ -281,14 +294,28 @@ class TurnClock:
             return
         await self.notifier.lobby_closed(closed)
 
+    async def _on_archive(self, deadline: Deadline) -> None:
+        table = await self._any(deadline.table_id)
+        if table is None or table.is_open or table.thread_id is None:
+            return  # a rematch keeps the thread; a lost one is not archived
+        waits = int(deadline.data.get("waits", 0))
+        if await self.notifier.archive_thread(table, wait=waits < ARCHIVE_WAITS):
+            return
+        data = {**deadline.data, "waits": waits + 1}
+        await self.scheduler.arm(replace(deadline, due_at=self.now() + 1.0, data=data))
+
     # -- state ------------------------------------------------------------------
 
     async def _current(self, table_id: int) -> Table | None:
+        """The table if it is open."""
+        table = await self._any(table_id)
+        return table if table is not None and table.is_open else None
+
+    async def _any(self, table_id: int) -> Table | None:
         try:
-            table = await self.service.get(table_id)
+            return await self.service.get(table_id)
         except errors.UnknownTable:
             return None
-        return table if table.is_open else None
 
     def _state(self, table_id: int) -> TableClockState:
         state = self._states.get(table_id)

@@ -75,8 +75,22 @@ class Game(Protocol):
 
 def claimable(game: Game, seat: int) -> bool:
     """Whether the seat may claim the rest now: on its turn to play, with no
-    claim waiting (the table then waits on no seat to play)."""
-    return seat >= 0 and seat == game._turn
+    claim waiting (the table then waits on no seat to play), and not refused
+    on this turn."""
+    return seat >= 0 and seat == game._turn and not refused_this_turn(game, seat)
+
+
+def refused_this_turn(game: Game, seat: int) -> bool:
+    """Whether the seat claimed on its turn and was refused: it claims again
+    on its next turn at the earliest, so that opponents are not asked over
+    and over about the same cards. (The claim and its answers are the last
+    entries of the log until the claimer plays.)"""
+    for kind, who, _, _ in reversed(game._log):
+        if kind not in KINDS:
+            return False
+        if kind == ActionKind.CLAIM_REST and who == seat:
+            return True
+    return False
 
 
 def tricks_left(game: Game) -> int:
@@ -94,8 +108,12 @@ def apply(game: Game, kind: ActionKind, seat: int, at: float) -> None:
     if kind is ActionKind.CLAIM_REST:
         if rest.waiting:
             raise errors.RestClaimRefused(N_("a claim is already waiting for an answer"))
-        if not claimable(game, seat):
+        if seat != game._turn:
             raise errors.RestClaimRefused(N_("you can claim the rest only on your turn to play"))
+        if refused_this_turn(game, seat):
+            raise errors.RestClaimRefused(
+                N_("your claim was refused: you can claim again on your next turn")
+            )
         game.rest = RestClaim(seat, 0, rest.shown | 1 << seat)
         game._turn = NO_SEAT  # nobody plays until the claim is answered
     else:

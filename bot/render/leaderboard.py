@@ -218,6 +218,8 @@ def stats_fields(stats: PlayerStats, lang: str = ENGLISH) -> list[Field]:
             False,
         ),
     ]
+    if stats.last_game is not None:
+        fields.append((tr(lang, "Last game"), history_line(stats.last_game, lang), False))
     return [Field(name, value, inline=inline) for name, value, inline in fields]
 
 
@@ -263,8 +265,15 @@ _REASONS = {
 }
 
 
+#: How much of a moderator's reason the list of games shows.
+NOTE_LENGTH = 120
+
+
 def outcome_word(game: HistoryRow, lang: str = ENGLISH) -> str:
-    """``Won``, ``Lost`` or ``Draw``, for the player of the row."""
+    """``Won``, ``Lost``, ``Draw`` or ``No winner`` (a moderator ended the
+    game), for the player of the row."""
+    if game.reason == EndReason.MODERATOR:
+        return tr(lang, "No winner")
     if game.winner is None:
         return tr(lang, "Draw")
     return tr(lang, "Won") if game.winner == game.seat & 1 else tr(lang, "Lost")
@@ -285,10 +294,17 @@ def history_line(game: HistoryRow, lang: str = ENGLISH) -> str:
         outcome=outcome_word(game, lang),
         us=game.scores[team],
         them=game.scores[1 - team],
-        reason=tr(lang, _REASONS[EndReason(game.reason)]),
+        reason=reason_text(game, lang),
         partner=partner,
     )
     return f"`#{game.game_id}` <t:{int(game.finished_at)}:d> {line}{change}"
+
+
+def reason_text(game: HistoryRow, lang: str = ENGLISH) -> str:
+    """How the game ended, with the moderator's reason where one ended it."""
+    if game.reason == EndReason.MODERATOR and game.note:
+        return tr(lang, "ended by a moderator: {note}", note=clip(game.note, NOTE_LENGTH))
+    return tr(lang, _REASONS[EndReason(game.reason)])
 
 
 def history_embed(games: Sequence[HistoryRow], player_name: str, lang: str = ENGLISH) -> EmbedSpec:

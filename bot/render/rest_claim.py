@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.game.rest_claim import claimable, tricks_left
+from bot.game.rest_claim import claimable, refused_this_turn, tricks_left
 from bot.game.state import Game
 from bot.game.types import Phase
 from bot.i18n import ntr, tr
@@ -53,6 +53,11 @@ def rest_claim_field(game: Game, labels: Sequence[str], lang: str) -> Field | No
             lines.append(tr(lang, "{player}'s cards: {cards}", player=labels[seat], cards=cards))
     if not rest.waiting:
         lines.append(tr(lang, "The claim was refused: play goes on."))
+        on_turn = game.waited_on()
+        if on_turn is not None and refused_this_turn(game, on_turn):
+            lines.append(
+                tr(lang, "{player} may claim again on their next turn.", player=labels[on_turn])
+            )
     return Field(tr(lang, "Claim of the rest"), "\n".join(lines))
 
 

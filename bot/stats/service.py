@@ -139,6 +139,7 @@ class StatsService:
             rank=rank,
             ranked_players=ranked,
             best_partners=tuple(partners[:BEST_PARTNERS]),
+            last_game=next(iter(await self.store.history(guild_id, user_id, 1)), None),
         )
 
     async def recent_games(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.stats.tally import Tally
+from db.stats_store import HistoryRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,3 +32,6 @@ class PlayerStats:
     rank: int | None  # place on the rating leaderboard, None before a rated game
     ranked_players: int
     best_partners: tuple[PartnerRecord, ...]
+    #: The player's most recent finished game here (how it ended: a game a
+    #: moderator ended counts in none of the figures above).
+    last_game: HistoryRow | None = None

@@ -10,6 +10,7 @@ they carry ``.message`` and ``.code`` the same way, and like them a
 
 from __future__ import annotations
 
+from bot.game.rules import Bidding
 from bot.i18n import N_
 
 
@@ -53,6 +54,8 @@ class BadHouseRule(TableError):
 
     code = "bad_house_rule"
     default_message = N_("that house rule cannot be played here")
+    #: The rule set's own line, in English (as ``simulate --house`` prints it).
+    line = ""
 
 
 class WrongPhase(TableError):
@@ -154,3 +157,24 @@ class OtherShard(TableError):
 
     code = "other_shard"
     default_message = N_("this table is run by another instance of the bot: try again in a moment")
+
+
+#: The rule set's refusals of a combination of house rules (bot.game.rules),
+#: as the players read them.
+_COMBINATIONS = (
+    N_("nil cannot be off with {bidding} bidding"),
+    N_("blind_nil must be off with {bidding} bidding"),
+    N_("min_team_bid must be 0 with {bidding} bidding"),
+)
+
+
+def house_refusal(line: str) -> BadHouseRule:
+    """The refusal of the rule set's one ``line``, in words the catalogs
+    translate; a line of another shape is quoted as it is."""
+    refusal = BadHouseRule(N_("that house rule cannot be played: {line}"), line=line)
+    for template in _COMBINATIONS:
+        for bidding in Bidding:
+            if template.format(bidding=bidding.value) == line:
+                refusal = BadHouseRule(template, bidding=bidding.value)
+    refusal.line = line
+    return refusal

@@ -96,4 +96,5 @@ def game_end(live: LiveTable, game: Game, at: float) -> GameEnd:
         scores=scores,
         hands=[r.json_text(game_id, game.rules) for r in game.hand_records],
         seats=tuple(outcomes),
+        note=result.note,
     )

@@ -12,7 +12,6 @@ from typing import Any
 
 from bot.ai.base import player_levels
 from bot.game.house import KEYS, HouseRuleError
-from bot.game.rules import Bidding
 from bot.game.state import Game
 from bot.i18n import N_
 from bot.tables import errors
@@ -160,31 +159,12 @@ def house_rule(
     try:
         options = live.options.with_house_rule(key, value)
     except HouseRuleError as exc:
-        raise house_refusal(str(exc)) from None
+        raise errors.house_refusal(str(exc)) from None
     return Write(
         LogEntry(HOUSE, user_id, {"key": key, "value": value, "house": options.house}, now()),
         Change(options=options.model_dump()),
         options=options,
     )
-
-
-#: The rule set's refusals of a combination of house rules (bot.game.rules),
-#: as the players read them.
-_COMBINATIONS = (
-    N_("nil cannot be off with {bidding} bidding"),
-    N_("blind_nil must be off with {bidding} bidding"),
-    N_("min_team_bid must be 0 with {bidding} bidding"),
-)
-
-
-def house_refusal(line: str) -> errors.BadHouseRule:
-    """The refusal of the rule set's one ``line``, in words the catalogs
-    translate; a line of another shape is quoted as it is."""
-    for template in _COMBINATIONS:
-        for bidding in Bidding:
-            if template.format(bidding=bidding.value) == line:
-                return errors.BadHouseRule(template, bidding=bidding.value)
-    return errors.BadHouseRule(N_("that house rule cannot be played: {line}"), line=line)
 
 
 def start(live: LiveTable, user_id: int, version: int, now: Clock, seed: SeedSource) -> Write:

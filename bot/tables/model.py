@@ -24,7 +24,7 @@ from pydantic import (
     model_validator,
 )
 
-from bot.game.house import apply, changed_keys, house_text, parse_house
+from bot.game.house import HouseRuleError, apply, changed_keys, house_text, parse_house
 from bot.game.rules import DEFAULT_TURN_LIMIT_S, PRESETS, RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import GameResult
@@ -96,14 +96,19 @@ class TableOptions(BaseModel):
 
     @classmethod
     def chosen(cls, **choices: Any) -> TableOptions:
-        """The options of a new table; Malformed saying what is wrong."""
+        """The options of a new table; Malformed saying what is wrong, or
+        BadHouseRule with the house rules' one line."""
         try:
-            return cls.model_validate(choices)
+            options = cls.model_validate(choices)
         except ValidationError as exc:
             first = exc.errors()[0]
+            cause = first.get("ctx", {}).get("error")
+            if isinstance(cause, HouseRuleError):
+                raise errors.house_refusal(str(cause)) from None
             where = ".".join(str(p) for p in first.get("loc", ()))
             message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
             raise errors.Malformed(f"{where}: {message}" if where else message) from None
+        return options._with_house_of(options.rules()) if options.house else options
 
     @model_serializer(mode="wrap")
     def _stored_shape(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -143,6 +148,11 @@ class TableOptions(BaseModel):
         value or the rules it makes cannot be played. The stored text keeps
         only the rules that differ from the table's other choices."""
         rules = apply(self.rules(), {**_parsed(self.house), key: _read(key, value)})
+        return self._with_house_of(rules)
+
+    def _with_house_of(self, rules: RuleSet) -> TableOptions:
+        """These options with the house rules that make ``rules``, written as
+        the rules that differ from the table's other choices, in the keys' order."""
         base = self.model_copy(update={"house": ""}).rules()
         return self.model_copy(update={"house": house_text(rules, changed_keys(rules, base))})
 

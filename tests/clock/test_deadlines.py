@@ -8,8 +8,9 @@ from dataclasses import replace
 import pytest
 
 from bot.clock import ClockSettings, ClockView, Deadline
-from bot.clock.deadlines import CLAIM_MARGIN_S, COMPUTER, LOBBY, TURN
-from bot.tables.model import Seat
+from bot.clock.deadlines import ARCHIVE, CLAIM_MARGIN_S, COMPUTER, LOBBY, TURN, planned_deadlines
+from bot.tables.model import Seat, TableStatus
+from db.clock_store import TableClockState
 from tests.clock.world import GUESTS, HOST, HOUR, World, pending_of
 
 LIMIT = 600.0
@@ -193,3 +194,54 @@ async def test_away_seats_after_a_restart_count_only_in_their_own_game(world: Wo
     assert world.clk.view(next_game).away_seats == frozenset()
     [turn] = world.clk.deadlines_for(next_game)
     assert (turn.kind, turn.data["seat"]) == (TURN, 1)
+
+
+async def test_a_table_that_is_over_keeps_only_its_threads_archiving(world: World) -> None:
+    world.clk.archive_after_s = LIMIT
+    table = await world.table_of_four(turn_limit_s=LIMIT)
+    assert [d.kind for d in world.clk.deadlines_for(replace(table, thread_id=77))] == [TURN]
+    over = replace(table, status=TableStatus.FINISHED, updated_at=5000.0)
+    assert world.clk.deadlines_for(over) == ()  # no thread to archive
+    [archive] = world.clk.deadlines_for(replace(over, thread_id=77))
+    assert (archive.kind, archive.due_at) == (ARCHIVE, 5000.0 + LIMIT)
+    # Pending (or stored across a restart), it is kept as it is.
+    later = replace(over, thread_id=77, updated_at=6000.0)
+    settings, now = world.clk.settings, world.clock.now()
+    pending = {ARCHIVE: archive}
+    planned = planned_deadlines(later, TableClockState(), settings, now, pending, (), LIMIT)
+    assert planned[0] is archive
+    # Without a setting for it, no thread is archived.
+    assert planned_deadlines(later, TableClockState(), settings, now, {}, (), None) == ()
+
+
+async def test_a_finished_tables_thread_is_archived_after_a_restart(world: World) -> None:
+    world.archive_after_s = LIMIT
+    await world.restart()
+    table = await world.table_of_four()
+    await world.svc.set_thread(table.id, 77)
+    ended_at = world.clock.now()
+    table = await world.svc.resign(table.id, HOST, table.version)
+    await world.restart(down_for_s=LIMIT / 2)
+    assert world.notifier.of("archive_thread") == []
+    await world.clock.advance(LIMIT / 2 - 1)
+    assert world.notifier.of("archive_thread") == []
+    world.notifier.end_owed = True  # the end of the game is not posted yet: it waits
+    await world.clock.advance(10)
+    assert world.notifier.of("archive_thread") == []
+    world.notifier.end_owed = False
+    await world.clock.advance(1)
+    [archived] = world.notifier.of("archive_thread")
+    assert archived.table_id == table.id and archived.at > ended_at + LIMIT
+    assert await stored(world) == []  # done: nothing left to fire
+
+
+async def test_a_rematch_drops_the_archiving(world: World) -> None:
+    world.archive_after_s = LIMIT
+    await world.restart()
+    table = await world.table_of_four()
+    await world.svc.set_thread(table.id, 77)
+    table = await world.svc.resign(table.id, HOST, table.version)
+    assert [d.kind for d in await stored(world)] == [ARCHIVE]
+    await world.svc.rematch(table.id, HOST, table.version, swap_teams=False)
+    await world.clock.advance(2 * LIMIT)
+    assert world.notifier.of("archive_thread") == []

@@ -39,6 +39,8 @@ class Note:
 class RecordingNotifier:
     clock: FakeClock
     notes: list[Note] = field(default_factory=list)
+    #: Whether an ended game's post is still to come in its thread.
+    end_owed: bool = False
 
     async def remind(self, table: Table, seat: int, left_s: float) -> None:
         self.notes.append(Note("remind", table.id, self.clock.now(), seat, left_s))
@@ -51,6 +53,12 @@ class RecordingNotifier:
 
     async def lobby_closed(self, table: Table) -> None:
         self.notes.append(Note("lobby_closed", table.id, self.clock.now()))
+
+    async def archive_thread(self, table: Table, wait: bool) -> bool:
+        if wait and self.end_owed:
+            return False
+        self.notes.append(Note("archive_thread", table.id, self.clock.now()))
+        return True
 
     def of(self, what: str) -> list[Note]:
         return [n for n in self.notes if n.what == what]
@@ -70,6 +78,8 @@ class World:
         self.store: Store | None = None
         self.service: TableService | None = None
         self.turns: TurnClock | None = None
+        #: How long a finished table's thread stays open (None: not archived).
+        self.archive_after_s: float | None = None
 
     @property
     def svc(self) -> TableService:
@@ -93,7 +103,13 @@ class World:
             self.store, now=self.clock.now, seed_source=lambda: next(self.seeds)
         )
         scheduler = Scheduler(self.store, self.clock)
-        self.turns = TurnClock(self.service, scheduler, self.notifier, self.settings)
+        self.turns = TurnClock(
+            self.service,
+            scheduler,
+            self.notifier,
+            self.settings,
+            archive_after_s=self.archive_after_s,
+        )
         await self.turns.start()
         await self.settle()
 

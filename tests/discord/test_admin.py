@@ -241,7 +241,12 @@ async def test_a_moderator_ends_a_game_in_progress(world: World) -> None:
     assert stats.rated_games == 0
     history = await people[0].slash(world.channel, "spades history")
     assert history.response is not None
-    assert "ended by a moderator" in embed_text(history.response)
+    listed = embed_text(history.response)
+    assert "**No winner**" in listed and "(ended by a moderator: stuck for a week)" in listed
+    for person in people:
+        shown_stats = await person.slash(world.channel, "spades stats")
+        assert shown_stats.response is not None
+        assert "(ended by a moderator: stuck for a week)" in embed_text(shown_stats.response)
     # Over now: a second end is refused.
     again = await mod.slash(world.channel, "spades-admin end", table=table.id, reason="again")
     assert refusal(world, again) == f"Table {table.id} is already over."
@@ -309,3 +314,25 @@ def test_a_role_or_channel_of_another_server_or_deleted_is_refused() -> None:
         with pytest.raises(InteractionRefused) as refused:
             check()
         assert refused.value.message == line
+
+
+async def test_thread_and_watchers_by_default_and_the_host_overrides(world: World) -> None:
+    mod = moderator(world)
+    done = await mod.slash(world.channel, "spades-admin defaults", thread=False, watchers=False)
+    assert answer(done) == "Defaults of a new table: thread=False, watchers=False"
+    shown = answer(await mod.slash(world.channel, "spades-admin show"))
+    assert "Defaults of a new table: thread=False, watchers=False" in shown
+
+    alice, bob, carol, dave, eve = (world.user(n) for n in ("alice", "bob", "carol", "dave", "eve"))
+    table = await world.seat_four(alice, bob, carol, dave)
+    assert not table.options.thread and not table.options.watchers
+    assert table.thread_id is None and world.channel.threads == []
+    closed = await world.click(eve, "Join")
+    assert [m.content for m in closed.followups] == ["This table is closed to watchers."]
+
+    # A host chooses otherwise at their table.
+    games = world.guild.create_text_channel("games")
+    await eve.slash(games, "spades new", thread=True, watchers=True)
+    own = await world.bot.app.tables.in_channel(games.id)
+    assert own is not None and own.options.thread and own.options.watchers
+    assert own.thread_id is not None and len(games.threads) == 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from simcord import MemberActor
+from simcord import MemberActor, assert_error
 
 from bot.game.bidding import spade_count
 from bot.game.cards import BIG_JOKER, LITTLE_JOKER, card_name
@@ -14,7 +14,7 @@ from bot.game.rules import Bidding, Deck
 from bot.game.scoring import NIL
 from bot.game.view import view_of
 from bot.render.hand import bid_text
-from bot.tables.errors import HostOnly
+from bot.tables.errors import BadHouseRule, HostOnly
 from bot.tables.model import Table
 from tests.discord.harness import World, components_of, embed_text, finished, labels_of
 from tests.discord.test_languages import locales  # noqa: F401 (a fixture)
@@ -202,3 +202,27 @@ async def test_the_menus_close_with_the_lobby(world: World) -> None:
     pick = await alice.select(panel, ["jokers"], custom_id=_menu(panel, "deck")["custom_id"])
     assert [m.content for m in pick.followups] == ["The game has already started."]
     assert (await world.table()).rules.deck is Deck.STANDARD
+
+
+async def test_a_table_opened_with_house_rules_plays_them(
+    world: World,
+    locales: dict[int, str],  # noqa: F811 (the fixture imported above)
+) -> None:
+    alice, bob = world.user("alice"), world.user("bob")
+    table = await world.new_table(alice, house="bags=5:50, deck=jokers, set=bid")
+    assert table.options.house == "deck=jokers,bags=5:50"  # as the menus write it
+    assert table.rules.deck is Deck.JOKERS
+    assert (table.rules.bag_limit, table.rules.bag_penalty) == (5, 50)
+    text = embed_text(world.table_message())
+    assert "House rules: Deck: jokers · Bags: every 5 cost 50\n" in text
+
+    locales[bob.id] = "fr"
+    elsewhere = world.guild.create_text_channel("elsewhere")
+    refused = await bob.slash(elsewhere, "spades new", house="bags=5:50,deck=foo")
+    assert_error(world.env, BadHouseRule)
+    assert refused.ephemeral and refused.response is not None
+    assert refused.response.content == (
+        "Cette règle maison ne peut pas être jouée : bad value deck=foo: "
+        "expected standard|jokers|jokers-deuce|jjdd."
+    )
+    assert await world.bot.app.tables.in_channel(elsewhere.id) is None

@@ -76,9 +76,15 @@ async def test_a_refused_claim_lets_play_go_on_with_the_cards_shown(world: World
     assert "The claim was refused: play goes on." in text
     assert f"<@{alice.id}>'s cards:" in text
     assert f"<@{alice.id}> to play" in text
+    # Not twice on the same turn: the button comes back on her next turn.
+    assert f"<@{alice.id}> may claim again on their next turn." in text
+    assert "Claim the rest" not in labels_of(world.table_message())
     await world.act(table)  # alice plays on
     table = await world.table()
     assert table.game is not None and table.game.waited_on() == 1
+    assert "may claim again" not in embed_text(world.table_message())
+    await world.play_until(lambda t: alice_to_play(t, 3))
+    assert "Claim the rest" in labels_of(world.table_message())
 
 
 async def test_computer_opponents_refuse_a_claim_that_fails_and_accept_one_that_holds(

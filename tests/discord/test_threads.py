@@ -71,18 +71,27 @@ async def test_a_table_plays_to_its_end_in_its_thread(world: World) -> None:
     assert archived(world, thread.id)
 
 
-async def test_a_rematch_keeps_its_thread_open(world: World) -> None:
+async def resigned(world: World) -> Table:
+    """Four people start a game and the host resigns it: the table, over,
+    with the end of the game posted in its thread."""
     alice, bob, carol, dave = (world.user(n) for n in ("alice", "bob", "carol", "dave"))
-    await world.seat_four(alice, bob, carol, dave, target=250)
+    await world.seat_four(alice, bob, carol, dave)
     await world.click(alice, "Start")
     asked = await alice.slash(world.channel, "spades resign")
     assert asked.response is not None
     await alice.click(asked.response, label="Yes, resign")
     await ended(world)
     table = await world.table_any()
+    assert table.thread_id is not None and table.result is not None
+    assert f"Table {table.id}:" in posts_in(world, table.thread_id)[-1]
+    return table
+
+
+async def test_a_rematch_keeps_its_thread_open(world: World) -> None:
+    table = await resigned(world)
     assert table.thread_id is not None
     assert archived(world, table.thread_id)
-    await world.click(bob, "Rematch: same teams")
+    await world.click(world.user("bob"), "Rematch: same teams")
     await world.env.settle()
     table = await world.table()
     assert table.thread_id is not None and table.game_number == 2
@@ -154,3 +163,16 @@ async def test_the_thread_survives_a_restart(world: World) -> None:
     await world.click(alice, "Start")
     await world.env.settle()
     assert any("your turn to bid" in text for text in posts_in(world, thread.id))
+
+
+@pytest.mark.parametrize("table_settings", [{"thread_archive_after_s": 600.0}])
+async def test_a_restart_before_the_rematch_window_closes_still_archives(world: World) -> None:
+    table = await resigned(world)
+    assert table.thread_id is not None
+    assert not archived(world, table.thread_id)
+
+    await world.restart()  # the rematch window is still open: the thread too
+    await world.env.advance_time(300)
+    assert not archived(world, table.thread_id)
+    await world.env.advance_time(300)
+    assert archived(world, table.thread_id)

@@ -13,8 +13,10 @@ import pytest
 from bot.ai.rest_claim import claim_holds, sure_win
 from bot.game import checkpoint, errors
 from bot.game.cards import cards_of, parse_card
+from bot.game.house import apply as apply_house
 from bot.game.random_play import random_card
-from bot.game.rest_claim import NO_CLAIM, NO_SEAT, RestClaim
+from bot.game.rest_claim import NO_CLAIM, NO_SEAT, RestClaim, claimable
+from bot.game.rules import preset
 from bot.game.scoring import score_hand
 from bot.game.state import Game
 from bot.game.trick import legal_mask, winning
@@ -24,6 +26,7 @@ from .helpers import (
     MIXED_DEAL,
     all_spades_deal,
     bid_round,
+    make_deal,
     new_game,
     play_out_lowest,
     timeout_claimable,
@@ -101,6 +104,21 @@ def test_a_refused_claim_lets_play_go_on_and_keeps_the_cards_shown() -> None:
     assert sum(game.tricks_won) == 13
     game.next_hand(0, at=113.0)
     assert game.rest == NO_CLAIM
+
+
+def test_a_refused_claimer_claims_again_on_its_next_turn_only() -> None:
+    game = game_at_turn_of(2, MIXED_DEAL)
+    claim(game, 2)
+    refuse(game, 1)
+    assert not claimable(game, 2)
+    with pytest.raises(errors.RestClaimRefused, match="claim again on your next turn"):
+        claim(game, 2)
+    game.play(2, cards_of(game.legal_play_mask(2))[0])
+    while game.to_act != 2 or game.trick:
+        game.play(game.to_act, cards_of(game.legal_play_mask(game.to_act))[0])
+    assert claimable(game, 2)
+    claim(game, 2)
+    assert game.rest.claimer == 2
 
 
 def test_claims_and_answers_out_of_place_are_refused() -> None:
@@ -239,3 +257,22 @@ def test_the_check_on_whole_hands() -> None:
     hands[1] = 1 << parse_card("KS") | 1 << parse_card("KH")
     assert sure_win(hands, 0, broken=True)
     assert not sure_win(hands, 0, broken=False)  # it must lead the ace of hearts first
+
+
+def test_a_claim_on_the_first_lead_keeps_the_lowest_club_rule() -> None:
+    # Seat 1 leads first. With spades led at any time it draws seat 2's two
+    # trumps and takes everything; made to open with its club, seat 2 (void in
+    # clubs) ruffs.
+    deal = make_deal(
+        {
+            1: "AC AH AS KS QS JS TS 9S 8S 7S 6S 5S 4S",
+            2: "3S 2S KH QH JH TH 9H 8H 7H 6H 5H 4H 3H",
+            3: "KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C 2H",
+        }
+    )
+    any_lead = apply_house(preset("standard"), "spades_lead=any")
+    for rules, expected in ((any_lead, True), (apply_house(any_lead, "first_lead=lowclub"), False)):
+        game = new_game(rules, [deal])
+        bid_round(game, BIDS)
+        assert game.to_act == 1 and not game.trick
+        assert claim_holds(game, 1) is expected

@@ -62,7 +62,7 @@ from bot.stats.records import FinishedGame, computer, human
 from bot.stats.summary import PartnerRecord, PlayerStats
 from bot.stats.tally import Tally
 from bot.tables import errors as table_errors
-from bot.tables.lobby import house_refusal
+from bot.tables.errors import house_refusal
 from bot.tables.model import Seat, Table, TableOptions, TableStatus
 from db.stats_store import HistoryRow
 from tests.discord.test_render import table_of
@@ -202,14 +202,17 @@ def page(sort: SortKey, rows: int) -> LeaderboardPage:
 def stats() -> PlayerStats:
     tally = Tally(12, 7, 4, 1, 80, 3000, 5, 3, 2, 1, 9, 41, 1, 2, 1)
     partners = (PartnerRecord(BIG_ID, 5, 4, 0),)
-    return PlayerStats(BIG_ID, tally, 1620, 12, 3, 40, partners)
+    return PlayerStats(BIG_ID, tally, 1620, 12, 3, 40, partners, last_game=history()[-2])
 
 
 def history() -> list[HistoryRow]:
     return [
         HistoryRow(40 + n, 1e9, n % 4, n % 2, reason.value, (510, 230), 102, None, None, 1500, 1512)
         for n, reason in enumerate(EndReason)
-    ] + [HistoryRow(90, 1e9, 1, None, "target", (300, 300), 9, None, "search", None, None)]
+    ] + [
+        HistoryRow(90, 1e9, 1, None, "target", (300, 300), 9, None, "search", None, None),
+        HistoryRow(91, 1e9, 0, None, "moderator", (90, 80), 3, 7, None, None, None, "4711"),
+    ]
 
 
 ERRORS: tuple[BaseException, ...] = (

@@ -55,6 +55,10 @@ class RecordingNotifier:
     async def lobby_closed(self, table: Table) -> None:
         self.notes.append(Note("lobby_closed", table.id))
 
+    async def archive_thread(self, table: Table, wait: bool) -> bool:
+        self.notes.append(Note("archive_thread", table.id))
+        return True
+
     def of(self, what: str) -> list[Note]:
         return [n for n in self.notes if n.what == what]
 

@@ -73,7 +73,7 @@ async def test_a_game_whose_counting_never_ran_is_counted_once_after_a_restart(
     monkeypatch.setattr(app, "spawn", lambda coro, name: spawned.append((coro, name)))
     outbox = Outbox(app.now, Budget(0, 0), spawn=app.spawn)
     bot = cast(commands.Bot, object())
-    cog = LeaderboardCog(bot, app, outbox, TableThreads(bot, app, outbox, 0.0))
+    cog = LeaderboardCog(bot, app, outbox, TableThreads(bot, app, outbox))
     app.subscribe(cog.on_change)
     table = await tables.play(1, PEOPLE, scenario=resign_after(0, seat=1))
     # The change that ended the game was answered without waiting for the counting.

@@ -272,3 +272,37 @@ async def _raw_version(backend: Backend) -> int:
         return int(await connection.fetchval("SELECT version FROM schema_version"))
     finally:
         await connection.close()
+
+
+async def test_games_a_moderator_ended_before_031_keep_the_reason(backend: Backend) -> None:
+    old = await backend.open(upto=30)
+    async with old.transaction() as db:
+        await db.execute(
+            "INSERT INTO tables (guild_id, channel_id, host_id, options, status, version,"
+            " created_at, updated_at) VALUES (1, 2, 3, '{}', 'finished', 9, 0, 7)"
+        )
+        for game_no, reason, ended in ((1, "target", 4.0), (2, "moderator", 7.0)):
+            await db.execute(
+                "INSERT INTO games (table_id, game_no, guild_id, channel_id, preset, options,"
+                " seed, started_at, ended_at, reason) VALUES (1, ?, 1, 2, 'standard', '{}', 5,"
+                " 0, ?, ?)",
+                (game_no, ended, reason),
+            )
+        logged = [
+            (1, "create", "{}", 0.0),
+            (2, "moderator_end", '{"moderator": 8, "note": "not this one"}', 6.0),
+            (3, "moderator_end", '{"moderator": 8, "note": "stuck for a week"}', 7.0),
+        ]
+        for seq, kind, payload, at in logged:
+            await db.execute(
+                "INSERT INTO actions (table_id, seq, kind, actor, payload, at)"
+                " VALUES (1, ?, ?, 3, ?, ?)",
+                (seq, kind, payload, at),
+            )
+    await old.close()
+    store = await backend.open()
+    try:
+        rows = await store.db.fetchall("SELECT game_no, end_note FROM games ORDER BY game_no")
+        assert [tuple(r) for r in rows] == [(1, None), (2, "stuck for a week")]
+    finally:
+        await store.close()

@@ -40,10 +40,11 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Literal
 
 from bot.game.types import Action, ActionKind
-from bot.tables import errors, lobby
+from bot.tables import errors, lobby, seat_requests
 from bot.tables.checks import card_value, check_id, is_int
 from bot.tables.kinds import COMPUTER_KINDS, CREATE, REMATCH, START
 from bot.tables.live import LiveTable, Plan
@@ -342,6 +343,20 @@ class TableService:
         return await self._act(
             table_id, user_id, version, lambda live: lobby.cancel(live, user_id, version, self.now)
         )
+
+    async def ask_seat(
+        self, table_id: int, user_id: int, version: int, seat: int, away: frozenset[int]
+    ) -> Table:
+        """Ask for a computer's seat between hands (see :mod:`.seat_requests`)."""
+        plan = partial(seat_requests.ask, user_id=user_id, seat=seat, away=away, now=self.now)
+        return await self._act(table_id, user_id, version, partial(plan, version=version))
+
+    async def answer_seat(
+        self, table_id: int, user_id: int, version: int, accept: bool, away: frozenset[int]
+    ) -> Table:
+        """The host's answer to the waiting request for a seat."""
+        plan = partial(seat_requests.reply, user_id=user_id, accept=accept, away=away, now=self.now)
+        return await self._act(table_id, user_id, version, partial(plan, version=version))
 
     # -- the game --------------------------------------------------------------
 

@@ -7,7 +7,7 @@ those of its start, so a game that had computer players is recorded so.
 
 The pending request is not stored apart: it is read from the log, being the
 last ``seat_ask`` when nothing but spectators coming and going followed it
-(:func:`pending_after`), so it survives a restart as it was.
+(:func:`bot.tables.live.pending_after`), so it survives a restart as it was.
 """
 
 from __future__ import annotations

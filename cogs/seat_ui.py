@@ -13,16 +13,18 @@ from bot.app import SpadesApp
 from bot.i18n import tr
 from bot.refusals import InvalidButton
 from bot.render.ids import ComponentId
-from bot.render.seat_request import ACCEPT, DECLINE
+from bot.render.seat_request import ACCEPT, DECLINE, answer_notice
 from bot.render.table import seat_name
 from bot.tables.model import Table
 from cogs.errors import say
 from cogs.languages import private_language
+from cogs.notices import TurnNotices
 
 
 class SeatRequestButtons:
-    def __init__(self, app: SpadesApp) -> None:
+    def __init__(self, app: SpadesApp, notices: TurnNotices) -> None:
         self.app = app
+        self.notices = notices
 
     async def ask(
         self,
@@ -53,9 +55,11 @@ class SeatRequestButtons:
         await interaction.response.defer()
         request = table.seat_request
         accept = cid.arg == ACCEPT
-        await self.app.answer_seat(table, interaction.user.id, cid.version, accept)
+        answered = await self.app.answer_seat(table, interaction.user.id, cid.version, accept)
         if request is None:  # a request made as this click was answered: nothing to say
             return
+        where = seat_name(request.seat, answered.language)
+        self.notices.tell(answered, answer_notice(request, accept, where, answered.language))
         lang = private_language(interaction)
         words = {"seat": seat_name(request.seat, lang), "player": f"<@{request.user_id}>"}
         if accept:

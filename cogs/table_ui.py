@@ -69,7 +69,7 @@ class TableUI:
         self.presenter = presenter
         house = HouseRulesDesk(app)
         rest_claim = RestClaimButtons(app)
-        seat_requests = SeatRequestButtons(app)
+        seat_requests = SeatRequestButtons(app, presenter.notices)
         self._handlers: dict[Act, Handler] = {
             Act.JOIN: self._join,
             Act.LEAVE: self._leave,

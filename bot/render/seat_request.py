@@ -7,14 +7,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.game.types import Phase
-from bot.i18n import tr
+from bot.i18n import N_, tr
+from bot.render.clock_text import ClockMessage
 from bot.render.decks import Style
 from bot.render.ids import Act, ComponentId
 from bot.render.limits import OPTION_LABEL, clip
 from bot.render.names import computer_name
 from bot.render.rest_claim import MakeButton
 from bot.render.spec import Field, Row, SelectOption, SelectSpec
-from bot.tables.model import Table, TableStatus
+from bot.tables.model import SeatRequest, Table, TableStatus
 
 ACCEPT, DECLINE = "accept", "decline"
 
@@ -43,6 +44,16 @@ def seat_request_field(
         holder=labels[request.seat],
     )
     return Field(tr(lang, "Request for a seat"), text)
+
+
+def answer_notice(request: SeatRequest, accepted: bool, seat: str, lang: str) -> ClockMessage:
+    """The host's answer where the table talks, pinging the asker (``seat``:
+    the seat's name)."""
+    if accepted:
+        text = N_("<@{user}> plays {seat} from the next hand: the host accepted.")
+    else:
+        text = N_("<@{user}>, the host declined your request for {seat}.")
+    return ClockMessage(tr(lang, text, user=request.user_id, seat=seat), (request.user_id,))
 
 
 def seat_request_rows(

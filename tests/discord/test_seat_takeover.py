@@ -64,6 +64,8 @@ async def test_a_watcher_takes_a_computer_seat_and_plays_the_next_hand(world: Wo
     assert (await world.table()).seat_request == SeatRequest(carol.id, 1)
     done = await world.click(alice, "Accept the request")
     assert done.followups[0].content == f"<@{carol.id}> plays West from the next hand."
+    told = f"<@{carol.id}> plays West from the next hand: the host accepted."
+    assert told in [m.content for m in world.talk().history()]
     assert "Accept the request" not in labels_of(world.table_message())
     table = await world.table()
     assert table.seats[1] == Seat(user_id=carol.id) and carol.id not in table.spectators
@@ -98,6 +100,8 @@ async def test_the_host_declines_and_the_computer_keeps_its_seat(world: World) -
     await ask(world, carol, 2)  # asked without watching first: the menu is for anyone
     done = await world.click(alice, "Decline the request")
     assert done.followups[0].content == f"You declined <@{carol.id}>'s request for North."
+    told = f"<@{carol.id}>, the host declined your request for North."
+    assert told in [m.content for m in world.talk().history()]
     table = await world.table()
     assert table.seats[2].is_computer and table.seat_request is None
     assert "Accept the request" not in labels_of(world.table_message())

@@ -151,10 +151,12 @@ async def test_a_waiting_request_survives_a_restart(
     table = await between_hands(service, await one_person_and_computers(service), Chooser(7))
     asked = await service.ask_seat(table.id, WATCHER, table.version, 2, NONE)
     for n in range(watchers_between):  # spectators coming leave it waiting
-        asked = await service.join(table.id, 3000 + n, asked.version)
+        await service.join(table.id, 3000 + n, asked.version)
     resumed = await TableService.open(store, now=clock, seed_source=seed_counter())
     again = await resumed.get(table.id)
     assert again.seat_request == SeatRequest(WATCHER, 2)
+    assert again.version == asked.version + watchers_between
+    # The Accept button drawn with the request still answers it.
     given = await resumed.answer_seat(table.id, HOST, asked.version, True, NONE)
     assert given.seats[2] == Seat(user_id=WATCHER)
     answered = await TableService.open(store, now=clock, seed_source=seed_counter())

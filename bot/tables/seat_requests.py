@@ -19,7 +19,7 @@ from bot.game.types import Phase
 from bot.tables import errors
 from bot.tables.checks import check_not_ahead, check_version, is_int
 from bot.tables.kinds import SEAT_ASK, SEAT_GIVEN, SEAT_REFUSED
-from bot.tables.live import LiveTable, Plan, pending_after
+from bot.tables.live import LiveTable, Write, pending_after
 from bot.tables.lobby import seat_rows
 from bot.tables.model import Seat, SeatRequest, TableStatus
 from db.store import Change, LogEntry
@@ -37,7 +37,7 @@ def pending_in(entries: Iterable[LogEntry]) -> SeatRequest | None:
 
 def ask(
     live: LiveTable, user_id: int, seat: int, version: int, away: frozenset[int], now: Clock
-) -> Plan:
+) -> Write:
     """A request for ``seat``: by someone not seated, at a table open to
     watchers, between hands, for a seat a computer holds, none waiting yet.
     Any version: the request means the same whatever the table showed."""
@@ -54,12 +54,12 @@ def ask(
         raise errors.Malformed("a seat is a number from 0 to 3")
     _check_machine(live, seat, away)
     check_not_ahead(live, version)
-    return Plan(LogEntry(SEAT_ASK, user_id, {"seat": seat}, now()))
+    return Write(LogEntry(SEAT_ASK, user_id, {"seat": seat}, now()))
 
 
 def reply(
     live: LiveTable, user_id: int, accept: bool, version: int, away: frozenset[int], now: Clock
-) -> Plan:
+) -> Write:
     """The host's answer to the waiting request. Accepted, the asker takes
     the seat (and stops watching)."""
     if user_id != live.host_id:
@@ -72,7 +72,7 @@ def reply(
     check_version(live, version)
     payload: dict[str, Any] = {"seat": request.seat, "user_id": request.user_id}
     if not accept:
-        return Plan(LogEntry(SEAT_REFUSED, user_id, payload, now()))
+        return Write(LogEntry(SEAT_REFUSED, user_id, payload, now()))
     _check_machine(live, request.seat, away)  # its owner may have come back
     seats = list(live.seats)
     before = seats[request.seat]
@@ -80,7 +80,7 @@ def reply(
     watching = request.user_id in live.spectators
     # The seat's holder until now: a computer's level or the late person.
     payload.update(bot_level=before.computer_level, owner=before.user_id)
-    return Plan(
+    return Write(
         LogEntry(SEAT_GIVEN, user_id, payload, now()),
         Change(
             seats=seat_rows(seats),

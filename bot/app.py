@@ -378,6 +378,23 @@ class SpadesApp:
         await self._back_at(table, user_id)
         return await self.tables.answer_rest(table.id, user_id, version, accept)
 
+    async def ask_seat(self, table: Table, user_id: int, version: int, seat: int) -> Table:
+        """Ask, between hands, for a seat a computer holds, by the clock's
+        word on which seats it plays for their late owners."""
+        away = self.clock.view(table).away_seats
+        return await self.tables.ask_seat(table.id, user_id, version, seat, away)
+
+    async def answer_seat(self, table: Table, user_id: int, version: int, accept: bool) -> Table:
+        """The host's answer. A seat given that a computer played for its late
+        owner is the new player's from now on, their turn clock afresh."""
+        current = await self.tables.get(table.id)
+        away = self.clock.view(current).away_seats
+        answered = await self.tables.answer_seat(table.id, user_id, version, accept, away)
+        request = current.seat_request
+        if accept and request is not None and request.seat in away:
+            await self.clock.take_back(table.id, request.user_id)
+        return answered
+
     async def challenge(self, table: Table, user_id: int, accused_id: int) -> Table:
         return await self.tables.challenge(table.id, user_id, accused_id, table.version)
 

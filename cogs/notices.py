@@ -176,6 +176,11 @@ class TurnNotices:
     async def archive_thread(self, table: Table, wait: bool) -> bool:
         return await self.threads.archive(table, wait)
 
+    def tell(self, table: Table, message: ClockMessage) -> None:
+        """A line of the table's own, like the host's answer to a request for
+        a seat: said where the table talks, with the clock's messages."""
+        self._say(table, message)
+
     def _say(self, table: Table, message: ClockMessage | None) -> None:
         """Have ``message`` sent soon, in place of the table's unsent one (a
         replacement keeps the place in the line)."""

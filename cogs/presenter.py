@@ -209,6 +209,7 @@ class TablePresenter:
             claim_open=snapshot.claim_open,
             stand_in=snapshot.stand_in,
             partner_names=names,
+            away_seats=snapshot.away_seats,
         )
         fields = message_fields(spec)
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)

@@ -28,6 +28,7 @@ from cogs.house_ui import HouseRulesDesk
 from cogs.languages import learn_language, private_language
 from cogs.presenter import TablePresenter
 from cogs.rest_claim_ui import RestClaimButtons
+from cogs.seat_ui import SeatRequestButtons
 
 Handler = Callable[[discord.Interaction[Any], Table, ComponentId, list[str]], Awaitable[None]]
 #: Buttons and menus drawn on the public table message only.
@@ -44,6 +45,8 @@ ON_TABLE_MESSAGE = frozenset(
         Act.CLAIM,
         Act.CLAIM_REST,
         Act.ANSWER_REST,
+        Act.SEAT_ASK,
+        Act.SEAT_ANSWER,
     }
 )
 
@@ -66,6 +69,7 @@ class TableUI:
         self.presenter = presenter
         house = HouseRulesDesk(app)
         rest_claim = RestClaimButtons(app)
+        seat_requests = SeatRequestButtons(app, presenter.notices)
         self._handlers: dict[Act, Handler] = {
             Act.JOIN: self._join,
             Act.LEAVE: self._leave,
@@ -85,6 +89,8 @@ class TableUI:
             Act.HOUSE_RULE: house.choose,
             Act.CLAIM_REST: rest_claim.claim,
             Act.ANSWER_REST: rest_claim.answer,
+            Act.SEAT_ASK: seat_requests.ask,
+            Act.SEAT_ANSWER: seat_requests.answer,
         }
 
     async def on_component(

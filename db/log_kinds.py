@@ -17,9 +17,28 @@ START = "start"
 REMATCH = "rematch"
 CANCEL = "cancel"
 HOUSE = "house"  # the host set a house rule in the lobby
+# Between hands, someone not seated asks for a computer's seat; the host answers.
+SEAT_ASK = "seat_ask"
+SEAT_GIVEN = "seat_given"
+SEAT_REFUSED = "seat_refused"
 
 TABLE_KINDS = frozenset(
-    {CREATE, JOIN, WATCH, LEAVE, UNWATCH, PARTNER, COMPUTERS, START, REMATCH, CANCEL, HOUSE}
+    {
+        CREATE,
+        JOIN,
+        WATCH,
+        LEAVE,
+        UNWATCH,
+        PARTNER,
+        COMPUTERS,
+        START,
+        REMATCH,
+        CANCEL,
+        HOUSE,
+        SEAT_ASK,
+        SEAT_GIVEN,
+        SEAT_REFUSED,
+    }
 )
 #: Log kinds that begin a game at a table.
 GAME_STARTS = frozenset({START, REMATCH})

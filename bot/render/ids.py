@@ -42,6 +42,8 @@ class Act(StrEnum):
     HOUSE_RULE = "house_rule"  # one house rule's menu; arg: its key, the value chosen
     CLAIM_REST = "rest"  # claim the rest of the hand's tricks (not CLAIM, the clock's win)
     ANSWER_REST = "rest_answer"  # an opponent's answer to it; arg: accept | refuse
+    SEAT_ASK = "seat_ask"  # between hands, ask for a computer's seat; the value is the seat
+    SEAT_ANSWER = "seat_answer"  # the host's answer to it; arg: accept | decline
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from bot.render.ids import Act, ComponentId
 from bot.render.limits import FIELD_VALUE, OPTION_LABEL, clip, fit_embed, fit_lines
 from bot.render.names import computer_label
 from bot.render.rest_claim import rest_claim_buttons, rest_claim_field
+from bot.render.seat_request import seat_request_field, seat_request_rows
 from bot.render.spec import (
     ButtonSpec,
     EmbedSpec,
@@ -43,6 +44,10 @@ GREEN, BLUE, GOLD, GREY = 0x3BA55C, 0x5865F2, 0xF1C40F, 0x747F8D
 def seat_name(seat: int, lang: str = ENGLISH) -> str:
     """``South``, ``West``, ``North``, ``East`` in ``lang``."""
     return tr(lang, SEAT_NAMES[seat])
+
+
+def seat_names(lang: str = ENGLISH) -> list[str]:
+    return [seat_name(seat, lang) for seat in range(4)]
 
 
 def team_name(team: int, lang: str = ENGLISH) -> str:
@@ -91,12 +96,13 @@ def table_message(
     stand_in: bool = False,
     partner_names: Sequence[str] | None = None,
     lang: str | None = None,
+    away_seats: frozenset[int] = frozenset(),
 ) -> MessageSpec:
     """The whole public message, in ``lang`` (the table's language when left
     out). ``partner_names`` are plain-text names of the four seats for the
     host's partner menu (menus cannot show mentions); ``claim_open`` says the
     turn clock lets the other team claim the game, and ``stand_in`` that a
-    computer takes late players' turns instead."""
+    computer takes late players' turns instead (``away_seats``: where it does now)."""
     lang = table.language if lang is None else lang
     game = table.game
     if table.game_number > 1:
@@ -131,7 +137,7 @@ def table_message(
             colour=colour,
         )
     )
-    rows = _rows(table, game, claim_open, partner_names, lang)
+    rows = _rows(table, game, claim_open, partner_names, lang, away_seats)
     return MessageSpec(embed=embed, rows=tuple(rows))
 
 
@@ -190,6 +196,9 @@ def _game_fields(table: Table, game: Game, claim_open: bool, lang: str) -> list[
                 ),
             )
         )
+    request = seat_request_field(table, seat_labels(table, lang), seat_names(lang), lang)
+    if request is not None:
+        fields.append(request)
     if game.result is not None:
         fields.append(Field(tr(lang, "Result"), result_text(table, game, lang)))
     return fields
@@ -399,6 +408,7 @@ def _rows(
     claim_open: bool,
     partner_names: Sequence[str] | None,
     lang: str,
+    away_seats: frozenset[int],
 ) -> list[Row]:
     def button(
         act: Act,
@@ -446,7 +456,8 @@ def _rows(
         if claim_open and game.waited_on() is not None:
             row.append(button(Act.CLAIM, tr(lang, "Claim the win"), Style.RED))
         rest_claim = rest_claim_buttons(table, game, button, lang)
-        return [tuple(row), tuple(rest_claim)] if rest_claim else [tuple(row)]
+        seats = seat_request_rows(table, away_seats, seat_names(lang), button, lang)
+        return [tuple(row), *([tuple(rest_claim)] if rest_claim else []), *seats]
     if status is TableStatus.FINISHED:
         return [
             (

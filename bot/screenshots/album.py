@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import discord
 import simcord
@@ -26,10 +26,13 @@ from bot.clock import ClockSettings
 from bot.config import DatabaseSettings, DiscordSettings, Settings, TableSettings
 from bot.screenshots.chromium import Browser, ChromiumCapture
 from bot.screenshots.scenes import Game, PictureBot, Shot, locale_of
+from bot.screenshots.server_scenes import server_screens
 
 #: Browser viewports: a desktop client's chat column and a phone held upright.
 #: Tall enough for the longest message; the picture is cropped to the message.
 WIDTHS: dict[str, tuple[int, int]] = {"desktop": (1000, 2000), "phone": (390, 2400)}
+#: The height of a picture of a channel (its newest messages, above the message box).
+CHANNEL_HEIGHT = 1100
 BOT_NAME = "Spades"
 #: Discord draws user mentions in embed descriptions and field values (without
 #: pinging); SimCord's preview leaves them as raw ``<@id>`` text there.
@@ -71,8 +74,9 @@ class Album:
         locales = {locale.value: locale.value for locale in discord.Locale}
         with mentions_in_embeds():
             async with env.preview(
-                channel,
+                shot.channel or channel,
                 viewers=[shot.viewer],
+                layout=shot.layout,
                 width=width,
                 height=height,
                 locale=locale_of(self.language, locales),
@@ -86,13 +90,22 @@ class Album:
                 preview._capture_manager = ChromiumCapture(preview, self.browser)
                 for name in self.widths:
                     path = self.outdir / f"{shot.name}-{name}.png"
-                    await preview.screenshot(path, target=shot.message, viewport=WIDTHS[name])
+                    view, mode = framing(shot, name)
+                    await preview.screenshot(path, target=shot.message, viewport=view, mode=mode)
                     self.written.append(path)
 
     def write(self, name: str, document: dict[str, Any]) -> None:
         path = self.outdir / name
         path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", "utf-8")
         self.written.append(path)
+
+
+def framing(shot: Shot, width: str) -> tuple[tuple[int, int], Literal["surface", "viewport"]]:
+    """The browser's viewport and what of it is kept: the message, cropped;
+    or for a picture of a channel, the whole view of its newest messages."""
+    if shot.layout == "channel":
+        return (WIDTHS[width][0], CHANNEL_HEIGHT), "viewport"
+    return WIDTHS[width], "surface"
 
 
 def steady(document: dict[str, Any], caption: str) -> dict[str, Any]:
@@ -149,6 +162,7 @@ async def make_album(album: Album, make_bot: MakeBot) -> list[Path]:
 
                 game = Game(env, bot, album.language, take)
                 await game.play()
+                await server_screens(game)
         finally:
             store = getattr(bot, "store", None)
             if store is not None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import discord
 import simcord
@@ -45,12 +45,16 @@ HAND_LIMIT = 40  # a game to 250 ends long before; a stop if it ever did not
 
 @dataclass(frozen=True)
 class Shot:
-    """One screen: its file name, what it shows, who looks at it and the message."""
+    """One screen: its file name, what it shows, who looks at it and the
+    message; the channel it is in (None: the game's) and whether the picture
+    is of that message alone or of the channel up to it."""
 
     name: str
     caption: str
     viewer: MemberActor
     message: Message
+    channel: simcord.ChannelHandle | None = None
+    layout: Literal["message", "channel"] = "message"
 
 
 Take = Callable[[Shot], Awaitable[None]]
@@ -81,9 +85,9 @@ class Game:
         # Our code for what was asked (``pt``, ``pt-BR`` and ``pt_BR`` alike).
         self.language = None if language is None else resolve(language)
         self.take = take
-        guild = env.create_guild("Card Club")
-        self.channel = guild.create_text_channel("spades")
-        self.players = [guild.add_member(env.create_user(name)) for name in PLAYERS]
+        self.guild = env.create_guild("Card Club")
+        self.channel = self.guild.create_text_channel("spades")
+        self.players = [self.guild.add_member(env.create_user(name)) for name in PLAYERS]
         self.table_id: int | None = None
         # Seeded per seat: the same choices every run.
         self.advisers: list[Player] = [make_player(ADVISER_LEVEL, seat) for seat in range(4)]
@@ -160,6 +164,11 @@ class Game:
         group = self.bot.tree.get_command("spades")
         command = getattr(group, "get_command", lambda _: None)(name)
         return [parameter.name for parameter in getattr(command, "parameters", [])]
+
+    def move_to(self, channel: simcord.ChannelHandle) -> None:
+        """Go on at the table about to open in ``channel``."""
+        self.channel = channel
+        self.table_id = None
 
     # -- reading the table -----------------------------------------------------------
 

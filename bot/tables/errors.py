@@ -105,6 +105,28 @@ class AlreadyJoined(TableError):
     default_message = N_("you are already at this table")
 
 
+class AlreadySeated(AlreadyJoined):
+    code = "already_seated"
+    default_message = N_("you already have a seat at this table")
+
+
+class NotBetweenHands(WrongPhase):
+    code = "not_between_hands"
+    default_message = N_("a seat changes hands only between two hands of a game")
+
+
+class SeatRequestPending(TableError):
+    code = "seat_request_pending"
+    default_message = N_("a request for a seat is already waiting for the host's answer")
+
+
+class NoSeatRequest(TableError):
+    """The request was answered already, or dropped when the next hand was dealt."""
+
+    code = "no_seat_request"
+    default_message = N_("there is no request for a seat to answer any more")
+
+
 class HostCannotLeave(TableError):
     code = "host_cannot_leave"
     default_message = N_("the host cannot leave: cancel the table instead")

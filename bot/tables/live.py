@@ -15,8 +15,8 @@ from typing import Any
 
 from bot.game.checkpoint import Packed
 from bot.game.state import Game
-from bot.tables.kinds import UNSEEN_KINDS
-from bot.tables.model import Seat, Table, TableOptions, TableStatus
+from bot.tables.kinds import SEAT_ASK, UNSEEN_KINDS
+from bot.tables.model import Seat, SeatRequest, Table, TableOptions, TableStatus
 from db.store import Change, LogEntry
 
 #: The engine state's fields in order, read at once: every action copies a game.
@@ -28,6 +28,16 @@ def copy_game(game: Game) -> Game:
     place (never the objects in them), so copying every list field suffices."""
     values: list[Any] = [list(v) if type(v) is list else v for v in _GAME_VALUES(game)]
     return Game(*values)
+
+
+def pending_after(pending: SeatRequest | None, entry: LogEntry) -> SeatRequest | None:
+    """The request for a seat waiting once ``entry`` is logged (see
+    :mod:`bot.tables.seat_requests`): a new request, or the one before while
+    only spectators come and go; anything else (the host's answer, the next
+    deal, the end of the game) settles it."""
+    if entry.kind == SEAT_ASK and entry.actor is not None:
+        return SeatRequest(entry.actor, int(entry.payload["seat"]))
+    return pending if entry.kind in UNSEEN_KINDS else None
 
 
 @dataclasses.dataclass(slots=True)
@@ -79,11 +89,17 @@ class LiveTable:
     #: next write stores a full one).
     packed: Packed | None = None
     thread_id: int | None = None  # see Table.thread_id
+    seat_request: SeatRequest | None = None  # see Table.seat_request
 
     def table(self) -> Table:
         if self.snapshot is None:
             self.snapshot = self._snapshot(
-                self.version, self.status, self.seats, self.spectators, self.game
+                self.version,
+                self.status,
+                self.seats,
+                self.spectators,
+                self.game,
+                self.seat_request,
             )
         return self.snapshot
 
@@ -96,6 +112,7 @@ class LiveTable:
             self.seats if write.seats is None else write.seats,
             self.spectators if write.spectators is None else write.spectators,
             self.game if write.game is None else write.game,
+            pending_after(self.seat_request, write.entry),
             updated_at=write.entry.at,
         )
         if write.options is not None:
@@ -116,6 +133,7 @@ class LiveTable:
             self.spectators = write.spectators
         self.options = after.options
         self.game = after.game
+        self.seat_request = after.seat_request
         if write.new_game:
             self.game_number = after.game_number
             self.game_id = after.game_id
@@ -139,6 +157,7 @@ class LiveTable:
         seats: list[Seat],
         spectators: list[int],
         game: Game | None,
+        seat_request: SeatRequest | None,
         *,
         updated_at: float | None = None,
     ) -> Table:
@@ -159,4 +178,5 @@ class LiveTable:
             created_at=self.created_at,
             updated_at=self.updated_at if updated_at is None else updated_at,
             thread_id=self.thread_id,
+            seat_request=seat_request,
         )

@@ -35,6 +35,7 @@ __all__ = [
     "EMPTY_SEAT",
     "TARGETS",
     "Seat",
+    "SeatRequest",
     "Table",
     "TableOptions",
     "TableStatus",
@@ -202,6 +203,15 @@ class Seat:
 EMPTY_SEAT = Seat()
 
 
+@dataclass(frozen=True, slots=True)
+class SeatRequest:
+    """Someone not seated asks, between hands, to play a seat a computer
+    holds; it waits for the host's answer until the next hand is dealt."""
+
+    user_id: int
+    seat: int
+
+
 @dataclass(frozen=True)
 class Table:
     """One table at one version.
@@ -231,6 +241,8 @@ class Table:
     #: The thread started from the table message that carries everything
     #: else the table says (None: it all goes to the channel).
     thread_id: int | None = None
+    #: The request for a computer's seat waiting for the host's answer.
+    seat_request: SeatRequest | None = None
 
     @cached_property
     def rules(self) -> RuleSet:

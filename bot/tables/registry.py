@@ -25,6 +25,7 @@ from bot.tables.game_rows import readable_formats
 from bot.tables.kinds import ENGINE_KINDS, UNSEEN_KINDS
 from bot.tables.live import LiveTable, Write
 from bot.tables.model import EMPTY_SEAT, Seat, Table, TableOptions, TableStatus
+from bot.tables.seat_requests import pending_in
 from db.store import (
     Change,
     ChannelTaken,
@@ -226,6 +227,8 @@ class TableRegistry:
             updated_at=record.updated_at,
             packed=None if extent is None else checkpoint.Packed.stored(extent),
             thread_id=record.thread_id,
+            # The log after the stored state ends with any request still waiting.
+            seat_request=pending_in(record.state_tail or record.game_log),
         )
         self.tables[record.id] = live
         if live.status.is_open:

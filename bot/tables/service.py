@@ -6,8 +6,7 @@ version bump and whatever rows the action derives) before returning the new
 :class:`~bot.tables.model.Table`, or raises and writes nothing:
 
 * :class:`~bot.tables.errors.TableError` subclasses for table-level refusals
-  (unknown table, not seated, spectator, host only, wrong phase, stale
-  version, malformed input, ...);
+  (unknown table, not seated, host only, wrong phase, stale version, ...);
 * the engine's :class:`~bot.game.errors.IllegalAction` for rules refusals.
 
 Checks run in this order: who is acting (seated, spectator, host), then the
@@ -17,10 +16,9 @@ going does not count. Joining, leaving and looking at one's cards mean the
 same whatever the table showed: they apply to the table as it is now and
 never ask to retry.
 
-Actions on one table run one at a time (a lock per table); different tables
-proceed concurrently. The engine state is copied before each action, so a
-refused action or a failed commit leaves the in-memory table untouched and
-a published snapshot never changes.
+Actions on one table run one at a time (a lock per table). The engine state
+is copied before each action: a refused action or a failed commit leaves the
+in-memory table untouched, and a published snapshot never changes.
 
 After each commit, outside the table lock, every subscriber is awaited with
 ``(table, event)``; ``event`` is the log kind of the action (see
@@ -31,7 +29,8 @@ subscribers compare ``table.version``.
 The modules behind it: :mod:`~bot.tables.registry` (tables in memory,
 resume and commit), :mod:`~bot.tables.lobby` and :mod:`~bot.tables.play`
 (the writes of the actions), :mod:`~bot.tables.checks`,
-:mod:`~bot.tables.live` (the mutable record of a table).
+:mod:`~bot.tables.live` (the mutable record of a table),
+:mod:`~bot.tables.seat_requests` (a watcher asking for a computer's seat).
 """
 
 from __future__ import annotations
@@ -40,10 +39,11 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Literal
 
 from bot.game.types import Action, ActionKind
-from bot.tables import errors, lobby
+from bot.tables import errors, lobby, seat_requests
 from bot.tables.checks import card_value, check_id, is_int
 from bot.tables.kinds import COMPUTER_KINDS, CREATE, REMATCH, START
 from bot.tables.live import LiveTable, Write
@@ -342,6 +342,20 @@ class TableService:
         return await self._act(
             table_id, user_id, version, lambda live: lobby.cancel(live, user_id, version, self.now)
         )
+
+    async def ask_seat(
+        self, table_id: int, user_id: int, version: int, seat: int, away: frozenset[int]
+    ) -> Table:
+        """Ask for a computer's seat between hands (see :mod:`.seat_requests`)."""
+        ask = partial(seat_requests.ask, user_id=user_id, seat=seat, version=version)
+        return await self._act(table_id, user_id, version, partial(ask, away=away, now=self.now))
+
+    async def answer_seat(
+        self, table_id: int, user_id: int, version: int, accept: bool, away: frozenset[int]
+    ) -> Table:
+        """The host's answer to the waiting request for a seat."""
+        reply = partial(seat_requests.reply, user_id=user_id, accept=accept, version=version)
+        return await self._act(table_id, user_id, version, partial(reply, away=away, now=self.now))
 
     # -- the game --------------------------------------------------------------
 

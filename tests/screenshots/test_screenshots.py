@@ -29,6 +29,10 @@ SCREENS = {
     "end",
     "end-picture",
     "leaderboard",
+    "thread",
+    "seat-request",
+    "mygames",
+    "admin",
 }
 
 
@@ -110,6 +114,25 @@ def test_each_screen_shows_what_its_caption_says(documents: dict[str, dict[str, 
     assert embed_text(target(documents["leaderboard"])).startswith("Ratings")
 
 
+def test_the_server_screens_show_what_their_captions_say(
+    documents: dict[str, dict[str, Any]],
+) -> None:
+    # The channel of a table that talks in its thread: the table message and
+    # the line of the thread started from it.
+    thread = documents["thread"]
+    assert thread["layout"] == "channel"
+    assert target(thread)["embeds"][0]["title"] == "Spades · table 2"
+    assert any(m.get("type") == 18 for m in thread["messages"].values())  # thread created
+    asked = target(documents["seat-request"])
+    assert "asks to play West in place of" in embed_text(asked)
+    assert labels(asked)[-2:] == ["Accept the request", "Decline the request"]
+    mine = target(documents["mygames"])
+    assert mine["flags"] & 64 and mine["content"].startswith("Your open tables here:")
+    assert mine["content"].index("Table 3") < mine["content"].index("Table 2")  # its turn first
+    panel = target(documents["admin"])
+    assert panel["flags"] & 64 and "Spades settings of this server" in panel["content"]
+
+
 def test_hands_are_shown_to_their_owner_only(documents: dict[str, dict[str, Any]]) -> None:
     host = documents["lobby"]["viewerId"]
     for deck in ("classic", "four-colour", "large-print"):
@@ -165,6 +188,8 @@ def test_the_pictures_are_taken_at_phone_width(tmp_path: Path) -> None:
         assert data[:8] == b"\x89PNG\r\n\x1a\n", path.name
         width, height = struct.unpack(">II", data[16:24])
         assert width == 390 and 150 < height < 2400, (path.name, width, height)
+    # A channel is pictured whole, to the height of the view.
+    assert struct.unpack(">II", (tmp_path / "thread-phone.png").read_bytes()[16:24])[1] == 1100
 
 
 def test_a_second_run_gives_the_same_documents(

@@ -1,0 +1,96 @@
+"""Taking over a computer's seat between hands.
+
+Someone not seated asks for a seat a computer holds (a computer player, or
+one playing for a late person: ``away``); the host accepts or declines.
+Accepted, the seat is theirs from the next hand. The game's stored seats stay
+those of its start, so a game that had computer players is recorded so.
+
+The pending request is not stored apart: it is read from the log, being the
+last ``seat_ask`` when nothing but spectators coming and going followed it
+(:func:`bot.tables.live.pending_after`), so it survives a restart as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from bot.game.types import Phase
+from bot.tables import errors
+from bot.tables.checks import check_not_ahead, check_version, is_int
+from bot.tables.kinds import SEAT_ASK, SEAT_GIVEN, SEAT_REFUSED
+from bot.tables.live import LiveTable, Write, pending_after
+from bot.tables.lobby import seat_rows
+from bot.tables.model import Seat, SeatRequest, TableStatus
+from db.store import Change, LogEntry
+
+Clock = Callable[[], float]
+
+
+def pending_in(entries: Iterable[LogEntry]) -> SeatRequest | None:
+    """The request waiting after a run of log entries (a resumed table's)."""
+    pending = None
+    for entry in entries:
+        pending = pending_after(pending, entry)
+    return pending
+
+
+def ask(
+    live: LiveTable, user_id: int, seat: int, version: int, away: frozenset[int], now: Clock
+) -> Write:
+    """A request for ``seat``: by someone not seated, at a table open to
+    watchers, between hands, for a seat a computer holds, none waiting yet.
+    Any version: the request means the same whatever the table showed."""
+    if live.seat_of(user_id) is not None:
+        raise errors.AlreadySeated()
+    if not live.options.watchers:
+        raise errors.ClosedToWatchers()
+    game = live.game
+    if live.status is not TableStatus.PLAYING or game is None or game.phase is not Phase.HAND_OVER:
+        raise errors.NotBetweenHands()
+    if live.seat_request is not None:
+        raise errors.SeatRequestPending()
+    if not is_int(seat) or not 0 <= seat <= 3:
+        raise errors.Malformed("a seat is a number from 0 to 3")
+    _check_machine(live, seat, away)
+    check_not_ahead(live, version)
+    return Write(LogEntry(SEAT_ASK, user_id, {"seat": seat}, now()))
+
+
+def reply(
+    live: LiveTable, user_id: int, accept: bool, version: int, away: frozenset[int], now: Clock
+) -> Write:
+    """The host's answer to the waiting request. Accepted, the asker takes
+    the seat (and stops watching)."""
+    if user_id != live.host_id:
+        raise errors.HostOnly()
+    request = live.seat_request
+    if request is None:
+        raise errors.NoSeatRequest()
+    if not isinstance(accept, bool):
+        raise errors.Malformed("accept must be true or false")
+    check_version(live, version)
+    payload: dict[str, Any] = {"seat": request.seat, "user_id": request.user_id}
+    if not accept:
+        return Write(LogEntry(SEAT_REFUSED, user_id, payload, now()))
+    _check_machine(live, request.seat, away)  # its owner may have come back
+    seats = list(live.seats)
+    before = seats[request.seat]
+    seats[request.seat] = Seat(user_id=request.user_id)
+    watching = request.user_id in live.spectators
+    # The seat's holder until now: a computer's level or the late person.
+    payload.update(bot_level=before.computer_level, owner=before.user_id)
+    return Write(
+        LogEntry(SEAT_GIVEN, user_id, payload, now()),
+        Change(
+            seats=seat_rows(seats),
+            remove_spectator=request.user_id if watching else None,
+        ),
+        seats=seats,
+        spectators=[u for u in live.spectators if u != request.user_id] if watching else None,
+    )
+
+
+def _check_machine(live: LiveTable, seat: int, away: frozenset[int]) -> None:
+    if not live.seats[seat].is_computer and seat not in away:
+        raise errors.NotAComputer()

@@ -1,0 +1,230 @@
+"""Drawing the bracket: seeds, byes, the winners' and losers' brackets.
+
+The bracket is first laid out for the next power of two, with the usual
+seeding order (1 v N, then 1's half against 2's half ...) so the top seeds
+meet last; the seeds beyond the real team count are byes. A match that can
+only ever receive one team (a bye, or a losers' match fed by byes) is then
+taken out and its team sent straight on, and one that can receive none
+disappears, so every match left is played by two teams.
+
+Double elimination: the losers of the first winners' round meet in the
+first losers' round; the losers of each later winners' round drop into
+every other losers' round against its survivors, in reverse order every
+other time so that teams who just met are kept apart. The grand final is
+the winners' champion (slot a) against the losers' champion (slot b).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from statistics import fmean
+from typing import Literal
+
+from bot.tournament.model import (
+    MAX_TEAMS,
+    Bracket,
+    Destination,
+    Format,
+    Match,
+    Slot,
+    Standing,
+    Team,
+    Tournament,
+)
+
+#: Where a slot's team comes from in the full layout: a seed, or the winner
+#: or loser of an earlier node (its index).
+Source = tuple[Literal["seed", "winner", "loser"], int]
+
+#: The order of the stages, for standings: later stages rank higher.
+STAGE_ORDER: dict[Bracket, int] = {"W": 0, "L": 1, "GF": 2, "GF2": 3}
+
+
+def seed_order(size: int) -> list[int]:
+    """The seeds of a full bracket of ``size`` (a power of two) from top to
+    bottom: 1, 8, 4, 5, 2, 7, 3, 6 for 8. Neighbours meet in round one."""
+    order = [1]
+    while len(order) < size:
+        count = len(order) * 2
+        order = [s for seed in order for s in (seed, count + 1 - seed)]
+    return order
+
+
+def bracket_size(teams: int) -> int:
+    size = 2
+    while size < teams:
+        size *= 2
+    return size
+
+
+def seed_teams(
+    groups: Sequence[tuple[int, ...]], ratings: Mapping[int, float], rng: random.Random
+) -> tuple[Team, ...]:
+    """Teams from their players, seeded by the mean rating of their rated
+    players (higher first), the unrated after them; ties and the unrated in
+    an order drawn with ``rng``."""
+    rated = [
+        (
+            players,
+            fmean(ratings[p] for p in players if p in ratings)
+            if any(p in ratings for p in players)
+            else None,
+        )
+        for players in groups
+    ]
+    rng.shuffle(rated)
+    rated.sort(key=lambda item: (item[1] is None, -(item[1] or 0.0)))
+    return tuple(
+        Team(id=seed, players=players, seed=seed, rating=rating)
+        for seed, (players, rating) in enumerate(rated, start=1)
+    )
+
+
+@dataclass(slots=True)
+class _Node:
+    bracket: Bracket
+    round: int
+    sources: tuple[Source, Source]
+
+
+def _layout(size: int, fmt: Format) -> list[_Node]:
+    """Every match of a full bracket of ``size`` teams, each after those
+    that feed it."""
+    nodes: list[_Node] = []
+    order = seed_order(size)
+    winners: list[list[int]] = []  # node indexes per winners' round
+    feed: list[Source] = [("seed", s) for s in order]
+    round_no = 1
+    while len(feed) > 1:
+        feed = _round(nodes, "W", round_no, _pairs(feed))
+        winners.append([ref for _, ref in feed])
+        round_no += 1
+    if fmt == "single":
+        return nodes
+    champion_w = feed[0]
+    if len(winners) == 1:  # two teams: the loser of the only match is the losers' champion
+        champion_l: Source = ("loser", winners[0][0])
+    else:
+        first: list[Source] = [("loser", n) for n in winners[0]]
+        survivors = _round(nodes, "L", 1, _pairs(first))
+        l_round = 2
+        for w_round in range(1, len(winners)):
+            dropped: list[Source] = [("loser", n) for n in winners[w_round]]
+            if w_round % 2 == 1:
+                dropped.reverse()
+            survivors = _round(nodes, "L", l_round, list(zip(survivors, dropped, strict=True)))
+            l_round += 1
+            if len(survivors) > 1:
+                survivors = _round(nodes, "L", l_round, _pairs(survivors))
+                l_round += 1
+        champion_l = survivors[0]
+    nodes.append(_Node("GF", 1, (champion_w, champion_l)))
+    return nodes
+
+
+def _pairs(sources: list[Source]) -> list[tuple[Source, Source]]:
+    return [(sources[i], sources[i + 1]) for i in range(0, len(sources), 2)]
+
+
+def _round(
+    nodes: list[_Node], bracket: Bracket, round_no: int, pairs: list[tuple[Source, Source]]
+) -> list[Source]:
+    """A round of matches between ``pairs``; their winners, in order."""
+    start = len(nodes)
+    nodes.extend(_Node(bracket, round_no, pair) for pair in pairs)
+    return [("winner", n) for n in range(start, len(nodes))]
+
+
+def build_matches(team_count: int, fmt: Format) -> tuple[Match, ...]:
+    """The bracket of ``team_count`` teams (2 to 64) seeded 1..N, byes
+    already resolved: the seeds sit in their first real match, every match
+    waits for its teams (the caller opens the ready checks)."""
+    if not 2 <= team_count <= MAX_TEAMS:
+        raise ValueError(f"a bracket takes 2 to {MAX_TEAMS} teams, not {team_count}")
+    nodes = _layout(bracket_size(team_count), fmt)
+    live_count: list[int] = []
+
+    def live(source: Source) -> bool:
+        kind, ref = source
+        if kind == "seed":
+            return ref <= team_count
+        if kind == "winner":
+            return live_count[ref] > 0
+        return live_count[ref] == 2
+
+    for node in nodes:
+        live_count.append(sum(live(s) for s in node.sources))
+
+    def resolve(source: Source) -> Source:
+        """The source a slot really takes its team from, past the byes."""
+        kind, ref = source
+        if kind == "winner" and live_count[ref] == 1:
+            return resolve(next(s for s in nodes[ref].sources if live(s)))
+        return source
+
+    real = [i for i, count in enumerate(live_count) if count == 2]
+    number = {node: n for n, node in enumerate(real, start=1)}
+    matches = {
+        n: Match(number=n, bracket=nodes[i].bracket, round=nodes[i].round)
+        for i, n in number.items()
+    }
+    for i in real:
+        target = number[i]
+        slots: tuple[Slot, Slot] = ("a", "b")
+        for slot, source in zip(slots, nodes[i].sources, strict=True):
+            kind, ref = resolve(source)
+            here = Destination(target, slot)
+            if kind == "seed":
+                matches[target] = place(matches[target], slot, ref)
+            elif kind == "winner":
+                matches[number[ref]] = replace(matches[number[ref]], winner_to=here)
+            else:
+                matches[number[ref]] = replace(matches[number[ref]], loser_to=here)
+    return tuple(matches[n] for n in sorted(matches))
+
+
+def place(match: Match, slot: Slot, team: int) -> Match:
+    """``match`` with ``team`` in ``slot``."""
+    return replace(match, a=team) if slot == "a" else replace(match, b=team)
+
+
+def final_standings(matches: Sequence[Match], team_ids: Sequence[int]) -> tuple[Standing, ...]:
+    """Places once every match is done: the champion first, then the teams
+    by the stage where they were knocked out, later stages first; teams
+    knocked out at the same stage (the two semi-final losers of a single
+    elimination bracket ...) share a place."""
+    last: dict[int, Match] = {}
+    for m in matches:
+        if m.state == "done":
+            for team in m.teams:
+                last[team] = m  # matches are numbered in playing order
+    key: dict[int, tuple[int, int]] = {}
+    for team in team_ids:
+        m = last[team]
+        key[team] = (1_000, 0) if m.winner == team else (STAGE_ORDER[m.bracket], m.round)
+    ranked = sorted(team_ids, key=lambda t: (key[t], -t), reverse=True)
+    standings: list[Standing] = []
+    for index, team in enumerate(ranked):
+        same = index > 0 and key[ranked[index - 1]] == key[team]
+        standings.append(Standing(standings[-1].place if same else index + 1, team))
+    return tuple(standings)
+
+
+def ready_checks(t: Tournament) -> tuple[Match, ...]:
+    """The matches whose ready check is running (both teams known, the
+    table not open): the game layer posts their Ready button and wakes at
+    their deadline."""
+    return tuple(m for m in t.matches if m.state == "ready_check" and not m.all_ready)
+
+
+def tables_to_open(t: Tournament) -> tuple[Match, ...]:
+    """The matches whose teams are both ready and whose table is not open yet."""
+    return tuple(m for m in t.matches if m.all_ready)
+
+
+def changed_matches(before: Tournament, after: Tournament) -> tuple[Match, ...]:
+    """The matches of ``after`` that an event created or changed."""
+    old = {m.number: m for m in before.matches}
+    return tuple(m for m in after.matches if old.get(m.number) != m)

@@ -1,0 +1,193 @@
+"""A tournament as a value: its settings, teams, bracket and phase.
+
+Every type here is frozen. A tournament changes only through
+:func:`bot.tournament.state.apply`, which returns a new value, so that the
+store can log each step as one event and rebuild the tournament by replaying
+them. Times are seconds since the epoch, as the caller's clock gives them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Format = Literal["single", "double"]
+#: ``pairs``: people register with a partner (solo registrants are paired
+#: among themselves at the start); ``draw``: everyone registers alone and the
+#: partners are drawn at the start.
+TeamsMode = Literal["pairs", "draw"]
+Phase = Literal["registering", "running", "over", "cancelled"]
+#: The winners' bracket, the losers' bracket, the grand final and its second game.
+Bracket = Literal["W", "L", "GF", "GF2"]
+MatchState = Literal["waiting", "ready_check", "playing", "done"]
+#: How a match was settled: at the table, by a team missing its ready check,
+#: or by the organizer.
+How = Literal["played", "no_show", "decided"]
+Slot = Literal["a", "b"]
+
+DEFAULT_READY_S = 900
+MAX_TEAMS = 64
+TEAM_SIZE = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What the organizer chose when opening the tournament. ``house`` is the
+    house-rules text (as ``--house``) and ``turn_limit`` the table's turn
+    limit choice: both are passed to every match's table unread."""
+
+    name: str
+    format: Format = "single"
+    target: int = 500
+    house: str = ""
+    turn_limit: str | int = ""
+    teams: TeamsMode = "pairs"
+    ready_s: int = DEFAULT_READY_S
+
+
+@dataclass(frozen=True, slots=True)
+class Registrations:
+    """Who signed up before the start, in the order they did."""
+
+    #: ``(user, partner)``: the user asked the partner, who has not answered yet.
+    pending: tuple[tuple[int, int], ...] = ()
+    #: Confirmed partners, the one who asked first.
+    pairs: tuple[tuple[int, int], ...] = ()
+    #: People who registered alone.
+    solo: tuple[int, ...] = ()
+
+    def users(self) -> frozenset[int]:
+        """Everyone taken: registered, or asked as someone's partner."""
+        return frozenset(
+            [u for pair in self.pending for u in pair]
+            + [u for pair in self.pairs for u in pair]
+            + list(self.solo)
+        )
+
+    @property
+    def team_count(self) -> int:
+        """The teams the registrations would make if nobody else came."""
+        return len(self.pairs) + len(self.pending) + len(self.solo) // TEAM_SIZE
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    """A team of the bracket. Teams are numbered by seed: ``id == seed``, 1
+    the best; ``rating`` is its players' mean rating, None when unrated."""
+
+    id: int
+    players: tuple[int, ...]
+    seed: int
+    rating: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Destination:
+    """Where a team goes after a match: a slot of a later match."""
+
+    match: int
+    slot: Slot
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """One game of the bracket, numbered from 1 in the order the rounds come
+    (winners' rounds, losers' rounds, the grand final, its second game).
+
+    ``winner_to``/``loser_to`` None means the team leaves the bracket there
+    (eliminated, or the champion). ``scores`` are in slot order (a, b).
+    A bye leaves no match behind: the team with a bye already sits in its
+    next match's slot, so every match has two teams once it is ready.
+    """
+
+    number: int
+    bracket: Bracket
+    round: int
+    a: int | None = None
+    b: int | None = None
+    winner_to: Destination | None = None
+    loser_to: Destination | None = None
+    state: MatchState = "waiting"
+    #: The end of the ready check (state ``ready_check``).
+    deadline: float | None = None
+    #: The teams that pressed Ready.
+    ready: frozenset[int] = frozenset()
+    #: The match's table (state ``playing``, and kept once done).
+    table_id: int | None = None
+    winner: int | None = None
+    scores: tuple[int, int] | None = None
+    how: How | None = None
+    reason: str = ""
+
+    @property
+    def teams(self) -> tuple[int, ...]:
+        """The teams known so far, slot a first."""
+        return tuple(t for t in (self.a, self.b) if t is not None)
+
+    @property
+    def loser(self) -> int | None:
+        if self.winner is None:
+            return None
+        return self.b if self.winner == self.a else self.a
+
+    @property
+    def all_ready(self) -> bool:
+        """Both teams pressed Ready: the table may open."""
+        return self.state == "ready_check" and len(self.ready) == TEAM_SIZE
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A final place; teams knocked out at the same stage share it."""
+
+    place: int
+    team: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """A tournament, from its registration to its final standings.
+
+    ``version`` counts the events applied: the store refuses an event
+    written against an older version, so each step happens once.
+    ``left_out`` are the registrants who got no team at the start (the odd
+    solo registrant, partners who never confirmed).
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    organizer_id: int
+    settings: Settings
+    phase: Phase = "registering"
+    registrations: Registrations = field(default_factory=Registrations)
+    teams: tuple[Team, ...] = ()
+    matches: tuple[Match, ...] = ()
+    left_out: tuple[int, ...] = ()
+    standings: tuple[Standing, ...] = ()
+    version: int = 0
+
+    def match(self, number: int) -> Match | None:
+        if 1 <= number <= len(self.matches):
+            return self.matches[number - 1]
+        return None
+
+    def team(self, team_id: int) -> Team | None:
+        if 1 <= team_id <= len(self.teams):
+            return self.teams[team_id - 1]
+        return None
+
+    def team_of(self, user: int) -> Team | None:
+        """The user's team once the bracket is drawn."""
+        return next((t for t in self.teams if user in t.players), None)
+
+    @property
+    def champion(self) -> int | None:
+        return next((s.team for s in self.standings if s.place == 1), None)
+
+
+def new_tournament(
+    tournament_id: int, guild_id: int, channel_id: int, organizer_id: int, settings: Settings
+) -> Tournament:
+    """A tournament open for registration: the state before the first event."""
+    return Tournament(tournament_id, guild_id, channel_id, organizer_id, settings)

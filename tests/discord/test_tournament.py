@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.tournament.model import Match
 from tests.discord.harness import World
 from tests.discord.tournament_harness import Cup
 
@@ -28,3 +29,115 @@ async def test_two_teams_play_a_final(world: World) -> None:
     state = cup.state()
     assert state.phase == "over"
     assert state.champion == playing.a
+
+
+async def test_eight_teams_play_a_double_elimination_through_restarts(world: World) -> None:
+    """Eight pairs register (each partner confirms), the bracket is drawn, and
+    every match goes through its ready check to a table in its own thread,
+    except a no-show (the ready check runs out on the clock) and a match the
+    organizer decides. The bot restarts before the draw, during ready checks,
+    during a game and after a result; the final standings reach the results
+    channel."""
+    results = world.guild.create_text_channel("results")
+    await world.bot.app.servers.change(world.guild.id, results_channel=results.id)
+    people = [world.user(f"player{n}") for n in range(16)]
+    organizer = people[0]
+    cup = Cup(world, organizer)
+    await cup.open(name="Winter cup", format="double", target=250, ready_minutes=10)
+    for n in range(0, 16, 2):
+        await cup.pair(people[n], people[n + 1])
+    refused = await cup.click(people[2], "Register alone")
+    assert refused.response is not None
+    assert refused.response.content == "You are already registered in this tournament."
+    await world.restart()
+    refused = await cup.click(people[3], "Start")
+    assert refused.response is not None
+    assert "Only the organizer" in refused.response.content
+    await cup.click(organizer, "Start")
+    state = cup.state()
+    assert state.phase == "running" and len(state.teams) == 8
+    assert len(cup.matches("ready_check")) == 4  # the first round, all at once
+
+    tables: set[int] = set()
+    no_show: Match | None = None
+    decided = restarted_in_game = False
+    for _ in range(40):
+        if cup.state().phase != "running":
+            break
+        for match in cup.matches("ready_check"):
+            a, b = match.a or 0, match.b or 0
+            if no_show is not None and match.number == no_show.number:
+                continue
+            if no_show is None:
+                await cup.ready(match, a)  # team b never presses Ready
+                no_show = match
+            elif not decided:
+                answer = await organizer.slash(
+                    world.channel,
+                    "spades tournament decide",
+                    match=match.number,
+                    winner=b,
+                    reason="their table lost its connection",
+                )
+                assert answer.response is not None
+                assert "goes to team" in answer.response.content
+                done = cup.state().match(match.number)
+                assert done is not None and (done.how, done.winner) == ("decided", b)
+                decided = True
+            else:
+                tables.add(await play(world, cup, match))
+                if not restarted_in_game:
+                    restarted_in_game = True
+                    await world.restart()  # with the next table's game under way
+                if len(tables) == 3:
+                    await world.restart()
+        waiting = [m.number for m in cup.matches("ready_check")]
+        if no_show is not None and no_show.how is None and waiting == [no_show.number]:
+            # Every other ready check was answered: only the no-show's runs out.
+            await world.restart()  # the ready check's deadline survives it
+            await world.env.advance_time(10 * 60 + 1)
+            no_show = cup.state().match(no_show.number)
+            assert no_show is not None and (no_show.how, no_show.winner) == ("no_show", no_show.a)
+    state = cup.state()
+    assert state.phase == "over" and no_show is not None and decided
+    hows = [m.how for m in state.matches]
+    assert (hows.count("no_show"), hows.count("decided")) == (1, 1)
+    assert len(tables) == len([m for m in state.matches if m.how == "played"])
+    # Each table was opened once: every thread holds one table.
+    assert len(world.channel.threads) == len(tables)
+    places = [s.place for s in state.standings]
+    assert places[0] == 1 and sorted(places) == places and len(places) == 8
+    posted = [m.content for m in results.history()]
+    assert any("Winter cup" in text and "1. Team" in text for text in posted), posted
+
+
+async def play(world: World, cup: Cup, match: Match) -> int:
+    """Both teams press Ready; the table opens in a thread of its own with
+    the teams as partners; team b resigns, so team a advances."""
+    a, b = match.a or 0, match.b or 0
+    # The ready notice's button is for the match's teams only.
+    notice = next(
+        m for m in world.channel.history() if f"match {match.number} of" in (m.content or "")
+    )
+    outsider = next(
+        p
+        for p in world.users.values()
+        if (team := cup.state().team_of(p.id)) and team.id not in (a, b)
+    )
+    refused = await outsider.click(notice, label=f"Ready · match {match.number}")
+    assert refused.response is not None
+    assert refused.response.content == "Your team does not play in that match."
+    await cup.ready(match, a, b)
+    opened = cup.state().match(match.number)
+    assert opened is not None and opened.state == "playing" and opened.table_id is not None
+    table = await world.bot.app.tables.get(opened.table_id)
+    assert table.channel_id in {t.id for t in world.channel.threads}
+    team_a, team_b = cup.state().team(a), cup.state().team(b)
+    assert team_a is not None and team_b is not None
+    seats = [s.user_id for s in table.seats]
+    assert seats == [team_a.players[0], team_b.players[0], team_a.players[1], team_b.players[1]]
+    assert table.options.target == 250
+    await cup.resign(opened, b)
+    done = cup.state().match(match.number)
+    assert done is not None and (done.how, done.winner) == ("played", a), done
+    return table.id

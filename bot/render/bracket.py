@@ -1,17 +1,69 @@
-"""The picture of a tournament's bracket, drawn with Pillow."""
+"""The picture of a tournament's bracket, drawn with Pillow in the colours
+and font of the end-of-game score chart.
+
+:func:`layout_bracket` places every match (a box of two rows, one per
+team, under a line with its number and state) without drawing anything;
+:func:`render_png` draws it. The winners' bracket runs left to right with
+the grand final after its last round, the losers' bracket below it. A
+match sits where it would in the full bracket, so each one lines up with
+the two it follows; a column with byes keeps its gaps rather than its
+neighbours' places.
+"""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
 
-from bot.tournament.model import Tournament
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.stats.chart import AXIS, BACKGROUND, GRID, TARGET_COLOUR, TEAM_COLOURS, TEXT
+from bot.tournament.bracket import full_round_size
+from bot.tournament.model import Bracket, Match, Tournament
+
+BOX_W = 200
+ROW_H = 20
+HEADER_H = 15
+#: The height a match takes in its column: its header, two rows and a gap.
+PITCH = HEADER_H + 2 * ROW_H + 10
+COLUMN_W = BOX_W + 36
+MARGIN = 20
+TITLE_H = 40
+LABEL_H = 26
+SEED_W = 24
+SCORE_W = 40
+
+FAINT = (160, 166, 178)
+PLAYING = TEAM_COLOURS[0]
+WAITING_READY = TEAM_COLOURS[1]
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """Where a match is drawn: the top-left corner of its two rows."""
+
+    match: Match
+    x: int
+    y: int
+
+
+@dataclass(frozen=True, slots=True)
+class BracketLayout:
+    width: int
+    height: int
+    boxes: tuple[Box, ...]
+    #: The section titles: (which, x, y).
+    labels: tuple[tuple[Bracket, int, int], ...]
 
 
 @dataclass(frozen=True, slots=True)
 class BracketLabels:
     """The words of the picture, in the reader's language (the caller
-    translates them; the defaults are the English source)."""
+    translates them; the defaults are the English source). ``winner_of``
+    and ``loser_of`` keep a ``{match}`` placeholder."""
 
     winners: str = "Winners' bracket"
     losers: str = "Losers' bracket"
@@ -22,13 +74,196 @@ class BracketLabels:
     no_show: str = "no show"
     decided: str = "decided"
     champion: str = "Champion"
+    winner_of: str = "winner of #{match}"
+    loser_of: str = "loser of #{match}"
+
+
+def _section(matches: list[Match], teams: int, left: int, top: int) -> tuple[list[Box], int]:
+    """Boxes for one section (its rounds as columns) and its height.
+
+    A round's matches are spread over the section's height by their place
+    in the full bracket; the height is the least that keeps the closest
+    two boxes of every column a pitch apart."""
+    rounds = sorted({m.round for m in matches})
+    rows = 1.0
+    for r in rounds:
+        places = sorted(m.position for m in matches if m.round == r)
+        gaps = [b - a for a, b in pairwise(places)]
+        size = full_round_size(teams, matches[0].bracket, r)
+        rows = max(rows, size / min(gaps, default=size))
+    height = rows * PITCH
+    raw = {
+        m.number: (m.position + 0.5) * height / full_round_size(teams, m.bracket, m.round)
+        for m in matches
+    }
+    shift = min(raw.values()) - PITCH / 2
+    boxes = [
+        Box(m, left + rounds.index(m.round) * COLUMN_W, top + round(raw[m.number] - shift))
+        for m in matches
+    ]
+    span = max(raw.values()) - min(raw.values()) + PITCH
+    return boxes, round(span)
+
+
+def layout_bracket(t: Tournament) -> BracketLayout:
+    """Where every match of ``t`` goes in the picture."""
+    teams = len(t.teams)
+    winners = [m for m in t.matches if m.bracket == "W"]
+    losers = [m for m in t.matches if m.bracket == "L"]
+    finals = [m for m in t.matches if m.bracket in ("GF", "GF2")]
+    top = TITLE_H + LABEL_H
+    if not winners:  # not drawn yet: the title alone
+        return BracketLayout(BOX_W + 2 * MARGIN, TITLE_H + MARGIN, (), ())
+    boxes, height = _section(winners, teams, MARGIN, top)
+    labels: list[tuple[Bracket, int, int]] = [("W", MARGIN, TITLE_H)]
+    columns = len({m.round for m in winners})
+    final_y = boxes[-1].y  # the winners' final
+    for index, m in enumerate(finals):
+        x = MARGIN + (columns + index) * COLUMN_W
+        boxes.append(Box(m, x, final_y))
+        labels.append((m.bracket, x, TITLE_H))
+    width = MARGIN * 2 + (columns + len(finals)) * COLUMN_W
+    bottom = top + height
+    if losers:
+        labels.append(("L", MARGIN, bottom + 10))
+        low, low_height = _section(losers, teams, MARGIN, bottom + 10 + LABEL_H)
+        boxes.extend(low)
+        bottom += 10 + LABEL_H + low_height
+        width = max(width, MARGIN * 2 + len({m.round for m in losers}) * COLUMN_W)
+    return BracketLayout(width, bottom + MARGIN, tuple(boxes), tuple(labels))
+
+
+@lru_cache(maxsize=4)
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+@lru_cache(maxsize=512)
+def _fit(text: str, size: int, room: int) -> str:
+    """``text`` cut with an ellipsis to ``room`` pixels."""
+    font = _font(size)
+    if font.getlength(text) <= room:
+        return text
+    while text and font.getlength(text + "…") > room:
+        text = text[:-1]
+    return text + "…"
+
+
+def render_png(
+    t: Tournament, layout: BracketLayout, names: Mapping[int, str], labels: BracketLabels
+) -> bytes:
+    """Draw ``layout`` and return it as PNG bytes."""
+    image = Image.new("RGB", (layout.width, layout.height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    title = t.settings.name
+    if t.champion is not None:
+        title = f"{title}   {labels.champion}: {names.get(t.champion, '?')}"
+    draw.text((MARGIN, 12), _fit(title, 18, layout.width - 2 * MARGIN), fill=TEXT, font=_font(18))
+    section = {
+        "W": labels.winners,
+        "L": labels.losers,
+        "GF": labels.final,
+        "GF2": labels.second_final,
+    }
+    for which, x, y in layout.labels:
+        draw.text((x, y + 4), section[which], fill=AXIS, font=_font(15))
+    where = {box.match.number: box for box in layout.boxes}
+    for box in layout.boxes:
+        _connector(draw, box, where)
+    feeders = _feeders(t)
+    for box in layout.boxes:
+        _match(draw, box, names, labels, feeders)
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=1)
+    return out.getvalue()
+
+
+def _feeders(t: Tournament) -> dict[tuple[int, str], str]:
+    """What fills each empty slot: ``(match, slot)`` -> "winner of #3"."""
+    found: dict[tuple[int, str], str] = {}
+    for m in t.matches:
+        for to, kind in ((m.winner_to, "winner"), (m.loser_to, "loser")):
+            if to is not None:
+                found[(to.match, to.slot)] = f"{kind}:{m.number}"
+    return found
+
+
+def _connector(draw: ImageDraw.ImageDraw, box: Box, where: Mapping[int, Box]) -> None:
+    """The line from a match to the next one its winner plays, when that one
+    is in the same section (or is the grand final)."""
+    to = box.match.winner_to
+    if to is None or to.match not in where:
+        return
+    target = where[to.match]
+    if (box.match.bracket == "L") != (target.match.bracket == "L"):
+        return
+    start = (box.x + BOX_W, box.y + ROW_H)
+    end_y = target.y + (ROW_H // 2 if to.slot == "a" else ROW_H + ROW_H // 2)
+    middle = box.x + BOX_W + (target.x - box.x - BOX_W) // 2
+    draw.line([start, (middle, start[1]), (middle, end_y), (target.x, end_y)], fill=GRID, width=2)
+
+
+def _match(
+    draw: ImageDraw.ImageDraw,
+    box: Box,
+    names: Mapping[int, str],
+    labels: BracketLabels,
+    feeders: Mapping[tuple[int, str], str],
+) -> None:
+    m = box.match
+    small = _font(12)
+    state = {
+        "playing": labels.playing,
+        "ready_check": labels.ready_check,
+        "waiting": "",
+        "done": {"no_show": labels.no_show, "decided": labels.decided}.get(m.how or "", ""),
+    }[m.state]
+    draw.text((box.x, box.y - 2), f"#{m.number}", fill=AXIS, font=small, anchor="ls")
+    colour = {"playing": PLAYING, "ready_check": WAITING_READY}.get(m.state, AXIS)
+    draw.text((box.x + BOX_W, box.y - 2), state, fill=colour, font=small, anchor="rs")
+    outline = colour if m.state in ("playing", "ready_check") else GRID
+    draw.rectangle(
+        (box.x, box.y, box.x + BOX_W, box.y + 2 * ROW_H),
+        fill=BACKGROUND,
+        outline=outline,
+        width=2 if outline is not GRID else 1,
+    )
+    draw.line([(box.x, box.y + ROW_H), (box.x + BOX_W, box.y + ROW_H)], fill=GRID)
+    for row, (slot, team) in enumerate((("a", m.a), ("b", m.b))):
+        y = box.y + row * ROW_H + ROW_H // 2
+        if team is None:
+            kind, _, number = feeders.get((m.number, slot), ":").partition(":")
+            hint = labels.winner_of if kind == "winner" else labels.loser_of
+            text = hint.format(match=number) if number else ""
+            draw.text(
+                (box.x + SEED_W, y),
+                _fit(text, 12, BOX_W - SEED_W),
+                fill=FAINT,
+                font=small,
+                anchor="lm",
+            )
+            continue
+        lost = m.winner is not None and m.winner != team
+        ink = FAINT if lost else TEXT
+        if m.winner == team:
+            draw.rectangle((box.x, y - ROW_H // 2, box.x + 3, y + ROW_H // 2), fill=TARGET_COLOUR)
+        draw.text((box.x + SEED_W - 6, y), str(team), fill=AXIS, font=small, anchor="rm")
+        name = _fit(names.get(team, "?"), 13, BOX_W - SEED_W - SCORE_W)
+        draw.text((box.x + SEED_W, y), name, fill=ink, font=_font(13), anchor="lm")
+        right = (box.x + BOX_W - 6, y)
+        if m.scores is not None:
+            score = m.scores[0 if slot == "a" else 1]
+            draw.text(right, str(score), fill=ink, font=_font(13), anchor="rm")
+        elif m.state == "ready_check" and team in m.ready:
+            x, r = right[0] - 4, 4
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=TARGET_COLOUR)
 
 
 def bracket_png(
     t: Tournament, names: Mapping[int, str], labels: BracketLabels = BracketLabels()
 ) -> bytes:
     """The bracket of ``t`` as PNG bytes: every match with its number, its
-    teams (``names``: team id -> display name), scores, who advanced and
-    the matches in progress; the winners' bracket, the losers' bracket and
-    the grand final."""
-    raise NotImplementedError("drawn in the next commit")
+    teams (``names``: team id -> display name, shown after the seed),
+    scores, who advanced and the matches in progress; the winners' bracket,
+    the losers' bracket and the grand final."""
+    return render_png(t, layout_bracket(t), names, labels)

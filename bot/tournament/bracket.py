@@ -53,10 +53,22 @@ def seed_order(size: int) -> list[int]:
 
 
 def bracket_size(teams: int) -> int:
+    """The full bracket's size: the power of two the byes fill up to."""
     size = 2
     while size < teams:
         size *= 2
     return size
+
+
+def full_round_size(teams: int, bracket: Bracket, round_no: int) -> int:
+    """How many matches a round has in the full bracket, byes included
+    (the range of :attr:`Match.position`)."""
+    size = bracket_size(teams)
+    if bracket == "W":
+        return size >> round_no
+    if bracket == "L":
+        return max(size >> ((round_no + 1) // 2 + 1), 1)
+    return 1
 
 
 def seed_teams(
@@ -86,6 +98,7 @@ def seed_teams(
 class _Node:
     bracket: Bracket
     round: int
+    position: int
     sources: tuple[Source, Source]
 
 
@@ -120,7 +133,7 @@ def _layout(size: int, fmt: Format) -> list[_Node]:
                 survivors = _round(nodes, "L", l_round, _pairs(survivors))
                 l_round += 1
         champion_l = survivors[0]
-    nodes.append(_Node("GF", 1, (champion_w, champion_l)))
+    nodes.append(_Node("GF", 1, 0, (champion_w, champion_l)))
     return nodes
 
 
@@ -133,7 +146,7 @@ def _round(
 ) -> list[Source]:
     """A round of matches between ``pairs``; their winners, in order."""
     start = len(nodes)
-    nodes.extend(_Node(bracket, round_no, pair) for pair in pairs)
+    nodes.extend(_Node(bracket, round_no, i, pair) for i, pair in enumerate(pairs))
     return [("winner", n) for n in range(start, len(nodes))]
 
 
@@ -167,8 +180,7 @@ def build_matches(team_count: int, fmt: Format) -> tuple[Match, ...]:
     real = [i for i, count in enumerate(live_count) if count == 2]
     number = {node: n for n, node in enumerate(real, start=1)}
     matches = {
-        n: Match(number=n, bracket=nodes[i].bracket, round=nodes[i].round)
-        for i, n in number.items()
+        n: Match(n, nodes[i].bracket, nodes[i].round, nodes[i].position) for i, n in number.items()
     }
     for i in real:
         target = number[i]

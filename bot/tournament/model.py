@@ -103,6 +103,9 @@ class Match:
     number: int
     bracket: Bracket
     round: int
+    #: Its place from the top among its round's matches in the full bracket
+    #: (byes included), for drawing it.
+    position: int = 0
     a: int | None = None
     b: int | None = None
     winner_to: Destination | None = None

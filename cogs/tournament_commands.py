@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import discord
@@ -11,7 +10,6 @@ from discord.app_commands import Choice
 
 from bot.i18n import N_, tr
 from bot.render import tournament_text as text
-from bot.render.bracket import bracket_png
 from bot.tournament.events import Cancel, Decide, TournamentRefusal
 from bot.tournament.model import Settings, Tournament
 from cogs.errors import InteractionRefused
@@ -121,12 +119,10 @@ class TournamentGroup(
                 ephemeral=True,
             )
             return
-        names = {t.id: text.team_label(tournament, t.id, lang) for t in tournament.teams}
         await interaction.response.defer(ephemeral=True, thinking=True)
-        png = bracket_png(tournament, names)
         embed.set_image(url="attachment://bracket.png")
         await interaction.followup.send(
-            embed=embed, file=discord.File(io.BytesIO(png), filename="bracket.png"), ephemeral=True
+            embed=embed, file=self.desk.picture(tournament, lang), ephemeral=True
         )
 
     @app_commands.command(name="decide", description=N_("Settle a stuck match (organizer)"))

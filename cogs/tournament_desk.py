@@ -192,13 +192,14 @@ class TournamentDesk:
     def _picture(self, tournament: Tournament, lang: str) -> discord.File | None:
         if not tournament.matches:
             return None
+        return self.picture(tournament, lang)
+
+    def picture(self, tournament: Tournament, lang: str) -> discord.File:
+        """The bracket as a PNG file, teams named as members last seen."""
         names = {
             t.id: " & ".join(self.names(u) or str(u) for u in t.players) for t in tournament.teams
         }
-        try:
-            png = bracket_png(tournament, names)
-        except NotImplementedError:
-            return None
+        png = bracket_png(tournament, names, text.bracket_labels(lang))
         return discord.File(io.BytesIO(png), filename="bracket.png")
 
     def _tell_ready(self, tournament: Tournament, match: Match) -> None:

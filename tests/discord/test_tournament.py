@@ -21,6 +21,11 @@ async def test_two_teams_play_a_final(world: World) -> None:
     await cup.pair(carol, dave)
     await cup.click(alice, "Start")
     [final] = cup.matches("ready_check")
+    # The message shows the bracket; /spades tournament show draws it for the asker.
+    assert [a.filename for a in cup.message().attachments] == ["bracket.png"]
+    shown = await carol.slash(world.channel, "spades tournament show")
+    assert shown.ephemeral and shown.response is not None, shown
+    assert [a.filename for a in shown.response.attachments] == ["bracket.png"]
     await cup.ready(final, final.a or 0, final.b or 0)
     [playing] = cup.matches("playing")
     table = await world.bot.app.tables.get(playing.table_id or 0)

@@ -31,6 +31,7 @@ from bot.tournament.events import (
     TournamentRefusal,
     Withdraw,
 )
+from bot.tournament.match_tables import Found
 from bot.tournament.model import Match, Tournament
 from bot.tournament.service import TournamentService
 from cogs.components import BUTTON_STYLES, SpadesComponent, to_embed
@@ -85,34 +86,40 @@ class MatchThreads:
     def __init__(self, client: discord.Client, outbox: Outbox) -> None:
         self.client = client
         self.outbox = outbox
+        self._asked: set[tuple[int, int]] = set()  # (tournament, match) under way
 
-    async def place_for(self, tournament: Tournament, match: Match) -> int:
-        started: list[int] = []
+    def request(self, tournament: Tournament, match: Match, found: Found) -> None:
+        asked = (tournament.id, match.number)
+        if asked in self._asked:
+            return
+        self._asked.add(asked)
 
         async def start() -> Route:
-            channel = self.client.get_channel(tournament.channel_id)
-            if not isinstance(channel, discord.TextChannel):
-                return None
-            have = channel.permissions_for(channel.guild.me)
-            if not (have.create_public_threads and have.send_messages_in_threads):
-                return None
-            name = f"{tournament.settings.name} · {match.number}"
             try:
-                thread = await channel.create_thread(
-                    name=name[:100],
-                    type=discord.ChannelType.public_thread,
-                    auto_archive_duration=10080,
-                )
-            except discord.HTTPException as exc:
-                log.info("tournament %d match %d: no thread: %s", tournament.id, match.number, exc)
-                return THREAD
-            started.append(thread.id)
-            return THREAD
+                place, route = await self._thread(tournament, match)
+                await found(place)
+            finally:
+                self._asked.discard(asked)
+            return route
 
-        key = ("match-thread", tournament.id * 1000 + match.number)
-        self.outbox.put(key, start)
-        await self.outbox.settled(key)
-        return started[0] if started else tournament.channel_id
+        self.outbox.put(("match-thread", tournament.id * 1000 + match.number), start)
+
+    async def _thread(self, tournament: Tournament, match: Match) -> tuple[int, Route]:
+        channel = self.client.get_channel(tournament.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return tournament.channel_id, None
+        have = channel.permissions_for(channel.guild.me)
+        if not (have.create_public_threads and have.send_messages_in_threads):
+            return tournament.channel_id, None
+        name = f"{tournament.settings.name} · {match.number}"
+        try:
+            thread = await channel.create_thread(
+                name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=10080
+            )
+        except discord.HTTPException as exc:
+            log.info("tournament %d match %d: no thread: %s", tournament.id, match.number, exc)
+            return tournament.channel_id, THREAD
+        return thread.id, THREAD
 
 
 class TournamentDesk:

@@ -13,6 +13,7 @@ down, is left behind (empty).
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from bot.app import SpadesApp
@@ -24,12 +25,18 @@ from db.tournaments import TournamentStore
 log = logging.getLogger(__name__)
 
 
+#: Called with the channel found for a match's table.
+Found = Callable[[int], Awaitable[None]]
+
+
 class Places(Protocol):
     """Where match tables open (the Discord layer knows threads)."""
 
-    async def place_for(self, tournament: Tournament, match: Match) -> int:
-        """A channel for the match's table: a new thread of the tournament's
-        channel, or the channel itself where no thread can be started."""
+    def request(self, tournament: Tournament, match: Match, found: Found) -> None:
+        """Find a channel for the match's table (a new thread of the
+        tournament's channel, or the channel itself where no thread can be
+        started), in its own time, and then call ``found`` with it; nothing
+        if a request for the match is already under way."""
 
 
 def seating(tournament: Tournament, match: Match) -> list[int]:
@@ -61,18 +68,23 @@ class MatchTables:
         self.places = places
         self.opened = 0  # tables opened by this process (benchmarks count them)
 
-    async def open(self, tournament: Tournament, match: Match) -> int | None:
+    async def open(self, tournament: Tournament, match: Match, then: Found) -> int | None:
         """The id of the match's table, open with the game started; None if
-        its place is taken by another table for now (tried again later)."""
+        it has no place yet (one is asked for: ``then`` is called once it is
+        written down) or its place is taken by another table for now (tried
+        again at the next follow-up)."""
         found = {m.match_no: m for m in await self.store.match_tables(tournament.id)}
         known = found.get(match.number)
         if known is not None and known.table_id is not None:
             return known.table_id
         if known is None:
-            place = await self.places.place_for(tournament, match)
-            await self.store.set_place(tournament.id, match.number, place)
-            found = {m.match_no: m for m in await self.store.match_tables(tournament.id)}
-            known = found[match.number]
+
+            async def place_found(place: int) -> None:
+                await self.store.set_place(tournament.id, match.number, place)
+                await then(place)
+
+            self.places.request(tournament, match, place_found)
+            return None
         players = seating(tournament, match)
         table = await self._table_at(tournament, known.place_id, players)
         if table is None:

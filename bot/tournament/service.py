@@ -215,7 +215,11 @@ class TournamentService:
 
     async def _follow_match(self, tournament: Tournament, match: Match) -> None:
         if match.all_ready:
-            table_id = await self.tables.open(tournament, match)
+
+            async def placed(_place: int) -> None:
+                self.app.spawn(self._follow_up(tournament.id), f"tournament-{tournament.id}")
+
+            table_id = await self.tables.open(tournament, match, placed)
             if table_id is not None:
                 await self._commit(tournament.id, TableOpened(match.number, table_id))
         elif match.state == "playing" and match.table_id is not None:

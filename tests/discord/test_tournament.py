@@ -8,6 +8,7 @@ import pytest
 
 from bot.tournament.model import Match
 from tests.discord.harness import World
+from tests.discord.test_languages import locales  # noqa: F401 (a fixture)
 from tests.discord.tournament_harness import Cup
 
 pytestmark = pytest.mark.simcord(settle_timeout=2.0)
@@ -146,3 +147,71 @@ async def play(world: World, cup: Cup, match: Match) -> int:
     done = cup.state().match(match.number)
     assert done is not None and (done.how, done.winner) == ("played", a), done
     return table.id
+
+
+@pytest.mark.parametrize(
+    ("locale", "twice", "not_organizer", "already_ready"),
+    [
+        (
+            "en-US",
+            "You are already registered in this tournament.",
+            "Only the organizer",
+            "Your team is already marked ready.",
+        ),
+        (
+            "de",
+            "Du bist in diesem Turnier schon angemeldet.",
+            "Das darf nur der Veranstalter",
+            "Dein Team ist schon als bereit markiert.",
+        ),
+        (
+            "es-ES",
+            "Ya estás inscrito en este torneo.",
+            "Solo el organizador",
+            "Tu equipo ya está marcado como listo.",
+        ),
+        (
+            "fr",
+            "Vous êtes déjà inscrit à ce tournoi.",
+            "Seul l’organisateur",
+            "Votre équipe est déjà marquée prête.",
+        ),
+        (
+            "pt-BR",
+            "Você já está inscrito neste torneio.",
+            "Só o organizador",
+            "Sua dupla já está marcada como pronta.",
+        ),
+    ],
+)
+async def test_refusals_are_one_private_line_in_the_clickers_language(
+    world: World,
+    locales: dict[int, str],  # noqa: F811 (the fixture)
+    locale: str,
+    twice: str,
+    not_organizer: str,
+    already_ready: str,
+) -> None:
+    alice, bob = world.user("alice"), world.user("bob")
+    carol, dave = world.user("carol"), world.user("dave")
+    locales[bob.id] = locales[dave.id] = locale
+    cup = Cup(world, alice)
+    await cup.open()
+    await cup.pair(alice, carol)
+    refused = await cup.click(bob, "Register alone")
+    assert refused.ephemeral and refused.response is not None
+    refused = await cup.click(bob, "Register alone")
+    assert refused.ephemeral and refused.response is not None
+    assert refused.response.content == twice
+    refused = await cup.click(bob, "Start")
+    assert refused.response is not None and refused.response.content.startswith(not_organizer)
+    await cup.click(dave, "Register alone")  # bob and dave make the second team
+    await cup.click(alice, "Start")
+    assert cup.state().phase == "running" and len(cup.state().teams) == 2
+    await cup.click(bob, "Ready")
+    refused = await cup.click(dave, "Ready")  # bob's partner: the team is ready already
+    assert refused.ephemeral and refused.response is not None
+    assert refused.response.content == already_ready
+    cancelled = await alice.slash(world.channel, "spades tournament cancel")
+    assert cancelled.response is not None
+    assert cup.state().phase == "cancelled"

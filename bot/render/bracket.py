@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.stats.chart import AXIS, BACKGROUND, GRID, TARGET_COLOUR, TEAM_COLOURS, TEXT
 from bot.tournament.bracket import full_round_size
-from bot.tournament.model import Bracket, Match, Tournament
+from bot.tournament.model import Bracket, Destination, Match, Tournament
 
 BOX_W = 200
 ROW_H = 20
@@ -43,7 +43,8 @@ WAITING_READY = TEAM_COLOURS[1]
 
 @dataclass(frozen=True, slots=True)
 class Box:
-    """Where a match is drawn: the top-left corner of its two rows."""
+    """Where a match is drawn: the top-left corner of its two rows (its
+    header line is above them, within the match's :data:`PITCH`)."""
 
     match: Match
     x: int
@@ -85,24 +86,24 @@ def _section(matches: list[Match], teams: int, left: int, top: int) -> tuple[lis
     in the full bracket; the height is the least that keeps the closest
     two boxes of every column a pitch apart."""
     rounds = sorted({m.round for m in matches})
-    rows = 1.0
+    height = PITCH
     for r in rounds:
         places = sorted(m.position for m in matches if m.round == r)
-        gaps = [b - a for a, b in pairwise(places)]
         size = full_round_size(teams, matches[0].bracket, r)
-        rows = max(rows, size / min(gaps, default=size))
-    height = rows * PITCH
-    raw = {
-        m.number: (m.position + 0.5) * height / full_round_size(teams, m.bracket, m.round)
-        for m in matches
-    }
-    shift = min(raw.values()) - PITCH / 2
+        closest = min((b - a for a, b in pairwise(places)), default=size)
+        height = max(height, -(-PITCH * size // closest))  # rounded up
+
+    def offset(m: Match) -> int:
+        """The match's distance from the section's top, in whole pixels:
+        rounding down keeps every gap at least the pitch."""
+        return (2 * m.position + 1) * height // (2 * full_round_size(teams, m.bracket, m.round))
+
+    first = min(offset(m) for m in matches)
     boxes = [
-        Box(m, left + rounds.index(m.round) * COLUMN_W, top + round(raw[m.number] - shift))
+        Box(m, left + rounds.index(m.round) * COLUMN_W, top + HEADER_H + offset(m) - first)
         for m in matches
     ]
-    span = max(raw.values()) - min(raw.values()) + PITCH
-    return boxes, round(span)
+    return boxes, max(offset(m) for m in matches) - first + PITCH
 
 
 def layout_bracket(t: Tournament) -> BracketLayout:
@@ -190,8 +191,10 @@ def _feeders(t: Tournament) -> dict[tuple[int, str], str]:
 
 def _connector(draw: ImageDraw.ImageDraw, box: Box, where: Mapping[int, Box]) -> None:
     """The line from a match to the next one its winner plays, when that one
-    is in the same section (or is the grand final)."""
+    is in the same section (or is a final)."""
     to = box.match.winner_to
+    if to is None and box.match.bracket == "GF":
+        to = Destination(box.match.number + 1, "a")  # the second final, once there is one
     if to is None or to.match not in where:
         return
     target = where[to.match]

@@ -71,21 +71,19 @@ def full_round_size(teams: int, bracket: Bracket, round_no: int) -> int:
     return 1
 
 
+def team_rating(players: Sequence[int], ratings: Mapping[int, float]) -> float | None:
+    """The mean rating of a team's rated players; None when none is rated."""
+    known = [ratings[p] for p in players if p in ratings]
+    return fmean(known) if known else None
+
+
 def seed_teams(
     groups: Sequence[tuple[int, ...]], ratings: Mapping[int, float], rng: random.Random
 ) -> tuple[Team, ...]:
-    """Teams from their players, seeded by the mean rating of their rated
-    players (higher first), the unrated after them; ties and the unrated in
-    an order drawn with ``rng``."""
-    rated = [
-        (
-            players,
-            fmean(ratings[p] for p in players if p in ratings)
-            if any(p in ratings for p in players)
-            else None,
-        )
-        for players in groups
-    ]
+    """Teams from their players, seeded by rating (higher first), the
+    unrated after them; equal ratings and the unrated in an order drawn
+    with ``rng``."""
+    rated = [(players, team_rating(players, ratings)) for players in groups]
     rng.shuffle(rated)
     rated.sort(key=lambda item: (item[1] is None, -(item[1] or 0.0)))
     return tuple(

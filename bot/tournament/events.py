@@ -15,10 +15,41 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+#: Every code a :class:`TournamentRefusal` of :func:`bot.tournament.state.apply`
+#: carries, for the Discord layer to word each one.
+REFUSAL_CODES = frozenset(
+    {
+        "already_ready",
+        "already_registered",
+        "already_started",
+        "deadline_not_reached",
+        "full",
+        "match_over",
+        "no_partner_request",
+        "no_such_match",
+        "not_all_ready",
+        "not_in_match",
+        "not_organizer",
+        "not_playing",
+        "not_ready_check",
+        "not_registered",
+        "not_started",
+        "partner_is_self",
+        "partner_registered",
+        "partners_are_drawn",
+        "team_not_in_match",
+        "teams_unknown",
+        "too_few_teams",
+        "too_late",
+        "tournament_over",
+    }
+)
+
 
 class TournamentRefusal(Exception):
     """An event the tournament refuses; the tournament is left as it was.
-    ``code`` is stable: the Discord layer words it for the user."""
+    ``code`` is stable (see :data:`REFUSAL_CODES`): the Discord layer words
+    it for the user; ``params`` name the match or team concerned."""
 
     def __init__(self, code: str, **params: object) -> None:
         super().__init__(code)

@@ -64,11 +64,6 @@ class Registrations:
             + list(self.solo)
         )
 
-    @property
-    def team_count(self) -> int:
-        """The teams the registrations would make if nobody else came."""
-        return len(self.pairs) + len(self.pending) + len(self.solo) // TEAM_SIZE
-
 
 @dataclass(frozen=True, slots=True)
 class Team:

@@ -73,19 +73,20 @@ def _register(
     regs = t.registrations
     user = event.user
     if isinstance(event, Register):
-        if user in regs.users():
+        taken = regs.users()
+        if user in taken:
             raise TournamentRefusal("already_registered")
         if event.partner is None:
-            if (len(regs.solo) + 1) // TEAM_SIZE + len(regs.pairs) + len(regs.pending) > MAX_TEAMS:
+            if len(taken) + 1 > MAX_TEAMS * TEAM_SIZE:
                 raise TournamentRefusal("full")
             return replace(regs, solo=(*regs.solo, user))
         if t.settings.teams == "draw":
             raise TournamentRefusal("partners_are_drawn")
         if event.partner == user:
             raise TournamentRefusal("partner_is_self")
-        if event.partner in regs.users():
+        if event.partner in taken:
             raise TournamentRefusal("partner_registered")
-        if regs.team_count >= MAX_TEAMS:
+        if len(taken) + TEAM_SIZE > MAX_TEAMS * TEAM_SIZE:
             raise TournamentRefusal("full")
         return replace(regs, pending=(*regs.pending, (user, event.partner)))
     if isinstance(event, ConfirmPartner | DeclinePartner):

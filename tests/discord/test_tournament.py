@@ -215,3 +215,56 @@ async def test_refusals_are_one_private_line_in_the_clickers_language(
     cancelled = await alice.slash(world.channel, "spades tournament cancel")
     assert cancelled.response is not None
     assert cup.state().phase == "cancelled"
+
+
+class Crash(Exception):
+    """The process stops here (the restart that follows is the real one)."""
+
+
+@pytest.mark.parametrize("where", ["after the place", "after the table"])
+async def test_a_match_table_opens_once_across_a_crash(
+    world: World, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """Stopped after the match's thread was written down (no table yet), or
+    after its table was opened and its game started (the tournament not yet
+    told): the restarted bot opens the table in the same thread, or takes
+    the one it finds there; never a second thread or table."""
+    alice, bob, carol, dave = (world.user(n) for n in ("alice", "bob", "carol", "dave"))
+    cup = Cup(world, alice)
+    await cup.open(target=250)
+    await cup.pair(alice, bob)
+    await cup.pair(carol, dave)
+    await cup.click(alice, "Start")
+    [match] = cup.matches("ready_check")
+    service = world.bot.tournaments
+    if where == "after the place":
+        monkeypatch.setattr(service.tables, "_table_at", _crash)
+    else:
+        original = service._commit
+
+        async def commit(tournament_id: int, event: object) -> object:
+            if type(event).__name__ == "TableOpened":
+                raise Crash()
+            return await original(tournament_id, event)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(service, "_commit", commit)
+    await cup.ready(match, match.a or 0, match.b or 0)
+    assert cup.state().match(match.number).state == "ready_check"  # type: ignore[union-attr]
+    [thread] = world.channel.threads
+    tables_before = len(await world.bot.app.tables.unfinished())
+    assert tables_before == (0 if where == "after the place" else 1)
+
+    monkeypatch.undo()
+    await world.restart()
+    opened = cup.state().match(match.number)
+    assert opened is not None and opened.state == "playing"
+    assert [t.id for t in world.channel.threads] == [thread.id]
+    [table] = await world.bot.app.tables.unfinished()
+    assert table.id == opened.table_id and table.channel_id == thread.id
+    assert table.status.value == "playing"
+    await cup.resign(opened, opened.b or 0)
+    assert cup.state().phase == "over"
+
+
+async def _crash(*_args: object) -> None:
+    raise Crash()

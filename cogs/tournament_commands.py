@@ -122,7 +122,7 @@ class TournamentGroup(
         await interaction.response.defer(ephemeral=True, thinking=True)
         embed.set_image(url="attachment://bracket.png")
         await interaction.followup.send(
-            embed=embed, file=self.desk.picture(tournament, lang), ephemeral=True
+            embed=embed, file=await self.desk.picture(tournament, lang), ephemeral=True
         )
 
     @app_commands.command(name="decide", description=N_("Settle a stuck match (organizer)"))

@@ -10,6 +10,7 @@ refusal is one private line in the clicker's language.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
@@ -37,7 +38,7 @@ from bot.tournament.service import TournamentService
 from cogs.components import BUTTON_STYLES, SpadesComponent, to_embed
 from cogs.errors import InteractionRefused, report
 from cogs.languages import private_language
-from cogs.outbox import EDIT, POST, Outbox, Route
+from cogs.outbox import EDIT, POST, Key, Outbox, Route
 
 log = logging.getLogger(__name__)
 
@@ -151,8 +152,11 @@ class TournamentDesk:
             old = before.match(match.number)
             if match.state == "ready_check" and (old is None or old.state != "ready_check"):
                 self._tell_ready(tournament, match)
+        drawn = tournament.phase == "running" and before.phase == "registering"
+        if drawn and tournament.left_out:
+            self._tell_left_out(tournament)
         if tournament.phase == "over" and before.phase != "over":
-            self._post_results(tournament)
+            self.service.app.spawn(self._post_results(tournament), f"standings-{tournament.id}")
 
     def show_all(self) -> None:
         """Draw every loaded tournament's message again (after a restart)."""
@@ -172,7 +176,7 @@ class TournamentDesk:
             return None
         lang = self._lang(tournament_id)
         fields = _fields(text.tournament_message(tournament, lang))
-        picture = self._picture(tournament, lang)
+        picture = await self._picture(tournament, lang)
         if picture is not None:
             fields["attachments" if row.message_id else "file"] = (
                 [picture] if row.message_id else picture
@@ -196,51 +200,60 @@ class TournamentDesk:
             log.warning("tournament %d message not shown: %s", tournament.id, exc)
         return POST
 
-    def _picture(self, tournament: Tournament, lang: str) -> discord.File | None:
+    async def _picture(self, tournament: Tournament, lang: str) -> discord.File | None:
         if not tournament.matches:
             return None
-        return self.picture(tournament, lang)
+        return await self.picture(tournament, lang)
 
-    def picture(self, tournament: Tournament, lang: str) -> discord.File:
-        """The bracket as a PNG file, teams named as members last seen."""
+    async def picture(self, tournament: Tournament, lang: str) -> discord.File:
+        """The bracket as a PNG file, teams named as members last seen; drawn
+        off the event loop."""
         names = {
             t.id: " & ".join(self.names(u) or str(u) for u in t.players) for t in tournament.teams
         }
-        png = bracket_png(tournament, names, text.bracket_labels(lang))
+        png = await asyncio.to_thread(bracket_png, tournament, names, text.bracket_labels(lang))
         return discord.File(io.BytesIO(png), filename="bracket.png")
 
-    def _tell_ready(self, tournament: Tournament, match: Match) -> None:
-        spec = text.ready_notice(tournament, match, self._lang(tournament.id))
+    def _post(
+        self, key: Key, tournament: Tournament, spec: MessageSpec, channel_id: int | None = None
+    ) -> None:
+        """Post ``spec`` in the tournament's channel (or ``channel_id``) in
+        the outbox's line, mentioning the people it names."""
 
         async def send() -> Route:
             channel = self.client.get_partial_messageable(
-                tournament.channel_id, guild_id=tournament.guild_id or None
+                channel_id or tournament.channel_id, guild_id=tournament.guild_id or None
             )
             try:
                 await channel.send(
                     **_fields(spec), allowed_mentions=discord.AllowedMentions(users=True)
                 )
             except discord.HTTPException as exc:
-                log.info("tournament %d: ready notice not sent: %s", tournament.id, exc)
+                log.info("tournament %d: %r not posted: %s", tournament.id, key, exc)
             return POST
 
-        self.outbox.put(("ready", tournament.id * 1000 + match.number), send)
+        self.outbox.put(key, send)
 
-    def _post_results(self, tournament: Tournament) -> None:
-        async def send() -> Route:
-            settings = await self.service.app.servers.of(tournament.guild_id or None)
-            if settings.results_channel is None:
-                return None
-            channel = self.client.get_partial_messageable(
-                settings.results_channel, guild_id=tournament.guild_id or None
-            )
-            try:
-                await channel.send(text.results_post(tournament, self._lang(tournament.id)))
-            except discord.HTTPException as exc:
-                log.info("tournament %d: standings not posted: %s", tournament.id, exc)
-            return POST
+    def _tell_ready(self, tournament: Tournament, match: Match) -> None:
+        spec = text.ready_notice(tournament, match, self._lang(tournament.id))
+        self._post(("ready", tournament.id * 1000 + match.number), tournament, spec)
 
-        self.outbox.put(("tournament-results", tournament.id), send)
+    def _tell_left_out(self, tournament: Tournament) -> None:
+        spec = MessageSpec(content=text.left_out_notice(tournament, self._lang(tournament.id)))
+        self._post(("left-out", tournament.id), tournament, spec)
+
+    def _ask_partner(self, tournament: Tournament, user: int, partner: int) -> None:
+        spec = MessageSpec(
+            content=text.partner_asked(tournament, user, partner, self._lang(tournament.id))
+        )
+        self._post(("partner", partner), tournament, spec)
+
+    async def _post_results(self, tournament: Tournament) -> None:
+        settings = await self.service.app.servers.of(tournament.guild_id or None)
+        if settings.results_channel is not None:
+            spec = MessageSpec(content=text.results_post(tournament, self._lang(tournament.id)))
+            key = ("tournament-results", tournament.id)
+            self._post(key, tournament, spec, settings.results_channel)
 
     # -- clicks ---------------------------------------------------------------------------
 
@@ -278,6 +291,7 @@ class TournamentDesk:
         elif action == text.PARTNER:
             partner = values[0] if values else 0
             await self.service.act(tid, Register(user, partner))
+            self._ask_partner(tournament, user, partner)
             answer = tr(
                 lang,
                 "You asked <@{partner}>: they press Confirm partner on the tournament message.",

@@ -206,6 +206,29 @@ def results_post(tournament: Tournament, lang: str) -> str:
     return head + "\n" + standings_text(tournament, lang)
 
 
+def partner_asked(tournament: Tournament, user: int, partner: int, lang: str) -> str:
+    return tr(
+        lang,
+        "<@{partner}>: <@{user}> asks you to be their partner in {name}. Press Confirm "
+        "partner (or Decline partner) on the tournament message.",
+        partner=partner,
+        user=user,
+        name=tournament.settings.name,
+    )
+
+
+def left_out_notice(tournament: Tournament, lang: str) -> str:
+    """Registrants who got no team at the draw (an odd one alone, partners
+    who never confirmed)."""
+    return tr(
+        lang,
+        "{players}: registration is closed and you got no team in {name} (alone without "
+        "a partner, or a partner request never confirmed).",
+        players=" ".join(f"<@{u}>" for u in tournament.left_out),
+        name=tournament.settings.name,
+    )
+
+
 def ready_notice(tournament: Tournament, match: Match, lang: str) -> MessageSpec:
     """The ready check of a match, to its four players, with its Ready button."""
     players = [u for t in (match.a, match.b) for u in (tournament.team(t or 0) or _NOBODY).players]

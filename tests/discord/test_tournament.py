@@ -198,6 +198,10 @@ async def test_refusals_are_one_private_line_in_the_clickers_language(
     cup = Cup(world, alice)
     await cup.open()
     await cup.pair(alice, carol)
+    asked = [
+        m.content for m in world.channel.history() if f"<@{carol.id}>: <@{alice.id}>" in m.content
+    ]
+    assert len(asked) == 1 and "Confirm partner" in asked[0], asked
     refused = await cup.click(bob, "Register alone")
     assert refused.ephemeral and refused.response is not None
     refused = await cup.click(bob, "Register alone")
@@ -205,11 +209,19 @@ async def test_refusals_are_one_private_line_in_the_clickers_language(
     assert refused.response.content == twice
     refused = await cup.click(bob, "Start")
     assert refused.response is not None and refused.response.content.startswith(not_organizer)
-    await cup.click(dave, "Register alone")  # bob and dave make the second team
+    await cup.click(dave, "Register alone")
+    await cup.click(world.user("erin"), "Register alone")  # three alone: one is left out
     await cup.click(alice, "Start")
     assert cup.state().phase == "running" and len(cup.state().teams) == 2
+    [odd] = cup.state().left_out
+    told = [m.content for m in world.channel.history() if "you got no team" in m.content]
+    assert len(told) == 1 and told[0].startswith(f"<@{odd}>:"), told
+    if odd == bob.id:  # bob has no team to be ready for
+        bob, dave = dave, bob
     await cup.click(bob, "Ready")
-    refused = await cup.click(dave, "Ready")  # bob's partner: the team is ready already
+    partner = next(u for u in cup.state().team_of(bob.id).players if u != bob.id)  # type: ignore[union-attr]
+    locales[partner] = locale
+    refused = await cup.click(world.by_id(partner), "Ready")  # the team is ready already
     assert refused.ephemeral and refused.response is not None
     assert refused.response.content == already_ready
     cancelled = await alice.slash(world.channel, "spades tournament cancel")

@@ -8,10 +8,11 @@ simulated Discord over a SQLite file in a temporary folder. ``--teams``
 pairs register by clicking (Register, the partner menu, Confirm partner),
 the organizer presses Start, and then, for as long as the tournament runs,
 a player of each team in a ready check presses Ready, the bot opens the
-match's table (a thread, the table, its message), and the bot's own
-computer players (the ``heuristic`` level, as stand-ins do) make every move
-of every seat through the table service. Time moves on SimCord's fake
-clock, a second at a time while tables wait to be opened.
+match's table (a thread, the table, its message), and nobody plays: past
+the turn limit (5 minutes) the bot's computer players stand in for each
+late player (``[clock] stand_in_default``, the ``heuristic`` level) and
+play every game to its end, at once. Time moves on SimCord's fake clock,
+a minute at a time; between two steps the ready checks are answered.
 
 Measured:
 
@@ -19,7 +20,7 @@ Measured:
 * tables opened per fake second, at the peak (the first round opens them
   all at once: the outbox's budget spaces them);
 * the bracket picture's drawing time (wall clock, p95), drawn after every
-  match as the tournament message draws it;
+  step in which a match ended;
 * 429s: requests on the bot's token beyond Discord's global 50 per fake
   second (counted at discord.py's HTTP layer, as ``benchmarks.bot`` does),
   plus any 429 answered.
@@ -40,11 +41,9 @@ from pathlib import Path
 
 import simcord
 
-from bot.clock.computer import act, decide
+from bot.clock.settings import ClockSettings
 from bot.config import DatabaseSettings, Settings
-from bot.game.types import Phase
 from bot.render.bracket import bracket_png
-from bot.tables.model import TableStatus
 from bot.tournament.model import Tournament
 from tests.discord.harness import World
 from tests.discord.tournament_harness import Cup
@@ -58,34 +57,35 @@ from .bot import (
     patient,
     peak_per_second,
     statuses_of,
-    wait_out,
 )
 from .click import _ms
 from .quick import parse_args
 
-LEVEL = "heuristic"
+#: Fake seconds the clock moves at a time: ready checks are answered and
+#: tables opened between two steps.
+STEP_S = 60.0
+TURN_LIMIT_MIN = 5
 
 
-async def play_to_the_end(bot: TimedBot, table_id: int) -> int:
-    """The computer players make every move at the table; the actions taken."""
-    actions = 0
-    while True:
-        table = await bot.app.tables.get(table_id)
-        game = table.game
-        if table.status is not TableStatus.PLAYING or game is None or game.over:
-            return actions
-        seat = game.waited_on()
-        if game.phase is Phase.HAND_OVER:
-            seat = 0
-        assert seat is not None, f"table {table_id} waits on nobody"
-        await act(bot.app.tables, table, seat, await decide(table, seat, LEVEL))
-        actions += 1
+class TournamentBot(TimedBot):
+    """The timed bot, whose tournament deadlines wait on SimCord's clock too."""
+
+    def wait_on_fake_clock(self, env: simcord.Env) -> None:
+        super().wait_on_fake_clock(env)
+        # The turn clock's naps, declared on the fake clock: a ready check's
+        # deadline is not waited out on the wall clock either.
+        self.tournaments.scheduler.clock = self.app.clock.scheduler.clock
 
 
 async def run(folder: Path, teams: int, fmt: str, target: int) -> dict[str, object]:
     seeds = itertools.count(1)
-    settings = Settings(database=DatabaseSettings(path=folder / "spades.db"))
-    bot = TimedBot(settings, seed_source=lambda: next(seeds))
+    # The defaults (the REST budget included), but for the computer players:
+    # past the turn limit one plays for each late player at once.
+    settings = Settings(
+        database=DatabaseSettings(path=folder / "spades.db"),
+        clock=ClockSettings(stand_in_default=True, computer_delay_s=0.0),
+    )
+    bot = TournamentBot(settings, seed_source=lambda: next(seeds))
     opened_at: dict[int, float] = {}  # match -> the fake instant its table opened
     drawn: list[float] = []
     try:
@@ -98,7 +98,7 @@ async def run(folder: Path, teams: int, fmt: str, target: int) -> dict[str, obje
                 await world.sync()
                 people = [world.user(f"p{n}") for n in range(teams * 2)]
                 cup = Cup(world, people[0])
-                await cup.open(name="Bench", format=fmt, target=target)
+                await cup.open(name="Bench", format=fmt, target=target, turn_limit=TURN_LIMIT_MIN)
                 for n in range(0, len(people), 2):
                     await cup.pair(people[n], people[n + 1])
                 await cup.click(people[0], "Start")
@@ -109,28 +109,23 @@ async def run(folder: Path, teams: int, fmt: str, target: int) -> dict[str, obje
                             opened_at[m.number] = env.now().timestamp()
 
                 bot.tournaments.subscribe(seen)
-                actions = 0
                 started = time.perf_counter()
                 while cup.state().phase == "running":
                     # People see the tournament message once the outbox has drawn it.
-                    await advance_in_steps(env, 2.0)
+                    await advance_in_steps(env, STEP_S, step=STEP_S)
                     for match in cup.matches("ready_check"):
                         for team in (match.a or 0, match.b or 0):
                             if team not in match.ready:
                                 await cup.click(cup.team_players(team)[0], "Ready")
-                    while [m for m in cup.state().matches if m.all_ready]:
-                        await advance_in_steps(env, 1.0)  # the outbox opens the threads
-                    for match in cup.matches("playing"):
-                        actions += await play_to_the_end(bot, match.table_id or 0)
-                        await wait_out(env)
-                        state = cup.state()
+                    state = cup.state()
+                    if len(drawn) < len([m for m in state.matches if m.state == "done"]):
                         names = {t.id: f"p{t.players[0]}" for t in state.teams}
                         began = time.perf_counter()
                         bracket_png(state, names)
                         drawn.append(time.perf_counter() - began)
                 print(
-                    f"{len(opened_at)} matches, {actions} moves by computer players"
-                    f" in {time.perf_counter() - started:.0f} s"
+                    f"{len(opened_at)} tables opened; the tournament took"
+                    f" {time.perf_counter() - started:.0f} s"
                 )
                 # What is still waiting for its REST turn goes out.
                 with patient(env, SETTLE_SETUP_S):

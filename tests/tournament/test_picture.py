@@ -8,9 +8,18 @@ import io
 from itertools import combinations
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
-from bot.render.bracket import BOX_W, HEADER_H, PITCH, BracketLabels, bracket_png, layout_bracket
+from bot.render.bracket import (
+    BOX_W,
+    HEADER_H,
+    PITCH,
+    BracketLabels,
+    bracket_png,
+    draw_bracket,
+    layout_bracket,
+    png_bytes,
+)
 from bot.tournament.events import ReadyPress
 from bot.tournament.model import Format, Settings, Tournament, new_tournament
 from bot.tournament.state import apply
@@ -70,3 +79,15 @@ def test_before_the_draw_the_picture_has_the_title_alone() -> None:
     assert image.size == (layout_bracket(t).width, layout_bracket(t).height)
     assert image.getcolors(maxcolors=100_000) is not None
     assert len(image.getcolors(maxcolors=100_000) or []) > 1
+
+
+def test_the_png_looks_like_the_drawing() -> None:
+    """The PNG is written in a palette of the picture's colours: every
+    pixel stays within a few levels of the drawing, the background exact."""
+    end, _ = play_out(started(12, "double"), upset_in_the_final)
+    drawn = draw_bracket(end, layout_bracket(end), names(end), BracketLabels())
+    written = picture(png_bytes(drawn)).convert("RGB")
+    assert written.getpixel((1, 1)) == drawn.getpixel((1, 1)) == (255, 255, 255)
+    difference = ImageChops.difference(drawn, written)
+    worst = max(difference.tobytes())
+    assert worst <= 12

@@ -153,6 +153,17 @@ class TournamentStore:
         )
         return [_tournament(row) for row in rows]
 
+    async def over_with(self, guild_id: int, user_id: int) -> list[TournamentRow]:
+        """The server's finished tournaments the user registered in (by
+        themselves, or by confirming a partner), oldest first."""
+        rows = await self.store.db.fetchall(
+            f"SELECT {_COLUMNS} FROM tournaments WHERE guild_id = ? AND status = 'over'"
+            " AND id IN (SELECT tournament_id FROM tournament_events WHERE actor = ?"
+            " AND kind IN ('register', 'confirm_partner')) ORDER BY id",
+            (guild_id, user_id),
+        )
+        return [_tournament(row) for row in rows]
+
     async def events(self, tournament_id: int) -> list[TournamentEvent]:
         """The tournament's log, in order."""
         rows = await self.store.db.fetchall(

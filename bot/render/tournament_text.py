@@ -15,6 +15,7 @@ from bot.render.bracket import BracketLabels
 from bot.render.decks import Style
 from bot.render.spec import ButtonSpec, EmbedSpec, Field, MessageSpec
 from bot.tournament.model import Match, Team, Tournament
+from bot.tournament.results import Placing
 
 PREFIX = "tourney"
 TEMPLATE = rf"{PREFIX}:(?P<rest>.*)"
@@ -204,6 +205,21 @@ def results_post(tournament: Tournament, lang: str) -> str:
     """The final standings as the results channel shows them."""
     head = tr(lang, "Tournament {name} is over. Final standings:", name=tournament.settings.name)
     return head + "\n" + standings_text(tournament, lang)
+
+
+def placings_text(placings: list[Placing], lang: str) -> str:
+    """A player's final places in tournaments, for their statistics."""
+    lines = [
+        tr(
+            lang,
+            "{name}: place {place} of {teams} teams",
+            name=p.name,
+            place=p.place,
+            teams=p.teams,
+        )
+        for p in placings
+    ]
+    return _cut(lines, lang)
 
 
 def partner_asked(tournament: Tournament, user: int, partner: int, lang: str) -> str:

@@ -34,11 +34,11 @@ from bot.tournament.events import (
     Start,
     TableOpened,
     TournamentRefusal,
-    event_from_json,
     event_to_json,
 )
 from bot.tournament.match_tables import MatchTables, Places
-from bot.tournament.model import Match, Settings, Tournament, new_tournament
+from bot.tournament.model import Match, Settings, Tournament
+from bot.tournament.results import rebuild
 from bot.tournament.state import apply
 from db.store import VersionConflict
 from db.tournaments import TournamentEvent, TournamentRow, TournamentStore
@@ -74,7 +74,9 @@ class TournamentService:
         """Load every open tournament, start the deadlines, and catch up on
         what was left undone when the process stopped."""
         for row in await self.store.open_ones():
-            await self._load(row)
+            # A process of a sharded bot runs its own servers' tournaments.
+            if self.app.shards.owns(row.guild_id):
+                await self._load(row)
         await self.scheduler.start()
         for tournament_id in list(self._tournaments):
             await self._follow_up(tournament_id)
@@ -275,12 +277,7 @@ class TournamentService:
     # -- loading ----------------------------------------------------------------------
 
     async def _load(self, row: TournamentRow) -> Tournament:
-        tournament = new_tournament(
-            row.id, row.guild_id or 0, row.channel_id, row.organizer_id, _settings(row.settings)
-        )
-        for stored in (await self.store.events(row.id))[1:]:
-            event = event_from_json({"kind": stored.kind, **stored.payload})
-            tournament = apply(tournament, event, stored.at)
+        tournament = rebuild(row, await self.store.events(row.id))
         self._tournaments[row.id] = tournament
         self._versions[row.id] = row.version
         self._rows[row.id] = row
@@ -323,8 +320,3 @@ def _actor(event: Event) -> int | None:
         if isinstance(value, int):
             return value
     return None
-
-
-def _settings(data: dict[str, Any]) -> Settings:
-    known = {f.name for f in dataclasses.fields(Settings)}
-    return Settings(**{k: v for k, v in data.items() if k in known})

@@ -35,6 +35,12 @@ async def test_two_teams_play_a_final(world: World) -> None:
     state = cup.state()
     assert state.phase == "over"
     assert state.champion == playing.a
+    # A player's statistics show their tournament results.
+    champion = cup.team_players(playing.a or 0)[0]
+    stats = await champion.slash(world.channel, "spades stats")
+    assert stats.response is not None
+    [field] = [f for f in stats.response.embeds[0].fields if f.name == "Tournaments"]
+    assert field.value.startswith("Cup: place 1 of 2 teams"), field.value
 
 
 async def test_eight_teams_play_a_double_elimination_through_restarts(world: World) -> None:

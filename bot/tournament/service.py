@@ -58,7 +58,7 @@ class TournamentService:
         self.app = app
         self.store = TournamentStore(app.store)
         self.tables = MatchTables(app, self.store, places)
-        self.scheduler = Scheduler(self.store, SystemClock(app.now))
+        self.scheduler = Scheduler(self.store, SystemClock(app.now), serves=self._serves)
         self.scheduler.on(READY, self._ready_ran_out)
         self._tournaments: dict[int, Tournament] = {}
         self._versions: dict[int, int] = {}  # the stored version of each tournament
@@ -80,6 +80,10 @@ class TournamentService:
         await self.scheduler.start()
         for tournament_id in list(self._tournaments):
             await self._follow_up(tournament_id)
+
+    async def _serves(self, tournament_id: int) -> bool:
+        """Whether this process runs the tournament (loaded by :meth:`start`)."""
+        return tournament_id in self._tournaments
 
     async def stop(self) -> None:
         await self.scheduler.stop()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.tournament.model import Match
-from tests.discord.harness import World
+from tests.discord.harness import Button, World, buttons_of
 from tests.discord.test_languages import locales  # noqa: F401 (a fixture)
 from tests.discord.tournament_harness import Cup
 
@@ -286,3 +286,38 @@ async def test_a_match_table_opens_once_across_a_crash(
 
 async def _crash(*_args: object) -> None:
     raise Crash()
+
+
+async def test_partners_drawn_and_registrations_withdrawn_or_declined(world: World) -> None:
+    people = [world.user(n) for n in ("ann", "ben", "cat", "dan", "eve")]
+    cup = Cup(world, people[0])
+    await cup.open(teams="draw")
+    assert "Register" not in [b.label for b in _buttons(cup)]  # partners are drawn
+    for person in people:
+        await cup.click(person, "Register alone")
+    left = await cup.click(people[4], "Withdraw")
+    assert left.response is not None and left.response.content == "You left the tournament."
+    assert people[4].id not in cup.state().registrations.users()
+    await cup.click(people[0], "Start")
+    teams = cup.state().teams
+    assert len(teams) == 2 and {u for t in teams for u in t.players} == {p.id for p in people[:4]}
+
+    other = Cup(world, people[4])
+    second = world.guild.create_text_channel("more-spades")
+    result = await people[4].slash(second, "spades tournament new", name="Second")
+    assert result.response is not None
+    other.id = max(t for t in world.bot.tournaments.open_ids())
+    message = next(
+        m for m in second.history() if m.embeds and "Second" in (m.embeds[0].title or "")
+    )
+    menu = await people[4].click(message, label="Register")
+    assert menu.response is not None
+    await people[4].select(menu.response, [people[0]])
+    declined = await people[0].click(message, label="Decline partner")
+    assert declined.response is not None
+    assert declined.response.content == "You declined the partner request."
+    assert other.state().registrations.users() == frozenset()
+
+
+def _buttons(cup: Cup) -> list[Button]:
+    return buttons_of(cup.message())

@@ -40,7 +40,7 @@ async def test_two_teams_play_a_final(world: World) -> None:
     stats = await champion.slash(world.channel, "spades stats")
     assert stats.response is not None
     [field] = [f for f in stats.response.embeds[0].fields if f.name == "Tournaments"]
-    assert field.value.startswith("Cup: place 1 of 2 teams"), field.value
+    assert (field.value or "").startswith("Cup: place 1 of 2 teams"), field.value
 
 
 async def test_eight_teams_play_a_double_elimination_through_restarts(world: World) -> None:

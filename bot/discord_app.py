@@ -205,7 +205,10 @@ class SpadesBot(commands.Bot):
         self.leaderboard = LeaderboardCog(self, app, self.outbox, threads, self.presenter.names.get)
         await self.add_cog(self.leaderboard)
         self.tournaments = TournamentService(app, MatchThreads(self, self.outbox))
-        desk = TournamentDesk(self, self.tournaments, self.outbox, self.presenter.names.get)
+        presenter = self.presenter
+        desk = TournamentDesk(
+            self, self.tournaments, self.outbox, presenter.names.get, presenter.remember_name
+        )
         more: list[Subcommand] = [*self.leaderboard.commands, TournamentGroup(desk)]
         spades = SpadesCog(self.tree, app, self.hands, self.presenter, more)
         await self.add_cog(spades)

@@ -44,19 +44,22 @@ log = logging.getLogger(__name__)
 
 PATTERN = re.compile(text.TEMPLATE, re.DOTALL)
 THREAD = "POST /channels/{channel_id}/threads"
-Handler = Callable[[discord.Interaction[Any], str, list[int]], Awaitable[None]]
+People = list[discord.abc.User]
+Handler = Callable[[discord.Interaction[Any], str, People], Awaitable[None]]
 _handlers: weakref.WeakKeyDictionary[discord.Client, Handler] = weakref.WeakKeyDictionary()
 
 
 class TournamentComponent(SpadesComponent, template=PATTERN):
     """Any ``tourney:...`` button or menu; parsed in the callback. Menus
-    choose people: their values are user ids."""
+    choose people: their values are users."""
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         handler = _handlers.get(interaction.client)
         if handler is not None:
-            values = [int(v.id) for v in getattr(self.item, "values", ())]
-            await handler(interaction, self.rest, values)
+            chosen = [
+                v for v in getattr(self.item, "values", ()) if isinstance(v, discord.abc.User)
+            ]
+            await handler(interaction, self.rest, chosen)
 
 
 def _view(spec: MessageSpec) -> discord.ui.View:
@@ -130,11 +133,15 @@ class TournamentDesk:
         service: TournamentService,
         outbox: Outbox,
         names: Callable[[int], str | None],
+        remember: Callable[[discord.abc.User], None],
     ) -> None:
         self.client = client
         self.service = service
         self.outbox = outbox
         self.names = names
+        #: Notes the name of someone seen: their games' end posts and the
+        #: bracket picture name them without asking Discord (outside the outbox).
+        self.remember = remember
         self._seen: dict[int, Tournament] = {}  # the last state each tournament was shown in
         _handlers[client] = self.on_component
         service.subscribe(self.on_change)
@@ -258,10 +265,12 @@ class TournamentDesk:
     # -- clicks ---------------------------------------------------------------------------
 
     async def on_component(
-        self, interaction: discord.Interaction[Any], rest: str, values: list[int]
+        self, interaction: discord.Interaction[Any], rest: str, chosen: People
     ) -> None:
+        for person in (interaction.user, *chosen):
+            self.remember(person)
         try:
-            await self._click(interaction, rest, values)
+            await self._click(interaction, rest, [person.id for person in chosen])
         except TournamentRefusal as refusal:
             lang = private_language(interaction)
             await report(interaction, InteractionRefused(text.refusal(refusal.code, lang)))

@@ -207,7 +207,12 @@ class SpadesBot(commands.Bot):
         self.tournaments = TournamentService(app, MatchThreads(self, self.outbox))
         presenter = self.presenter
         desk = TournamentDesk(
-            self, self.tournaments, self.outbox, presenter.names.get, presenter.remember_name
+            self,
+            self.tournaments,
+            self.outbox,
+            presenter.names.get,
+            presenter.remember_name,
+            self.admit,
         )
         more: list[Subcommand] = [*self.leaderboard.commands, TournamentGroup(desk)]
         spades = SpadesCog(self.tree, app, self.hands, self.presenter, more)

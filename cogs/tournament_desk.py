@@ -134,6 +134,7 @@ class TournamentDesk:
         outbox: Outbox,
         names: Callable[[int], str | None],
         remember: Callable[[discord.abc.User], None],
+        admit: Callable[[discord.Interaction[Any]], Awaitable[bool]],
     ) -> None:
         self.client = client
         self.service = service
@@ -142,6 +143,8 @@ class TournamentDesk:
         #: Notes the name of someone seen: their games' end posts and the
         #: bracket picture name them without asking Discord (outside the outbox).
         self.remember = remember
+        #: Whether to take a click at all (not while the bot is stopping).
+        self.admit = admit
         self._seen: dict[int, Tournament] = {}  # the last state each tournament was shown in
         _handlers[client] = self.on_component
         service.subscribe(self.on_change)
@@ -267,6 +270,8 @@ class TournamentDesk:
     async def on_component(
         self, interaction: discord.Interaction[Any], rest: str, chosen: People
     ) -> None:
+        if not await self.admit(interaction):
+            return
         for person in (interaction.user, *chosen):
             self.remember(person)
         try:

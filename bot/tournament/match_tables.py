@@ -89,6 +89,10 @@ class MatchTables:
         table = await self._table_at(tournament, known.place_id, players)
         if table is None:
             return None
+        if known.place_id != tournament.channel_id and table.thread_id is None:
+            # The table's channel is its thread: known as such, it is
+            # archived once the game is over, like any table's thread.
+            table = await self.app.set_thread(table.id, known.place_id)
         for user in (u for u in players if not table.is_seated(u)):
             table = await self.app.tables.join(table.id, user, table.version)
         if table.status is TableStatus.LOBBY:

@@ -35,6 +35,12 @@ async def test_two_teams_play_a_final(world: World) -> None:
     state = cup.state()
     assert state.phase == "over"
     assert state.champion == playing.a
+    # The match's thread is archived once its game is over, like a table's.
+    for _second in range(3):
+        await world.env.advance_time(600)
+    [thread] = world.channel.threads
+    metadata = world.env.backend.get_channel(thread.id).thread_metadata
+    assert metadata is not None and metadata.archived
     # A player's statistics show their tournament results.
     champion = cup.team_players(playing.a or 0)[0]
     stats = await champion.slash(world.channel, "spades stats")

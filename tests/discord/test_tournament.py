@@ -17,7 +17,7 @@ pytestmark = pytest.mark.simcord(settle_timeout=2.0)
 async def test_two_teams_play_a_final(world: World) -> None:
     alice, bob, carol, dave = (world.user(n) for n in ("alice", "bob", "carol", "dave"))
     cup = Cup(world, alice)
-    await cup.open(target=250)
+    await cup.open(target=250, house="bags=off", turn_limit=60)
     await cup.pair(alice, bob)
     await cup.pair(carol, dave)
     await cup.click(alice, "Start")
@@ -31,6 +31,9 @@ async def test_two_teams_play_a_final(world: World) -> None:
     [playing] = cup.matches("playing")
     table = await world.bot.app.tables.get(playing.table_id or 0)
     assert table.status.value == "playing"
+    # The tournament's rules at its table.
+    options = table.options
+    assert (options.target, options.house, options.turn_limit_s) == (250, "bags=off", 3600)
     await cup.resign(playing, playing.b or 0)
     state = cup.state()
     assert state.phase == "over"
@@ -327,3 +330,21 @@ async def test_partners_drawn_and_registrations_withdrawn_or_declined(world: Wor
 
 def _buttons(cup: Cup) -> list[Button]:
     return buttons_of(cup.message())
+
+
+async def test_only_members_who_may_open_tables_open_a_tournament(world: World) -> None:
+    hosts = world.guild.create_role("Hosts")
+    await world.bot.app.servers.change(world.guild.id, host_role=hosts.id)
+    refused = await world.user("alice").slash(
+        world.channel, "spades tournament new", name="Cup", house="bidding=suicide"
+    )
+    assert refused.ephemeral and refused.response is not None
+    assert refused.response.content == f"Only members with <@&{hosts.id}> open tables here."
+    assert world.bot.tournaments.in_channel(world.channel.id) is None
+    host = world.guild.add_member(world.env.create_user("host"), roles=[hosts])
+    bad = await host.slash(world.channel, "spades tournament new", name="Cup", house="nope=1")
+    assert bad.response is not None and "\n" not in bad.response.content
+    assert world.bot.tournaments.in_channel(world.channel.id) is None
+    cup = Cup(world, host)
+    opened = await cup.open(house="bidding=suicide", turn_limit=60)
+    assert opened.settings.house == "bidding=suicide" and opened.settings.turn_limit == 60

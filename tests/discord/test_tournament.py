@@ -348,3 +348,30 @@ async def test_only_members_who_may_open_tables_open_a_tournament(world: World) 
     cup = Cup(world, host)
     opened = await cup.open(house="bidding=suicide", turn_limit=60)
     assert opened.settings.house == "bidding=suicide" and opened.settings.turn_limit == 60
+
+
+async def test_a_result_lost_in_a_crash_advances_the_winner_after_the_restart(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped when the game had ended but before the tournament heard of it:
+    the restarted bot finds the table finished and the winner advances."""
+    alice, bob, carol, dave = (world.user(n) for n in ("alice", "bob", "carol", "dave"))
+    cup = Cup(world, alice)
+    await cup.open(target=250)
+    await cup.pair(alice, bob)
+    await cup.pair(carol, dave)
+    await cup.click(alice, "Start")
+    [match] = cup.matches("ready_check")
+    await cup.ready(match, match.a or 0, match.b or 0)
+    [playing] = cup.matches("playing")
+    monkeypatch.setattr(world.bot.tournaments, "_take_result", _crash)
+    await cup.resign(playing, playing.a or 0)
+    table = await world.bot.app.tables.get(playing.table_id or 0)
+    assert table.status.value == "finished" and cup.state().phase == "running"
+
+    monkeypatch.undo()
+    await world.restart()
+    state = cup.state()
+    done = state.match(playing.number)
+    assert done is not None and (done.how, done.winner) == ("played", playing.b)
+    assert state.phase == "over" and state.champion == playing.b

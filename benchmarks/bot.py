@@ -352,7 +352,7 @@ async def open_table(world: World, *, solo: bool) -> Table:
     if solo:
         table = await app.add_computers(table, people[0], table.version)
     table = await app.tables.start(table.id, people[0], table.version)
-    await world.bot.presenter.settle(table.id)  # its message is posted
+    await world.bot.presenter.wait_shown(table.id)  # its message is posted
     return table
 
 
@@ -475,7 +475,7 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                     # the driver's work, not the bot's: SimCord does not
                     # track it, so their delay runs on the wall clock, and
                     # what is left of it must pass before play begins.
-                    await bot.app.settle()
+                    await bot.app.wait_background()
                     await env.settle()
                 print(
                     f"{tables} tables open in {time.perf_counter() - opening:.0f} s,"

@@ -42,7 +42,7 @@ from bot.tables import errors as table_errors
 from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService, random_seed
 from db.announcements import AnnouncementStore
-from db.live_hands import LiveHandRow, LiveHandStore
+from db.hand_messages import HandMessageRow, HandMessageStore
 from db.stats_store import StatsStore
 from db.store import Store, TurnMention
 
@@ -57,7 +57,7 @@ __all__ = [
     "COMPUTER_LEVELS",
     "PRESET_NAMES",
     "REDRAW",
-    "LiveHandRow",
+    "HandMessageRow",
     "Origin",
     "Snapshot",
     "SpadesApp",
@@ -196,7 +196,7 @@ class SpadesApp:
         task.add_done_callback(self._background_done)
         return task
 
-    async def settle(self) -> None:
+    async def wait_background(self) -> None:
         """Wait until every background task (drawing, counting) has finished."""
         while running := [task for task in self._background if not task.done()]:
             await asyncio.gather(*running, return_exceptions=True)
@@ -413,7 +413,7 @@ class SpadesApp:
 
     # -- what a finished game owes its channel ------------------------------------
 
-    async def owed(self) -> list[Table]:
+    async def unannounced(self) -> list[Table]:
         """Finished tables whose end was never announced (the process stopped
         right after the last card): their table message and picture are due."""
         announcements = AnnouncementStore(self.store)
@@ -438,23 +438,23 @@ class SpadesApp:
         if table.game_id is not None:
             await AnnouncementStore(self.store).mark_announced(table.game_id, self.now())
 
-    # -- live hand messages (db/live_hands.py) ------------------------------------
+    # -- live hand messages (db/hand_messages.py) ------------------------------------
 
     @cached_property
-    def _live_hands(self) -> LiveHandStore:
-        return LiveHandStore(self.store)
+    def _hand_messages(self) -> HandMessageStore:
+        return HandMessageStore(self.store)
 
-    async def live_hands(self) -> list[LiveHandRow]:
+    async def hand_messages(self) -> list[HandMessageRow]:
         """The private hands kept live by an earlier run (at the tables this
         process serves), still editable now; the expired ones are deleted."""
-        rows = await self._live_hands.load(self.now())
+        rows = await self._hand_messages.load(self.now())
         if self.shards.every_shard:
             return rows
         return [row for row in rows if await self.serves_table(row.table_id)]
 
-    async def keep_hand_live(self, row: LiveHandRow) -> None:
+    async def keep_hand_message(self, row: HandMessageRow) -> None:
         """Write down a hand message to keep live (expired ones go meanwhile)."""
-        await self._live_hands.save(row, self.now())
+        await self._hand_messages.save(row, self.now())
 
     async def forget_live_hand(self, table_id: int, user_id: int, token: str) -> None:
-        await self._live_hands.drop(table_id, user_id, token)
+        await self._hand_messages.drop(table_id, user_id, token)

@@ -259,9 +259,9 @@ class SpadesBot(commands.Bot):
             self.presenter.show(self.app.snapshot(table), check=True)
         # A game that ended just before the restart still owes its channel the
         # final table message and its picture.
-        for table in await self.app.owed():
+        for table in await self.app.unannounced():
             self.presenter.show(self.app.snapshot(table), check=True)
-            self.app.spawn(self.leaderboard.deliver_owed(table), f"owed-{table.id}")
+            self.app.spawn(self.leaderboard.deliver_unannounced(table), f"unannounced-{table.id}")
 
     async def admit(self, interaction: discord.Interaction[Any]) -> bool:
         """Whether to handle ``interaction``: yes, and its task is waited for

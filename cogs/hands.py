@@ -32,7 +32,7 @@ import discord
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
-from bot.app import LiveHandRow, SpadesApp
+from bot.app import HandMessageRow, SpadesApp
 from bot.refusals import TableError
 from bot.render.decks import Deck, deck
 from bot.render.hand_screen import hand_moment, hand_screen
@@ -56,7 +56,7 @@ _Key = tuple[int, int]  # (table id, owner's user id)
 
 
 @dataclass
-class _LiveHand:
+class _HandMessage:
     application_id: int
     token: str = field(repr=False)  # edits the message; never in a log line
     expires_at: float  # no edit is tried from then on
@@ -72,15 +72,15 @@ class HandScreens:
     def __init__(self, app: SpadesApp, client: discord.Client) -> None:
         self.app = app
         self.client = client
-        self._live: dict[_Key, _LiveHand] = {}
+        self._messages: dict[_Key, _HandMessage] = {}
 
     async def resume(self) -> None:
         """Keep live the hands an earlier run of the bot kept live (at start-up).
         The database knows the version a hand was opened at, not what it last
         showed: one whose table moved on since is redrawn once, when the
         table is next drawn (at once after a restart)."""
-        for row in await self.app.live_hands():
-            hand = _LiveHand(
+        for row in await self.app.hand_messages():
+            hand = _HandMessage(
                 row.application_id,
                 row.token,
                 row.expires_at,
@@ -88,7 +88,7 @@ class HandScreens:
                 stored_token=row.token,
                 stored_expires_at=row.expires_at,
             )
-            self._live.setdefault((row.table_id, row.user_id), hand)
+            self._messages.setdefault((row.table_id, row.user_id), hand)
 
     # -- drawing ---------------------------------------------------------------------
 
@@ -113,9 +113,9 @@ class HandScreens:
         table = (await self.app.open_hand(table, user)).table
         lang = private_language(interaction)
         await send_private(interaction, await self.spec(table, user, lang=lang))
-        key, live = self._track(interaction, table.id)
-        async with live.lock:
-            await self._drawn(key, live, table)
+        key, message = self._track(interaction, table.id)
+        async with message.lock:
+            await self._drawn(key, message, table)
 
     async def redraw(
         self, interaction: discord.Interaction[Any], table_id: int, note: str | None = None
@@ -134,99 +134,101 @@ class HandScreens:
                 **message_fields(spec), ephemeral=True, allowed_mentions=NO_MENTIONS
             )
             return
-        key, live = self._track(interaction, table_id)
-        async with live.lock:
+        key, message = self._track(interaction, table_id)
+        async with message.lock:
             table = await self.app.tables.get(table_id)
-            spec = await self.spec(table, interaction.user.id, note, live.language)
+            spec = await self.spec(table, interaction.user.id, note, message.language)
             await interaction.edit_original_response(
                 **message_fields(spec), allowed_mentions=NO_MENTIONS
             )
-            await self._drawn(key, live, table)
+            await self._drawn(key, message, table)
 
     def _track(
         self, interaction: discord.Interaction[Any], table_id: int
-    ) -> tuple[_Key, _LiveHand]:
+    ) -> tuple[_Key, _HandMessage]:
         """Keep the hand message of this interaction live: the owner's most
         recently used hand message is the one kept current."""
         key = (table_id, interaction.user.id)
         expires = interaction.created_at.timestamp() + LIVE_FOR_S
-        live = self._live.get(key)
-        if live is not None:
-            live.language = private_language(interaction)
-        if live is None or expires >= live.expires_at:
+        message = self._messages.get(key)
+        if message is not None:
+            message.language = private_language(interaction)
+        if message is None or expires >= message.expires_at:
             # A newer token for the same owner: the lock is shared, so edits
             # through the old and the new one never interleave.
-            lock = live.lock if live is not None else asyncio.Lock()
+            lock = message.lock if message is not None else asyncio.Lock()
             token, application = interaction.token, interaction.application_id
-            fresh = _LiveHand(application, token, expires, lock=lock)
+            fresh = _HandMessage(application, token, expires, lock=lock)
             fresh.language = private_language(interaction)
-            if live is not None:
+            if message is not None:
                 fresh.stored_token, fresh.stored_expires_at = (
-                    live.stored_token,
-                    live.stored_expires_at,
+                    message.stored_token,
+                    message.stored_expires_at,
                 )
-            live = self._live[key] = fresh
-        return key, live
+            message = self._messages[key] = fresh
+        return key, message
 
-    async def _drawn(self, key: _Key, live: _LiveHand, table: Table) -> None:
-        """``live``'s message now shows ``table``. If it is still the owner's
+    async def _drawn(self, key: _Key, message: _HandMessage, table: Table) -> None:
+        """``message`` now shows ``table``. If it is still the owner's
         live hand, remember that, and write it down the first time."""
-        if self._live.get(key) is not live:
+        if self._messages.get(key) is not message:
             return  # a newer hand of the owner's is the live one
-        live.version, live.moment = table.version, hand_moment(table, key[1])
-        stored = live.stored_expires_at
-        if stored is None or live.expires_at - stored >= REWRITE_AFTER_S:
-            live.stored_token, live.stored_expires_at = live.token, live.expires_at
-            row = LiveHandRow(*key, live.application_id, live.token, live.expires_at, table.version)
-            await self.app.keep_hand_live(row)
+        message.version, message.moment = table.version, hand_moment(table, key[1])
+        stored = message.stored_expires_at
+        if stored is None or message.expires_at - stored >= REWRITE_AFTER_S:
+            message.stored_token, message.stored_expires_at = message.token, message.expires_at
+            row = HandMessageRow(
+                *key, message.application_id, message.token, message.expires_at, table.version
+            )
+            await self.app.keep_hand_message(row)
 
     # -- keeping hands live ----------------------------------------------------------
 
     async def refresh(self, table: Table) -> None:
         """Redraw the live hands of the table whose owner's moment changed."""
         now = self.app.now()
-        for key in [k for k in self._live if k[0] == table.id]:
-            live = self._live.get(key)
-            if live is None:
+        for key in [k for k in self._messages if k[0] == table.id]:
+            message = self._messages.get(key)
+            if message is None:
                 continue
-            if live.expires_at <= now or not table.is_seated(key[1]):
-                await self._forget(key, live)
+            if message.expires_at <= now or not table.is_seated(key[1]):
+                await self._forget(key, message)
                 continue
-            if live.version < table.version and live.moment != hand_moment(table, key[1]):
-                await self._refresh_one(key, live)
+            if message.version < table.version and message.moment != hand_moment(table, key[1]):
+                await self._refresh_one(key, message)
             if not table.is_open:
                 # The game is over: its hands are drawn for the last time.
-                await self._forget(key, live)
+                await self._forget(key, message)
 
-    async def _refresh_one(self, key: _Key, live: _LiveHand) -> None:
-        async with live.lock:
-            if self._live.get(key) is not live:
+    async def _refresh_one(self, key: _Key, message: _HandMessage) -> None:
+        async with message.lock:
+            if self._messages.get(key) is not message:
                 return  # replaced meanwhile by a newer hand, drawn just now
-            if live.expires_at <= self.app.now():
+            if message.expires_at <= self.app.now():
                 # It expired while waiting for the lock: Discord would refuse the edit.
-                await self._forget(key, live)
+                await self._forget(key, message)
                 return
             table = await self.app.tables.get(key[0])
-            if live.version >= table.version or live.moment == hand_moment(table, key[1]):
+            if message.version >= table.version or message.moment == hand_moment(table, key[1]):
                 return
             try:
-                spec = await self.spec(table, key[1], lang=live.language)
-                await edit_answer(self.client, live.application_id, live.token, spec)
+                spec = await self.spec(table, key[1], lang=message.language)
+                await edit_answer(self.client, message.application_id, message.token, spec)
             except (discord.HTTPException, TableError) as exc:
                 # Deleted (or refused): the owner opens a fresh hand next time.
                 log.debug("live hand of table %d dropped: %s", key[0], exc)
-                await self._forget(key, live)
+                await self._forget(key, message)
                 return
-            live.version = table.version
-            live.moment = hand_moment(table, key[1])
+            message.version = table.version
+            message.moment = hand_moment(table, key[1])
 
-    async def _forget(self, key: _Key, live: _LiveHand) -> None:
-        """Stop keeping this hand live, unless a newer one took its place."""
-        if self._live.get(key) is not live:
+    async def _forget(self, key: _Key, message: _HandMessage) -> None:
+        """Stop keeping this hand message, unless a newer one took its place."""
+        if self._messages.get(key) is not message:
             return
-        del self._live[key]
-        if live.stored_token is not None:
-            await self.app.forget_live_hand(key[0], key[1], live.stored_token)
+        del self._messages[key]
+        if message.stored_token is not None:
+            await self.app.forget_live_hand(key[0], key[1], message.stored_token)
 
 
 async def edit_answer(

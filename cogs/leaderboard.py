@@ -197,7 +197,7 @@ class LeaderboardCog(commands.Cog):
         if record is not None:
             self.app.spawn(self.deliver(table, record), f"count-game-{table.id}")
 
-    async def deliver_owed(self, table: Table) -> None:
+    async def deliver_unannounced(self, table: Table) -> None:
         """The end of a game that a restart interrupted: counted (once) and
         its picture posted, if it was not yet."""
         record = finished_from_table(table)

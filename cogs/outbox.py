@@ -144,7 +144,7 @@ class Outbox:
         """Forget the key's waiting item, if any (not one in flight)."""
         self._waiting.pop(key, None)
 
-    async def settled(self, key: Key) -> None:
+    async def wait_sent(self, key: Key) -> None:
         """Wait until ``key`` has nothing waiting or in flight."""
         while key in self._waiting or key in self._in_flight:
             task = self._in_flight.get(key) or self._sender
@@ -233,7 +233,7 @@ class Outbox:
                 continue  # whatever may go first now, replacements included
             self._dispatch(key)
             # A successor sends the next one: whoever waits for this key's
-            # turn (``settled``) waits for this task only.
+            # turn ((``wait_sent``)) waits for this task only.
             self._sender = None
             if self._waiting:
                 self._wake()

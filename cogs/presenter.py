@@ -119,9 +119,9 @@ class TablePresenter:
             _key(table_id), lambda: self._send(table_id), due=due, channel_id=screen.channel_id
         )
 
-    async def settle(self, table_id: int) -> None:
+    async def wait_shown(self, table_id: int) -> None:
         """Wait until the table's message shows everything committed so far."""
-        await self.outbox.settled(_key(table_id))
+        await self.outbox.wait_sent(_key(table_id))
 
     def problem(self, table_id: int) -> str | None:
         screen = self._screens.get(table_id)

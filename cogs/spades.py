@@ -149,7 +149,7 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
         origin = Origin(interaction.guild_id, interaction.channel_id)
         snapshot = await self.app.create(origin, interaction.user.id, options)
         table = snapshot.table
-        await presenter.settle(table.id)
+        await presenter.wait_shown(table.id)
         await announce_table(self.app, presenter.outbox, interaction.client, table)
         problem = presenter.problem(table.id)
         if problem is not None:

@@ -66,7 +66,7 @@ class TableThreads:
         else the one line for the host saying what would give threads."""
         key = ("thread", table.id)
         self.outbox.put(key, lambda: self._start(table.id))
-        await self.outbox.settled(key)
+        await self.outbox.wait_sent(key)
         return self._problems.pop(table.id, None)
 
     async def _start(self, table_id: int) -> Route:

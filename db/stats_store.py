@@ -389,13 +389,6 @@ class StatsStore:
         )
         return [row[0] for row in rows]
 
-    async def guild_game_ids(self, guild_id: int) -> list[int]:
-        rows = await self.db.fetchall(
-            "SELECT game_id FROM stats_games WHERE guild_id = ? ORDER BY finished_at, game_id",
-            (guild_id,),
-        )
-        return [row[0] for row in rows]
-
 
 def _chunks(values: list[Any], size: int = 500) -> list[list[Any]]:
     """Pieces small enough for SQLite's limit on bound parameters."""

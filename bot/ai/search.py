@@ -49,7 +49,7 @@ DEFAULT_TIME_BUDGET = 0.12  # seconds per decision
 # five tricks solved exactly (about 12 ms a deal in the median, where three
 # take 0.4 ms: affordable only with the larger budget).
 EXPERT_TIME_BUDGET = 0.6
-EXPERT_SETTLE_AFTER = 48
+EXPERT_STABLE_AFTER = 48
 EXPERT_EXACT_TRICKS = 5
 # No decision takes more than this share of the table's turn limit.
 TURN_LIMIT_SHARE = 0.01
@@ -63,7 +63,7 @@ MIN_TRUSTED = 4
 PRUNE_AFTER = 8
 PRUNE_EVERY = 4
 PRUNE = 3.0
-SETTLE_AFTER = 16
+STABLE_AFTER = 16
 SETTLED = 4.0
 # How clearly (in standard errors of the paired difference over the samples)
 # an option must beat the heuristic's choice to replace it, and by at least
@@ -81,14 +81,14 @@ class SearchPlayer:
         time_budget: float = DEFAULT_TIME_BUDGET,
         max_samples: int | None = None,
         exact_tricks: int = EXACT_TRICKS,
-        settle_after: int = SETTLE_AFTER,
+        stable_after: int = STABLE_AFTER,
         read_plays: bool = True,
     ) -> None:
         self.seed = seed or 0
         self.time_budget = time_budget
         self.max_samples = max_samples
         self.exact_tricks = exact_tricks
-        self.settle_after = settle_after  # samples before an early stop
+        self.stable_after = stable_after  # samples before an early stop
         self.read_plays = read_plays  # sample with the clues of the cards chosen
         self.last_tally: Tally | None = None  # the samples of the last decision
 
@@ -133,7 +133,7 @@ class SearchPlayer:
             return False
         if tally.pruning and samples >= PRUNE_AFTER and samples % PRUNE_EVERY == 0:
             tally.prune()
-            if samples >= self.settle_after and tally.settled():
+            if samples >= self.stable_after and tally.stable():
                 return False
         return time.perf_counter() < deadline
 
@@ -328,7 +328,7 @@ class Tally:
             if mean > PRUNE * error or error == 0.0:
                 self.active.remove(option)  # clearly worse, or never different
 
-    def settled(self) -> bool:
+    def stable(self) -> bool:
         best = self.best()
         for option in self.active:
             if option == best:
@@ -368,7 +368,7 @@ def expert_player(seed: int | None = None, time_budget: float = EXPERT_TIME_BUDG
     return SearchPlayer(
         seed,
         time_budget=time_budget,
-        settle_after=EXPERT_SETTLE_AFTER,
+        stable_after=EXPERT_STABLE_AFTER,
         exact_tricks=EXPERT_EXACT_TRICKS,
     )
 

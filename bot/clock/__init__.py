@@ -2,7 +2,7 @@
 
 * :mod:`~bot.clock.scheduler`: one task firing every table's stored deadlines.
 * :mod:`~bot.clock.settings`: the ``[clock]`` settings section.
-* :mod:`~bot.clock.plan`: which deadlines a table needs (pure).
+* :mod:`~bot.clock.deadlines`: which deadlines a table needs (pure).
 * :mod:`~bot.clock.turn_clock`: :class:`~bot.clock.turn_clock.TurnClock`,
   the deadline handlers, planning each table after every change.
 * :mod:`~bot.clock.computer`: the computer players' and stand-ins' moves.

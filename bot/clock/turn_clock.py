@@ -1,6 +1,6 @@
 """The turn clock: what the scheduler does to tables while nobody watches.
 
-Each open table has the deadlines :mod:`bot.clock.plan` calls for: an
+Each open table has the deadlines :mod:`bot.clock.deadlines` calls for: an
 action's are written in the action's own commit (the clock plans them from
 the table as the action leaves it, ``TableService.add_to_each_commit``), a new
 table's and those the handlers change are written by the clock, and at start
@@ -26,8 +26,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from bot.clock import computer
-from bot.clock.notifier import TurnNotifier
-from bot.clock.plan import (
+from bot.clock.deadlines import (
     CLAIM_MARGIN_S,
     COMPUTER,
     KINDS,
@@ -40,6 +39,7 @@ from bot.clock.plan import (
     turn_stages,
     wait_of,
 )
+from bot.clock.notifier import TurnNotifier
 from bot.clock.scheduler import Deadline, Scheduler
 from bot.clock.settings import ClockSettings
 from bot.clock.view import ClockView

@@ -106,7 +106,7 @@ class CheckpointError(ValueError):
     """A checkpoint that cannot be decoded (the caller replays the log instead)."""
 
 
-def history_marks(game: Game) -> tuple[int, int]:
+def history_extent(game: Game) -> tuple[int, int]:
     """How much of the game the history part holds: (hand records, log entries)."""
     return len(game.hand_records), game.action_count
 
@@ -134,19 +134,19 @@ class Packed:
     within a game, so what was packed stays the start of what is to pack;
     the caller gives None for any other game."""
 
-    #: The history's marks (see :func:`history_marks`).
-    marks: tuple[int, int]
-    #: How many log entries after the marks ``columns`` holds.
+    #: The history's extent (see :func:`history_extent`).
+    extent: tuple[int, int]
+    #: How many log entries after the extent ``columns`` holds.
     count: int
     columns: tuple[bytes, ...]
-    #: The history up to the marks, if this process packed it.
+    #: The history up to the extent, if this process packed it.
     history: PackedHistory | None = None
 
     @classmethod
-    def stored(cls, marks: tuple[int, int]) -> Packed:
-        """A checkpoint read back from the store with these marks: nothing of
+    def stored(cls, extent: tuple[int, int]) -> Packed:
+        """A checkpoint read back from the store with this extent: nothing of
         it is packed in memory yet."""
-        return cls(marks, 0, _NO_COLUMNS)
+        return cls(extent, 0, _NO_COLUMNS)
 
 
 _NO_HISTORY = PackedHistory((), _NO_COLUMNS)
@@ -154,36 +154,36 @@ _NO_HISTORY = PackedHistory((), _NO_COLUMNS)
 
 def encode_history_from(game: Game, packed: Packed | None) -> tuple[bytes, Packed]:
     """:func:`encode_history`, reusing what ``packed`` holds; and what this
-    packed (the new marks, nothing after them yet)."""
+    packed (the new extent, nothing after it yet)."""
     prior = None if packed is None else packed.history
-    if prior is None and packed is not None and packed.marks == (0, 0):
+    if prior is None and packed is not None and packed.extent == (0, 0):
         prior = _NO_HISTORY  # the game's first hand: nothing came before it
     if prior is None:
         records = tuple(_record_tuple(r) for r in game.hand_records)
         columns = _log_columns(game.log_entries())
     else:
         assert packed is not None
-        old_records, old_entries = packed.marks
+        old_records, old_entries = packed.extent
         tail = _join(packed.columns, _log_columns(game.log_entries(old_entries + packed.count)))
         records = prior.records + tuple(_record_tuple(r) for r in game.hand_records[old_records:])
         columns = _join(prior.columns, tail)
     history = marshal.dumps((FORMAT, list(records), columns))
-    return history, Packed(history_marks(game), 0, _NO_COLUMNS, PackedHistory(records, columns))
+    return history, Packed(history_extent(game), 0, _NO_COLUMNS, PackedHistory(records, columns))
 
 
-def encode_current(game: Game, marks: tuple[int, int]) -> bytes:
-    """Everything but the history, with the records and entries after ``marks``."""
-    return encode_current_from(game, marks, None)[0]
+def encode_current(game: Game, extent: tuple[int, int]) -> bytes:
+    """Everything but the history, with the records and entries after ``extent``."""
+    return encode_current_from(game, extent, None)[0]
 
 
 def encode_current_from(
-    game: Game, marks: tuple[int, int], packed: Packed | None
+    game: Game, extent: tuple[int, int], packed: Packed | None
 ) -> tuple[bytes, Packed]:
     """:func:`encode_current`, packing only the log entries ``packed`` does
     not hold yet; and what this packed."""
-    records, entries = marks
-    if packed is None or packed.marks != marks or packed.count > game.action_count - entries:
-        packed = Packed.stored(marks)
+    records, entries = extent
+    if packed is None or packed.extent != extent or packed.count > game.action_count - entries:
+        packed = Packed.stored(extent)
     columns = _join(packed.columns, _log_columns(game.log_entries(entries + packed.count)))
     result = game.result
     current = marshal.dumps(
@@ -218,12 +218,12 @@ def encode_current_from(
             (game.rest.claimer, game.rest.accepted, game.rest.shown),
         )
     )
-    return current, Packed(marks, game.action_count - entries, columns, packed.history)
+    return current, Packed(extent, game.action_count - entries, columns, packed.history)
 
 
 def decode(rules: RuleSet, history: bytes | None, current: bytes) -> tuple[Game, tuple[int, int]]:
     """The game stored in the two parts (``history`` None: nothing finished
-    yet), and the marks of the stored history (see :func:`history_marks`)."""
+    yet), and the extent of the stored history (see :func:`history_extent`)."""
     try:
         return _decode(rules, history, current)
     except (ValueError, TypeError, KeyError, IndexError, EOFError) as exc:

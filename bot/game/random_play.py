@@ -10,7 +10,7 @@ import random
 
 from bot.game.cards import cards_tuple
 from bot.game.state import Game
-from bot.game.types import Action, ActionKind, Phase
+from bot.game.types import Phase
 
 
 def random_card(mask: int, rng: random.Random) -> int:
@@ -19,16 +19,6 @@ def random_card(mask: int, rng: random.Random) -> int:
     if not cards:
         raise ValueError("empty mask")
     return cards[int(rng.random() * len(cards))]
-
-
-def random_action(game: Game, rng: random.Random) -> Action:
-    seat = game.to_act
-    if game.phase is Phase.BIDDING:
-        bids = [b for b in game.legal_bids(seat) if b >= 0]
-        return Action(ActionKind.BID, seat, bids[int(rng.random() * len(bids))])
-    if game.phase is Phase.PLAYING:
-        return Action(ActionKind.PLAY, seat, random_card(game.legal_play_mask(seat), rng))
-    return Action(ActionKind.NEXT_HAND, game.dealer)
 
 
 def play_random_hand(game: Game, rng: random.Random) -> None:

@@ -293,14 +293,6 @@ class Game:
             return self.to_act
         return None
 
-    def timeout_claimable(self, seat: int, now: float) -> bool:
-        waiting = self.waited_on()
-        return (
-            waiting is not None
-            and team_of(seat) != team_of(waiting)
-            and now - self.waiting_since > self.rules.turn_limit_s
-        )
-
     # -- actions --------------------------------------------------------------
 
     def apply(self, action: Action) -> None:

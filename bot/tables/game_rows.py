@@ -8,7 +8,7 @@ import dataclasses
 from bot.game import checkpoint
 from bot.game.state import Game
 from bot.game.types import ActionKind, Phase, team_of
-from bot.tables.live import LiveTable, Plan
+from bot.tables.live import LiveTable, Write
 from db.store import Change, GameEnd, SeatOutcome, StateWrite
 
 
@@ -36,7 +36,7 @@ def stores_state(kind: ActionKind, game: Game) -> bool:
     return True
 
 
-def add_state(live: LiveTable, game: Game, plan: Plan, game_no: int, *, new_game: bool) -> None:
+def add_state(live: LiveTable, game: Game, write: Write, game_no: int, *, new_game: bool) -> None:
     """Add the checkpoint of ``game`` to the planned write: the history part
     only when a hand was finished since it was last written."""
     state_format_now = state_format()
@@ -47,14 +47,14 @@ def add_state(live: LiveTable, game: Game, plan: Plan, game_no: int, *, new_game
     history: bytes | None = None
     keep = False
     if new_game:
-        marks = (0, 0)
-    elif packed is None or len(game.hand_records) != packed.marks[0]:
+        extent = (0, 0)
+    elif packed is None or len(game.hand_records) != packed.extent[0]:
         history, packed = checkpoint.encode_history_from(game, packed)
-        marks = packed.marks
+        extent = packed.extent
     else:
-        marks = packed.marks
+        extent = packed.extent
         keep = True
-    current, packed = checkpoint.encode_current_from(game, marks, packed)
+    current, packed = checkpoint.encode_current_from(game, extent, packed)
     state = StateWrite(
         game_no=game_no,
         format=state_format_now,
@@ -64,11 +64,11 @@ def add_state(live: LiveTable, game: Game, plan: Plan, game_no: int, *, new_game
     )
     # A new Change rather than dataclasses.replace on an empty one: replace
     # is slow, and most actions change nothing else.
-    change = plan.change
-    plan.change = (
+    change = write.change
+    write.change = (
         Change(state=state) if change is None else dataclasses.replace(change, state=state)
     )
-    plan.packed = packed
+    write.packed = packed
 
 
 def game_end(live: LiveTable, game: Game, at: float) -> GameEnd:

@@ -1,7 +1,7 @@
-"""The service's mutable record of one table, and the plan of one action.
+"""The service's mutable record of one table, and the write of one action.
 
-An action is validated into a :class:`Plan` while the table's lock is held;
-the plan is written, and only then applied to the :class:`LiveTable`. The
+An action is validated into a :class:`Write` while the table's lock is held;
+the write is committed, and only then applied to the :class:`LiveTable`. The
 :class:`~bot.tables.model.Table` snapshots handed out are built from the
 record and never change afterwards.
 """
@@ -31,7 +31,7 @@ def copy_game(game: Game) -> Game:
 
 
 @dataclasses.dataclass(slots=True)
-class Plan:
+class Write:
     """A validated action: what to write, and how the live table changes once
     it is written."""
 
@@ -42,7 +42,7 @@ class Plan:
     spectators: list[int] | None = None
     game: Game | None = None
     new_game: bool = False  # a start or rematch: the game number moves on
-    packed: Packed | None = None  # the checkpoint of ``change.state``: its marks, what it packed
+    packed: Packed | None = None  # the checkpoint of ``change.state``: its extent, what it packed
     options: TableOptions | None = None  # the lobby's house rules changed
 
 
@@ -74,7 +74,7 @@ class LiveTable:
     lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
     snapshot: Table | None = None
     #: The stored checkpoint: how much of the game its history part holds
-    #: (``packed.marks``) and what of it is packed in memory, so that the next
+    #: (``packed.extent``) and what of it is packed in memory, so that the next
     #: packs only what is new. None when no usable checkpoint is stored (the
     #: next write stores a full one).
     packed: Packed | None = None
@@ -87,43 +87,43 @@ class LiveTable:
             )
         return self.snapshot
 
-    def after(self, plan: Plan) -> Table:
-        """The table as ``plan`` will leave it once written: one version on.
+    def after(self, write: Write) -> Table:
+        """The table as ``write`` will leave it once written: one version on.
         A new game's stored id is not known before the write: it is None."""
         snapshot = self._snapshot(
             self.version + 1,
-            self.status if plan.status is None else plan.status,
-            self.seats if plan.seats is None else plan.seats,
-            self.spectators if plan.spectators is None else plan.spectators,
-            self.game if plan.game is None else plan.game,
-            updated_at=plan.entry.at,
+            self.status if write.status is None else write.status,
+            self.seats if write.seats is None else write.seats,
+            self.spectators if write.spectators is None else write.spectators,
+            self.game if write.game is None else write.game,
+            updated_at=write.entry.at,
         )
-        if plan.options is not None:
-            snapshot = dataclasses.replace(snapshot, options=plan.options)
-        if plan.new_game:
+        if write.options is not None:
+            snapshot = dataclasses.replace(snapshot, options=write.options)
+        if write.new_game:
             snapshot = dataclasses.replace(snapshot, game_number=self.game_number + 1, game_id=None)
         return snapshot
 
-    def apply(self, plan: Plan, after: Table, change: Change | None) -> None:
-        """Take on the written ``plan``; ``after`` is the table it produced
+    def apply(self, write: Write, after: Table, change: Change | None) -> None:
+        """Take on the committed ``write``; ``after`` is the table it produced
         (its ``game_id`` filled in for a new game) and becomes the snapshot."""
         self.version = after.version
         self.updated_at = after.updated_at
         self.status = after.status
-        if plan.seats is not None:
-            self.seats = plan.seats
-        if plan.spectators is not None:
-            self.spectators = plan.spectators
+        if write.seats is not None:
+            self.seats = write.seats
+        if write.spectators is not None:
+            self.spectators = write.spectators
         self.options = after.options
         self.game = after.game
-        if plan.new_game:
+        if write.new_game:
             self.game_number = after.game_number
             self.game_id = after.game_id
             self.game_version = after.version
-        if plan.entry.kind not in UNSEEN_KINDS:
+        if write.entry.kind not in UNSEEN_KINDS:
             self.visible_version = after.version
         if change is not None and change.state is not None:
-            self.packed = plan.packed
+            self.packed = write.packed
         self.snapshot = after
 
     def seat_of(self, user_id: int) -> int | None:

@@ -1,7 +1,7 @@
 """Plans of the lobby's actions and of the starts of games.
 
 Each function validates one action against the live table (under its lock)
-and returns the :class:`~bot.tables.live.Plan` to write, or raises the
+and returns the :class:`~bot.tables.live.Write` to commit, or raises the
 refusal. The clock and the seed are read only once the action is valid.
 """
 
@@ -37,7 +37,7 @@ from bot.tables.kinds import (
     UNWATCH,
     WATCH,
 )
-from bot.tables.live import LiveTable, Plan
+from bot.tables.live import LiveTable, Write
 from bot.tables.model import EMPTY_SEAT, Seat, TableStatus
 from db.store import Change, GameStart, LogEntry, SeatRow
 
@@ -49,7 +49,7 @@ def seat_rows(seats: Iterable[Seat]) -> tuple[SeatRow, ...]:
     return tuple(SeatRow(n, s.user_id, s.computer_level) for n, s in enumerate(seats))
 
 
-def join(live: LiveTable, user_id: int, version: int, now: Clock) -> Plan:
+def join(live: LiveTable, user_id: int, version: int, now: Clock) -> Write:
     """The lowest free seat in the lobby, else a place among the spectators.
     Whatever the table looked like when the button was drawn."""
     if not live.status.is_open:
@@ -62,21 +62,21 @@ def join(live: LiveTable, user_id: int, version: int, now: Clock) -> Plan:
     if live.status is TableStatus.LOBBY and free:
         seats = list(live.seats)
         seats[free[0]] = Seat(user_id=user_id)
-        return Plan(
+        return Write(
             LogEntry(JOIN, user_id, {"seat": free[0]}, at),
             Change(seats=seat_rows(seats)),
             seats=seats,
         )
     if not live.options.watchers:
         raise errors.ClosedToWatchers()
-    return Plan(
+    return Write(
         LogEntry(WATCH, user_id, {}, at),
         Change(add_spectator=user_id),
         spectators=[*live.spectators, user_id],
     )
 
 
-def leave(live: LiveTable, user_id: int, version: int, now: Clock) -> Plan:
+def leave(live: LiveTable, user_id: int, version: int, now: Clock) -> Write:
     """A seat given up before the start, or a spectator gone; any version."""
     seat = live.seat_of(user_id)
     if seat is None and user_id not in live.spectators:
@@ -90,14 +90,14 @@ def leave(live: LiveTable, user_id: int, version: int, now: Clock) -> Plan:
     check_not_ahead(live, version)
     at = now()
     if seat is None:
-        return Plan(
+        return Write(
             LogEntry(UNWATCH, user_id, {}, at),
             Change(remove_spectator=user_id),
             spectators=[u for u in live.spectators if u != user_id],
         )
     seats = list(live.seats)
     seats[seat] = EMPTY_SEAT
-    return Plan(
+    return Write(
         LogEntry(LEAVE, user_id, {"seat": seat}, at),
         Change(seats=seat_rows(seats)),
         seats=seats,
@@ -110,7 +110,7 @@ def choose_partner(
     chosen: int,
     version: int,
     now: Clock,
-) -> Plan:
+) -> Write:
     check_host(live, user_id)
     check_lobby(live)
     if any(seat.is_empty for seat in live.seats):
@@ -121,14 +121,14 @@ def choose_partner(
     others = [n for n in (1, 2, 3) if n != chosen]
     old = live.seats
     seats = [old[0], old[others[0]], old[chosen], old[others[1]]]
-    return Plan(
+    return Write(
         LogEntry(PARTNER, user_id, {"partner_seat": chosen}, now()),
         Change(seats=seat_rows(seats)),
         seats=seats,
     )
 
 
-def add_computers(live: LiveTable, user_id: int, version: int, level: str, now: Clock) -> Plan:
+def add_computers(live: LiveTable, user_id: int, version: int, level: str, now: Clock) -> Write:
     check_host(live, user_id)
     check_lobby(live)
     if not isinstance(level, str) or level not in player_levels():
@@ -140,7 +140,7 @@ def add_computers(live: LiveTable, user_id: int, version: int, level: str, now: 
         raise errors.TableFull()
     check_version(live, version)
     seats = [Seat(computer_level=level) if seat.is_empty else seat for seat in live.seats]
-    return Plan(
+    return Write(
         LogEntry(COMPUTERS, user_id, {"level": level, "seats": empty}, now()),
         Change(seats=seat_rows(seats)),
         seats=seats,
@@ -149,7 +149,7 @@ def add_computers(live: LiveTable, user_id: int, version: int, level: str, now: 
 
 def house_rule(
     live: LiveTable, user_id: int, key: str, value: str, version: int, now: Clock
-) -> Plan:
+) -> Write:
     """The host sets one house rule (``key=value``, bot.game.house's text)
     before the start; the whole rule set is validated again."""
     check_host(live, user_id)
@@ -161,7 +161,7 @@ def house_rule(
         options = live.options.with_house_rule(key, value)
     except HouseRuleError as exc:
         raise house_refusal(str(exc)) from None
-    return Plan(
+    return Write(
         LogEntry(HOUSE, user_id, {"key": key, "value": value, "house": options.house}, now()),
         Change(options=options.model_dump()),
         options=options,
@@ -187,7 +187,7 @@ def house_refusal(line: str) -> errors.BadHouseRule:
     return errors.BadHouseRule(N_("that house rule cannot be played: {line}"), line=line)
 
 
-def start(live: LiveTable, user_id: int, version: int, now: Clock, seed: SeedSource) -> Plan:
+def start(live: LiveTable, user_id: int, version: int, now: Clock, seed: SeedSource) -> Write:
     check_host(live, user_id)
     check_lobby(live)
     if any(seat.is_empty for seat in live.seats):
@@ -205,7 +205,7 @@ def rematch(
     seed: SeedSource,
     *,
     channel_busy: bool,
-) -> Plan:
+) -> Write:
     """The next game at a finished table; ``channel_busy`` says whether
     another table is open in its channel."""
     check_member(live, user_id)
@@ -225,11 +225,11 @@ def rematch(
     return _new_game(live, REMATCH, user_id, seats, now(), seed(), swap_teams=swap_teams)
 
 
-def cancel(live: LiveTable, user_id: int, version: int, now: Clock) -> Plan:
+def cancel(live: LiveTable, user_id: int, version: int, now: Clock) -> Write:
     check_host(live, user_id)
     check_lobby(live)
     check_version(live, version)
-    return Plan(
+    return Write(
         LogEntry(CANCEL, user_id, {}, now()),
         Change(status=TableStatus.CANCELLED.value),
         status=TableStatus.CANCELLED,
@@ -244,14 +244,14 @@ def _new_game(
     at: float,
     seed: int,
     **extra: Any,
-) -> Plan:
+) -> Write:
     rules = live.options.rules()
     game = Game.new(rules, seed, started_at=at)
     number = live.game_number + 1
     rows = seat_rows(seats)
     payload = {"seed": seed, "game_no": number, "seats": [_seat_json(s) for s in seats]}
     payload.update(extra)
-    plan = Plan(
+    write = Write(
         LogEntry(kind, user_id, payload, at),
         Change(
             status=TableStatus.PLAYING.value,
@@ -271,8 +271,8 @@ def _new_game(
         game=game,
         new_game=True,
     )
-    add_state(live, game, plan, number, new_game=True)
-    return plan
+    add_state(live, game, write, number, new_game=True)
+    return write
 
 
 def _seat_json(seat: Seat) -> dict[str, Any]:

@@ -15,14 +15,14 @@ from bot.tables import errors
 from bot.tables.checks import check_member, check_not_ahead, check_version
 from bot.tables.game_rows import add_state, game_end, stores_state
 from bot.tables.kinds import CANCEL
-from bot.tables.live import LiveTable, Plan, copy_game
+from bot.tables.live import LiveTable, Write, copy_game
 from bot.tables.model import TableStatus
 from db.store import Change, LogEntry
 
 Clock = Callable[[], float]
 
 
-def engine_plan(
+def engine_write(
     live: LiveTable,
     user_id: int | None,
     version: int,
@@ -32,7 +32,7 @@ def engine_plan(
     *,
     computer_seat: int | None = None,
     stand_in: bool = False,
-) -> Plan:
+) -> Write:
     """One engine action by a person (``user_id``) or by the computer player
     at ``computer_seat``. ``stand_in``: a claim at a table where a computer takes
     late players' turns, which is refused."""
@@ -64,16 +64,16 @@ def engine_plan(
     payload: dict[str, Any] = {"seat": seat, "value": number}
     if user_id is None:
         payload["bot"] = live.seats[seat].computer_level  # the logged key of earlier versions
-    plan = Plan(LogEntry(kind.value, user_id, payload, at), game=game)
+    write = Write(LogEntry(kind.value, user_id, payload, at), game=game)
     if game.over:
-        plan.status = TableStatus.FINISHED
-        plan.change = Change(status=TableStatus.FINISHED.value, game_end=game_end(live, game, at))
+        write.status = TableStatus.FINISHED
+        write.change = Change(status=TableStatus.FINISHED.value, game_end=game_end(live, game, at))
     if stores_state(kind, game):
-        add_state(live, game, plan, live.game_number, new_game=False)
-    return plan
+        add_state(live, game, write, live.game_number, new_game=False)
+    return write
 
 
-def moderator_plan(live: LiveTable, moderator_id: int, note: str, now: Clock) -> Plan:
+def moderator_write(live: LiveTable, moderator_id: int, note: str, now: Clock) -> Write:
     """A moderator of the server ends the table, whatever its state: a game
     in progress ends with nobody winning (nothing is rated); a table still
     in its lobby is closed. ``note`` is their reason, logged with it."""
@@ -81,7 +81,7 @@ def moderator_plan(live: LiveTable, moderator_id: int, note: str, now: Clock) ->
     payload: dict[str, Any] = {"moderator": moderator_id, "note": note}
     if live.status is TableStatus.LOBBY:
         closed = TableStatus.CANCELLED
-        return Plan(
+        return Write(
             LogEntry(CANCEL, moderator_id, payload, at), Change(status=closed.value), status=closed
         )
     if live.status is not TableStatus.PLAYING or live.game is None or live.game.over:
@@ -89,11 +89,11 @@ def moderator_plan(live: LiveTable, moderator_id: int, note: str, now: Clock) ->
     game = copy_game(live.game)
     game.end_by_moderator(note, at)
     payload.update(seat=0, value=0)  # the fields of every engine action
-    plan = Plan(LogEntry(ActionKind.MODERATOR_END.value, moderator_id, payload, at), game=game)
-    plan.status = TableStatus.FINISHED
-    plan.change = Change(status=TableStatus.FINISHED.value, game_end=game_end(live, game, at))
-    add_state(live, game, plan, live.game_number, new_game=False)
-    return plan
+    write = Write(LogEntry(ActionKind.MODERATOR_END.value, moderator_id, payload, at), game=game)
+    write.status = TableStatus.FINISHED
+    write.change = Change(status=TableStatus.FINISHED.value, game_end=game_end(live, game, at))
+    add_state(live, game, write, live.game_number, new_game=False)
+    return write
 
 
 def _look_matters(game: Game, seat: int) -> bool:

@@ -23,7 +23,7 @@ from bot.tables import errors
 from bot.tables.checks import is_int
 from bot.tables.game_rows import readable_formats
 from bot.tables.kinds import ENGINE_KINDS, UNSEEN_KINDS
-from bot.tables.live import LiveTable, Plan
+from bot.tables.live import LiveTable, Write
 from bot.tables.model import EMPTY_SEAT, Seat, Table, TableOptions, TableStatus
 from db.store import (
     Change,
@@ -88,7 +88,7 @@ class TableRegistry:
         try:
             for record in await self.store.load_open_tables(readable_formats()):
                 if self.owns(record.guild_id):
-                    await self._adopt(record)
+                    await self._make_live(record)
         finally:
             if collecting:
                 gc.enable()
@@ -116,32 +116,32 @@ class TableRegistry:
                     raise errors.UnknownTable()
                 if not self.owns(record.guild_id):
                     raise errors.OtherShard()
-                live = await self._adopt(record)
+                live = await self._make_live(record)
         return live
 
     async def run(
-        self, table_id: int, version: object, plan: Callable[[LiveTable], Plan]
+        self, table_id: int, version: object, validate: Callable[[LiveTable], Write]
     ) -> tuple[Table, str]:
-        """Validate with ``plan`` under the table's lock and commit it. Returns
+        """Run ``validate`` under the table's lock and commit it. Returns
         the new table and the log kind written (the caller notifies)."""
         live = await self.live(table_id)
         async with live.lock:
             if live.id in self._unsure:
-                await self._settle(live)
+                await self._resolve_unsure(live)
             if live.visible_version is None and type(version) is int and version < live.version:
                 live.visible_version = await self._last_visible_version(live.id)
-            step = plan(live)
+            step = validate(live)
             await self._commit(live, step)
             return live.table(), step.entry.kind
 
-    async def _commit(self, live: LiveTable, plan: Plan) -> None:
+    async def _commit(self, live: LiveTable, write: Write) -> None:
         """Write the planned action; only then change the live table."""
-        after = live.after(plan)
-        change = plan.change
+        after = live.after(write)
+        change = write.change
         if self.before_commit is not None:
             change = self.before_commit(after, change)
         try:
-            committed = await self.store.commit_action(live.id, live.version, plan.entry, change)
+            committed = await self.store.commit_action(live.id, live.version, write.entry, change)
         except ChannelTaken:
             raise errors.ChannelBusy() from None
         except VersionConflict:
@@ -153,10 +153,10 @@ class TableRegistry:
             self._unsure.add(live.id)
             raise
         assert committed.version == after.version
-        if plan.new_game:
+        if write.new_game:
             after = dataclasses.replace(after, game_id=committed.game_id)
         was_open = live.status.is_open
-        live.apply(plan, after, change)
+        live.apply(write, after, change)
         if was_open and not live.status.is_open:
             self.by_channel.pop(live.channel_id, None)
             self._remember_closed(live)
@@ -164,7 +164,7 @@ class TableRegistry:
             self.by_channel[live.channel_id] = live.id
             self._closed.pop(live.id, None)
 
-    async def _settle(self, live: LiveTable) -> None:
+    async def _resolve_unsure(self, live: LiveTable) -> None:
         """After a write cut off with the database: if it was written after
         all, the table is rebuilt from the store and the click refused as
         stale (it was based on the state before); if not, nothing changed."""
@@ -172,7 +172,7 @@ class TableRegistry:
         self._unsure.discard(live.id)
         if record is not None and record.version != live.version:
             self.by_channel.pop(live.channel_id, None)
-            await self._adopt(record)
+            await self._make_live(record)
             raise errors.StaleAction()
 
     async def _last_visible_version(self, table_id: int) -> int:
@@ -180,7 +180,7 @@ class TableRegistry:
         entries = await self.store.action_log(table_id)
         return max(e.seq for e in entries if e.kind not in UNSEEN_KINDS)
 
-    async def _adopt(self, record: TableRecord) -> LiveTable:
+    async def _make_live(self, record: TableRecord) -> LiveTable:
         """Rebuild a table from its stored rows: its current game from the
         stored engine state, or by replaying the game's log."""
         options, rules = self._options_of(record.options_json, record.language)
@@ -188,14 +188,14 @@ class TableRegistry:
         for row in record.seats:
             seats[row.seat] = Seat(row.user_id, row.computer_level)
         game: Game | None = None
-        marks: tuple[int, int] | None = None
+        extent: tuple[int, int] | None = None
         if record.game is not None and record.state is not None:
             try:
-                game, marks = checkpoint.decode(rules, record.state.history, record.state.current)
+                game, extent = checkpoint.decode(rules, record.state.history, record.state.current)
                 _replay_onto(game, record.state_tail)
             except (checkpoint.CheckpointError, IllegalAction):
                 log.warning("table %d: unusable stored state, replaying its log", record.id)
-                game, marks = None, None
+                game, extent = None, None
                 reloaded = await self.store.load_table(record.id, with_log=True)
                 assert reloaded is not None
                 record = reloaded
@@ -224,7 +224,7 @@ class TableRegistry:
             visible_version=None,  # read from the log if a click needs it
             created_at=record.created_at,
             updated_at=record.updated_at,
-            packed=None if marks is None else checkpoint.Packed.stored(marks),
+            packed=None if extent is None else checkpoint.Packed.stored(extent),
             thread_id=record.thread_id,
         )
         self.tables[record.id] = live

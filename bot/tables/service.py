@@ -30,7 +30,7 @@ subscribers compare ``table.version``.
 
 The modules behind it: :mod:`~bot.tables.registry` (tables in memory,
 resume and commit), :mod:`~bot.tables.lobby` and :mod:`~bot.tables.play`
-(the plans of the actions), :mod:`~bot.tables.checks`,
+(the writes of the actions), :mod:`~bot.tables.checks`,
 :mod:`~bot.tables.live` (the mutable record of a table).
 """
 
@@ -46,9 +46,9 @@ from bot.game.types import Action, ActionKind
 from bot.tables import errors, lobby
 from bot.tables.checks import card_value, check_id, is_int
 from bot.tables.kinds import COMPUTER_KINDS, CREATE, REMATCH, START
-from bot.tables.live import LiveTable, Plan
+from bot.tables.live import LiveTable, Write
 from bot.tables.model import EMPTY_SEAT, Seat, Table, TableOptions, TableStatus
-from bot.tables.play import engine_plan, moderator_plan
+from bot.tables.play import engine_write, moderator_write
 from bot.tables.registry import BeforeCommit, Owns, TableRegistry
 from db.store import ChannelTaken, LogEntry, Store
 
@@ -283,10 +283,10 @@ class TableService:
         they sit at now (1-3); the other two form the other team in their
         current order. Host only, lobby, four seated."""
 
-        def plan(live: LiveTable) -> Plan:
+        def validate(live: LiveTable) -> Write:
             return lobby.choose_partner(live, user_id, partner_seat, version, self.now)
 
-        return await self._act(table_id, user_id, version, plan)
+        return await self._act(table_id, user_id, version, validate)
 
     async def add_computers(
         self, table_id: int, user_id: int, version: int, level: str = "heuristic"
@@ -329,13 +329,13 @@ class TableService:
         ``swap_teams`` the host's partner and the player at seat 1 trade places.
         A click that lost the race to another rematch gets RematchStarted."""
 
-        def plan(live: LiveTable) -> Plan:
+        def validate(live: LiveTable) -> Write:
             busy = live.channel_id in self._registry.by_channel
             return lobby.rematch(
                 live, user_id, version, swap_teams, self.now, self.seed_source, channel_busy=busy
             )
 
-        return await self._act(table_id, user_id, version, plan)
+        return await self._act(table_id, user_id, version, validate)
 
     async def cancel(self, table_id: int, user_id: int, version: int) -> Table:
         """Close a table that has not started. Host only."""
@@ -407,15 +407,15 @@ class TableService:
         )
 
     async def end_by_moderator(self, table_id: int, moderator_id: int, note: str) -> Table:
-        """A moderator ends the table (see :func:`play.moderator_plan`); the
+        """A moderator ends the table (see :func:`play.moderator_write`); the
         caller has checked they moderate its server."""
         check_id(moderator_id, "user")
 
-        def plan(live: LiveTable) -> Plan:
-            return moderator_plan(live, moderator_id, note, self.now)
+        def validate(live: LiveTable) -> Write:
+            return moderator_write(live, moderator_id, note, self.now)
 
         table = await self.get(table_id)
-        return await self._act(table_id, moderator_id, table.version, plan)
+        return await self._act(table_id, moderator_id, table.version, validate)
 
     async def claim_rest(self, table_id: int, user_id: int, version: int) -> Table:
         """Claim every trick left in the hand, on the player's turn to play:
@@ -448,13 +448,13 @@ class TableService:
         table_id: int,
         user_id: int | None,
         version: int,
-        plan: Callable[[LiveTable], Plan],
+        validate: Callable[[LiveTable], Write],
     ) -> Table:
-        """Validate with ``plan`` under the table's lock, commit, then notify
+        """Run ``validate`` under the table's lock, commit, then notify
         outside the lock."""
         if user_id is not None:
             check_id(user_id, "user")
-        table, event = await self._registry.run(table_id, version, plan)
+        table, event = await self._registry.run(table_id, version, validate)
         await self._notify(table, event)
         return table
 
@@ -469,8 +469,8 @@ class TableService:
         computer_seat: int | None = None,
         stand_in: bool = False,
     ) -> Table:
-        def plan(live: LiveTable) -> Plan:
-            return engine_plan(
+        def validate(live: LiveTable) -> Write:
+            return engine_write(
                 live,
                 user_id,
                 version,
@@ -481,4 +481,4 @@ class TableService:
                 stand_in=stand_in,
             )
 
-        return await self._act(table_id, user_id, version, plan)
+        return await self._act(table_id, user_id, version, validate)

@@ -14,7 +14,7 @@ from bot.ai.search import (
     DEFAULT_TIME_BUDGET,
     EXACT_TRICKS,
     EXPERT_TIME_BUDGET,
-    SETTLE_AFTER,
+    STABLE_AFTER,
     SearchPlayer,
 )
 from bot.config import Settings
@@ -47,7 +47,7 @@ def test_expert_thinks_longer_and_its_budget_is_configurable() -> None:
     expert = make_player("expert", 3)
     assert isinstance(expert, SearchPlayer)
     assert expert.time_budget == EXPERT_TIME_BUDGET > DEFAULT_TIME_BUDGET
-    assert expert.settle_after > SETTLE_AFTER
+    assert expert.stable_after > STABLE_AFTER
     assert expert.exact_tricks > EXACT_TRICKS
     configured = make_player("expert", 3, time_budget=2.5)
     assert isinstance(configured, SearchPlayer) and configured.time_budget == 2.5

@@ -47,5 +47,5 @@ def test_identical_options_are_pruned_and_settle() -> None:
         tally.add([0.1 * k, 0.1 * k, 0.1 * k - 0.5])
     tally.prune()
     assert tally.active == [0]
-    assert tally.settled()
+    assert tally.stable()
     assert tally.choice() == 0

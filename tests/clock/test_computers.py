@@ -8,7 +8,7 @@ import pytest
 
 from bot.ai.base import RandomPlayer, register_level
 from bot.clock import ClockSettings
-from bot.clock.plan import CLAIM_MARGIN_S
+from bot.clock.deadlines import CLAIM_MARGIN_S
 from bot.game.types import Action, ActionKind, EndReason, Phase
 from bot.game.view import PlayerView
 from bot.tables.model import Table, TableStatus

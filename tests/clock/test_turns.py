@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bot.clock import ClockSettings
-from bot.clock.plan import CLAIM_MARGIN_S
+from bot.clock.deadlines import CLAIM_MARGIN_S
 from bot.game.errors import ClaimRefused
 from bot.game.types import EndReason, Phase
 from bot.tables.model import Table, TableStatus

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.clock import ClockSettings, Deadline, Scheduler
-from bot.clock.plan import KINDS
+from bot.clock.deadlines import KINDS
 from bot.clock.turn_clock import TurnClock
 from bot.tables.model import Table, TableOptions
 from bot.tables.service import TableService

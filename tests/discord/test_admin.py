@@ -207,7 +207,7 @@ async def test_a_finished_game_is_announced_in_the_results_channel(world: World)
     asked = await people[1].slash(world.channel, "spades resign")
     assert asked.response is not None
     await people[1].click(asked.response, label="Yes, resign")
-    await world.bot.app.settle()
+    await world.bot.app.wait_background()
     await world.env.settle()
     posted = [m for m in results.history() if m.attachments]
     assert len(posted) == 1
@@ -224,7 +224,7 @@ async def test_a_moderator_ends_a_game_in_progress(world: World) -> None:
         world.channel, "spades-admin end", table=table.id, reason="stuck for a week"
     )
     assert answer(done) == f"Table {table.id} is ended."
-    await world.bot.app.settle()
+    await world.bot.app.wait_background()
     await world.env.settle()
     ended = await world.table(table.id)
     assert ended.result is not None and ended.result.winner is None

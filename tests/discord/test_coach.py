@@ -119,7 +119,7 @@ async def test_the_coach_reviews_each_hand_privately(world: World) -> None:
         ),
         next_hand=False,
     )
-    await world.bot.app.settle()
+    await world.bot.app.wait_background()
     review = f"Table {table.id}, hand 1: you bid 3 and took"
     assert review in seen_by(world, alice)
     for other in people[1:]:
@@ -137,7 +137,7 @@ async def test_a_review_follows_the_last_click(
     await world.play_until(
         lambda t: t.game is not None and t.game.phase is Phase.HAND_OVER, next_hand=False
     )
-    await world.bot.app.settle()
+    await world.bot.app.wait_background()
     # Bob clicked his cards: his review came as a follow-up there, not by DM.
     assert f"Table {table.id}, hand 1" in seen_by(world, bob)
 
@@ -157,7 +157,7 @@ async def test_a_review_comes_by_direct_message_once_the_last_click_is_old(
     last = on_turn(world, table)
     await world.env.advance_time(15 * 60)  # every earlier click is too old for a follow-up
     await world.act(table)
-    await world.bot.app.settle()
+    await world.bot.app.wait_background()
     review = f"Table {table.id}, hand 1: you bid 3 and took"
     assert review in seen_by(world, last)
     for person in people:
@@ -174,7 +174,7 @@ async def test_a_review_follows_a_hand_that_a_computer_finished(world: World) ->
     table = await world.play_until(
         lambda t: t.game is not None and t.game.phase is Phase.HAND_OVER, next_hand=False
     )
-    await world.bot.app.settle()
+    await world.bot.app.wait_background()
     assert table.game is not None
     last_trick = table.game.hand_records[-1].tricks[-1]
     assert table.seats[(last_trick.leader + 3) & 3].is_computer

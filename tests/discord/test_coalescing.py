@@ -5,7 +5,7 @@ rate stays within the budgets over SimCord's clock.
 The outbox waits for its turns on the application's clock, which SimCord
 holds still until a test moves it: these tests move it with ``advance_time``.
 (That no request goes through an interaction token older than Discord allows
-is tested in tests/discord/test_live_hands.py,
+is tested in tests/discord/test_hand_messages.py,
 test_a_hand_older_than_the_token_is_never_edited_and_its_row_goes.)
 """
 
@@ -31,7 +31,7 @@ from cogs.components import message_fields
 from cogs.outbox import POST, Budget, Outbox
 from tests.discord.conftest import fast_settings
 from tests.discord.harness import Message, World, buttons_of, embed_text
-from tests.discord.test_live_hands import requests_with, token_of
+from tests.discord.test_hand_messages import requests_with, token_of
 
 # Sleeps longer than half a second wait for advance_time, not for the wall clock.
 pytestmark = pytest.mark.simcord(settle_timeout=0.5)

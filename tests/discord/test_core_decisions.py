@@ -102,7 +102,7 @@ async def test_a_game_ended_just_before_a_restart_is_announced_after_it_once(
 
     await world.restart()
     await world.env.settle()
-    await world.bot.app.settle()
+    await world.bot.app.wait_background()
     text = embed_text(world.table_message())
     assert "win" in text
     assert any("Rematch" in label for label in labels_of(world.table_message()))
@@ -110,7 +110,7 @@ async def test_a_game_ended_just_before_a_restart_is_announced_after_it_once(
 
     await world.restart()
     await world.env.settle()
-    await world.bot.app.settle()
+    await world.bot.app.wait_background()
     assert len(pictures(world)) == 1  # owed once, delivered once
 
 

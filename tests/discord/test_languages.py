@@ -230,7 +230,7 @@ async def test_the_coach_speaks_each_player_s_own_language(
     await world.play_until(
         lambda t: t.game is not None and t.game.phase is Phase.HAND_OVER, next_hand=False
     )
-    await world.bot.app.settle()
+    await world.bot.app.wait_background()
     assert f"Mesa {table.id}, mão 1: você apostou " in seen_by(world, paulo)
     assert f"Table {table.id}, donne 1 : tu as annoncé " in seen_by(world, hans)
     assert f"Table {table.id}, hand 1: you bid " in seen_by(world, emma)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from bot.game import errors
 from bot.game.cards import SUIT_MASKS, cards_of, parse_cards
+from bot.game.refusals import check_timeout_claim
 from bot.game.rules import RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import Phase
@@ -92,3 +94,12 @@ def play_hand(game: Game, bids: dict[int, int], at: float = 0.0) -> None:
         game.next_hand(0, at)
     bid_round(game, bids, at)
     play_out_lowest(game, at)
+
+
+def timeout_claimable(game: Game, seat: int, at: float) -> bool:
+    """Whether the engine's own check lets ``seat`` claim the turn clock's win at ``at``."""
+    try:
+        check_timeout_claim(game, seat, at)
+    except errors.ClaimRefused:
+        return False
+    return True

@@ -14,7 +14,14 @@ from bot.game.scoring import BLIND_NIL, NIL
 from bot.game.state import Game
 from bot.game.types import Action, ActionKind, EndReason, Phase
 
-from .helpers import MIXED_DEAL, all_spades_deal, bid_round, new_game, play_out_lowest
+from .helpers import (
+    MIXED_DEAL,
+    all_spades_deal,
+    bid_round,
+    new_game,
+    play_out_lowest,
+    timeout_claimable,
+)
 
 C = parse_card
 DAY = 24 * 3600
@@ -227,9 +234,9 @@ def test_blind_nil_is_offered_and_accepted_before_looking_when_trailing() -> Non
 
 def test_a_timeout_claim_after_the_limit_ends_the_game() -> None:
     game = bidding()
-    assert not game.timeout_claimable(0, 1000.0 + 2 * DAY)
-    assert game.timeout_claimable(0, 1000.0 + 2 * DAY + 1)
-    assert not game.timeout_claimable(3, 1000.0 + 2 * DAY + 1)
+    assert not timeout_claimable(game, 0, 1000.0 + 2 * DAY)
+    assert timeout_claimable(game, 0, 1000.0 + 2 * DAY + 1)
+    assert not timeout_claimable(game, 3, 1000.0 + 2 * DAY + 1)
     game.claim_timeout(0, 1000.0 + 2 * DAY + 1)
     assert game.result is not None
     assert (game.result.winner, game.result.reason, game.result.seat) == (0, EndReason.TIMEOUT, 1)

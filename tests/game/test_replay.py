@@ -11,13 +11,23 @@ import pytest
 
 from bot.game import errors
 from bot.game.cards import parse_card
-from bot.game.random_play import play_random_game, random_action
+from bot.game.random_play import play_random_game, random_card
 from bot.game.rules import PRESETS, preset
 from bot.game.scoring import BLIND_NIL
 from bot.game.state import Game
 from bot.game.types import Action, ActionKind, Phase
 
 from .helpers import MIXED_DEAL, all_spades_deal, bid_round, new_game, play_out_lowest
+
+
+def random_action(game: Game, rng: random.Random) -> Action:
+    seat = game.to_act
+    if game.phase is Phase.BIDDING:
+        bids = [b for b in game.legal_bids(seat) if b >= 0]
+        return Action(ActionKind.BID, seat, bids[int(rng.random() * len(bids))])
+    if game.phase is Phase.PLAYING:
+        return Action(ActionKind.PLAY, seat, random_card(game.legal_play_mask(seat), rng))
+    return Action(ActionKind.NEXT_HAND, game.dealer)
 
 
 def through_json(game: Game) -> Game:

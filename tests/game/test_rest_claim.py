@@ -20,7 +20,14 @@ from bot.game.state import Game
 from bot.game.trick import legal_mask, winning
 from bot.game.types import Action, ActionKind, Phase
 
-from .helpers import MIXED_DEAL, all_spades_deal, bid_round, new_game, play_out_lowest
+from .helpers import (
+    MIXED_DEAL,
+    all_spades_deal,
+    bid_round,
+    new_game,
+    play_out_lowest,
+    timeout_claimable,
+)
 from .test_replay import assert_rebuilt
 
 BIDS = {0: 4, 1: 3, 2: 3, 3: 3}
@@ -114,8 +121,8 @@ def test_claims_and_answers_out_of_place_are_refused() -> None:
     assert game.waited_on() == 1
     # While the table waits on an answer, the claimer's team may claim the
     # turn clock's win against the opponent it waits on.
-    assert game.timeout_claimable(0, game.waiting_since + game.rules.turn_limit_s + 1)
-    assert not game.timeout_claimable(1, game.waiting_since + game.rules.turn_limit_s + 1)
+    assert timeout_claimable(game, 0, game.waiting_since + game.rules.turn_limit_s + 1)
+    assert not timeout_claimable(game, 1, game.waiting_since + game.rules.turn_limit_s + 1)
 
 
 def test_a_claim_waiting_when_the_game_ends_cannot_be_answered() -> None:
@@ -153,7 +160,7 @@ def test_games_with_claims_replay_and_checkpoint() -> None:
 
 def _assert_checkpoint(game: Game) -> None:
     history = checkpoint.encode_history(game)
-    current = checkpoint.encode_current(game, checkpoint.history_marks(game))
+    current = checkpoint.encode_current(game, checkpoint.history_extent(game))
     decoded, _ = checkpoint.decode(game.rules, history, current)
     assert decoded.snapshot() == game.snapshot()
     assert decoded.hand_records == game.hand_records
@@ -166,8 +173,8 @@ def test_a_checkpoint_written_before_claims_still_decodes() -> None:
     game.next_hand(0)
     bid_round(game, BIDS)
     game.play(game.to_act, cards_of(game.legal_play_mask(game.to_act))[0])
-    marks = (0, 0)
-    fields = marshal.loads(checkpoint.encode_current(game, marks))
+    extent = (0, 0)
+    fields = marshal.loads(checkpoint.encode_current(game, extent))
     # Format 5: the same tuple without the claim fields, records without "claim".
     old = (5, *fields[1:23], [r[:14] for r in fields[23]], *fields[24:27])
     decoded, _ = checkpoint.decode(game.rules, None, marshal.dumps(old))

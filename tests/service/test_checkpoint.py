@@ -57,15 +57,15 @@ def test_decode_of_encode_is_the_same_game_at_every_step(preset: str, house: str
     rules = apply(PRESETS[preset].with_options(target=250), house)
     for seed in range(3):
         game = Game.new(rules, seed, started_at=100.0)
-        marks = (0, 0)
+        extent = (0, 0)
         history: bytes | None = None
         while True:
-            if len(game.hand_records) != marks[0]:
+            if len(game.hand_records) != extent[0]:
                 history = checkpoint.encode_history(game)
-                marks = checkpoint.history_marks(game)
-            current = checkpoint.encode_current(game, marks)
+                extent = checkpoint.history_extent(game)
+            current = checkpoint.encode_current(game, extent)
             restored, restored_marks = checkpoint.decode(rules, history, current)
-            assert restored_marks == marks
+            assert restored_marks == extent
             assert restored.snapshot() == game.snapshot()
             assert restored.actions == game.actions
             assert [r.to_json("g", rules) for r in restored.hand_records] == [
@@ -90,19 +90,19 @@ def test_packing_on_from_the_last_checkpoint_writes_the_same_bytes(preset: str) 
     for seed in range(3):
         rng = random.Random(seed)
         game = Game.new(rules, seed, started_at=100.0)
-        marks = (0, 0)
+        extent = (0, 0)
         packed: checkpoint.Packed | None = None
         while not game.over:
             _step(game, rng)
             if rng.random() < 0.05:
                 packed = None  # as after a restart
-            if len(game.hand_records) != marks[0]:
+            if len(game.hand_records) != extent[0]:
                 history, packed = checkpoint.encode_history_from(game, packed)
                 assert history == checkpoint.encode_history(game)
-                marks = packed.marks
-                assert marks == checkpoint.history_marks(game)
-            current, packed = checkpoint.encode_current_from(game, marks, packed)
-            assert current == checkpoint.encode_current(game, marks)
+                extent = packed.extent
+                assert extent == checkpoint.history_extent(game)
+            current, packed = checkpoint.encode_current_from(game, extent, packed)
+            assert current == checkpoint.encode_current(game, extent)
 
 
 def test_a_packing_that_holds_more_than_the_game_is_not_used() -> None:
@@ -125,7 +125,7 @@ def test_parts_that_do_not_belong_together_are_refused() -> None:
     while not game.hand_records:
         _step(game, rng)
     history = checkpoint.encode_history(game)
-    current = checkpoint.encode_current(game, checkpoint.history_marks(game))
+    current = checkpoint.encode_current(game, checkpoint.history_extent(game))
     with pytest.raises(checkpoint.CheckpointError):
         checkpoint.decode(rules, None, current)
     with pytest.raises(checkpoint.CheckpointError):

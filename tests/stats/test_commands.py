@@ -82,7 +82,7 @@ class Club:
         """Wait for the bot's background work (counting the game, posting its
         picture). ``settle`` joins only the work that Discord events started,
         and these games are played straight through the table service."""
-        await self.bot.app.settle()
+        await self.bot.app.wait_background()
         await self.env.settle()
 
 

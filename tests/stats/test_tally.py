@@ -212,7 +212,11 @@ def test_a_seat_holds_a_user_or_a_computer() -> None:
 async def recount(stats: StatsService, guild_id: int) -> dict[int, Tally]:
     """Every player's statistics counted afresh from the stored games."""
     totals: dict[int, Tally] = {}
-    for game_id in await stats.store.guild_game_ids(guild_id):
+    rows = await stats.store.db.fetchall(
+        "SELECT game_id FROM stats_games WHERE guild_id = ? ORDER BY finished_at, game_id",
+        (guild_id,),
+    )
+    for (game_id,) in rows:
         found = await stats.finished_game(game_id)
         assert found is not None
         game = found[0]

@@ -16,7 +16,7 @@ from bot.tables.model import TableStatus
 from bot.tables.service import TableService
 from db.clock_store import ClockStore, TableClockState
 from db.copy import TargetNotEmpty
-from db.live_hands import LiveHandRow, LiveHandStore
+from db.hand_messages import HandMessageRow, HandMessageStore
 from db.stats_store import StatsStore
 from db.store import LogEntry, SeatRow, Store
 from tests.backends import Server, dump_rows, need_server
@@ -45,8 +45,8 @@ async def _a_played_file(path: Path) -> None:
         await seated_table(service, channel=channel + 2, preset=preset, humans=3)
         await store.put_deadline(halfway.id, "turn", 1000.0 + n, {"version": halfway.version})
         await ClockStore(store).save(halfway.id, TableClockState(True, frozenset({1}), {2: 5.5}))
-        await LiveHandStore(store).save(
-            LiveHandRow(halfway.id, HOST, 77, f"token-{n}", 9e9, halfway.version), now=0
+        await HandMessageStore(store).save(
+            HandMessageRow(halfway.id, HOST, 77, f"token-{n}", 9e9, halfway.version), now=0
         )
         channel += 10
     await store.set_deck(HOST, "four-color", at=3.0)

@@ -18,7 +18,7 @@ from db.store import Store
 
 
 @dataclass(frozen=True, slots=True)
-class LiveHandRow:
+class HandMessageRow:
     table_id: int
     user_id: int
     application_id: int
@@ -27,14 +27,14 @@ class LiveHandRow:
     version: int  # the table version the hand showed when it was opened
 
 
-class LiveHandStore:
+class HandMessageStore:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    async def load(self, now: float) -> list[LiveHandRow]:
+    async def load(self, now: float) -> list[HandMessageRow]:
         """The hands still live at ``now``; the expired ones are deleted."""
         rows = [
-            LiveHandRow(*row)
+            HandMessageRow(*row)
             for row in await self.store.db.fetchall(
                 "SELECT table_id, user_id, application_id, token, expires_at, version"
                 " FROM live_hands ORDER BY table_id, user_id"
@@ -45,7 +45,7 @@ class LiveHandStore:
                 await _delete_expired(db, now)
         return [row for row in rows if row.expires_at > now]
 
-    async def save(self, row: LiveHandRow, now: float) -> None:
+    async def save(self, row: HandMessageRow, now: float) -> None:
         """Keep ``row`` as the player's live hand at its table, unless a hand
         that stays live longer is kept already; expired rows go meanwhile."""
         async with self.store.transaction() as db:

@@ -12,7 +12,7 @@ import pytest
 import simcord
 from simcord import MemberActor
 
-from bot.app import LiveHandRow
+from bot.app import HandMessageRow
 from bot.game.types import Phase
 from bot.tables.model import Table
 from tests.discord.harness import World, buttons_of
@@ -128,13 +128,13 @@ async def test_a_hand_clicked_before_a_restart_stays_live_through_its_newest_tok
 async def test_one_write_per_hand_opened_not_per_redraw(world: World) -> None:
     table, next_up = await started(world)
     writes: list[int] = []  # the owners of the hands written down
-    keep = world.bot.app.keep_hand_live
+    keep = world.bot.app.keep_hand_message
 
-    async def counted(row: LiveHandRow) -> None:
+    async def counted(row: HandMessageRow) -> None:
         writes.append(row.user_id)
         await keep(row)
 
-    world.bot.app.keep_hand_live = counted  # type: ignore[method-assign]
+    world.bot.app.keep_hand_message = counted  # type: ignore[method-assign]
     hand = await world.my_hand(next_up)
     await world.act(table)  # next_up's turn comes: the hand is redrawn
     assert can_bid(world.message(hand.id))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from db.live_hands import LiveHandRow, LiveHandStore
+from db.hand_messages import HandMessageRow, HandMessageStore
 from db.store import LogEntry, SeatRow, Store
 
 
@@ -37,9 +37,9 @@ def stored(store: Store) -> list[tuple[int, int, str]]:
 
 
 async def test_a_saved_hand_loads_until_it_expires_and_is_then_deleted(store: Store) -> None:
-    hands = LiveHandStore(store)
+    hands = HandMessageStore(store)
     table_id = await table(store)
-    row = LiveHandRow(table_id, 10, 77, "secret-a", expires_at=100.0, version=4)
+    row = HandMessageRow(table_id, 10, 77, "secret-a", expires_at=100.0, version=4)
     await hands.save(row, now=50.0)
     assert await hands.load(now=99.0) == [row]
     assert stored(store) == [(table_id, 10, "secret-a")]
@@ -48,9 +48,9 @@ async def test_a_saved_hand_loads_until_it_expires_and_is_then_deleted(store: St
 
 
 async def test_a_newer_hand_replaces_the_older_never_the_reverse(store: Store) -> None:
-    hands = LiveHandStore(store)
+    hands = HandMessageStore(store)
     table_id = await table(store)
-    older = LiveHandRow(table_id, 10, 77, "secret-a", expires_at=100.0, version=4)
+    older = HandMessageRow(table_id, 10, 77, "secret-a", expires_at=100.0, version=4)
     newer = replace(older, token="secret-b", expires_at=160.0, version=6)
     await hands.save(older, now=50.0)
     await hands.save(newer, now=110.0)
@@ -64,11 +64,11 @@ async def test_a_newer_hand_replaces_the_older_never_the_reverse(store: Store) -
 
 
 async def test_saving_deletes_every_expired_row(store: Store) -> None:
-    hands = LiveHandStore(store)
+    hands = HandMessageStore(store)
     first, second = await table(store, 1), await table(store, 2)
-    await hands.save(LiveHandRow(first, 10, 77, "secret-a", 100.0, 1), now=50.0)
-    await hands.save(LiveHandRow(first, 11, 77, "secret-b", 300.0, 1), now=50.0)
-    await hands.save(LiveHandRow(second, 10, 77, "secret-c", 400.0, 1), now=200.0)
+    await hands.save(HandMessageRow(first, 10, 77, "secret-a", 100.0, 1), now=50.0)
+    await hands.save(HandMessageRow(first, 11, 77, "secret-b", 300.0, 1), now=50.0)
+    await hands.save(HandMessageRow(second, 10, 77, "secret-c", 400.0, 1), now=200.0)
     assert stored(store) == [(first, 11, "secret-b"), (second, 10, "secret-c")]
 
 
@@ -79,13 +79,13 @@ async def test_an_older_database_gets_an_empty_table(tmp_path: Path) -> None:
     await old.close()
     store = await Store.open(path)
     try:
-        assert await LiveHandStore(store).load(now=0.0) == []
-        row = LiveHandRow(table_id, 10, 77, "secret-a", 100.0, 1)
-        await LiveHandStore(store).save(row, now=0.0)
-        assert await LiveHandStore(store).load(now=1.0) == [row]
+        assert await HandMessageStore(store).load(now=0.0) == []
+        row = HandMessageRow(table_id, 10, 77, "secret-a", 100.0, 1)
+        await HandMessageStore(store).save(row, now=0.0)
+        assert await HandMessageStore(store).load(now=1.0) == [row]
     finally:
         await store.close()
 
 
 def test_the_token_is_kept_out_of_the_rows_repr() -> None:
-    assert "secret" not in repr(LiveHandRow(1, 10, 77, "secret-a", 100.0, 1))
+    assert "secret" not in repr(HandMessageRow(1, 10, 77, "secret-a", 100.0, 1))

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from bot.clock import ClockSettings, ClockView, Deadline
-from bot.clock.plan import CLAIM_MARGIN_S, COMPUTER, LOBBY, TURN
+from bot.clock.deadlines import CLAIM_MARGIN_S, COMPUTER, LOBBY, TURN
 from bot.tables.model import Seat
 from tests.clock.world import GUESTS, HOST, HOUR, World, pending_of
 

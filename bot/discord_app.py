@@ -33,6 +33,7 @@ from bot.refusals import Stopping
 from bot.render.leaderboard import BOARD_PATTERN
 from bot.shards import format_shard_ids
 from bot.tables.service import random_seed
+from bot.tournament.service import TournamentService
 from cogs.admin import AdminCog
 from cogs.coach import CoachDesk
 from cogs.components import PATTERN, ComponentHandler, SpadesComponent, handle_components
@@ -43,9 +44,12 @@ from cogs.leaderboard import LeaderboardCog
 from cogs.notices import TurnNotices
 from cogs.outbox import Budget, Outbox
 from cogs.presenter import TablePresenter
-from cogs.spades import SpadesCog
+from cogs.spades import SpadesCog, Subcommand
 from cogs.table_ui import TableUI
 from cogs.threads import TableThreads
+from cogs.tournament_commands import TournamentGroup
+from cogs.tournament_desk import PATTERN as TOURNAMENT_PATTERN
+from cogs.tournament_desk import MatchThreads, TournamentComponent, TournamentDesk
 from cogs.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
@@ -54,7 +58,7 @@ __all__ = ["ShardedSpadesBot", "SpadesBot", "StartupError", "bot_class", "intent
 
 #: Every component id the bot answers through a DynamicItem; any other click
 #: is answered "not valid" by :meth:`SpadesBot.on_interaction`.
-OUR_COMPONENTS = (PATTERN, BOARD_PATTERN)
+OUR_COMPONENTS = (PATTERN, BOARD_PATTERN, TOURNAMENT_PATTERN)
 INVALID_BUTTON = N_("That button is not valid.")
 #: How long a stopping bot waits for the interactions, commits and table
 #: edits under way, before it closes the gateway and the database: well
@@ -105,6 +109,7 @@ class SpadesBot(commands.Bot):
     presenter: TablePresenter
     hands: HandScreens
     outbox: Outbox  # everything sent to channels, within the REST budget
+    tournaments: TournamentService
 
     def __init__(
         self,
@@ -196,16 +201,29 @@ class SpadesBot(commands.Bot):
         self.add_listener(coach.remember, "on_interaction")
         ui = TableUI(app, self.hands, self.presenter, coach)
         handle_components(self, self._admitted(ui.on_component))
-        self.add_dynamic_items(SpadesComponent)
+        self.add_dynamic_items(SpadesComponent, TournamentComponent)
         self.leaderboard = LeaderboardCog(self, app, self.outbox, threads, self.presenter.names.get)
         await self.add_cog(self.leaderboard)
-        spades = SpadesCog(self.tree, app, self.hands, self.presenter, self.leaderboard.commands)
+        self.tournaments = TournamentService(app, MatchThreads(self, self.outbox))
+        presenter = self.presenter
+        desk = TournamentDesk(
+            self,
+            self.tournaments,
+            self.outbox,
+            presenter.names.get,
+            presenter.remember_name,
+            self.admit,
+        )
+        more: list[Subcommand] = [*self.leaderboard.commands, TournamentGroup(desk)]
+        spades = SpadesCog(self.tree, app, self.hands, self.presenter, more)
         await self.add_cog(spades)
         await self.add_cog(AdminCog(self.tree, app))
         if not self.commands_only:
             if self.settings.metrics.port:
                 self._serve_metrics()
             await app.start()
+            await self.tournaments.start()
+            desk.show_all()
             self.heartbeat.change_interval(seconds=self.settings.health.heartbeat_every_s)
             self.heartbeat.start()
 
@@ -304,6 +322,7 @@ class SpadesBot(commands.Bot):
             if late:
                 log.warning("stopping with %d interactions still under way", len(late))
         if self._built:
+            await self.tournaments.stop()
             await self.app.close(grace_s=max(0.0, deadline - loop.time()))
         if self._login_began:
             # A sharded client cannot close before its login set it up (a

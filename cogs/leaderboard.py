@@ -26,11 +26,13 @@ from bot.i18n import N_, tr
 from bot.render import leaderboard as screens
 from bot.render.house_rules import rules_line
 from bot.render.results import end_of_game_text, game_record_text, team_names
+from bot.render.tournament_text import placings_text
 from bot.stats.history import export_filename
 from bot.stats.leaderboard import SortKey
 from bot.stats.records import BadRecord, FinishedGame
 from bot.stats.service import StatsService, chart_png, finished_by, finished_from_table
 from bot.tables.model import Table
+from bot.tournament.results import placings
 from cogs.components import to_embed
 from cogs.errors import InteractionRefused
 from cogs.languages import private_language
@@ -91,6 +93,9 @@ def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., 
             raise _no_games(interaction, who)
         lang = private_language(interaction)
         embed = to_embed(screens.stats_embed(found, who.display_name, guild.name, lang))
+        placed = await placings(cog.app.store, guild.id, who.id)
+        if placed:
+            embed.add_field(name=tr(lang, "Tournaments"), value=placings_text(placed, lang))
         await interaction.response.send_message(embed=embed, ephemeral=not share)
 
     @app_commands.command(

@@ -93,13 +93,19 @@ def house_option(text: str | None) -> str | None:
     return None if text is None else text.strip().removeprefix("-").strip()
 
 
+#: A command added to ``/spades`` from elsewhere: a command, or a group of them.
+Subcommand = app_commands.Command[Any, ..., None] | app_commands.Group
+
+
 @app_commands.guild_only()
 class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership Spades tables")):
     """Every ``/spades`` command: those of the tables here, then ``more``
     (the statistics' commands, made by :mod:`cogs.leaderboard`)."""
 
     def __init__(
-        self, cog: SpadesCog, more: Sequence[app_commands.Command[Any, ..., None]]
+        self,
+        cog: SpadesCog,
+        more: Sequence[app_commands.Command[Any, ..., None] | app_commands.Group],
     ) -> None:
         super().__init__()
         self.cog = cog
@@ -336,7 +342,7 @@ class SpadesCog(commands.Cog):
         app: SpadesApp,
         hands: HandScreens,
         presenter: TablePresenter,
-        more: Sequence[app_commands.Command[Any, ..., None]] = (),
+        more: Sequence[Subcommand] = (),
     ) -> None:
         self.tree = tree
         self.app = app

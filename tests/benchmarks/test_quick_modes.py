@@ -81,6 +81,13 @@ CLOSING_KEYS = {
         "two_processes_server_cpu_ms",
         "cpu_bound_speedup",
     ],
+    "tournament": [
+        "teams",
+        "matches",
+        "tables_opened_peak_per_s",
+        "bracket_png_p95_ms",
+        "rest_429",
+    ],
     "bot": [
         "tables",
         "active",

@@ -1,0 +1,122 @@
+"""Opening a match's table: once, whatever stops the process on the way.
+
+A match's table opens in a place of its own (a thread of the tournament's
+channel, where the bot may start one; else the channel itself). The place
+is written down before the table is opened, and a channel has at most one
+open table, so a step repeated after a restart finds the table it opened
+the first time in that place and carries on from where it stopped: seating
+the teams (team a at seats 0 and 2, team b at 1 and 3), then starting the
+game. Only a Discord thread started just before a crash, and never written
+down, is left behind (empty).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from bot.app import SpadesApp
+from bot.tables import errors as table_errors
+from bot.tables.model import Table, TableOptions, TableStatus
+from bot.tournament.model import Match, Tournament
+from db.tournaments import TournamentStore
+
+log = logging.getLogger(__name__)
+
+
+#: Called with the channel found for a match's table.
+Found = Callable[[int], Awaitable[None]]
+
+
+class Places(Protocol):
+    """Where match tables open (the Discord layer knows threads)."""
+
+    def request(self, tournament: Tournament, match: Match, found: Found) -> None:
+        """Find a channel for the match's table (a new thread of the
+        tournament's channel, or the channel itself where no thread can be
+        started), in its own time, and then call ``found`` with it; nothing
+        if a request for the match is already under way."""
+
+
+def seating(tournament: Tournament, match: Match) -> list[int]:
+    """The match's four players in seat order: a, b, a's partner, b's partner."""
+    a = tournament.team(match.a or 0)
+    b = tournament.team(match.b or 0)
+    assert a is not None and b is not None, "a match is opened once both its teams are known"
+    return [a.players[0], b.players[0], a.players[1], b.players[1]]
+
+
+def match_options(settings: dict[str, object]) -> TableOptions:
+    """The tables' options from the tournament's stored settings."""
+    minutes = settings.get("turn_limit") or 0
+    chosen: dict[str, object] = {
+        "target": settings.get("target", 500),
+        "house": settings.get("house", ""),
+        "language": settings.get("language", "en"),
+        "thread": False,  # the table's place is already its own thread
+    }
+    if minutes:
+        chosen["turn_limit_s"] = int(str(minutes)) * 60
+    return TableOptions.chosen(**chosen)
+
+
+class MatchTables:
+    def __init__(self, app: SpadesApp, store: TournamentStore, places: Places) -> None:
+        self.app = app
+        self.store = store
+        self.places = places
+        self.opened = 0  # tables opened by this process (benchmarks count them)
+
+    async def open(self, tournament: Tournament, match: Match, then: Found) -> int | None:
+        """The id of the match's table, open with the game started; None if
+        it has no place yet (one is asked for: ``then`` is called once it is
+        written down) or its place is taken by another table for now (tried
+        again at the next follow-up)."""
+        found = {m.match_no: m for m in await self.store.match_tables(tournament.id)}
+        known = found.get(match.number)
+        if known is not None and known.table_id is not None:
+            return known.table_id
+        if known is None:
+
+            async def place_found(place: int) -> None:
+                await self.store.set_place(tournament.id, match.number, place)
+                await then(place)
+
+            self.places.request(tournament, match, place_found)
+            return None
+        players = seating(tournament, match)
+        table = await self._table_at(tournament, known.place_id, players)
+        if table is None:
+            return None
+        if known.place_id != tournament.channel_id and table.thread_id is None:
+            # The table's channel is its thread: known as such, it is
+            # archived once the game is over, like any table's thread.
+            table = await self.app.set_thread(table.id, known.place_id)
+        for user in (u for u in players if not table.is_seated(u)):
+            table = await self.app.tables.join(table.id, user, table.version)
+        if table.status is TableStatus.LOBBY:
+            table = await self.app.tables.start(table.id, players[0], table.version)
+        await self.store.set_table(tournament.id, match.number, table.id)
+        return table.id
+
+    async def _table_at(
+        self, tournament: Tournament, place: int, players: list[int]
+    ) -> Table | None:
+        """The match's table in its place: the one opened there before, or a new one."""
+        there = await self.app.tables.in_channel(place)
+        if there is not None:
+            seated = {s.user_id for s in there.seats if s.user_id is not None}
+            if there.host_id == players[0] and seated <= set(players):
+                return there
+            return None  # another table holds the channel
+        row = await self.store.get(tournament.id)
+        assert row is not None
+        try:
+            table = await self.app.tables.create(
+                tournament.guild_id or None, place, players[0], match_options(row.settings)
+            )
+        except table_errors.ChannelBusy:
+            return None
+        self.opened += 1
+        return table

@@ -1,0 +1,52 @@
+"""A tournament rebuilt from its stored events, and a player's places in
+the finished tournaments of a server (shown with their statistics)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from bot.tournament.events import event_from_json
+from bot.tournament.model import Settings, Tournament, new_tournament
+from bot.tournament.state import apply
+from db.store import Store
+from db.tournaments import TournamentEvent, TournamentRow, TournamentStore
+
+
+def rebuild(row: TournamentRow, events: list[TournamentEvent]) -> Tournament:
+    """The tournament its log describes; the first event holds the settings
+    (also in the row), every later one is replayed at its own time."""
+    tournament = new_tournament(
+        row.id, row.guild_id or 0, row.channel_id, row.organizer_id, settings_of(row.settings)
+    )
+    for stored in events[1:]:
+        event = event_from_json({"kind": stored.kind, **stored.payload})
+        tournament = apply(tournament, event, stored.at)
+    return tournament
+
+
+def settings_of(data: dict[str, Any]) -> Settings:
+    """The core's settings from the stored ones (which also keep the language)."""
+    known = {f.name for f in dataclasses.fields(Settings)}
+    return Settings(**{k: v for k, v in data.items() if k in known})
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    name: str
+    place: int
+    teams: int
+
+
+async def placings(store: Store, guild_id: int, user_id: int) -> list[Placing]:
+    """The user's final places in the server's finished tournaments, newest first."""
+    tournaments = TournamentStore(store)
+    found = []
+    for row in await tournaments.over_with(guild_id, user_id):
+        tournament = rebuild(row, await tournaments.events(row.id))
+        team = tournament.team_of(user_id)
+        place = next((s.place for s in tournament.standings if team and s.team == team.id), None)
+        if place is not None:
+            found.append(Placing(tournament.settings.name, place, len(tournament.teams)))
+    return found[::-1]

@@ -1,0 +1,362 @@
+"""Tournaments on Discord: their message, their buttons, their threads.
+
+The :class:`TournamentDesk` keeps each tournament's message current through
+the :class:`~cogs.outbox.Outbox` (one REST budget with the tables), tells
+the four players of a match when its ready check opens, starts the thread a
+match's table plays in, posts the final standings to the server's results
+channel, and turns clicks into steps of the tournament service. Every
+refusal is one private line in the clicker's language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+import weakref
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.i18n import tr
+from bot.render import tournament_text as text
+from bot.render.bracket import bracket_png
+from bot.render.spec import MessageSpec
+from bot.tournament.events import (
+    ConfirmPartner,
+    DeclinePartner,
+    ReadyPress,
+    Register,
+    TournamentRefusal,
+    Withdraw,
+)
+from bot.tournament.match_tables import Found
+from bot.tournament.model import Match, Tournament
+from bot.tournament.service import TournamentService
+from cogs.components import BUTTON_STYLES, SpadesComponent, to_embed
+from cogs.errors import InteractionRefused, report
+from cogs.languages import private_language
+from cogs.outbox import EDIT, POST, Key, Outbox, Route
+
+log = logging.getLogger(__name__)
+
+PATTERN = re.compile(text.TEMPLATE, re.DOTALL)
+THREAD = "POST /channels/{channel_id}/threads"
+People = list[discord.abc.User]
+Handler = Callable[[discord.Interaction[Any], str, People], Awaitable[None]]
+_handlers: weakref.WeakKeyDictionary[discord.Client, Handler] = weakref.WeakKeyDictionary()
+
+
+class TournamentComponent(SpadesComponent, template=PATTERN):
+    """Any ``tourney:...`` button or menu; parsed in the callback. Menus
+    choose people: their values are users."""
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        handler = _handlers.get(interaction.client)
+        if handler is not None:
+            chosen = [
+                v for v in getattr(self.item, "values", ()) if isinstance(v, discord.abc.User)
+            ]
+            await handler(interaction, self.rest, chosen)
+
+
+def _view(spec: MessageSpec) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for index, row in enumerate(spec.rows):
+        assert isinstance(row, tuple), "tournament messages have buttons only"
+        for b in row:
+            button: discord.ui.Button[Any] = discord.ui.Button(
+                custom_id=b.custom_id, label=b.label, style=BUTTON_STYLES[b.style], row=index
+            )
+            view.add_item(TournamentComponent(button, b.custom_id.split(":", 1)[1]))
+    return view
+
+
+def _fields(spec: MessageSpec) -> dict[str, Any]:
+    return {
+        "content": spec.content or None,
+        "embed": to_embed(spec.embed) if spec.embed is not None else None,
+        "view": _view(spec),
+    }
+
+
+class MatchThreads:
+    """Where a match's table opens: a new thread of the tournament's channel,
+    started in the outbox's line; the channel itself where the bot may not
+    start one (see :class:`bot.tournament.match_tables.Places`)."""
+
+    def __init__(self, client: discord.Client, outbox: Outbox) -> None:
+        self.client = client
+        self.outbox = outbox
+        self._asked: set[tuple[int, int]] = set()  # (tournament, match) under way
+
+    def request(self, tournament: Tournament, match: Match, found: Found) -> None:
+        asked = (tournament.id, match.number)
+        if asked in self._asked:
+            return
+        self._asked.add(asked)
+
+        async def start() -> Route:
+            try:
+                place, route = await self._thread(tournament, match)
+                await found(place)
+            finally:
+                self._asked.discard(asked)
+            return route
+
+        self.outbox.put(("match-thread", tournament.id * 1000 + match.number), start)
+
+    async def _thread(self, tournament: Tournament, match: Match) -> tuple[int, Route]:
+        channel = self.client.get_channel(tournament.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return tournament.channel_id, None
+        have = channel.permissions_for(channel.guild.me)
+        if not (have.create_public_threads and have.send_messages_in_threads):
+            return tournament.channel_id, None
+        name = f"{tournament.settings.name} · {match.number}"
+        try:
+            thread = await channel.create_thread(
+                name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=10080
+            )
+        except discord.HTTPException as exc:
+            log.info("tournament %d match %d: no thread: %s", tournament.id, match.number, exc)
+            return tournament.channel_id, THREAD
+        return thread.id, THREAD
+
+
+class TournamentDesk:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: TournamentService,
+        outbox: Outbox,
+        names: Callable[[int], str | None],
+        remember: Callable[[discord.abc.User], None],
+        admit: Callable[[discord.Interaction[Any]], Awaitable[bool]],
+    ) -> None:
+        self.client = client
+        self.service = service
+        self.outbox = outbox
+        self.names = names
+        #: Notes the name of someone seen: their games' end posts and the
+        #: bracket picture name them without asking Discord (outside the outbox).
+        self.remember = remember
+        #: Whether to take a click at all (not while the bot is stopping).
+        self.admit = admit
+        self._seen: dict[int, Tournament] = {}  # the last state each tournament was shown in
+        _handlers[client] = self.on_component
+        service.subscribe(self.on_change)
+
+    # -- what changed -----------------------------------------------------------------
+
+    def on_change(self, tournament: Tournament) -> None:
+        before = self._seen.get(tournament.id)
+        self._seen[tournament.id] = tournament
+        key = ("tournament", tournament.id)
+        self.outbox.put(key, lambda: self._show(tournament.id), channel_id=tournament.channel_id)
+        if before is None:
+            return  # loaded at start: its notices went out before
+        for match in tournament.matches:
+            old = before.match(match.number)
+            if match.state == "ready_check" and (old is None or old.state != "ready_check"):
+                self._tell_ready(tournament, match)
+        drawn = tournament.phase == "running" and before.phase == "registering"
+        if drawn and tournament.left_out:
+            self._tell_left_out(tournament)
+        if tournament.phase == "over" and before.phase != "over":
+            self.service.app.spawn(self._post_results(tournament), f"standings-{tournament.id}")
+
+    def show_all(self) -> None:
+        """Draw every loaded tournament's message again (after a restart)."""
+        for tournament_id in self.service.open_ids():
+            found = self.service.get(tournament_id)
+            if found is not None:
+                self.on_change(found)
+
+    def _lang(self, tournament_id: int) -> str:
+        row = self.service.row(tournament_id)
+        return str(row.settings.get("language", "en")) if row is not None else "en"
+
+    async def _show(self, tournament_id: int) -> Route:
+        tournament = self.service.get(tournament_id)
+        row = self.service.row(tournament_id)
+        if tournament is None or row is None:
+            return None
+        lang = self._lang(tournament_id)
+        fields = _fields(text.tournament_message(tournament, lang))
+        picture = await self._picture(tournament, lang)
+        if picture is not None:
+            fields["attachments" if row.message_id else "file"] = (
+                [picture] if row.message_id else picture
+            )
+            fields["embed"].set_image(url="attachment://bracket.png")
+        channel = self.client.get_partial_messageable(
+            tournament.channel_id, guild_id=tournament.guild_id or None
+        )
+        try:
+            if row.message_id is not None:
+                try:
+                    await channel.get_partial_message(row.message_id).edit(**fields)
+                    return EDIT
+                except discord.NotFound:
+                    log.info("tournament %d: its message is gone; posting it again", tournament.id)
+                    if "attachments" in fields:
+                        fields["file"] = fields.pop("attachments")[0]
+            message = await channel.send(**fields)
+            await self.service.set_message(tournament.id, message.id)
+        except discord.HTTPException as exc:
+            log.warning("tournament %d message not shown: %s", tournament.id, exc)
+        return POST
+
+    async def _picture(self, tournament: Tournament, lang: str) -> discord.File | None:
+        if not tournament.matches:
+            return None
+        return await self.picture(tournament, lang)
+
+    async def picture(self, tournament: Tournament, lang: str) -> discord.File:
+        """The bracket as a PNG file, teams named as members last seen; drawn
+        off the event loop."""
+        names = {
+            t.id: " & ".join(self.names(u) or str(u) for u in t.players) for t in tournament.teams
+        }
+        png = await asyncio.to_thread(bracket_png, tournament, names, text.bracket_labels(lang))
+        return discord.File(io.BytesIO(png), filename="bracket.png")
+
+    def _post(
+        self, key: Key, tournament: Tournament, spec: MessageSpec, channel_id: int | None = None
+    ) -> None:
+        """Post ``spec`` in the tournament's channel (or ``channel_id``) in
+        the outbox's line, mentioning the people it names."""
+
+        async def send() -> Route:
+            channel = self.client.get_partial_messageable(
+                channel_id or tournament.channel_id, guild_id=tournament.guild_id or None
+            )
+            try:
+                await channel.send(
+                    **_fields(spec), allowed_mentions=discord.AllowedMentions(users=True)
+                )
+            except discord.HTTPException as exc:
+                log.info("tournament %d: %r not posted: %s", tournament.id, key, exc)
+            return POST
+
+        self.outbox.put(key, send)
+
+    def _tell_ready(self, tournament: Tournament, match: Match) -> None:
+        spec = text.ready_notice(tournament, match, self._lang(tournament.id))
+        self._post(("ready", tournament.id * 1000 + match.number), tournament, spec)
+
+    def _tell_left_out(self, tournament: Tournament) -> None:
+        spec = MessageSpec(content=text.left_out_notice(tournament, self._lang(tournament.id)))
+        self._post(("left-out", tournament.id), tournament, spec)
+
+    def _ask_partner(self, tournament: Tournament, user: int, partner: int) -> None:
+        spec = MessageSpec(
+            content=text.partner_asked(tournament, user, partner, self._lang(tournament.id))
+        )
+        self._post(("partner", partner), tournament, spec)
+
+    async def _post_results(self, tournament: Tournament) -> None:
+        settings = await self.service.app.servers.of(tournament.guild_id or None)
+        if settings.results_channel is not None:
+            spec = MessageSpec(content=text.results_post(tournament, self._lang(tournament.id)))
+            key = ("tournament-results", tournament.id)
+            self._post(key, tournament, spec, settings.results_channel)
+
+    # -- clicks ---------------------------------------------------------------------------
+
+    async def on_component(
+        self, interaction: discord.Interaction[Any], rest: str, chosen: People
+    ) -> None:
+        if not await self.admit(interaction):
+            return
+        for person in (interaction.user, *chosen):
+            self.remember(person)
+        try:
+            await self._click(interaction, rest, [person.id for person in chosen])
+        except TournamentRefusal as refusal:
+            lang = private_language(interaction)
+            await report(interaction, InteractionRefused(text.refusal(refusal.code, lang)))
+        except Exception as exc:
+            await report(interaction, exc)
+
+    async def _click(
+        self, interaction: discord.Interaction[Any], rest: str, values: list[int]
+    ) -> None:
+        lang = private_language(interaction)
+        parsed = text.parse_id(rest)
+        tournament = self.service.get(parsed.tournament) if parsed is not None else None
+        if parsed is None or tournament is None or tournament.guild_id != interaction.guild_id:
+            raise TournamentRefusal("unknown_tournament")
+        user = interaction.user.id
+        tid, action = tournament.id, parsed.action
+        if action == text.REGISTER:
+            await self._partner_menu(interaction, tournament, lang)
+            return
+        if action == text.START:
+            await self.service.start_bracket(tid, user, _manages(interaction))
+            answer = tr(lang, "The bracket is drawn: the first ready checks are open.")
+        elif action == text.READY:
+            number = parsed.arg if parsed.arg is not None else _my_match(tournament, user)
+            await self.service.act(tid, ReadyPress(number, user))
+            answer = tr(lang, "Your team is ready for match {match}.", match=number)
+        elif action == text.PARTNER:
+            partner = values[0] if values else 0
+            await self.service.act(tid, Register(user, partner))
+            self._ask_partner(tournament, user, partner)
+            answer = tr(
+                lang,
+                "You asked <@{partner}>: they press Confirm partner on the tournament message.",
+                partner=partner,
+            )
+        else:
+            event, answer = _registration(action, user, lang)
+            await self.service.act(tid, event)
+        await interaction.response.send_message(
+            answer, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    async def _partner_menu(
+        self, interaction: discord.Interaction[Any], tournament: Tournament, lang: str
+    ) -> None:
+        if tournament.phase != "registering":
+            raise TournamentRefusal("already_started")
+        if interaction.user.id in tournament.registrations.users():
+            raise TournamentRefusal("already_registered")
+        custom_id = str(text.TourneyId(text.PARTNER, tournament.id))
+        menu: discord.ui.UserSelect[Any] = discord.ui.UserSelect(
+            custom_id=custom_id, placeholder=tr(lang, "Your partner")
+        )
+        view = discord.ui.View(timeout=None)
+        view.add_item(TournamentComponent(menu, custom_id.split(":", 1)[1]))
+        await interaction.response.send_message(
+            tr(lang, "Choose your partner: they confirm on the tournament message."),
+            view=view,
+            ephemeral=True,
+        )
+        view.stop()
+
+
+def _registration(action: str, user: int, lang: str) -> tuple[Any, str]:
+    if action == text.ALONE:
+        return Register(user), tr(lang, "You are registered alone.")
+    if action == text.CONFIRM:
+        return ConfirmPartner(user), tr(lang, "You are registered as partners.")
+    if action == text.DECLINE:
+        return DeclinePartner(user), tr(lang, "You declined the partner request.")
+    return Withdraw(user), tr(lang, "You left the tournament.")
+
+
+def _my_match(tournament: Tournament, user: int) -> int:
+    """The match the user's team is asked to be ready for."""
+    team = tournament.team_of(user)
+    for match in tournament.matches:
+        if team is not None and match.state == "ready_check" and team.id in match.teams:
+            return match.number
+    raise TournamentRefusal("no_match_to_ready")
+
+
+def _manages(interaction: discord.Interaction[Any]) -> bool:
+    return bool(interaction.permissions.manage_guild)

@@ -1,0 +1,263 @@
+"""SQL of tournaments (migration 033): each tournament's row, its append-only
+event log, the tables opened for its matches and its deadlines.
+
+Every step of a tournament is one :meth:`TournamentStore.commit_event`: the
+version check and bump, the event's row, the status and the tournament's
+deadlines, in one transaction, like a table's action. The store knows no
+brackets: it keeps the events the tournament service hands it and gives
+them back, in order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from db.deadlines import Deadline, deadline_rows
+from db.errors import VersionConflict
+from db.sql import Statements, to_json
+from db.store import Store
+
+#: The statuses a tournament is stored with; the first two are open.
+OPEN_STATUSES = ("registering", "running")
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentEvent:
+    """One row of a tournament's log."""
+
+    kind: str
+    actor: int | None
+    payload: Mapping[str, Any]
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    message_id: int | None
+    organizer_id: int
+    name: str
+    settings: dict[str, Any]
+    status: str
+    version: int
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class MatchTable:
+    """Where a match is played: the channel (or thread) its table opens in,
+    written before the table, and the table once it is open."""
+
+    tournament_id: int
+    match_no: int
+    place_id: int
+    table_id: int | None
+
+
+_COLUMNS = (
+    "id, guild_id, channel_id, message_id, organizer_id, name, settings, status, version,"
+    " created_at"
+)
+
+
+class TournamentStore:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # -- tournaments --------------------------------------------------------------
+
+    async def create(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        organizer_id: int,
+        name: str,
+        settings: Mapping[str, Any],
+        first: TournamentEvent,
+    ) -> int:
+        """Insert a tournament at version 1 with its first event; returns its id."""
+        async with self.store.transaction() as db:
+            tournament_id = await db.insert(
+                "INSERT INTO tournaments (guild_id, channel_id, organizer_id, name, settings,"
+                " status, version, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, 'registering', 1, ?, ?)",
+                (guild_id, channel_id, organizer_id, name, to_json(settings), first.at, first.at),
+            )
+            await _insert_event(db, tournament_id, 1, first)
+        return tournament_id
+
+    async def commit_event(
+        self,
+        tournament_id: int,
+        version: int,
+        event: TournamentEvent,
+        *,
+        status: str | None = None,
+        deadlines: Sequence[Deadline] | None = None,
+    ) -> int:
+        """Append ``event`` to a tournament at ``version``, with its new
+        ``status`` and (unless None) exactly ``deadlines`` as its deadlines,
+        in one transaction; returns the new version. Raises
+        :class:`VersionConflict`, writing nothing, if the stored version is
+        not ``version``."""
+        # Keyed like a table's deadlines, by the tournament's id.
+        rows = None if deadlines is None else deadline_rows(tournament_id, deadlines)
+        new_version = version + 1
+        async with self.store.transaction() as db:
+            changed = await db.execute(
+                "UPDATE tournaments SET version = ?, updated_at = ?,"
+                " status = coalesce(?, status) WHERE id = ? AND version = ?",
+                (new_version, event.at, status, tournament_id, version),
+            )
+            if changed != 1:
+                raise VersionConflict(
+                    f"tournament {tournament_id} is no longer at version {version}"
+                )
+            await _insert_event(db, tournament_id, new_version, event)
+            if rows is not None:
+                await db.execute(
+                    "DELETE FROM tournament_deadlines WHERE tournament_id = ?", (tournament_id,)
+                )
+                if rows:
+                    await db.executemany(
+                        "INSERT INTO tournament_deadlines (tournament_id, kind, due_at, data)"
+                        " VALUES (?, ?, ?, ?)",
+                        rows,
+                    )
+        return new_version
+
+    async def set_message(self, tournament_id: int, message_id: int | None) -> None:
+        """Remember the tournament's public message (not a step: the version stays)."""
+        async with self.store.transaction() as db:
+            await db.execute(
+                "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
+            )
+
+    async def get(self, tournament_id: int) -> TournamentRow | None:
+        row = await self.store.db.fetchone(
+            f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)
+        )
+        return None if row is None else _tournament(row)
+
+    async def open_ones(self) -> list[TournamentRow]:
+        """Every tournament registering or running, oldest first."""
+        rows = await self.store.db.fetchall(
+            f"SELECT {_COLUMNS} FROM tournaments"
+            " WHERE status IN ('registering', 'running') ORDER BY id"
+        )
+        return [_tournament(row) for row in rows]
+
+    async def over_with(self, guild_id: int, user_id: int) -> list[TournamentRow]:
+        """The server's finished tournaments the user registered in (by
+        themselves, or by confirming a partner), oldest first."""
+        rows = await self.store.db.fetchall(
+            f"SELECT {_COLUMNS} FROM tournaments WHERE guild_id = ? AND status = 'over'"
+            " AND id IN (SELECT tournament_id FROM tournament_events WHERE actor = ?"
+            " AND kind IN ('register', 'confirm_partner')) ORDER BY id",
+            (guild_id, user_id),
+        )
+        return [_tournament(row) for row in rows]
+
+    async def events(self, tournament_id: int) -> list[TournamentEvent]:
+        """The tournament's log, in order."""
+        rows = await self.store.db.fetchall(
+            "SELECT kind, actor, payload, at FROM tournament_events"
+            " WHERE tournament_id = ? ORDER BY seq",
+            (tournament_id,),
+        )
+        return [TournamentEvent(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
+
+    # -- the matches' tables ------------------------------------------------------
+
+    async def set_place(self, tournament_id: int, match_no: int, place_id: int) -> None:
+        """Where the match's table is to open; kept if one was written before."""
+        async with self.store.transaction() as db:
+            await db.execute(
+                "INSERT INTO tournament_tables (tournament_id, match_no, place_id)"
+                " VALUES (?, ?, ?) ON CONFLICT (tournament_id, match_no) DO NOTHING",
+                (tournament_id, match_no, place_id),
+            )
+
+    async def set_table(self, tournament_id: int, match_no: int, table_id: int) -> None:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "UPDATE tournament_tables SET table_id = ?"
+                " WHERE tournament_id = ? AND match_no = ?",
+                (table_id, tournament_id, match_no),
+            )
+
+    async def match_tables(self, tournament_id: int) -> list[MatchTable]:
+        rows = await self.store.db.fetchall(
+            "SELECT tournament_id, match_no, place_id, table_id FROM tournament_tables"
+            " WHERE tournament_id = ? ORDER BY match_no",
+            (tournament_id,),
+        )
+        return [MatchTable(r[0], r[1], r[2], r[3]) for r in rows]
+
+    async def match_of_table(self, table_id: int) -> MatchTable | None:
+        row = await self.store.db.fetchone(
+            "SELECT tournament_id, match_no, place_id, table_id FROM tournament_tables"
+            " WHERE table_id = ?",
+            (table_id,),
+        )
+        return None if row is None else MatchTable(row[0], row[1], row[2], row[3])
+
+    # -- deadlines (the scheduler's DeadlineStore, keyed by tournament) -----------
+
+    async def put_deadline(
+        self, table_id: int, kind: str, due_at: float, data: Mapping[str, Any]
+    ) -> None:
+        """Store a deadline of tournament ``table_id`` (the scheduler's name
+        for the key), replacing the one of the same kind."""
+        async with self.store.transaction() as db:
+            await db.execute(
+                "INSERT INTO tournament_deadlines (tournament_id, kind, due_at, data)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id, kind) DO UPDATE"
+                " SET due_at = excluded.due_at, data = excluded.data",
+                (table_id, kind, due_at, to_json(data)),
+            )
+
+    async def delete_deadline(self, table_id: int, kind: str) -> None:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "DELETE FROM tournament_deadlines WHERE tournament_id = ? AND kind = ?",
+                (table_id, kind),
+            )
+
+    async def load_deadlines(self) -> list[Deadline]:
+        rows = await self.store.db.fetchall(
+            "SELECT tournament_id, kind, due_at, data FROM tournament_deadlines"
+            " ORDER BY due_at, tournament_id, kind"
+        )
+        return [Deadline(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
+
+
+async def _insert_event(
+    db: Statements, tournament_id: int, seq: int, event: TournamentEvent
+) -> None:
+    await db.execute(
+        "INSERT INTO tournament_events (tournament_id, seq, kind, actor, payload, at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (tournament_id, seq, event.kind, event.actor, to_json(event.payload), event.at),
+    )
+
+
+def _tournament(row: Sequence[Any]) -> TournamentRow:
+    return TournamentRow(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        message_id=row[3],
+        organizer_id=row[4],
+        name=row[5],
+        settings=json.loads(row[6]),
+        status=row[7],
+        version=row[8],
+        created_at=row[9],
+    )

@@ -1,0 +1,54 @@
+"""The tournament's words: every refusal of the core worded in every
+language, the buttons of each phase, and ids that survive a round trip."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.i18n import LANGUAGES
+from bot.render.tournament_text import (
+    REFUSALS,
+    TourneyId,
+    parse_id,
+    refusal,
+    tournament_message,
+)
+from bot.tournament.events import REFUSAL_CODES, Register, Start
+from bot.tournament.model import Settings, new_tournament
+from bot.tournament.state import apply
+
+
+def test_every_refusal_of_the_core_has_its_words() -> None:
+    assert set(REFUSALS) >= REFUSAL_CODES
+
+
+@pytest.mark.parametrize("lang", sorted(set(LANGUAGES) - {"en"}))
+def test_every_refusal_is_translated(lang: str) -> None:
+    for code in REFUSALS:
+        assert refusal(code, lang) != refusal(code, "en"), (lang, code)
+
+
+def test_ids_survive_a_round_trip_and_forged_ones_are_refused() -> None:
+    for made in (TourneyId("ready", 12, 3), TourneyId("register", 7)):
+        assert parse_id(str(made).split(":", 1)[1]) == made
+    assert parse_id("explode:1") is None
+    assert parse_id("ready:x") is None
+
+
+def test_the_buttons_follow_the_phase() -> None:
+    t = new_tournament(1, 2, 3, 4, Settings(name="Cup"))
+    labels = [b.label for b in tournament_message(t, "en").buttons]
+    assert labels == [
+        "Register",
+        "Register alone",
+        "Confirm partner",
+        "Decline partner",
+        "Withdraw",
+        "Start",
+    ]
+    drawn = new_tournament(1, 2, 3, 4, Settings(name="Cup", teams="draw"))
+    assert "Register" not in [b.label for b in tournament_message(drawn, "en").buttons]
+    for user in range(10, 14):
+        t = apply(t, Register(user), 1.0)
+    t = apply(t, Start(4, seed=1), 2.0)
+    assert [b.label for b in tournament_message(t, "en").buttons] == ["Ready"]

@@ -1,0 +1,106 @@
+"""A tournament's steps in the store, on both databases: one transaction per
+step with a version check, the event log in order, the matches' places and
+tables, and the tournament's deadlines."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from db.store import Deadline, IntegrityFailure, StoreError, VersionConflict
+from db.tournaments import TournamentEvent, TournamentStore
+from tests.backends import Backend, open_tables, table_rows
+
+
+@pytest.fixture
+async def tournaments(backend: Backend) -> AsyncIterator[TournamentStore]:
+    store = await backend.open()
+    yield TournamentStore(store)
+    await store.close()
+
+
+async def _new(tournaments: TournamentStore) -> int:
+    return await tournaments.create(
+        guild_id=5,
+        channel_id=6,
+        organizer_id=7,
+        name="Winter cup",
+        settings={"format": "double", "target": 250},
+        first=TournamentEvent("new", 7, {"name": "Winter cup"}, 1.0),
+    )
+
+
+async def test_steps_are_logged_in_order_with_a_version_check(
+    tournaments: TournamentStore,
+) -> None:
+    tid = await _new(tournaments)
+    version = await tournaments.commit_event(tid, 1, TournamentEvent("register", 8, {"a": 1}, 2.0))
+    assert version == 2
+    version = await tournaments.commit_event(
+        tid, 2, TournamentEvent("start", 7, {}, 3.0), status="running"
+    )
+    with pytest.raises(VersionConflict):
+        await tournaments.commit_event(tid, 2, TournamentEvent("register", 9, {}, 4.0))
+    row = await tournaments.get(tid)
+    assert row is not None
+    assert (row.version, row.status, row.settings["format"], row.name) == (
+        3,
+        "running",
+        "double",
+        "Winter cup",
+    )
+    events = await tournaments.events(tid)
+    assert [(e.kind, e.actor, dict(e.payload), e.at) for e in events] == [
+        ("new", 7, {"name": "Winter cup"}, 1.0),
+        ("register", 8, {"a": 1}, 2.0),
+        ("start", 7, {}, 3.0),
+    ]
+    assert [t.id for t in await tournaments.open_ones()] == [tid]
+    await tournaments.commit_event(tid, 3, TournamentEvent("over", None, {}, 5.0), status="over")
+    assert await tournaments.open_ones() == []
+
+
+async def test_the_log_is_append_only(tournaments: TournamentStore) -> None:
+    tid = await _new(tournaments)
+    with pytest.raises((IntegrityFailure, StoreError)):
+        async with tournaments.store.transaction() as db:
+            await db.execute("DELETE FROM tournament_events WHERE tournament_id = ?", (tid,))
+    assert len(await tournaments.events(tid)) == 1
+
+
+async def test_deadlines_are_written_with_the_step_and_kept_per_kind(
+    tournaments: TournamentStore,
+) -> None:
+    tid = await _new(tournaments)
+    ready = Deadline(tid, "ready:3", 100.0, {"match": 3})
+    await tournaments.commit_event(
+        tid, 1, TournamentEvent("ready-check", None, {}, 2.0), deadlines=[ready]
+    )
+    assert await tournaments.load_deadlines() == [ready]
+    with pytest.raises(VersionConflict):  # a refused step changes no deadline
+        await tournaments.commit_event(tid, 1, TournamentEvent("x", None, {}, 2.0), deadlines=[])
+    assert await tournaments.load_deadlines() == [ready]
+    await tournaments.put_deadline(tid, "ready:4", 50.0, {"match": 4})
+    assert [d.kind for d in await tournaments.load_deadlines()] == ["ready:4", "ready:3"]
+    await tournaments.delete_deadline(tid, "ready:4")
+    await tournaments.commit_event(tid, 2, TournamentEvent("y", None, {}, 3.0), deadlines=[])
+    assert await tournaments.load_deadlines() == []
+
+
+async def test_a_match_keeps_its_first_place_and_finds_its_table(
+    tournaments: TournamentStore,
+) -> None:
+    tid = await _new(tournaments)
+    (table_id,) = await open_tables(tournaments.store, 1)
+    await tournaments.set_place(tid, 2, 111)
+    await tournaments.set_place(tid, 2, 222)  # a second attempt keeps the first place
+    [match] = await tournaments.match_tables(tid)
+    assert (match.place_id, match.table_id) == (111, None)
+    await tournaments.set_table(tid, 2, table_id)
+    found = await tournaments.match_of_table(table_id)
+    assert found is not None and (found.tournament_id, found.match_no) == (tid, 2)
+    await tournaments.set_message(tid, 999)
+    assert await table_rows(
+        tournaments.store, "SELECT message_id FROM tournaments WHERE id = ?", (tid,)
+    ) == [(999,)]

@@ -330,11 +330,7 @@ def blind_nil_wanted(
 
 
 def choose_bid(
-    hand: int,
-    rules: RuleSet,
-    seat: int,
-    bids: Sequence[int | None],
-    legal: Sequence[int],
+    hand: int, rules: RuleSet, seat: int, bids: Sequence[int | None], legal: Sequence[int]
 ) -> int:
     """The heuristic bid of a seat that has looked at its cards. Behind a
     partner's 13 any numeric bid is a certain set, while a Nil is covered by

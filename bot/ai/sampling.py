@@ -6,9 +6,8 @@ is weighted by the bids: a seat that bid 5 more likely holds a hand worth
 about 5 tricks, a Nil bidder a hand of low cards (a bid the format forced,
 such as Suicide's Nil behind a partner's number, says nothing of the hand,
 and its least number bid says only that the hand is worth no more); and by
-the clues of the
-cards chosen (:mod:`bot.ai.inference`: a seat that ducked a trick it needed
-likely held nothing to win it). The weighting is done by
+the clues of the cards chosen (:mod:`bot.ai.inference`: a seat that ducked
+a trick it needed likely held nothing to win it). The weighting is done by
 rejection: a deal is kept with a probability that falls as its hands stray
 from their bids.
 """

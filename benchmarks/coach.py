@@ -2,13 +2,16 @@
 reason) answered in at most 1 s at the 95th percentile, and a hand's review
 well within the 2 s after the hand's end.
 
-    python -m benchmarks.coach [--positions 200] [--rules standard] [--seed 0] [--quick]
+    python -m benchmarks.coach [--positions 200] [--rules standard]
+                               [--house KEY=VALUE,...] [--seed 0] [--quick]
 
 ``benchmarks/ai.py`` calls :func:`coach_figures` too, so that its closing
 line carries ``hint_p95_ms``.
 
 The positions are the decisions of whole hands played by the heuristic
-player from seeded deals: every bid and every card with a choice.
+player from seeded deals: every bid and every card with a choice. ``--house``
+deals and plays them under house rules on top of the preset (``deck=jokers``,
+the text of ``python -m bot simulate --house``); the JSON line names them.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import time
 from bot.ai.heuristic import HeuristicPlayer
 from bot.coach.hint import can_hint, hint_for
 from bot.coach.review import review_hand
+from bot.game.house import HouseRuleError, apply, house_text
 from bot.game.rules import PRESETS, RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import Phase
@@ -75,11 +79,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.coach", description=__doc__)
     parser.add_argument("--positions", type=int, default=200, help="positions hinted")
     parser.add_argument("--rules", default="standard", choices=sorted(PRESETS))
+    parser.add_argument(
+        "--house", default="", help="house rules on the preset: KEY=VALUE[,KEY=VALUE...]"
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parse_args(parser, argv, positions=3)
-    sys.stdout.write(
-        json.dumps(coach_figures(args.positions, preset(args.rules), args.seed)) + "\n"
-    )
+    try:
+        rules = apply(preset(args.rules), args.house)
+    except HouseRuleError as exc:
+        print(f"--house: {exc}", file=sys.stderr)
+        return 2
+    figures: dict[str, float | str] = dict(coach_figures(args.positions, rules, args.seed))
+    figures["house"] = house_text(rules)
+    sys.stdout.write(json.dumps(figures) + "\n")
     return 0
 
 

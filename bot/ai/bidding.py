@@ -11,9 +11,14 @@ place in the deck's trump order (:func:`as_standard`), so a Big Joker counts
 as an ace of spades would, and the jjdd two of diamonds as a spade.
 
 The bidding formats choose among the bids they leave: under Suicide the
-first partner of a side to bid decides who bids Nil, under Whiz each seat
-weighs Nil against its number of spades (:func:`whiz_nil`); a side that can
-reach a contract of 10 at a 10-for-200 table stretches to it.
+first partner of a side to bid decides who bids Nil (:func:`suicide_nil`),
+under Whiz each seat weighs Nil against its number of spades
+(:func:`whiz_nil`); a side that can reach a contract of 10 at a 10-for-200
+table stretches to it. The price of a bag moves the rounding of a count
+(:func:`bag_lean`). A Boston moves no bid: its bonus comes with all 13
+tricks whatever the side bid, so bidding up for it only risks a set (in
+simulated hands a side stretching to 13 when its counts reached 11.5 lost
+points); the side goes for it in the play (:mod:`bot.ai.policy`).
 """
 
 from __future__ import annotations
@@ -39,11 +44,17 @@ from bot.game.cards import (
     cards_of,
     suit_pattern,
 )
-from bot.game.rules import Bidding, Deck, RuleSet
+from bot.game.rules import PRESETS, Bidding, Deck, RuleSet
 from bot.game.scoring import BLIND_NIL, NIL
 
 ROUNDING = 0.0  # a trick count of n to n + 0.99 bids n: the worths are fitted to
 # the tricks taken, so rounding down leans to the safe side of the count
+# What a bag costs shifts the rounding: the dearer an overtrick (the bag
+# penalty's share per bag), the closer to its count a hand bids; where bags
+# cost nothing, lower.
+USUAL_BAG_COST = 10.0  # 100 points for every 10 bags
+BAG_LEAN = 0.015  # tricks of count per point a bag costs above the usual
+BAG_LEAN_RANGE = (-0.25, 0.5)
 NIL_DANGER_LIMIT = 0.9  # the most danger a Nil worth 100 accepts
 LOW_NIL_DANGER_LIMIT = 0.5  # ... and a Nil worth less
 NIL_MAX_TRICKS = 2.8  # hands counting this many tricks never bid Nil
@@ -77,10 +88,13 @@ SPADE_HONOURS = {
 SPADE_LENGTH = (-0.12, 0.06, 0.27, 0.46, 0.91, 1.58, 2.31, 3.10, 3.75)
 SPADE_PAST_EIGHT = 0.75
 TOP_TRUMP_DANGER = 9.0  # a Nil holding one of the top three trumps
-# Suicide: the first partner of a side to bid takes the Nil with a hand that
-# counts fewer tricks than this (about what the partner yet to bid holds) and
-# no top trump.
-SUICIDE_NIL_COUNT = 3.25
+# Suicide: the first partner of a side to bid takes the Nil when its count
+# of tricks plus a share of its Nil danger (capped: a top trump alone does not
+# rule the Nil out, the partner may cover it) is below the score the
+# partner's hand yet unseen is likely to have (fitted on simulated hands).
+SUICIDE_NIL_SCORE = 3.75
+SUICIDE_DANGER_SHARE = 0.2
+SUICIDE_DANGER_CAP = 4.0
 # Whiz: how surely a count of tricks makes a bid (the spread of the tricks a
 # hand of that count takes) and a Nil holds (its danger's weight).
 WHIZ_SPREAD = 1.3
@@ -199,12 +213,16 @@ def wants_nil(hand: int, rules: RuleSet, partner_bid: int | None) -> bool:
 
 def suicide_nil(hand: int, rules: RuleSet) -> bool:
     """Under Suicide, whether the first partner of a side to bid takes the
-    Nil: a hand weaker than the partner's is likely to be, without a top
-    trump (the partner then bids 4 or more for both)."""
-    deck = rules.deck
-    return nil_danger(hand, deck) < TOP_TRUMP_DANGER and (
-        estimate_tricks(hand, deck) < SUICIDE_NIL_COUNT or wants_nil(hand, rules, None)
-    )
+    Nil: its hand is likely a better Nil than the partner's (who then bids
+    4 or more for both)."""
+    return suicide_nil_score(hand, rules.deck) < SUICIDE_NIL_SCORE
+
+
+def suicide_nil_score(hand: int, deck: str = Deck.STANDARD) -> float:
+    """How poor a Nil ``hand`` makes beside a partner who must cover it:
+    its trick count plus a capped share of its Nil danger."""
+    danger = min(nil_danger(hand, deck), SUICIDE_DANGER_CAP)
+    return estimate_tricks(hand, deck) + SUICIDE_DANGER_SHARE * danger
 
 
 def whiz_nil(hand: int, rules: RuleSet, partner_bid: int | None) -> bool:
@@ -235,13 +253,36 @@ def team_room(bids: Sequence[int | None], seat: int) -> int:
     return max(1, 13 - partner)
 
 
-def numeric_bid(hand: int, bids: Sequence[int | None], seat: int, deck: str = Deck.STANDARD) -> int:
+def bag_cost(rules: RuleSet) -> float:
+    """Points a bag costs in the long run: its share of the penalty. (A bag
+    close to the limit costs no more: the bags held are a debt paid sooner
+    or later, and bidding up to spare them costs more in sets.)"""
+    return rules.bag_penalty / rules.bag_limit
+
+
+def bag_lean(rules: RuleSet) -> float:
+    """Tricks added to a count before it is rounded down to a bid, for what
+    an overtrick costs (0 at the usual 100 points per 10 bags)."""
+    lean = BAG_LEAN * (bag_cost(rules) - USUAL_BAG_COST)
+    low, high = BAG_LEAN_RANGE
+    return min(max(lean, low), high)
+
+
+def numeric_bid(
+    hand: int,
+    bids: Sequence[int | None],
+    seat: int,
+    rules: RuleSet = PRESETS["standard"],
+) -> int:
     """A bid of 1-13 from the hand's trick count, shaded to the table: up or
-    down by a share of the tricks the other bids leave over, never so high
-    that the side's two bids pass 13, and the last bidder of a side trims
-    when the four bids would overrun 13."""
+    down by a share of the tricks the other bids leave over, up where bags
+    cost dearly and down where they are free, never so high that the side's
+    two bids pass 13, and the last bidder of a side trims when the four bids
+    would overrun 13."""
+    deck = rules.deck
     count = estimate_tricks(hand, deck)
-    shaded = int(count + SPARE_SHARE * spare_per_seat(count, bids, seat) + ROUNDING)
+    spare = SPARE_SHARE * spare_per_seat(count, bids, seat)
+    shaded = int(count + spare + ROUNDING + bag_lean(rules))
     # Never below the sure spade tricks, whatever the others bid.
     sure = sure_spade_tricks(suit_pattern(as_standard(hand, deck), SPADES), trump_total(deck))
     bid = max(shaded, sure)
@@ -297,7 +338,7 @@ def choose_bid(
     partner_bid = bids[seat ^ 2]
     if NIL in legal and len(legal) > 1 and _nil_chosen(hand, rules, partner_bid):
         return NIL
-    bid = numeric_bid(hand, bids, seat, rules.deck)
+    bid = numeric_bid(hand, bids, seat, rules)
     if rules.ten_for_200 and partner_bid is not None and partner_bid > 0:
         bid = _stretch_to_ten(hand, rules, partner_bid, bid)
     if bid in legal:
@@ -331,6 +372,8 @@ __all__ = [
     "BLIND_NIL",
     "NIL",
     "as_standard",
+    "bag_cost",
+    "bag_lean",
     "blind_nil_wanted",
     "choose_bid",
     "deck_trumps",
@@ -339,6 +382,7 @@ __all__ = [
     "numeric_bid",
     "spare_per_seat",
     "suicide_nil",
+    "suicide_nil_score",
     "team_room",
     "trump_total",
     "wants_nil",

@@ -24,6 +24,7 @@ class HandPlan:
     bags_before: tuple[int, int]
     bag_limit: int
     bag_penalty: tuple[int, int]  # per team: what reaching the bag limit costs it
+    boston: int = 0  # the bonus of a side taking all 13 tricks (0: off)
 
     def counted(self, team: int, won: Sequence[int]) -> int:
         """Tricks of ``team`` that count toward its contract."""
@@ -94,4 +95,5 @@ def plan_of(
         bags_before=(bags[0], bags[1]),
         bag_limit=rules.bag_limit,
         bag_penalty=(penalty[0], penalty[1]),
+        boston=rules.boston or 0,
     )

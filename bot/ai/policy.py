@@ -11,7 +11,8 @@ objects. The rules, in order: a Nil bidder ducks; a Nil bidder's partner
 covers with high cards; a side facing an opponent's Nil leads low and ducks
 under it; otherwise a side short of its contract (or able to set the other
 side for more than the bags cost) tries to win the trick cheaply, and a side
-whose contract is made sheds high cards and stays under.
+whose contract is made sheds high cards and stays under, unless it has taken
+every trick so far at a table that pays a Boston for all 13.
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ from bot.game.cards import (
     suit_of,
 )
 from bot.game.trick import BEATERS, winning
+
+# How likely a side holding every trick so far with its contract made is
+# reckoned to take the rest (for a Boston at a table that pays one).
+BOSTON_CHANCE = 0.5
 
 
 def may_beat(card: int, led_mask: int, seats: Sequence[int], possible: Sequence[int]) -> bool:
@@ -74,7 +79,11 @@ def choose_card(
     team = seat & 1
     partner = seat ^ 2
     need = plan.need(team, won)
-    want = need > 0 or _worth_setting(plan, team, won, tricks_left)
+    want = (
+        need > 0
+        or _worth_setting(plan, team, won, tricks_left)
+        or _worth_boston(plan, team, won, tricks_left)
+    )
     if plan.nil[partner] and won[partner] == 0:
         card = _cover_card(seat, legal, trick, leader, possible)
         if card is not None:
@@ -124,6 +133,20 @@ def _worth_setting(plan: HandPlan, team: int, won: Sequence[int], tricks_left: i
     per_bag = plan.bag_penalty[team] / plan.bag_limit - 1
     cost = max(plan.bag_cost(team, won, tricks_to_set), per_bag * tricks_to_set)
     return chance * swing > cost
+
+
+def _worth_boston(plan: HandPlan, team: int, won: Sequence[int], tricks_left: int) -> bool:
+    """With its contract made and every trick so far, whether ``team`` keeps
+    taking tricks for the Boston bonus: worth it while even a rough even
+    chance of the bonus outweighs the bags the rest of the tricks cost."""
+    if not plan.boston or won[team ^ 1] or won[team ^ 3]:
+        return False
+    if any(plan.nil[seat] for seat in (team, team + 2)):
+        return False  # a side with a Nil cannot take every trick
+    per_bag = plan.bag_penalty[team] / plan.bag_limit - 1
+    return BOSTON_CHANCE * plan.boston > max(
+        plan.bag_cost(team, won, tricks_left), per_bag * tricks_left
+    )
 
 
 def _others(seat: int, possible: Sequence[int]) -> int:

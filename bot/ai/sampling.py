@@ -3,9 +3,11 @@
 A sampled deal gives every other seat as many cards as it still holds, never
 a card it is known not to hold (:class:`~bot.ai.knowledge.Knowledge`), and
 is weighted by the bids: a seat that bid 5 more likely holds a hand worth
-about 5 tricks, a Nil bidder a hand of low cards; and by the clues of the
-cards chosen (:mod:`bot.ai.inference`: a seat that ducked a trick it needed
-likely held nothing to win it). The weighting is done by
+about 5 tricks, a Nil bidder a hand of low cards (a bid the format forced,
+such as Suicide's Nil behind a partner's number, says nothing of the hand,
+and its least number bid says only that the hand is worth no more); and by
+the clues of the cards chosen (:mod:`bot.ai.inference`: a seat that ducked
+a trick it needed likely held nothing to win it). The weighting is done by
 rejection: a deal is kept with a probability that falls as its hands stray
 from their bids.
 """
@@ -16,10 +18,10 @@ import math
 import random
 from collections.abc import Sequence
 
-from bot.ai.bidding import estimate_tricks, nil_danger
+from bot.ai.bidding import SUICIDE_NIL_SCORE, estimate_tricks, nil_danger, suicide_nil_score
 from bot.ai.inference import Clue
 from bot.ai.knowledge import Knowledge
-from bot.game.bidding import spade_count
+from bot.game.bidding import SUICIDE_MIN_BID, spade_count
 from bot.game.rules import PRESETS, Bidding, RuleSet
 from bot.game.scoring import BLIND_NIL
 
@@ -73,24 +75,46 @@ def deal_unseen(
     return None
 
 
-def bid_likelihood(hand: int, bid: int | None, rules: RuleSet = PRESETS["standard"]) -> float:
+def bid_likelihood(
+    hand: int, bid: int | None, rules: RuleSet = PRESETS["standard"], first: bool = True
+) -> float:
     """How well a whole hand of 13 cards fits the bid made with it [0-1]:
-    under Mirror and Whiz a number is the hand's spades (a Mirror Nil: none)."""
+    under Mirror and Whiz a number is the hand's spades (a Mirror Nil: none).
+    Under Suicide ``first`` tells whether the seat bid before its partner:
+    the second partner's Nil behind a number was its only bid."""
     if bid is None or bid == BLIND_NIL:
         return 1.0
     if rules.bidding in COUNTED_FORMATS and (bid > 0 or rules.bidding is Bidding.MIRROR):
         return 1.0 if spade_count(hand) == max(bid, 0) else MISCOUNT_WEIGHT
+    suicide = rules.bidding is Bidding.SUICIDE
     if bid <= 0:
-        return math.exp(-NIL_STRICTNESS * nil_danger(hand, rules.deck))
+        if not suicide:
+            return math.exp(-NIL_STRICTNESS * nil_danger(hand, rules.deck))
+        if not first:
+            return 1.0
+        # The first partner took the Nil: its hand scores below the threshold.
+        over = suicide_nil_score(hand, rules.deck) - SUICIDE_NIL_SCORE
+        return math.exp(-NIL_STRICTNESS * over) if over > 0 else 1.0
     gap = estimate_tricks(hand, rules.deck) - bid
+    if suicide and bid <= max(SUICIDE_MIN_BID, rules.min_team_bid):
+        gap = max(gap, 0.0)  # a weaker hand bids the format's least number too
     return math.exp(-gap * gap / (2 * BID_SPREAD * BID_SPREAD))
+
+
+def first_of_team(dealer: int, seat: int) -> bool:
+    """Whether ``seat`` bids before its partner in a hand ``dealer`` deals."""
+    return (seat - dealer - 1) & 3 < 2
 
 
 class DealSampler:
     """Samples the other seats' hands for one decision."""
 
     def __init__(
-        self, knowledge: Knowledge, bids: Sequence[int | None], clues: Sequence[Clue] = ()
+        self,
+        knowledge: Knowledge,
+        bids: Sequence[int | None],
+        clues: Sequence[Clue] = (),
+        dealer: int | None = None,
     ) -> None:
         self.knowledge = knowledge
         self.bids = list(bids)
@@ -102,6 +126,8 @@ class DealSampler:
         self.allowed = [knowledge.unseen & ~knowledge.forbidden[s] for s in range(4)]
         self.relaxed = [knowledge.unseen] * 4
         self.weighted = [s for s in self.seats if bids[s] is not None]
+        # Without the dealer every bid is read as the seat's own choice.
+        self.first = [dealer is None or first_of_team(dealer, s) for s in range(4)]
 
     def sample(self, rng: random.Random) -> list[int]:
         """Four hands: the seat's own and a dealing of the rest."""
@@ -121,7 +147,9 @@ class DealSampler:
                 hands[k.seat] = k.hand
             weight = 1.0
             for s in self.weighted:
-                weight *= bid_likelihood(hands[s] | k.played_by[s], self.bids[s], k.rules)
+                weight *= bid_likelihood(
+                    hands[s] | k.played_by[s], self.bids[s], k.rules, self.first[s]
+                )
             for clue in self.clues:
                 if hands[clue.seat] & clue.cards:
                     weight *= clue.weight

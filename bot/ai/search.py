@@ -38,7 +38,7 @@ from bot.ai.utility import HandValuer
 from bot.game.bidding import legal_bids
 from bot.game.cards import mask_of, suit_of
 from bot.game.playout import Position
-from bot.game.rules import SpadesLead
+from bot.game.rules import Bidding, SpadesLead
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import PlayerView
@@ -178,20 +178,23 @@ class SearchPlayer:
     def sampler_for(self, view: PlayerView, knowledge: Knowledge) -> DealSampler:
         """The deals this player imagines behind ``view`` while playing."""
         clues = play_clues(view, knowledge.unseen) if self.read_plays else []
-        return DealSampler(knowledge, view.bids, clues)
+        return DealSampler(knowledge, view.bids, clues, view.dealer)
 
     # -- bidding ----------------------------------------------------------------
 
     def _bid(self, view: PlayerView, rng: random.Random, deadline: float) -> int:
         legal = [b for b in view.legal_bids if b != BLIND_NIL]
         heuristic = choose_bid(view.hand, view.rules, view.seat, view.bids, legal)
-        guess = numeric_bid(view.hand, view.bids, view.seat, view.rules.deck)
+        guess = numeric_bid(view.hand, view.bids, view.seat, view.rules)
         room = team_room(view.bids, view.seat)  # above it the side is set for sure
         options = [b for b in range(max(1, guess - 1), min(room, guess + 1) + 1) if b in legal]
         partner_bid = view.bids[view.partner]
         partner_nil = partner_bid is not None and partner_bid <= 0
         nil_open = NIL in legal and not partner_nil
-        if nil_open and nil_danger(view.hand, view.rules.deck) <= NIL_DANGER_LIMIT:
+        # Under Suicide a side's Nil is certain, the first partner only
+        # chooses who takes it: always a question worth sampling.
+        suicide = view.rules.bidding is Bidding.SUICIDE
+        if nil_open and (suicide or nil_danger(view.hand, view.rules.deck) <= NIL_DANGER_LIMIT):
             options.append(NIL)
         if heuristic not in options:
             options.append(heuristic)
@@ -248,7 +251,7 @@ class SearchPlayer:
         rules = view.rules
         seat = view.seat
         knowledge = knowledge_of(view)
-        sampler = DealSampler(knowledge, view.bids)
+        sampler = DealSampler(knowledge, view.bids, dealer=view.dealer)
         valuer = HandValuer(rules, view.team, view.scores, view.bags)
         later = [(seat + i) & 3 for i in (1, 2, 3) if view.bids[(seat + i) & 3] is None]
         leader = (view.dealer + 1) & 3

@@ -44,7 +44,7 @@ CLOSING_KEYS = {
         "hint_p95_ms",
         "review_p95_ms",
     ],
-    "coach": ["hint_p95_ms", "review_p95_ms"],
+    "coach": ["hint_p95_ms", "review_p95_ms", "house"],
     "rest_claim": ["claims", "held", "p50_ms", "p95_ms", "max_ms"],
     "clock": ["load_10000_s", "fire_delay_p50_ms", "fire_delay_p99_ms"],
     "leaderboard": ["leaderboard_p50_ms", "leaderboard_p99_ms", "stats_p50_ms", "stats_p99_ms"],

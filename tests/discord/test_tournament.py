@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from simcord import assert_error
 
-from bot.tables.errors import Malformed
+from bot.tables.errors import BadHouseRule
 from bot.tournament.model import Match
 from cogs.errors import InteractionRefused
 from tests.discord.harness import Button, World, buttons_of
@@ -348,7 +348,7 @@ async def test_only_members_who_may_open_tables_open_a_tournament(world: World) 
     host = world.guild.add_member(world.env.create_user("host"), roles=[hosts])
     bad = await host.slash(world.channel, "spades tournament new", name="Cup", house="nope=1")
     assert bad.response is not None and "\n" not in bad.response.content
-    assert_error(world.env, Malformed, contains="unknown house rule 'nope'")
+    assert_error(world.env, BadHouseRule, contains="unknown house rule 'nope'")
     assert world.bot.tournaments.in_channel(world.channel.id) is None
     cup = Cup(world, host)
     opened = await cup.open(house="bidding=suicide", turn_limit=60)

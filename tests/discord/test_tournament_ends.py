@@ -4,12 +4,13 @@ rematch, the final standings reach the results channel once across a restart."""
 
 from __future__ import annotations
 
+import discord
 import pytest
 from simcord import assert_error
 
 from bot.game import EndReason
 from cogs.errors import InteractionRefused
-from tests.discord.harness import World
+from tests.discord.harness import World, embed_text, labels_of
 from tests.discord.tournament_harness import final_under_way
 
 pytestmark = pytest.mark.simcord(settle_timeout=2.0)
@@ -66,3 +67,28 @@ async def test_cancelling_ends_the_tables_in_play(world: World) -> None:
     assert table.status.value == "finished" and table.result is not None
     assert table.result.reason is EndReason.MODERATOR
     assert table.result.note == "the server closes tonight"
+
+
+async def test_a_match_table_offers_no_rematch(world: World) -> None:
+    cup, playing = await final_under_way(world)
+    await cup.resign(playing, playing.b or 0)
+    table = await world.bot.app.tables.get(playing.table_id or 0)
+    assert table.status.value == "finished" and cup.state().phase == "over"
+    message = world.table_message(cup.place(table.channel_id))
+    assert not [label for label in labels_of(message) if "Rematch" in label]
+    assert "its result goes to the bracket" in embed_text(message)
+    # The table message as an earlier version drew it, with a rematch button:
+    # a press is refused in one private line.
+    view = discord.ui.View(timeout=None)
+    custom_id = f"spades:rematch:{table.id}:{table.version}:same"
+    view.add_item(discord.ui.Button(label="Rematch: same teams", custom_id=custom_id))
+    thread = world.bot.get_partial_messageable(table.channel_id, guild_id=world.guild.id)
+    await thread.get_partial_message(message.id).edit(view=view)
+    view.stop()
+    pressed = world.table_message(cup.place(table.channel_id))
+    player = cup.team_players(playing.a or 0)[0]
+    answer = await player.click(pressed, label="Rematch: same teams")
+    private = answer.followups[0] if answer.followups else answer.response
+    assert private is not None and private.ephemeral, answer
+    assert private.content == "A tournament match has no rematch: the bracket goes on."
+    assert (await world.bot.app.tables.get(table.id)).game_number == 1

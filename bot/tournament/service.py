@@ -103,6 +103,22 @@ class TournamentService:
     def open_ids(self) -> list[int]:
         return [t.id for t in self._tournaments.values() if t.phase in ("registering", "running")]
 
+    async def standings_owed(self) -> list[Tournament]:
+        """The finished tournaments of this process's servers whose final
+        standings were never posted (the process stopped first)."""
+        owed = []
+        for row in await self.store.standings_owed():
+            if self.app.shards.owns(row.guild_id):
+                known = self._tournaments.get(row.id)
+                owed.append(known or rebuild(row, await self.store.events(row.id)))
+        return owed
+
+    async def owes_standings(self, tournament_id: int) -> bool:
+        return await self.store.owes_standings(tournament_id)
+
+    async def standings_posted(self, tournament_id: int) -> None:
+        await self.store.standings_posted(tournament_id, self.app.now())
+
     def row(self, tournament_id: int) -> TournamentRow | None:
         return self._rows.get(tournament_id)
 

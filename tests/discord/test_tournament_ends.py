@@ -10,6 +10,7 @@ from simcord import assert_error
 
 from bot.game import EndReason
 from cogs.errors import InteractionRefused
+from cogs.tournament_desk import TournamentDesk
 from tests.discord.harness import World, embed_text, labels_of
 from tests.discord.tournament_harness import final_under_way
 
@@ -92,3 +93,28 @@ async def test_a_match_table_offers_no_rematch(world: World) -> None:
     assert private is not None and private.ephemeral, answer
     assert private.content == "A tournament match has no rematch: the bracket goes on."
     assert (await world.bot.app.tables.get(table.id)).game_number == 1
+
+
+async def test_standings_lost_in_a_stop_are_posted_once_after_the_restart(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped when the final had ended but before the outbox posted the
+    standings: the restarted bot posts them, and only once."""
+    results = world.guild.create_text_channel("results")
+    await world.bot.app.servers.change(world.guild.id, results_channel=results.id)
+    cup, playing = await final_under_way(world)
+
+    async def lost(*_args: object) -> None:
+        return None  # queued in memory, never sent: the process stopped
+
+    monkeypatch.setattr(TournamentDesk, "_post_results", lost)
+    await cup.resign(playing, playing.b or 0)
+    assert cup.state().phase == "over"
+    assert not [m for m in results.history() if "Cup" in m.content]
+
+    monkeypatch.undo()
+    for _restart in range(2):
+        await world.restart()
+        await world.env.settle()
+        posted = [m.content for m in results.history() if "Cup" in m.content]
+        assert len(posted) == 1 and "1. Team" in posted[0], posted

@@ -317,12 +317,20 @@ class TournamentService:
         if tournament is None:
             return
         now = self.app.now()
-        for match in tournament.matches:
-            due = match.deadline
-            expired = due is not None and due <= now and not match.all_ready
-            if match.state == "ready_check" and expired:
-                assert due is not None
+        for number in range(1, len(tournament.matches) + 1):
+            # Each match as it is now: the deadline adopted after one expiry
+            # may be due at once and run this again for the same matches.
+            current = self._tournaments.get(tournament_id)
+            match = current.match(number) if current is not None else None
+            due = match.deadline if match is not None else None
+            if match is None or due is None or due > now or match.all_ready:
+                continue
+            if match.state != "ready_check":
+                continue
+            try:
                 await self._commit(tournament_id, ReadyExpired(match.number, due))
+            except TournamentRefusal as refusal:
+                log.info("tournament %d match %d: %s", tournament_id, number, refusal.code)
         await self._follow_up(tournament_id)
 
     # -- loading ----------------------------------------------------------------------

@@ -4,6 +4,8 @@ rematch, the final standings reach the results channel once across a restart."""
 
 from __future__ import annotations
 
+import logging
+
 import discord
 import pytest
 from simcord import assert_error
@@ -12,7 +14,7 @@ from bot.game import EndReason
 from cogs.errors import InteractionRefused
 from cogs.tournament_desk import TournamentDesk
 from tests.discord.harness import World, embed_text, labels_of
-from tests.discord.tournament_harness import final_under_way
+from tests.discord.tournament_harness import Cup, final_under_way
 
 pytestmark = pytest.mark.simcord(settle_timeout=2.0)
 
@@ -118,3 +120,30 @@ async def test_standings_lost_in_a_stop_are_posted_once_after_the_restart(
         await world.env.settle()
         posted = [m.content for m in results.history() if "Cup" in m.content]
         assert len(posted) == 1 and "1. Team" in posted[0], posted
+
+
+async def test_ready_checks_running_out_together_settle_each_match_once(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Both first-round ready checks end at the same moment: each match goes
+    to its ready team, and the deadline that comes due again after the first
+    settles nothing twice (no failure logged)."""
+    people = [world.user(f"player{n}") for n in range(8)]
+    cup = Cup(world, people[0])
+    await cup.open(ready_minutes=5)
+    for n in range(0, 8, 2):
+        await cup.pair(people[n], people[n + 1])
+    await cup.click(people[0], "Start")
+    first_round = cup.matches("ready_check")
+    assert len(first_round) == 2
+    for match in first_round:
+        await cup.ready(match, match.b or 0)
+    with caplog.at_level(logging.INFO):
+        await world.env.advance_time(5 * 60 + 1)
+    for match in first_round:
+        done = cup.state().match(match.number)
+        assert done is not None and (done.how, done.winner) == ("no_show", match.b)
+    [final] = cup.matches("ready_check")
+    assert {final.a, final.b} == {m.b for m in first_round}
+    failures = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert failures == [], [r.getMessage() for r in failures]

@@ -224,6 +224,7 @@ class SpadesBot(commands.Bot):
             await app.start()
             await self.tournaments.start()
             desk.show_all()
+            await desk.post_owed_standings()
             self.heartbeat.change_interval(seconds=self.settings.health.heartbeat_every_s)
             self.heartbeat.start()
 

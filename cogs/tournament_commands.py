@@ -155,12 +155,16 @@ class TournamentGroup(
         )
 
     @app_commands.command(name="cancel", description=N_("Cancel this channel's tournament"))
-    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+    @app_commands.describe(reason=N_("Why, for the players of the tables it ends"))
+    async def cancel(
+        self,
+        interaction: discord.Interaction[Any],
+        reason: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
         tournament = self._here(interaction)
+        event = Cancel(interaction.user.id, _manages(interaction), reason or "")
         try:
-            await self.desk.service.act(
-                tournament.id, Cancel(interaction.user.id, _manages(interaction))
-            )
+            await self.desk.service.act(tournament.id, event)
         except TournamentRefusal as refusal:
             raise _refused(refusal.code, interaction) from None
         await interaction.response.send_message(

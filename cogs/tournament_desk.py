@@ -231,18 +231,23 @@ class TournamentDesk:
         the outbox's line, mentioning the people it names."""
 
         async def send() -> Route:
-            channel = self.client.get_partial_messageable(
-                channel_id or tournament.channel_id, guild_id=tournament.guild_id or None
-            )
-            try:
-                await channel.send(
-                    **_fields(spec), allowed_mentions=discord.AllowedMentions(users=True)
-                )
-            except discord.HTTPException as exc:
-                log.info("tournament %d: %r not posted: %s", tournament.id, key, exc)
+            await self._send(key, tournament, spec, channel_id)
             return POST
 
         self.outbox.put(key, send)
+
+    async def _send(
+        self, key: Key, tournament: Tournament, spec: MessageSpec, channel_id: int | None
+    ) -> None:
+        channel = self.client.get_partial_messageable(
+            channel_id or tournament.channel_id, guild_id=tournament.guild_id or None
+        )
+        try:
+            await channel.send(
+                **_fields(spec), allowed_mentions=discord.AllowedMentions(users=True)
+            )
+        except discord.HTTPException as exc:
+            log.info("tournament %d: %r not posted: %s", tournament.id, key, exc)
 
     def _tell_ready(self, tournament: Tournament, match: Match) -> None:
         spec = text.ready_notice(tournament, match, self._lang(tournament.id))
@@ -258,12 +263,31 @@ class TournamentDesk:
         )
         self._post(("partner", partner), tournament, spec)
 
+    async def post_owed_standings(self) -> None:
+        """Post the final standings a stop left unposted (after a restart)."""
+        for tournament in await self.service.standings_owed():
+            await self._post_results(tournament)
+
     async def _post_results(self, tournament: Tournament) -> None:
+        """The final standings to the server's results channel, once: the
+        store marks them posted when Discord has answered (or when the server
+        has no results channel), so a restart posts only those still owed."""
         settings = await self.service.app.servers.of(tournament.guild_id or None)
-        if settings.results_channel is not None:
-            spec = MessageSpec(content=text.results_post(tournament, self._lang(tournament.id)))
-            key = ("tournament-results", tournament.id)
-            self._post(key, tournament, spec, settings.results_channel)
+        channel_id = settings.results_channel
+        if channel_id is None:
+            await self.service.standings_posted(tournament.id)
+            return
+        spec = MessageSpec(content=text.results_post(tournament, self._lang(tournament.id)))
+        key = ("tournament-results", tournament.id)
+
+        async def send() -> Route:
+            if not await self.service.owes_standings(tournament.id):
+                return None  # posted already (found owed twice)
+            await self._send(key, tournament, spec, channel_id)
+            await self.service.standings_posted(tournament.id)
+            return POST
+
+        self.outbox.put(key, send)
 
     # -- clicks ---------------------------------------------------------------------------
 

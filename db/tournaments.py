@@ -153,6 +153,31 @@ class TournamentStore:
         )
         return [_tournament(row) for row in rows]
 
+    async def standings_owed(self) -> list[TournamentRow]:
+        """Finished tournaments whose final standings were never posted
+        (migration 034), oldest first."""
+        rows = await self.store.db.fetchall(
+            f"SELECT {_COLUMNS} FROM tournaments"
+            " WHERE status = 'over' AND standings_posted_at IS NULL ORDER BY id"
+        )
+        return [_tournament(row) for row in rows]
+
+    async def owes_standings(self, tournament_id: int) -> bool:
+        row = await self.store.db.fetchone(
+            "SELECT 1 FROM tournaments"
+            " WHERE id = ? AND status = 'over' AND standings_posted_at IS NULL",
+            (tournament_id,),
+        )
+        return row is not None
+
+    async def standings_posted(self, tournament_id: int, at: float) -> None:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "UPDATE tournaments SET standings_posted_at = ?"
+                " WHERE id = ? AND standings_posted_at IS NULL",
+                (at, tournament_id),
+            )
+
     async def over_with(self, guild_id: int, user_id: int) -> list[TournamentRow]:
         """The server's finished tournaments the user registered in (by
         themselves, or by confirming a partner), oldest first."""

@@ -395,6 +395,8 @@ def result_text(table: Table, game: Game, lang: str = ENGLISH) -> str:
 def _footer(table: Table, game: Game | None, lang: str) -> str:
     if table.status is TableStatus.LOBBY:
         return tr(lang, "Play moves South → West → North → East.")
+    if table.status is TableStatus.FINISHED and not table.options.rematch:
+        return tr(lang, "A tournament match: its result goes to the bracket.")
     if table.status is TableStatus.FINISHED:
         return tr(lang, "Rematch keeps the teams or swaps the host's partner.")
     if game is not None and table.status is TableStatus.PLAYING:
@@ -458,7 +460,7 @@ def _rows(
         rest_claim = rest_claim_buttons(table, game, button, lang)
         seats = seat_request_rows(table, away_seats, seat_names(lang), button, lang)
         return [tuple(row), *([tuple(rest_claim)] if rest_claim else []), *seats]
-    if status is TableStatus.FINISHED:
+    if status is TableStatus.FINISHED and table.options.rematch:
         return [
             (
                 button(Act.REMATCH, tr(lang, "Rematch: same teams"), Style.GREEN, "same"),

@@ -27,6 +27,7 @@ from bot.config import DatabaseSettings, DiscordSettings, Settings, TableSetting
 from bot.screenshots.chromium import Browser, ChromiumCapture
 from bot.screenshots.scenes import Game, PictureBot, Shot, locale_of
 from bot.screenshots.server_scenes import server_screens
+from bot.screenshots.tournament_scene import tournament_screen
 
 #: Browser viewports: a desktop client's chat column and a phone held upright.
 #: Tall enough for the longest message; the picture is cropped to the message.
@@ -163,6 +164,7 @@ async def make_album(album: Album, make_bot: MakeBot) -> list[Path]:
                 game = Game(env, bot, album.language, take)
                 await game.play()
                 await server_screens(game)
+                await tournament_screen(game)
         finally:
             store = getattr(bot, "store", None)
             if store is not None:

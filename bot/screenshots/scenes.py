@@ -31,6 +31,7 @@ from bot.i18n import resolve, tr
 from bot.render.decks import DECKS, DEFAULT_DECK
 from bot.render.ids import PREFIX, Act, parse
 from bot.tables.model import Table, TableStatus
+from bot.tournament.service import TournamentService
 
 Message = discord.Message | simcord.ResponseMessage
 
@@ -62,11 +63,15 @@ Take = Callable[[Shot], Awaitable[None]]
 
 class PictureBot(Protocol):
     """What the scripted game reads of the bot it plays: its application core
-    (the table's state) and its command tree (the options a command has). The
-    bot itself is built by the entry point, which knows the Discord client."""
+    (the table's state), its tournaments and its command tree (the options a
+    command has). The bot itself is built by the entry point, which knows the
+    Discord client."""
 
     @property
     def app(self) -> SpadesApp: ...
+
+    @property
+    def tournaments(self) -> TournamentService: ...
 
     @property
     def tree(self) -> discord.app_commands.CommandTree[Any]: ...

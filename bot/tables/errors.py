@@ -164,6 +164,13 @@ class RematchStarted(AlreadyStarted):
     default_message = N_("the rematch has already started")
 
 
+class NoRematch(TableError):
+    """The table's options allow no next game (a tournament's match)."""
+
+    code = "no_rematch"
+    default_message = N_("a tournament match has no rematch: the bracket goes on")
+
+
 class NoClaimAtStandIn(TableError):
     """The caller said a computer takes late players' turns at this table."""
 

@@ -189,6 +189,8 @@ def rematch(
     """The next game at a finished table; ``channel_busy`` says whether
     another table is open in its channel."""
     check_member(live, user_id)
+    if not live.options.rematch:
+        raise errors.NoRematch()
     if live.status is not TableStatus.FINISHED:
         if live.status is TableStatus.CANCELLED:
             raise errors.TableClosed()

@@ -94,6 +94,10 @@ class TableOptions(BaseModel):
     #: (bot.game.house), applied over the preset and the choices above; empty
     #: for the preset's rules (and for every table stored before them).
     house: str = ""
+    #: Whether the players may start the next game once this one is over:
+    #: not at a tournament's match table, whose one game counts for the
+    #: bracket (stored only when False, so every version reads the rest).
+    rematch: bool = True
 
     @classmethod
     def chosen(cls, **choices: Any) -> TableOptions:
@@ -113,11 +117,13 @@ class TableOptions(BaseModel):
 
     @model_serializer(mode="wrap")
     def _stored_shape(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        # A table without house rules is stored as before they existed, so
-        # every version reads it.
+        # A table without house rules (or with rematches) is stored as
+        # before those choices existed, so every version reads it.
         data: dict[str, Any] = handler(self)
         if not self.house:
             data.pop("house", None)
+        if self.rematch:
+            data.pop("rematch", None)
         return data
 
     @field_validator("target")

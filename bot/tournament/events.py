@@ -147,6 +147,8 @@ class Decide:
 class Cancel:
     by: int
     manages_server: bool = False
+    #: Why, for the players of the tables it ends.
+    reason: str = ""
 
 
 Event = (

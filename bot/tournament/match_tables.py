@@ -55,6 +55,7 @@ def match_options(settings: dict[str, object]) -> TableOptions:
         "house": settings.get("house", ""),
         "language": settings.get("language", "en"),
         "thread": False,  # the table's place is already its own thread
+        "rematch": False,  # the match is its one game
     }
     if minutes:
         chosen["turn_limit_s"] = int(str(minutes)) * 60

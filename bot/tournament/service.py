@@ -19,6 +19,7 @@ tournament as it now is; they must return at once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 from collections.abc import Callable
@@ -26,8 +27,11 @@ from typing import Any
 
 from bot.app import Snapshot, SpadesApp
 from bot.clock import Deadline, Scheduler, SystemClock
+from bot.tables.errors import TableClosed
 from bot.tables.model import TableStatus
 from bot.tournament.events import (
+    Cancel,
+    Decide,
     Event,
     MatchEnded,
     ReadyExpired,
@@ -99,6 +103,22 @@ class TournamentService:
     def open_ids(self) -> list[int]:
         return [t.id for t in self._tournaments.values() if t.phase in ("registering", "running")]
 
+    async def standings_owed(self) -> list[Tournament]:
+        """The finished tournaments of this process's servers whose final
+        standings were never posted (the process stopped first)."""
+        owed = []
+        for row in await self.store.standings_owed():
+            if self.app.shards.owns(row.guild_id):
+                known = self._tournaments.get(row.id)
+                owed.append(known or rebuild(row, await self.store.events(row.id)))
+        return owed
+
+    async def owes_standings(self, tournament_id: int) -> bool:
+        return await self.store.owes_standings(tournament_id)
+
+    async def standings_posted(self, tournament_id: int) -> None:
+        await self.store.standings_posted(tournament_id, self.app.now())
+
     def row(self, tournament_id: int) -> TournamentRow | None:
         return self._rows.get(tournament_id)
 
@@ -145,7 +165,10 @@ class TournamentService:
 
     async def act(self, tournament_id: int, event: Event) -> Tournament:
         """Apply and commit one step; raises TournamentRefusal (nothing
-        written) if the tournament refuses it."""
+        written) if the tournament refuses it. A decision or a cancel first
+        ends the tables it takes the games of (see :meth:`_end_tables`)."""
+        if isinstance(event, Decide | Cancel):
+            await self._end_tables(tournament_id, event)
         tournament = await self._commit(tournament_id, event)
         self.app.spawn(self._follow_up(tournament_id), f"tournament-{tournament_id}")
         return tournament
@@ -163,6 +186,30 @@ class TournamentService:
                 ratings[user] = float(stats.rating)
         seed = self.app.tables.seed_source()
         return await self.act(tournament_id, Start(by, seed, ratings, manages_server))
+
+    async def _end_tables(self, tournament_id: int, event: Decide | Cancel) -> None:
+        """End, as a moderator would, the tables whose games ``event`` takes
+        away: the decided match's, or every open one of a cancelled
+        tournament, so nobody plays on a game that no longer counts. Checked
+        first (a refused event ends nothing); done before the event is
+        committed, so a stop in between leaves the match waiting for the
+        decision, not a table played for nothing (an ended game has no
+        winner, so it advances nobody)."""
+        tournament = self._tournaments.get(tournament_id)
+        if tournament is None:
+            raise TournamentRefusal("unknown_tournament")
+        apply(tournament, event, self.app.now())  # raises TournamentRefusal
+        note = event.reason
+        for place in await self.store.match_tables(tournament_id):
+            if place.table_id is None:
+                continue
+            if isinstance(event, Decide) and place.match_no != event.match:
+                continue
+            table = await self.app.tables.get(place.table_id)
+            if not table.is_open:
+                continue
+            with contextlib.suppress(TableClosed):  # its game ended meanwhile
+                await self.app.tables.end_by_moderator(table.id, event.by, note)
 
     async def set_message(self, tournament_id: int, message_id: int) -> None:
         await self.store.set_message(tournament_id, message_id)
@@ -270,12 +317,20 @@ class TournamentService:
         if tournament is None:
             return
         now = self.app.now()
-        for match in tournament.matches:
-            due = match.deadline
-            expired = due is not None and due <= now and not match.all_ready
-            if match.state == "ready_check" and expired:
-                assert due is not None
+        for number in range(1, len(tournament.matches) + 1):
+            # Each match as it is now: the deadline adopted after one expiry
+            # may be due at once and run this again for the same matches.
+            current = self._tournaments.get(tournament_id)
+            match = current.match(number) if current is not None else None
+            due = match.deadline if match is not None else None
+            if match is None or due is None or due > now or match.all_ready:
+                continue
+            if match.state != "ready_check":
+                continue
+            try:
                 await self._commit(tournament_id, ReadyExpired(match.number, due))
+            except TournamentRefusal as refusal:
+                log.info("tournament %d match %d: %s", tournament_id, number, refusal.code)
         await self._follow_up(tournament_id)
 
     # -- loading ----------------------------------------------------------------------

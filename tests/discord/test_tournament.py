@@ -12,7 +12,7 @@ from bot.tournament.model import Match
 from cogs.errors import InteractionRefused
 from tests.discord.harness import Button, World, buttons_of
 from tests.discord.test_languages import locales  # noqa: F401 (a fixture)
-from tests.discord.tournament_harness import Cup
+from tests.discord.tournament_harness import Cup, final_under_way
 
 pytestmark = pytest.mark.simcord(settle_timeout=2.0)
 
@@ -360,15 +360,7 @@ async def test_a_result_lost_in_a_crash_advances_the_winner_after_the_restart(
 ) -> None:
     """Stopped when the game had ended but before the tournament heard of it:
     the restarted bot finds the table finished and the winner advances."""
-    alice, bob, carol, dave = (world.user(n) for n in ("alice", "bob", "carol", "dave"))
-    cup = Cup(world, alice)
-    await cup.open(target=250)
-    await cup.pair(alice, bob)
-    await cup.pair(carol, dave)
-    await cup.click(alice, "Start")
-    [match] = cup.matches("ready_check")
-    await cup.ready(match, match.a or 0, match.b or 0)
-    [playing] = cup.matches("playing")
+    cup, playing = await final_under_way(world)
     monkeypatch.setattr(world.bot.tournaments, "_take_result", _crash)
     await cup.resign(playing, playing.a or 0)
     table = await world.bot.app.tables.get(playing.table_id or 0)

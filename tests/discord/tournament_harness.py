@@ -91,3 +91,19 @@ class Cup:
         asked = await player.slash(self.place(table.channel_id), "spades resign")
         assert asked.response is not None, asked
         await player.click(asked.response, label="Yes, resign")
+
+
+async def final_under_way(world: World, target: int = 250) -> tuple[Cup, Match]:
+    """Alice and bob, carol and dave registered, both ready: the final's game
+    is under way. The cup (alice organizes) and the match as it is playing."""
+    alice, bob, carol, dave = (world.user(n) for n in ("alice", "bob", "carol", "dave"))
+    cup = Cup(world, alice)
+    await cup.open(target=target)
+    await cup.pair(alice, bob)
+    await cup.pair(carol, dave)
+    await cup.click(alice, "Start")
+    [final] = cup.matches("ready_check")
+    await cup.ready(final, final.a or 0, final.b or 0)
+    [playing] = cup.matches("playing")
+    assert playing.table_id is not None
+    return cup, playing

@@ -33,6 +33,7 @@ SCREENS = {
     "seat-request",
     "mygames",
     "admin",
+    "tournament",
 }
 
 
@@ -131,6 +132,9 @@ def test_the_server_screens_show_what_their_captions_say(
     assert mine["content"].index("Table 3") < mine["content"].index("Table 2")  # its turn first
     panel = target(documents["admin"])
     assert panel["flags"] & 64 and "Spades settings of this server" in panel["content"]
+    cup = target(documents["tournament"])
+    assert embed_text(cup).startswith("Spades · tournament")
+    assert [a["filename"] for a in cup["attachments"]] == ["bracket.png"]
 
 
 def test_hands_are_shown_to_their_owner_only(documents: dict[str, dict[str, Any]]) -> None:

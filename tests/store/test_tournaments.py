@@ -104,3 +104,31 @@ async def test_a_match_keeps_its_first_place_and_finds_its_table(
     assert await table_rows(
         tournaments.store, "SELECT message_id FROM tournaments WHERE id = ?", (tid,)
     ) == [(999,)]
+
+
+async def test_standings_are_owed_until_marked_posted(tournaments: TournamentStore) -> None:
+    tid = await _new(tournaments)
+    assert await tournaments.standings_owed() == []  # registering: nothing to post yet
+    await tournaments.commit_event(tid, 1, TournamentEvent("start", 7, {}, 2.0), status="over")
+    assert [row.id for row in await tournaments.standings_owed()] == [tid]
+    assert await tournaments.owes_standings(tid)
+    await tournaments.standings_posted(tid, 3.0)
+    assert await tournaments.standings_owed() == []
+    assert not await tournaments.owes_standings(tid)
+
+
+async def test_tournaments_over_before_034_owe_no_standings(backend: Backend) -> None:
+    old = await backend.open(upto=33)
+    before = TournamentStore(old)
+    over, running = await _new(before), await _new(before)
+    await before.commit_event(over, 1, TournamentEvent("start", 7, {}, 2.0), status="over")
+    await before.commit_event(running, 1, TournamentEvent("start", 7, {}, 2.0), status="running")
+    await old.close()
+    store = await backend.open()
+    try:
+        after = TournamentStore(store)
+        assert await after.standings_owed() == []
+        await after.commit_event(running, 2, TournamentEvent("x", 7, {}, 3.0), status="over")
+        assert [row.id for row in await after.standings_owed()] == [running]
+    finally:
+        await store.close()

@@ -32,7 +32,7 @@ from bot.stats.leaderboard import SortKey
 from bot.stats.records import BadRecord, FinishedGame
 from bot.stats.service import StatsService, chart_png, finished_by, finished_from_table
 from bot.tables.model import Table
-from bot.tournament.results import placings
+from bot.tournament.results import placings, tournament_matches
 from cogs.components import to_embed
 from cogs.errors import InteractionRefused
 from cogs.languages import private_language
@@ -119,7 +119,8 @@ def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., 
         if not games:
             raise _no_games(interaction, who)
         lang = private_language(interaction)
-        embed = to_embed(screens.history_embed(games, who.display_name, lang))
+        matches = await tournament_matches(cog.app.store, [g.game_id for g in games])
+        embed = to_embed(screens.history_embed(games, who.display_name, lang, matches))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(

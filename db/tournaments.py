@@ -59,6 +59,14 @@ class MatchTable:
     table_id: int | None
 
 
+@dataclass(frozen=True, slots=True)
+class GameMatch:
+    """The tournament match a game was played for."""
+
+    name: str
+    match_no: int
+
+
 _COLUMNS = (
     "id, guild_id, channel_id, message_id, organizer_id, name, settings, status, version,"
     " created_at"
@@ -232,6 +240,21 @@ class TournamentStore:
             (table_id,),
         )
         return None if row is None else MatchTable(row[0], row[1], row[2], row[3])
+
+    async def matches_of_games(self, game_ids: Sequence[int]) -> dict[int, GameMatch]:
+        """The tournament match of each of ``game_ids`` played at a match's
+        table (the others are left out), by game id."""
+        if not game_ids:
+            return {}
+        marks = ", ".join("?" * len(game_ids))
+        rows = await self.store.db.fetchall(
+            "SELECT g.id, t.name, m.match_no FROM games AS g"
+            " JOIN tournament_tables AS m ON m.table_id = g.table_id"
+            " JOIN tournaments AS t ON t.id = m.tournament_id"
+            f" WHERE g.id IN ({marks})",
+            tuple(game_ids),
+        )
+        return {r[0]: GameMatch(r[1], r[2]) for r in rows}
 
     # -- deadlines (the scheduler's DeadlineStore, keyed by tournament) -----------
 

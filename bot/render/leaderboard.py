@@ -8,7 +8,7 @@ list is fitted to Discord's limits, however many rows it is given.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot.game.types import EndReason
 from bot.i18n import ENGLISH, N_, ntr, tr
@@ -26,6 +26,7 @@ from bot.render.spec import ButtonSpec, EmbedSpec, Field, MessageSpec
 from bot.stats.leaderboard import LeaderboardPage, LeaderboardRow, SortKey
 from bot.stats.summary import PlayerStats
 from db.stats_store import HistoryRow
+from db.tournaments import GameMatch
 
 COLOUR = 0x2B6CB0
 
@@ -279,7 +280,9 @@ def outcome_word(game: HistoryRow, lang: str = ENGLISH) -> str:
     return tr(lang, "Won") if game.winner == game.seat & 1 else tr(lang, "Lost")
 
 
-def history_line(game: HistoryRow, lang: str = ENGLISH) -> str:
+def history_line(game: HistoryRow, lang: str = ENGLISH, match: GameMatch | None = None) -> str:
+    """One game of a player's list; ``match`` names the tournament match it
+    was played for, if any."""
     team = game.seat & 1
     if game.partner_id is not None:
         partner = f"<@{game.partner_id}>"
@@ -297,6 +300,9 @@ def history_line(game: HistoryRow, lang: str = ENGLISH) -> str:
         reason=reason_text(game, lang),
         partner=partner,
     )
+    if match is not None:
+        label = tr(lang, "{name} · match {number}", name=match.name, number=match.match_no)
+        line = f"{label} · {line}"
     return f"`#{game.game_id}` <t:{int(game.finished_at)}:d> {line}{change}"
 
 
@@ -307,8 +313,15 @@ def reason_text(game: HistoryRow, lang: str = ENGLISH) -> str:
     return tr(lang, _REASONS[EndReason(game.reason)])
 
 
-def history_embed(games: Sequence[HistoryRow], player_name: str, lang: str = ENGLISH) -> EmbedSpec:
-    lines = [history_line(g, lang) for g in games]
+def history_embed(
+    games: Sequence[HistoryRow],
+    player_name: str,
+    lang: str = ENGLISH,
+    matches: Mapping[int, GameMatch] | None = None,
+) -> EmbedSpec:
+    """``matches``: the tournament match of the games played for one, by game id."""
+    found = matches or {}
+    lines = [history_line(g, lang, found.get(g.game_id)) for g in games]
     embed = EmbedSpec(
         title=clip(tr(lang, "Recent games of {player}", player=player_name), EMBED_TITLE),
         description=fit_lines(lines, EMBED_DESCRIPTION, tr(lang, "… and {n} more")),

@@ -1,5 +1,6 @@
-"""A tournament rebuilt from its stored events, and a player's places in
-the finished tournaments of a server (shown with their statistics)."""
+"""A tournament rebuilt from its stored events, a player's places in the
+finished tournaments of a server (shown with their statistics), and the
+tournament matches among a player's games (shown in their history)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from bot.tournament.events import event_from_json
 from bot.tournament.model import Settings, Tournament, new_tournament
 from bot.tournament.state import apply
 from db.store import Store
-from db.tournaments import TournamentEvent, TournamentRow, TournamentStore
+from db.tournaments import GameMatch, TournamentEvent, TournamentRow, TournamentStore
 
 
 def rebuild(row: TournamentRow, events: list[TournamentEvent]) -> Tournament:
@@ -50,3 +51,8 @@ async def placings(store: Store, guild_id: int, user_id: int) -> list[Placing]:
         if place is not None:
             found.append(Placing(tournament.settings.name, place, len(tournament.teams)))
     return found[::-1]
+
+
+async def tournament_matches(store: Store, game_ids: list[int]) -> dict[int, GameMatch]:
+    """The tournament and match number of the games played at a match's table."""
+    return await TournamentStore(store).matches_of_games(game_ids)

@@ -372,3 +372,22 @@ async def test_a_result_lost_in_a_crash_advances_the_winner_after_the_restart(
     done = state.match(playing.number)
     assert done is not None and (done.how, done.winner) == ("played", playing.b)
     assert state.phase == "over" and state.champion == playing.b
+
+
+async def test_a_players_history_names_the_tournament_match_of_a_game(world: World) -> None:
+    """The game played at a match's table is listed in a player's history
+    with the tournament's name and the match number."""
+    cup, playing = await final_under_way(world)
+    await cup.resign(playing, playing.b or 0)
+    table = await world.bot.app.tables.get(playing.table_id or 0)
+    assert table.status.value == "finished"
+    [game_id] = await world.bot.app.store.db.fetchall(
+        "SELECT id FROM games WHERE table_id = ?", (table.id,)
+    )
+    player = cup.team_players(playing.b or 0)[0]
+    listed = await player.slash(world.channel, "spades history")
+    assert listed.ephemeral and listed.response is not None, listed
+    lines = (listed.response.embeds[0].description or "").splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"`#{game_id[0]}` "), lines
+    assert f"Cup · match {playing.number} · **Lost**" in lines[0], lines

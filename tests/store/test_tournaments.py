@@ -9,8 +9,9 @@ from collections.abc import AsyncIterator
 import pytest
 
 from db.store import Deadline, IntegrityFailure, StoreError, VersionConflict
-from db.tournaments import TournamentEvent, TournamentStore
-from tests.backends import Backend, open_tables, table_rows
+from db.table_records import Change, GameStart, LogEntry
+from db.tournaments import GameMatch, TournamentEvent, TournamentStore
+from tests.backends import FOUR_SEATED, Backend, open_tables, table_rows
 
 
 @pytest.fixture
@@ -104,6 +105,28 @@ async def test_a_match_keeps_its_first_place_and_finds_its_table(
     assert await table_rows(
         tournaments.store, "SELECT message_id FROM tournaments WHERE id = ?", (tid,)
     ) == [(999,)]
+
+
+async def test_a_game_at_a_match_table_names_its_tournament_and_match(
+    tournaments: TournamentStore,
+) -> None:
+    tid = await _new(tournaments)
+    match_table, other_table = await open_tables(tournaments.store, 2)
+    await tournaments.set_place(tid, 3, 111)
+    await tournaments.set_table(tid, 3, match_table)
+    start = GameStart(1, "standard", {}, 9, 2.0, FOUR_SEATED)
+    games = [
+        (
+            await tournaments.store.commit_action(
+                table, 1, LogEntry("start", 10, {}, 2.0), Change(game_start=start)
+            )
+        ).game_id
+        for table in (match_table, other_table)
+    ]
+    played, ordinary = (g or 0 for g in games)
+    found = await tournaments.matches_of_games([played, ordinary])
+    assert found == {played: GameMatch("Winter cup", 3)}
+    assert await tournaments.matches_of_games([]) == {}
 
 
 async def test_standings_are_owed_until_marked_posted(tournaments: TournamentStore) -> None:

@@ -233,14 +233,6 @@ class TournamentStore:
         )
         return [MatchTable(r[0], r[1], r[2], r[3]) for r in rows]
 
-    async def match_of_table(self, table_id: int) -> MatchTable | None:
-        row = await self.store.db.fetchone(
-            "SELECT tournament_id, match_no, place_id, table_id FROM tournament_tables"
-            " WHERE table_id = ?",
-            (table_id,),
-        )
-        return None if row is None else MatchTable(row[0], row[1], row[2], row[3])
-
     async def matches_of_games(self, game_ids: Sequence[int]) -> dict[int, GameMatch]:
         """The tournament match of each of ``game_ids`` played at a match's
         table (the others are left out), by game id."""

@@ -31,7 +31,6 @@ from bot.tournament.model import (
     Slot,
     Standing,
     Team,
-    Tournament,
 )
 
 #: Where a slot's team comes from in the full layout: a seed, or the winner
@@ -220,21 +219,3 @@ def final_standings(matches: Sequence[Match], team_ids: Sequence[int]) -> tuple[
         same = index > 0 and key[ranked[index - 1]] == key[team]
         standings.append(Standing(standings[-1].place if same else index + 1, team))
     return tuple(standings)
-
-
-def ready_checks(t: Tournament) -> tuple[Match, ...]:
-    """The matches whose ready check is running (both teams known, the
-    table not open): the game layer posts their Ready button and wakes at
-    their deadline."""
-    return tuple(m for m in t.matches if m.state == "ready_check" and not m.all_ready)
-
-
-def tables_to_open(t: Tournament) -> tuple[Match, ...]:
-    """The matches whose teams are both ready and whose table is not open yet."""
-    return tuple(m for m in t.matches if m.all_ready)
-
-
-def changed_matches(before: Tournament, after: Tournament) -> tuple[Match, ...]:
-    """The matches of ``after`` that an event created or changed."""
-    old = {m.number: m for m in before.matches}
-    return tuple(m for m in after.matches if old.get(m.number) != m)

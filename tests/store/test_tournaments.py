@@ -99,8 +99,11 @@ async def test_a_match_keeps_its_first_place_and_finds_its_table(
     [match] = await tournaments.match_tables(tid)
     assert (match.place_id, match.table_id) == (111, None)
     await tournaments.set_table(tid, 2, table_id)
-    found = await tournaments.match_of_table(table_id)
-    assert found is not None and (found.tournament_id, found.match_no) == (tid, 2)
+    assert await table_rows(
+        tournaments.store,
+        "SELECT tournament_id, match_no FROM tournament_tables WHERE table_id = ?",
+        (table_id,),
+    ) == [(tid, 2)]
     await tournaments.set_message(tid, 999)
     assert await table_rows(
         tournaments.store, "SELECT message_id FROM tournaments WHERE id = ?", (tid,)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.tournament.bracket import ready_checks, tables_to_open
 from bot.tournament.events import (
     ConfirmPartner,
     Event,
@@ -99,3 +98,20 @@ def play_out(
             scores = (500, 310) if winner == match.a else (310, 500)
             step(MatchEnded(match.number, match.table_id, winner, scores))
     return t, log
+
+
+def ready_checks(t: Tournament) -> tuple[Match, ...]:
+    """The matches whose ready check is running (both teams known, the
+    table not open): as the game layer would post their Ready buttons."""
+    return tuple(m for m in t.matches if m.state == "ready_check" and not m.all_ready)
+
+
+def tables_to_open(t: Tournament) -> tuple[Match, ...]:
+    """The matches whose teams are both ready and whose table is not open yet."""
+    return tuple(m for m in t.matches if m.all_ready)
+
+
+def changed_matches(before: Tournament, after: Tournament) -> tuple[Match, ...]:
+    """The matches of ``after`` that an event created or changed."""
+    old = {m.number: m for m in before.matches}
+    return tuple(m for m in after.matches if old.get(m.number) != m)

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 import bot.tournament.state
-from bot.tournament.bracket import changed_matches, ready_checks, tables_to_open
 from bot.tournament.events import (
     REFUSAL_CODES,
     Cancel,
@@ -31,7 +30,16 @@ from bot.tournament.events import (
 )
 from bot.tournament.model import MAX_TEAMS, Registrations, Settings, Tournament, new_tournament
 from bot.tournament.state import apply
-from tests.tournament.play import ORGANIZER, play_out, players, run, started
+from tests.tournament.play import (
+    ORGANIZER,
+    changed_matches,
+    play_out,
+    players,
+    ready_checks,
+    run,
+    started,
+    tables_to_open,
+)
 
 STRANGER = 999
 

@@ -35,6 +35,7 @@ from bot.tournament.events import (
 from bot.tournament.match_tables import Found
 from bot.tournament.model import Match, Tournament
 from bot.tournament.service import TournamentService
+from bot.tournament.state import apply
 from cogs.components import BUTTON_STYLES, SpadesComponent, to_embed
 from cogs.errors import InteractionRefused, report
 from cogs.languages import private_language
@@ -345,10 +346,9 @@ class TournamentDesk:
     async def _partner_menu(
         self, interaction: discord.Interaction[Any], tournament: Tournament, lang: str
     ) -> None:
-        if tournament.phase != "registering":
-            raise TournamentRefusal("already_started")
-        if interaction.user.id in tournament.registrations.users():
-            raise TournamentRefusal("already_registered")
+        # The menu opens only for someone the core would register: its own
+        # refusal (started, over, already registered, full) otherwise.
+        apply(tournament, Register(interaction.user.id), self.service.app.now())
         custom_id = str(text.TourneyId(text.PARTNER, tournament.id))
         menu: discord.ui.UserSelect[Any] = discord.ui.UserSelect(
             custom_id=custom_id, placeholder=tr(lang, "Your partner")
@@ -375,11 +375,10 @@ def _registration(action: str, user: int, lang: str) -> tuple[Any, str]:
 
 def _my_match(tournament: Tournament, user: int) -> int:
     """The match the user's team is asked to be ready for."""
-    team = tournament.team_of(user)
-    for match in tournament.matches:
-        if team is not None and match.state == "ready_check" and team.id in match.teams:
-            return match.number
-    raise TournamentRefusal("no_match_to_ready")
+    match = tournament.match_to_ready(user)
+    if match is None:
+        raise TournamentRefusal("no_match_to_ready")
+    return match.number
 
 
 def _manages(interaction: discord.Interaction[Any]) -> bool:

@@ -179,6 +179,18 @@ class Tournament:
         """The user's team once the bracket is drawn."""
         return next((t for t in self.teams if user in t.players), None)
 
+    def match_to_ready(self, user: int) -> Match | None:
+        """The match whose ready check waits on the user's team, if any."""
+        team = self.team_of(user)
+        return next(
+            (
+                m
+                for m in self.matches
+                if team is not None and m.state == "ready_check" and team.id in m.teams
+            ),
+            None,
+        )
+
     @property
     def champion(self) -> int | None:
         return next((s.team for s in self.standings if s.place == 1), None)

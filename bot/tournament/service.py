@@ -129,9 +129,9 @@ class TournamentService:
         return max(found, key=lambda t: (t.phase in ("registering", "running"), t.id), default=None)
 
     async def latest_in_channel(self, channel_id: int | None) -> Tournament | None:
-        """The channel's tournament to show: its newest open one, else its
-        newest over or cancelled one (the final bracket), read back from its
-        log if it ended before this process started."""
+        """The channel's tournament: its newest open one, else its newest over
+        or cancelled one (to show its final bracket), read back from its log
+        if it ended before this process started."""
         row = None if channel_id is None else await self.store.latest_in_channel(channel_id)
         if row is None:
             return None

@@ -12,6 +12,7 @@ from bot.i18n import N_, tr
 from bot.render import tournament_text as text
 from bot.tournament.events import Cancel, Decide, TournamentRefusal
 from bot.tournament.model import Settings, Tournament
+from cogs.components import to_embed
 from cogs.errors import InteractionRefused
 from cogs.languages import private_language, server_language
 from cogs.server_rules import opening_options
@@ -30,8 +31,9 @@ class TournamentGroup(
         super().__init__()
         self.desk = desk
 
-    def _here(self, interaction: discord.Interaction[Any]) -> Tournament:
-        found = self.desk.service.in_channel(interaction.channel_id)
+    async def _here(self, interaction: discord.Interaction[Any]) -> Tournament:
+        """The channel's open tournament, else its latest one (over or cancelled)."""
+        found = await self.desk.service.latest_in_channel(interaction.channel_id)
         if found is None or found.guild_id != interaction.guild_id:
             raise _refused("no_tournament_here", interaction)
         return found
@@ -109,17 +111,17 @@ class TournamentGroup(
 
     @app_commands.command(name="show", description=N_("The bracket of this channel's tournament"))
     async def show(self, interaction: discord.Interaction[Any]) -> None:
-        tournament = self._here(interaction)
+        tournament = await self._here(interaction)
         lang = private_language(interaction)
-        spec = text.tournament_message(tournament, lang)
-        embed = discord.Embed(title=spec.embed.title if spec.embed else "")
         if not tournament.matches:
-            await interaction.response.send_message(
-                tr(lang, "The bracket is drawn when the organizer starts the tournament."),
-                ephemeral=True,
-            )
+            if tournament.phase == "cancelled":
+                never = tr(lang, "The tournament was cancelled.")
+            else:
+                never = tr(lang, "The bracket is drawn when the organizer starts the tournament.")
+            await interaction.response.send_message(never, ephemeral=True)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
+        embed = to_embed(text.bracket_heading(tournament, lang))
         embed.set_image(url="attachment://bracket.png")
         await interaction.followup.send(
             embed=embed, file=await self.desk.picture(tournament, lang), ephemeral=True
@@ -138,7 +140,7 @@ class TournamentGroup(
         winner: int,
         reason: app_commands.Range[str, 1, 200],
     ) -> None:
-        tournament = self._here(interaction)
+        tournament = await self._here(interaction)
         event = Decide(match, winner, interaction.user.id, reason, _manages(interaction))
         try:
             await self.desk.service.act(tournament.id, event)
@@ -161,7 +163,7 @@ class TournamentGroup(
         interaction: discord.Interaction[Any],
         reason: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
-        tournament = self._here(interaction)
+        tournament = await self._here(interaction)
         event = Cancel(interaction.user.id, _manages(interaction), reason or "")
         try:
             await self.desk.service.act(tournament.id, event)

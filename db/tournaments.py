@@ -161,6 +161,17 @@ class TournamentStore:
         )
         return [_tournament(row) for row in rows]
 
+    async def latest_in_channel(self, channel_id: int) -> TournamentRow | None:
+        """The channel's newest open tournament, else its newest of any status
+        (over or cancelled); None if it never had one."""
+        row = await self.store.db.fetchone(
+            f"SELECT {_COLUMNS} FROM tournaments WHERE channel_id = ?"
+            " ORDER BY CASE WHEN status IN ('registering', 'running') THEN 0 ELSE 1 END, id DESC"
+            " LIMIT 1",
+            (channel_id,),
+        )
+        return None if row is None else _tournament(row)
+
     async def standings_owed(self) -> list[TournamentRow]:
         """Finished tournaments whose final standings were never posted
         (migration 034), oldest first."""

@@ -119,7 +119,7 @@ def table_message(
         description.append(_lobby_line(table, lang))
         fields.append(Field(tr(lang, "Seats"), _lobby_seats(table, lang)))
     elif table.status is TableStatus.CANCELLED:
-        description.append(tr(lang, "The host closed this table."))
+        description.append(_closed_line(table, lang))
         fields.append(Field(tr(lang, "Seats"), _lobby_seats(table, lang)))
     elif game is not None:
         colour = GOLD if table.status is TableStatus.FINISHED else GREEN
@@ -139,6 +139,15 @@ def table_message(
     )
     rows = _rows(table, game, claim_open, partner_names, lang, away_seats)
     return MessageSpec(embed=embed, rows=tuple(rows))
+
+
+def _closed_line(table: Table, lang: str) -> str:
+    """Who closed the table before its game began: the host, or a moderator
+    (then with their reason, as a game a moderator ends shows it)."""
+    if table.closing_note is None:
+        return tr(lang, "The host closed this table.")
+    ended = tr(lang, "**Ended by a moderator** before the game began.")
+    return f"{ended} {table.closing_note}"
 
 
 def _lobby_line(table: Table, lang: str) -> str:

@@ -180,8 +180,21 @@ def tournament_message(tournament: Tournament, lang: str) -> MessageSpec:
     if tournament.phase != "registering" and tournament.teams:
         teams = [f"{t.id}. {team_text(t)}" for t in tournament.teams]
         fields.append(Field(tr(lang, "Teams by seed"), _cut(teams, lang)))
-    title = f"{TITLE} {tid} · {s.name}"
+    title = bracket_heading(tournament, lang).title
     return MessageSpec(embed=EmbedSpec(title, description, tuple(fields)), rows=rows)
+
+
+def bracket_heading(tournament: Tournament, lang: str) -> EmbedSpec:
+    """What ``/spades tournament show`` puts above the bracket: the title,
+    and once the tournament has ended, how (its final standings, or that it
+    was cancelled)."""
+    title = f"{TITLE} {tournament.id} · {tournament.settings.name}"
+    if tournament.phase == "over":
+        standings = Field(tr(lang, "Final standings"), standings_text(tournament, lang))
+        return EmbedSpec(title, fields=(standings,))
+    if tournament.phase == "cancelled":
+        return EmbedSpec(title, tr(lang, "The tournament was cancelled."))
+    return EmbedSpec(title)
 
 
 def standings_text(tournament: Tournament, lang: str) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.game.checkpoint import Packed
 from bot.game.state import Game
-from bot.tables.kinds import SEAT_ASK, UNSEEN_KINDS
+from bot.tables.kinds import CANCEL, SEAT_ASK, UNSEEN_KINDS
 from bot.tables.model import Seat, SeatRequest, Table, TableOptions, TableStatus
 from db.store import Change, LogEntry
 
@@ -38,6 +38,13 @@ def pending_after(pending: SeatRequest | None, entry: LogEntry) -> SeatRequest |
     if entry.kind == SEAT_ASK and entry.actor is not None:
         return SeatRequest(entry.actor, int(entry.payload["seat"]))
     return pending if entry.kind in UNSEEN_KINDS else None
+
+
+def closing_note(entry: LogEntry) -> str | None:
+    """A moderator's reason for closing a table in its lobby, read from the
+    closing log entry (the host's own close gives none)."""
+    note = entry.payload.get("note") if entry.kind == CANCEL else None
+    return note if isinstance(note, str) else None
 
 
 @dataclasses.dataclass(slots=True)
@@ -90,6 +97,7 @@ class LiveTable:
     packed: Packed | None = None
     thread_id: int | None = None  # see Table.thread_id
     seat_request: SeatRequest | None = None  # see Table.seat_request
+    closing_note: str | None = None  # see Table.closing_note
 
     def table(self) -> Table:
         if self.snapshot is None:
@@ -114,6 +122,7 @@ class LiveTable:
             self.game if write.game is None else write.game,
             pending_after(self.seat_request, write.entry),
             updated_at=write.entry.at,
+            closing_note=closing_note(write.entry) or self.closing_note,
         )
         if write.options is not None:
             snapshot = dataclasses.replace(snapshot, options=write.options)
@@ -134,6 +143,7 @@ class LiveTable:
         self.options = after.options
         self.game = after.game
         self.seat_request = after.seat_request
+        self.closing_note = after.closing_note
         if write.new_game:
             self.game_number = after.game_number
             self.game_id = after.game_id
@@ -160,6 +170,7 @@ class LiveTable:
         seat_request: SeatRequest | None,
         *,
         updated_at: float | None = None,
+        closing_note: str | None = None,
     ) -> Table:
         return Table(
             id=self.id,
@@ -179,4 +190,5 @@ class LiveTable:
             updated_at=self.updated_at if updated_at is None else updated_at,
             thread_id=self.thread_id,
             seat_request=seat_request,
+            closing_note=self.closing_note if closing_note is None else closing_note,
         )

@@ -50,7 +50,7 @@ class TableStatus(StrEnum):
     LOBBY = "lobby"  # seats are being taken; nothing is dealt yet
     PLAYING = "playing"
     FINISHED = "finished"  # the game is over; a rematch starts the next one
-    CANCELLED = "cancelled"  # the host closed the table before it started
+    CANCELLED = "cancelled"  # the host (or a moderator) closed the table before it started
 
     @property
     def is_open(self) -> bool:
@@ -249,6 +249,9 @@ class Table:
     thread_id: int | None = None
     #: The request for a computer's seat waiting for the host's answer.
     seat_request: SeatRequest | None = None
+    #: A moderator closed the table in its lobby: their reason (a game they
+    #: end keeps it in its result instead).
+    closing_note: str | None = None
 
     @cached_property
     def rules(self) -> RuleSet:

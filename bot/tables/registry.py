@@ -23,7 +23,7 @@ from bot.tables import errors
 from bot.tables.checks import is_int
 from bot.tables.game_rows import readable_formats
 from bot.tables.kinds import ENGINE_KINDS, UNSEEN_KINDS
-from bot.tables.live import LiveTable, Write
+from bot.tables.live import LiveTable, Write, closing_note
 from bot.tables.model import EMPTY_SEAT, Seat, Table, TableOptions, TableStatus
 from bot.tables.seat_requests import pending_in
 from db.store import (
@@ -230,6 +230,11 @@ class TableRegistry:
             # The log after the stored state ends with any request still waiting.
             seat_request=pending_in(record.state_tail or record.game_log),
         )
+        if live.status is TableStatus.CANCELLED:
+            # Closed in its lobby (no game, so no game log was read): whether a
+            # moderator closed it, and why, is in its short lobby log.
+            entries = await self.store.action_log(record.id)
+            live.closing_note = next(filter(None, map(closing_note, reversed(entries))), None)
         self.tables[record.id] = live
         if live.status.is_open:
             self.by_channel[live.channel_id] = live.id

@@ -128,6 +128,16 @@ class TournamentService:
         found = [t for t in self._tournaments.values() if t.channel_id == channel_id]
         return max(found, key=lambda t: (t.phase in ("registering", "running"), t.id), default=None)
 
+    async def latest_in_channel(self, channel_id: int | None) -> Tournament | None:
+        """The channel's tournament: its newest open one, else its newest over
+        or cancelled one (to show its final bracket), read back from its log
+        if it ended before this process started."""
+        row = None if channel_id is None else await self.store.latest_in_channel(channel_id)
+        if row is None:
+            return None
+        known = self._tournaments.get(row.id)
+        return known or rebuild(row, await self.store.events(row.id))
+
     def of_table(self, table_id: int) -> tuple[Tournament, Match] | None:
         """The tournament and match a table is played for."""
         for tournament in self._tournaments.values():

@@ -16,7 +16,7 @@ from simcord import MemberActor, SetupError, assert_error
 from bot.servers import ServerSettings
 from cogs import admin
 from cogs.errors import InteractionRefused
-from tests.discord.harness import World, embed_text
+from tests.discord.harness import World, embed_text, labels_of
 
 NOT_A_MODERATOR = "Only members who may manage this server change its settings."
 
@@ -273,6 +273,26 @@ async def test_a_moderator_closes_a_table_still_in_its_lobby(world: World) -> No
     done = await mod.slash(world.channel, "spades-admin end", table=table.id, reason="spam")
     assert answer(done) == f"Table {table.id} is ended."
     assert not (await world.table(table.id)).is_open
+    await world.bot.app.wait_background()
+    await world.env.settle()
+
+    def says_a_moderator_ended_it() -> None:
+        shown = embed_text(world.table_message())
+        assert "**Ended by a moderator** before the game began. spam" in shown
+        assert "The host closed this table." not in shown
+        assert "Join" not in labels_of(world.table_message())
+
+    says_a_moderator_ended_it()
+    # The reason is stored with the close: a restart draws it again the same.
+    await world.restart()
+    reloaded = await world.table(table.id)
+    assert reloaded.closing_note == "spam"
+    world.bot.presenter.show(world.bot.app.snapshot(reloaded), check=True)
+    await world.bot.presenter.wait_shown(table.id)
+    await world.env.settle()
+    says_a_moderator_ended_it()
+    again = await mod.slash(world.channel, "spades-admin end", table=table.id, reason="again")
+    assert refusal(world, again) == f"Table {table.id} is already over."
 
 
 async def test_a_deleted_role_or_channel_limits_nobody(world: World) -> None:

@@ -147,3 +147,50 @@ async def test_ready_checks_running_out_together_settle_each_match_once(
     assert {final.a, final.b} == {m.b for m in first_round}
     failures = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert failures == [], [r.getMessage() for r in failures]
+
+
+async def test_the_channel_shows_its_latest_tournament_once_over_and_after_a_restart(
+    world: World,
+) -> None:
+    """An ended tournament's final bracket stays in its channel; a newer open
+    one comes first, being the one its players act on."""
+    cup, playing = await final_under_way(world)
+    await cup.resign(playing, playing.b or 0)
+    assert cup.state().phase == "over"
+    erin = world.user("erin")
+
+    async def shown() -> discord.Embed:
+        answer = await erin.slash(world.channel, "spades tournament show")
+        assert answer.ephemeral and answer.response is not None, answer
+        assert [a.filename for a in answer.response.attachments] == ["bracket.png"]
+        [embed] = answer.response.embeds
+        return embed
+
+    for restarted in (False, True):
+        if restarted:
+            await world.restart()
+            await world.env.settle()
+        embed = await shown()
+        assert embed.title is not None and embed.title.endswith(f"{cup.id} · Cup")
+        [standings] = embed.fields
+        assert standings.name == "Final standings"
+        assert (standings.value or "").startswith(f"1. Team {playing.a}:"), standings.value
+    # Acting on it is refused: it is over.
+    refused = await cup.organizer.slash(
+        world.channel, "spades tournament cancel", reason="too late"
+    )
+    assert refused.response is not None
+    assert refused.response.content == "That tournament is no longer running."
+    assert_error(world.env, InteractionRefused)
+    # A new tournament opens here: it is the one shown, until it too is cancelled.
+    later = Cup(world, erin)
+    await later.open(name="Winter Cup")
+    answer = await erin.slash(world.channel, "spades tournament show")
+    assert answer.response is not None
+    assert answer.response.content == (
+        "The bracket is drawn when the organizer starts the tournament."
+    )
+    await erin.slash(world.channel, "spades tournament cancel")
+    answer = await erin.slash(world.channel, "spades tournament show")
+    assert answer.response is not None
+    assert answer.response.content == "The tournament was cancelled."

@@ -62,6 +62,26 @@ async def test_steps_are_logged_in_order_with_a_version_check(
     assert await tournaments.open_ones() == []
 
 
+async def test_a_channel_s_latest_is_its_newest_open_one_else_its_newest(
+    tournaments: TournamentStore,
+) -> None:
+    assert await tournaments.latest_in_channel(6) is None
+    first, second, third = [await _new(tournaments) for _ in range(3)]
+
+    async def latest() -> int | None:
+        row = await tournaments.latest_in_channel(6)
+        return None if row is None else row.id
+
+    assert await latest() == third
+    await tournaments.commit_event(third, 1, TournamentEvent("c", 7, {}, 2.0), status="cancelled")
+    assert await latest() == second
+    await tournaments.commit_event(second, 1, TournamentEvent("o", 7, {}, 2.0), status="over")
+    assert await latest() == first  # the only one still open comes first
+    await tournaments.commit_event(first, 1, TournamentEvent("o", 7, {}, 2.0), status="over")
+    assert await latest() == third  # none open: the newest, whatever its end
+    assert await tournaments.latest_in_channel(66) is None
+
+
 async def test_the_log_is_append_only(tournaments: TournamentStore) -> None:
     tid = await _new(tournaments)
     with pytest.raises((IntegrityFailure, StoreError)):

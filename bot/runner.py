@@ -112,10 +112,24 @@ def _token(settings: Settings) -> str:
         _fail(str(exc))
 
 
+#: A log line where the log is not a terminal: plain text, for log collectors
+#: and ``docker logs`` (discord.py colours it in every container otherwise).
+PLAIN_LOG = logging.Formatter(
+    "[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S", style="{"
+)
+
+
 def configure_logging(settings: Settings) -> None:
+    """Log to stderr at the configured level; in colour only on a terminal."""
     import discord.utils
 
-    discord.utils.setup_logging(level=getattr(logging, settings.logging.level), root=True)
+    handler = logging.StreamHandler()
+    discord.utils.setup_logging(
+        handler=handler,
+        formatter=discord.utils.MISSING if handler.stream.isatty() else PLAIN_LOG,
+        level=getattr(logging, settings.logging.level),
+        root=True,
+    )
 
 
 def run_settings(argv: list[str]) -> Settings:

@@ -85,7 +85,9 @@ one_line_error() {  # EXPECTED-TEXT DOCKER-RUN-ARGS...: exit 2 and one line nami
     echo "$out"
 }
 one_line_error DISCORD_TOKEN "$image"
-one_line_error computer_delay_s -e DISCORD_TOKEN=fake -e SPADES_TABLES__COMPUTER_DELAY_S=-1 "$image"
+# One bad value, one problem (not "and 1 more" for its copy in [clock]).
+one_line_error "computer_delay_s: .*(got '-1')$" \
+    -e DISCORD_TOKEN=fake -e SPADES_TABLES__COMPUTER_DELAY_S=-1 "$image"
 
 step "an unprivileged user; no sources or caches in /app"
 [ "$(run "$image" id -u)" = 10001 ] || fail "not user 10001"

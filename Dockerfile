@@ -49,7 +49,17 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PATH=/venv/bin:$PATH \
     SPADES_DATABASE__PATH=/data/spades.db
-RUN useradd --create-home --uid 10001 spades \
+# tini as PID 1, from Debian's package: it passes docker stop's SIGTERM on to
+# the bot and reaps orphans. In the image rather than left to `docker run
+# --init` or compose's `init: true`, so that every way of running it (those,
+# a plain docker run, Kubernetes) stops promptly: a PID 1 without a handler
+# ignores SIGTERM, as Python does until the bot has installed its own.
+# (-s below: also under an init of the host's, with no warning.)
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends tini \
+    && apt-get clean \
+    && rm -rf /var/lib/apt/lists/* \
+    && useradd --create-home --uid 10001 spades \
     && mkdir /data /app \
     && chown spades:spades /data
 COPY --from=build /venv /venv
@@ -65,5 +75,7 @@ HEALTHCHECK --interval=60s --timeout=10s --start-period=90s --retries=3 \
 
 # Settings: DISCORD_TOKEN in the environment, and optionally a config file
 # mounted at /app/config.toml (read from the working directory). docker stop
-# sends SIGTERM: the bot finishes what is under way and exits 0 in seconds.
+# sends SIGTERM: the bot finishes what is under way and exits 0 in seconds,
+# at any moment of its start too.
+ENTRYPOINT ["tini", "-s", "--"]
 CMD ["python", "-m", "bot"]

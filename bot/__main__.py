@@ -11,7 +11,11 @@ python -m bot migrate-db --to URL        copy the SQLite file onto an empty Post
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+from types import FrameType
+from typing import NoReturn
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,9 +40,25 @@ def main(argv: list[str] | None = None) -> int:
         from bot.runner import health
 
         return health(args[1:])
-    from bot.runner import run
+    # Before the imports of the bot, which take a second or so: a container
+    # may be stopped while they run, and a process without a handler that is
+    # PID 1 (no init in the container) ignores SIGTERM.
+    previous = signal.signal(signal.SIGTERM, _exit_at_once)
+    try:
+        from bot.runner import run
 
-    return run(args)
+        return run(args)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _exit_at_once(number: int, frame: FrameType | None) -> NoReturn:
+    """SIGTERM outside :func:`bot.runner.serve`, which stops the bot cleanly:
+    before it (nothing has begun: no database, no connection) or after it,
+    the process ends at once, with status 0, as after a clean stop."""
+    # os.write, not print: the signal may come in the middle of a print.
+    os.write(sys.stderr.fileno(), b"spades-bot: SIGTERM received with nothing under way: exiting\n")
+    raise SystemExit(0)
 
 
 if __name__ == "__main__":

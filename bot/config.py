@@ -200,14 +200,17 @@ class Settings(BaseSettings):
         clock = data.get("clock")
         if not isinstance(clock, dict | None):
             return data
+        if isinstance(tables, dict):
+            try:
+                tables = TableSettings.model_validate(tables)
+            except ValidationError:
+                # Reported once, in [tables] where it was written, and not a
+                # second time in [clock] as a copy.
+                return data
+            data = {**data, "tables": tables}
         moved = dict(clock or {})
         for table_key, clock_key in _FROM_TABLES:
-            if isinstance(tables, TableSettings):
-                value: Any = getattr(tables, table_key)
-            elif isinstance(tables, dict):
-                value = tables.get(table_key)
-            else:
-                value = None
+            value = getattr(tables, table_key) if isinstance(tables, TableSettings) else None
             if value is not None and clock_key not in moved:
                 moved[clock_key] = value
         return {**data, "clock": moved} if moved or clock is not None else data

@@ -166,9 +166,14 @@ class SpadesBot(commands.Bot):
             return
         path = ":memory:" if self.commands_only else self.settings.database.target
         try:
-            self.store = await open_store(path)
+            store = await open_store(path)
         except StoreUnavailable as exc:
             raise StartupError(str(exc)) from None
+        if self.stopping:
+            # Stopped while it opened: the stop found nothing open to close.
+            await store.close()
+            return
+        self.store = store
         self._opened = True
 
     @property

@@ -112,10 +112,24 @@ def _token(settings: Settings) -> str:
         _fail(str(exc))
 
 
+#: A log line where the log is not a terminal: plain text, for log collectors
+#: and ``docker logs`` (discord.py colours it in every container otherwise).
+PLAIN_LOG = logging.Formatter(
+    "[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S", style="{"
+)
+
+
 def configure_logging(settings: Settings) -> None:
+    """Log to stderr at the configured level; in colour only on a terminal."""
     import discord.utils
 
-    discord.utils.setup_logging(level=getattr(logging, settings.logging.level), root=True)
+    handler = logging.StreamHandler()
+    discord.utils.setup_logging(
+        handler=handler,
+        formatter=discord.utils.MISSING if handler.stream.isatty() else PLAIN_LOG,
+        level=getattr(logging, settings.logging.level),
+        root=True,
+    )
 
 
 def run_settings(argv: list[str]) -> Settings:
@@ -161,38 +175,52 @@ def run(argv: list[str]) -> int:
 
 #: How long the connection may take to end by itself after a stop.
 CONNECTION_ENDS_S = 1.0
+#: The signals that stop the bot cleanly: docker stop's, and Ctrl+C's.
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 async def serve(bot: SpadesBot, connect: Callable[[], Awaitable[None]]) -> None:
     """Open the database, then ``connect`` the bot and keep it until
     Discord closes, or SIGTERM or SIGINT asks it to stop; then close it
-    cleanly (:meth:`SpadesBot.close`) before returning."""
+    cleanly (:meth:`SpadesBot.close`) before returning. A stop asked while
+    the database opens ends the start there, without connecting."""
     loop = asyncio.get_running_loop()
-    for number in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(number, _stop_on, bot, signal.Signals(number))
+    # The handlers before these (python -m bot's, while it starts) come back
+    # afterwards: a signal in the last moments still ends the process cleanly.
+    previous = {number: signal.getsignal(number) for number in STOP_SIGNALS}
+    for number in STOP_SIGNALS:
+        loop.add_signal_handler(number, _stop_on, bot, number)
     try:
         await bot.open_database()
-        connection = asyncio.ensure_future(connect())
-        stopped = asyncio.ensure_future(bot.wait_stopped())
-        await asyncio.wait((connection, stopped), return_when=asyncio.FIRST_COMPLETED)
-        stopped.cancel()
-        if not connection.done():
-            # Stopped: the connection ends by itself once the gateway is
-            # closed, but a login waiting on a silent network would not.
-            await asyncio.wait((connection,), timeout=CONNECTION_ENDS_S)
-            connection.cancel()
-        try:
-            await connection
-        except (asyncio.CancelledError, Exception):
-            # A stop during the login or a reconnection ends it with an error
-            # of its own (the connection closed under it): it was asked for.
-            if not bot.stopping:
-                raise
+        if not bot.stopping:
+            await _keep_connected(bot, connect)
     finally:
         await bot.close()
-        for number in (signal.SIGTERM, signal.SIGINT):
+        for number, handler in previous.items():
             loop.remove_signal_handler(number)
+            if handler is not None:
+                signal.signal(number, handler)
     log.info("stopped")
+
+
+async def _keep_connected(bot: SpadesBot, connect: Callable[[], Awaitable[None]]) -> None:
+    """``connect``, until the connection ends or a stop is asked."""
+    connection = asyncio.ensure_future(connect())
+    stopped = asyncio.ensure_future(bot.wait_stopped())
+    await asyncio.wait((connection, stopped), return_when=asyncio.FIRST_COMPLETED)
+    stopped.cancel()
+    if not connection.done():
+        # Stopped: the connection ends by itself once the gateway is
+        # closed, but a login waiting on a silent network would not.
+        await asyncio.wait((connection,), timeout=CONNECTION_ENDS_S)
+        connection.cancel()
+    try:
+        await connection
+    except (asyncio.CancelledError, Exception):
+        # A stop during the login or a reconnection ends it with an error
+        # of its own (the connection closed under it): it was asked for.
+        if not bot.stopping:
+            raise
 
 
 def _stop_on(bot: SpadesBot, received: signal.Signals) -> None:

@@ -27,8 +27,11 @@ step() { printf '\n== %s\n' "$*"; }
 fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 run() { docker run --rm "$@"; }
 cleanup() {
-    docker rm -f spades-check-stop spades-check-discord >/dev/null 2>&1 || true
+    # -v: with the anonymous volume of any container that made one.
+    docker rm -f -v spades-check-stop spades-check-early spades-check-discord >/dev/null 2>&1 || true
     docker volume rm spades-check-data >/dev/null 2>&1 || true
+    docker image rm spades-check-context >/dev/null 2>&1 || true
+    rm -rf "${context:-}"
     if [ -n "${override:-}" ]; then
         # With both files: the never-answering Discord is a service of the
         # override, and a network it still holds would keep the volumes.
@@ -43,6 +46,29 @@ started=$(date +%s.%N)
 docker build --tag "$image" . >/dev/null
 printf 'built in %.0f s; size %s\n' "$(echo "$(date +%s.%N) - $started" | bc)" \
     "$(docker image inspect "$image" --format '{{.Size}}' | numfmt --to=si)"
+
+step "the build context: no secrets, settings or databases, at any depth"
+# A tree of the names .dockerignore is for, at the top and below it, beside
+# sources that must go in; the image lists what the build received.
+context=$(mktemp -d)
+cp .dockerignore "$context/"
+secrets=(.env .env.local config.toml spades.db spades.db-wal spades.db.heartbeat bot.sqlite3)
+for dir in . bot bot/deeper; do
+    mkdir -p "$context/$dir"
+    for name in "${secrets[@]}"; do echo secret > "$context/$dir/$name"; done
+done
+mkdir -p "$context/db/migrations"
+touch "$context/bot/deeper/module.py" "$context/db/migrations/001_tables.sqlite.sql"
+printf 'FROM %s\nCOPY . /context/\n' "$image" > "$context/Dockerfile"
+docker build --quiet --tag spades-check-context "$context" >/dev/null
+received=$(run --entrypoint find spades-check-context /context -type f | sed 's|^/context/||' | sort)
+printf '%s\n' "$received"
+printf '%s\n' "$received" | grep -qx db/migrations/001_tables.sqlite.sql || fail "sources left out"
+printf '%s\n' "$received" | grep -qx bot/deeper/module.py || fail "sources left out"
+for name in "${secrets[@]}"; do
+    printf '%s\n' "$received" | grep -q "\(^\|/\)$name\$" && fail "$name went into the build context"
+done
+echo ok
 
 step "--help"
 run "$image" python -m bot --help | grep -q "Run the Spades bot" || fail "--help"
@@ -59,7 +85,9 @@ one_line_error() {  # EXPECTED-TEXT DOCKER-RUN-ARGS...: exit 2 and one line nami
     echo "$out"
 }
 one_line_error DISCORD_TOKEN "$image"
-one_line_error computer_delay_s -e DISCORD_TOKEN=fake -e SPADES_TABLES__COMPUTER_DELAY_S=-1 "$image"
+# One bad value, one problem (not "and 1 more" for its copy in [clock]).
+one_line_error "computer_delay_s: .*(got '-1')$" \
+    -e DISCORD_TOKEN=fake -e SPADES_TABLES__COMPUTER_DELAY_S=-1 "$image"
 
 step "an unprivileged user; no sources or caches in /app"
 [ "$(run "$image" id -u)" = 10001 ] || fail "not user 10001"
@@ -82,8 +110,8 @@ health >/dev/null && fail "healthy with a stale heartbeat"
 echo ok
 
 step "docker stop: exit 0 within 5 s"
-docker run -d --name spades-check-discord "${silent_hosts[@]}" --entrypoint python "$image" \
-    -c "$silent_server" >/dev/null
+docker run -d --name spades-check-discord "${silent_hosts[@]}" -v spades-check-data:/data \
+    --entrypoint python "$image" -c "$silent_server" >/dev/null
 docker run -d --name spades-check-stop --network container:spades-check-discord \
     -e DISCORD_TOKEN=fake -v spades-check-data:/data "$image" >/dev/null
 for _ in $(seq 60); do
@@ -98,6 +126,27 @@ status=$(docker inspect spades-check-stop --format '{{.State.ExitCode}}')
 printf 'stopped in %.2f s, exit %s\n' "$took" "$status"
 [ "$status" -eq 0 ] || fail "exit $status: $(docker logs --tail 20 spades-check-stop 2>&1)"
 [ "$(echo "$took < 5" | bc)" -eq 1 ] || fail "took $took s"
+docker logs spades-check-stop 2>&1 | grep -q $'\e\\[' && fail "colour codes in docker logs"
+echo "docker logs: plain text"
+
+step "docker stop right after docker run: within 5 s, exit 0 from 0.2 s on"
+for delay in 0 0.2 0.4; do
+    docker run -d --name spades-check-early --network container:spades-check-discord \
+        -e DISCORD_TOKEN=fake -v spades-check-data:/data "$image" >/dev/null
+    sleep "$delay"
+    started=$(date +%s.%N)
+    docker stop spades-check-early >/dev/null
+    took=$(echo "$(date +%s.%N) - $started" | bc)
+    status=$(docker inspect spades-check-early --format '{{.State.ExitCode}}')
+    log=$(docker logs spades-check-early 2>&1)
+    docker rm -v spades-check-early >/dev/null
+    printf 'after %s s: stopped in %.2f s, exit %s\n' "$delay" "$took" "$status"
+    [ "$(echo "$took < 5" | bc)" -eq 1 ] || fail "took $took s: $log"
+    # Before Python has its handler, tini's child dies of the signal (143).
+    if [ "$delay" = 0 ] && [ "$status" -eq 143 ]; then continue; fi
+    [ "$status" -eq 0 ] || fail "exit $status: $log"
+    printf '%s\n' "$log" | grep -q "SIGTERM received" || fail "no word of the signal: $log"
+done
 
 step "docker compose: PostgreSQL healthy, both shards on one migrated database"
 env_file=$(mktemp)

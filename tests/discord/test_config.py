@@ -127,6 +127,34 @@ def test_bad_settings_are_one_clear_line(tmp_path: Path, text: str, expected: st
     assert expected in message and "\n" not in message
 
 
+@pytest.mark.parametrize(
+    ("variable", "value", "problems"),
+    [
+        # [tables] keys the clock also reads: each one bad value, reported once.
+        ("SPADES_TABLES__COMPUTER_DELAY_S", "-1", "tables.computer_delay_s: "),
+        ("SPADES_TABLES__TURN_PING", "maybe", "tables.turn_ping: "),
+        ("SPADES_TABLES__TURN_PING_DELAY_S", "-5", "tables.turn_ping_delay_s: "),
+        ("SPADES_CLOCK__COMPUTER_DELAY_S", "-1", "clock.computer_delay_s: "),
+    ],
+)
+def test_one_bad_value_is_one_problem(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str, problems: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    message = str(caught.value)
+    assert problems in message, message
+    assert "more problem" not in message, message
+
+
+def test_two_bad_values_are_two_problems(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SPADES_TABLES__COMPUTER_DELAY_S", "-1")
+    monkeypatch.setenv("SPADES_LOGGING__LEVEL", "LOUD")
+    with pytest.raises(ConfigError, match=r"\(and 1 more problem\)$"):
+        load_settings()
+
+
 def test_missing_token_is_reported(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="DISCORD_TOKEN"):
         load_settings(write(tmp_path, "")).token()

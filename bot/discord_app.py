@@ -38,6 +38,7 @@ from cogs.admin import AdminCog
 from cogs.coach import CoachDesk
 from cogs.components import PATTERN, ComponentHandler, SpadesComponent, handle_components
 from cogs.errors import on_tree_error, report, say
+from cogs.guilds import KNOWN, GuildGate
 from cogs.hands import HandScreens
 from cogs.languages import learn_language, private_language
 from cogs.leaderboard import LeaderboardCog
@@ -141,6 +142,8 @@ class SpadesBot(commands.Bot):
         self._stopping: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
         self._answering: set[asyncio.Task[Any]] = set()  # interactions being handled
+        #: Which servers' channels, roles and permissions are known yet.
+        self.guild_gate = GuildGate(self)
 
     # -- time --------------------------------------------------------------------
 
@@ -204,7 +207,8 @@ class SpadesBot(commands.Bot):
         self.add_dynamic_items(SpadesComponent, TournamentComponent)
         self.leaderboard = LeaderboardCog(self, app, self.outbox, threads, self.presenter.names.get)
         await self.add_cog(self.leaderboard)
-        self.tournaments = TournamentService(app, MatchThreads(self, self.outbox))
+        places = MatchThreads(self, self.outbox, self.guild_gate, app.spawn)
+        self.tournaments = TournamentService(app, places)
         presenter = self.presenter
         desk = TournamentDesk(
             self,
@@ -360,6 +364,12 @@ class SpadesBot(commands.Bot):
             await say(interaction, tr(private_language(interaction), INVALID_BUTTON))
         except discord.HTTPException as exc:
             log.debug("could not answer an unknown component: %s", exc)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        self.dispatch(KNOWN, guild)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self.dispatch(KNOWN, guild)
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         if self._built:

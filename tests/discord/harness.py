@@ -100,9 +100,34 @@ class World:
     async def sync(self) -> None:
         await self.bot.sync_commands()
 
-    async def restart(self) -> None:
-        """Stop the bot the way a crash would, and start a new one on the same database."""
-        await self.env.restart_bot(self.make_bot())
+    async def restart(self, *, servers_after_s: float | None = None) -> None:
+        """Stop the bot the way a crash would, and start a new one on the same
+        database. With ``servers_after_s``, the servers (GUILD_CREATE) reach
+        the new bot that many seconds after its connection, as on a real
+        Discord busy sending them, not at once."""
+        if servers_after_s is None:
+            await self.env.restart_bot(self.make_bot())
+            await self.sync()
+            return
+        backend = self.env.backend
+        held: list[tuple[str, Any]] = []
+
+        def hold_servers(event: str, payload: Any) -> None:
+            if event == "GUILD_CREATE":
+                held.append((event, payload))
+            else:
+                type(backend).emit(backend, event, payload)
+
+        backend.emit = hold_servers  # type: ignore[method-assign]
+        try:
+            await self.env.restart_bot(self.make_bot())
+        finally:
+            del backend.emit
+        assert held, "no server was held back"
+        await self.env.advance_time(servers_after_s)
+        for event, payload in held:
+            backend.emit(event, payload)
+        await self.env.settle()
         await self.sync()
 
     def user(self, name: str) -> MemberActor:

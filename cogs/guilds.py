@@ -1,0 +1,51 @@
+"""When a server is known: start-up is a phase with a rule.
+
+Discord sends a server's channels, roles and permissions (GUILD_CREATE)
+after the connection is up, one server at a time, and a server in an outage
+only once it is back. Until then ``client.get_channel`` finds none of its
+channels, and a choice made on that empty cache (no text channel, so no
+thread) would be wrong and, once written down, wrong for good. So whatever
+needs a server's cache asks the :class:`GuildGate` first and waits for the
+server; after :data:`WAIT_S` it goes on without it, asking Discord over REST
+for what it needs, or choosing nothing.
+"""
+
+from __future__ import annotations
+
+import discord
+
+#: How long to wait for a server's GUILD_CREATE before doing without it: a
+#: bot in thousands of servers receives them over a minute or two.
+WAIT_S = 120.0
+
+
+#: The event a client dispatches when a server becomes known (from
+#: discord.py's guild_available, or guild_join for one new to the bot).
+KNOWN = "guild_known"
+
+
+class GuildGate:
+    def __init__(self, client: discord.Client, wait_s: float = WAIT_S) -> None:
+        self.client = client
+        self.wait_s = wait_s
+
+    def known(self, guild_id: int | None) -> discord.Guild | None:
+        """The server, if its channels, roles and permissions are cached."""
+        guild = self.client.get_guild(guild_id) if guild_id else None
+        return guild if guild is not None and not guild.unavailable else None
+
+    async def wait(self, guild_id: int | None) -> discord.Guild | None:
+        """The server once it is known; None if it is not within
+        :attr:`wait_s` (or there is no server: a table outside one)."""
+        if not guild_id:
+            return None
+        guild = self.known(guild_id)
+        if guild is not None:
+            return guild
+        try:
+            await self.client.wait_for(
+                KNOWN, check=lambda arrived: arrived.id == guild_id, timeout=self.wait_s
+            )
+        except TimeoutError:
+            return None
+        return self.known(guild_id)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -32,6 +34,7 @@ from bot.i18n import N_, tr
 from bot.refusals import Stopping
 from bot.render.leaderboard import BOARD_PATTERN
 from bot.shards import format_shard_ids
+from bot.tables.model import Table
 from bot.tables.service import random_seed
 from bot.tournament.service import TournamentService
 from cogs.admin import AdminCog
@@ -81,6 +84,16 @@ def intents() -> discord.Intents:
     return discord.Intents(guilds=True, guild_messages=True)
 
 
+@dataclass
+class _Behind:
+    """What one server's messages may owe after a stop (see
+    :meth:`SpadesBot._redraw_left_behind`)."""
+
+    tables: list[int] = field(default_factory=list)  # open tables
+    ended: list[Table] = field(default_factory=list)  # finished games not announced
+    tournaments: list[int] = field(default_factory=list)
+
+
 class SpadesTree(app_commands.CommandTree[discord.Client]):
     async def interaction_check(self, interaction: discord.Interaction[discord.Client]) -> bool:
         """Take the command unless the bot is stopping, and learn the
@@ -111,6 +124,7 @@ class SpadesBot(commands.Bot):
     hands: HandScreens
     outbox: Outbox  # everything sent to channels, within the REST budget
     tournaments: TournamentService
+    desk: TournamentDesk
 
     def __init__(
         self,
@@ -210,7 +224,7 @@ class SpadesBot(commands.Bot):
         places = MatchThreads(self, self.outbox, self.guild_gate, app.spawn)
         self.tournaments = TournamentService(app, places)
         presenter = self.presenter
-        desk = TournamentDesk(
+        self.desk = desk = TournamentDesk(
             self,
             self.tournaments,
             self.outbox,
@@ -227,7 +241,6 @@ class SpadesBot(commands.Bot):
                 self._serve_metrics()
             await app.start()
             await self.tournaments.start()
-            desk.show_all()
             await desk.post_owed_standings()
             self.heartbeat.change_interval(seconds=self.settings.health.heartbeat_every_s)
             self.heartbeat.start()
@@ -258,15 +271,36 @@ class SpadesBot(commands.Bot):
             len(self.guilds),
             self.settings.discord.shards,
         )
-        # Bring every open table's message up to date: a change may have been
-        # committed just before a restart, or a message deleted meanwhile.
+        self.app.spawn(self._redraw_left_behind(), "redraw-at-start")
+
+    async def _redraw_left_behind(self) -> None:
+        """Bring every message a stop may have left behind up to date, each
+        server's once it is known (:class:`~cogs.guilds.GuildGate`): every
+        open table's (a change may have been committed just before the stop,
+        or the message deleted meanwhile), every finished game's that still
+        owes its channel its end, and every tournament's whose latest state
+        was never shown, finished ones included."""
+        behind: dict[int | None, _Behind] = defaultdict(_Behind)
         for table in await self.app.tables.unfinished():
-            self.presenter.show(self.app.snapshot(table), check=True)
-        # A game that ended just before the restart still owes its channel the
-        # final table message and its picture.
+            behind[table.guild_id].tables.append(table.id)
         for table in await self.app.unannounced():
-            self.presenter.show(self.app.snapshot(table), check=True)
+            behind[table.guild_id].ended.append(table)
+        for tournament in self.tournaments.loaded():
+            behind[tournament.guild_id].tournaments.append(tournament.id)
+        for guild_id, messages in behind.items():
+            self.app.spawn(self._redraw_server(guild_id, messages), f"redraw-{guild_id}")
+
+    async def _redraw_server(self, guild_id: int | None, behind: _Behind) -> None:
+        await self.guild_gate.wait(guild_id)
+        for table_id in behind.tables:
+            self.presenter.show(await self.app.current(table_id), check=True)
+        for table in behind.ended:
+            self.presenter.show(await self.app.current(table.id), check=True)
             self.app.spawn(self.leaderboard.deliver_unannounced(table), f"unannounced-{table.id}")
+        for tournament_id in behind.tournaments:
+            found = self.tournaments.get(tournament_id)
+            if found is not None:
+                self.desk.on_change(found)
 
     async def admit(self, interaction: discord.Interaction[Any]) -> bool:
         """Whether to handle ``interaction``: yes, and its task is waited for

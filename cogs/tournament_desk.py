@@ -199,13 +199,6 @@ class TournamentDesk:
         if tournament.phase == "over" and before.phase != "over":
             self.service.app.spawn(self._post_results(tournament), f"standings-{tournament.id}")
 
-    def show_all(self) -> None:
-        """Draw every loaded tournament's message again (after a restart)."""
-        for tournament_id in self.service.open_ids():
-            found = self.service.get(tournament_id)
-            if found is not None:
-                self.on_change(found)
-
     def _lang(self, tournament_id: int) -> str:
         row = self.service.row(tournament_id)
         return str(row.settings.get("language", "en")) if row is not None else "en"
@@ -215,6 +208,7 @@ class TournamentDesk:
         row = self.service.row(tournament_id)
         if tournament is None or row is None:
             return None
+        version = self.service.version(tournament_id)
         lang = self._lang(tournament_id)
         fields = _fields(text.tournament_message(tournament, lang))
         picture = await self._picture(tournament, lang)
@@ -230,6 +224,7 @@ class TournamentDesk:
             if row.message_id is not None:
                 try:
                     await channel.get_partial_message(row.message_id).edit(**fields)
+                    await self.service.shown(tournament_id, version)
                     return EDIT
                 except discord.NotFound:
                     log.info("tournament %d: its message is gone; posting it again", tournament.id)
@@ -237,6 +232,7 @@ class TournamentDesk:
                         fields["file"] = fields.pop("attachments")[0]
             message = await channel.send(**fields)
             await self.service.set_message(tournament.id, message.id)
+            await self.service.shown(tournament_id, version)
         except discord.HTTPException as exc:
             log.warning("tournament %d message not shown: %s", tournament.id, exc)
         return POST

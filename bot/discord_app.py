@@ -219,7 +219,14 @@ class SpadesBot(commands.Bot):
         ui = TableUI(app, self.hands, self.presenter, coach)
         handle_components(self, self._admitted(ui.on_component))
         self.add_dynamic_items(SpadesComponent, TournamentComponent)
-        self.leaderboard = LeaderboardCog(self, app, self.outbox, threads, self.presenter.names.get)
+        self.leaderboard = LeaderboardCog(
+            self,
+            app,
+            self.outbox,
+            threads,
+            self.presenter.names.get,
+            table_shown=self.presenter.wait_shown,
+        )
         await self.add_cog(self.leaderboard)
         places = MatchThreads(self, self.outbox, self.guild_gate, app.spawn)
         self.tournaments = TournamentService(app, places)

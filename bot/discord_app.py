@@ -207,7 +207,7 @@ class SpadesBot(commands.Bot):
         )
         self._built = True
         self.outbox = Outbox(app.now, Budget.of(self.settings.discord), spawn=app.spawn)
-        threads = TableThreads(self, app, self.outbox)
+        threads = TableThreads(self, app, self.outbox, self.guild_gate)
         notices.attach(app, self.outbox, threads)
         self.hands = HandScreens(app, self)
         await self.hands.resume()

@@ -19,6 +19,8 @@ import discord
 WAIT_S = 120.0
 
 
+Channel = discord.abc.GuildChannel | discord.abc.PrivateChannel | discord.Thread
+
 #: The event a client dispatches when a server becomes known (from
 #: discord.py's guild_available, or guild_join for one new to the bot).
 KNOWN = "guild_known"
@@ -49,3 +51,21 @@ class GuildGate:
         except TimeoutError:
             return None
         return self.known(guild_id)
+
+    async def channel(self, guild_id: int | None, channel_id: int) -> Channel | None:
+        """A channel of a server: from the cache once the server is known,
+        else asked of Discord; None if it is gone. Raises
+        discord.HTTPException if Discord could not say."""
+        guild = self.known(guild_id)
+        if guild is not None:
+            return guild.get_channel_or_thread(channel_id)
+        try:
+            return await self.client.fetch_channel(channel_id)
+        except discord.NotFound:
+            return None
+
+    def permissions(self, channel: discord.abc.GuildChannel) -> discord.Permissions | None:
+        """The bot's permissions in ``channel``; None while its server is not
+        known (then Discord itself says, by refusing what the bot may not do)."""
+        guild = self.known(channel.guild.id)
+        return channel.permissions_for(guild.me) if guild is not None else None

@@ -127,25 +127,16 @@ class MatchThreads:
     async def _thread(self, tournament: Tournament, match: Match) -> tuple[int | None, Route]:
         """The match's place and the request made; no place if Discord did
         not say what the channel is (the next follow-up asks again)."""
-        channel: object
-        guild = self.guilds.known(tournament.guild_id)
-        if guild is not None:
-            channel = guild.get_channel(tournament.channel_id)
-        else:  # the server never came: Discord says what the channel is
-            try:
-                channel = await self.client.fetch_channel(tournament.channel_id)
-            except discord.NotFound:
-                channel = None  # gone: its table finds out
-            except discord.HTTPException as exc:
-                log.info("tournament %d: channel not fetched: %s", tournament.id, exc)
-                return None, FETCH
+        try:
+            channel = await self.guilds.channel(tournament.guild_id, tournament.channel_id)
+        except discord.HTTPException as exc:
+            log.info("tournament %d: channel not fetched: %s", tournament.id, exc)
+            return None, FETCH
         if not isinstance(channel, discord.TextChannel):
             return tournament.channel_id, None
-        if guild is not None:
-            have = channel.permissions_for(guild.me)
-            if not (have.create_public_threads and have.send_messages_in_threads):
-                return tournament.channel_id, None
-        # (Without the server's cache Discord itself says whether the bot may.)
+        have = self.guilds.permissions(channel)
+        if have is not None and not (have.create_public_threads and have.send_messages_in_threads):
+            return tournament.channel_id, None
         name = f"{tournament.settings.name} · {match.number}"
         try:
             thread = await channel.create_thread(

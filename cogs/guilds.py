@@ -12,7 +12,11 @@ for what it needs, or choosing nothing.
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
+
+from bot.refusals import ServerNotKnown
 
 #: How long to wait for a server's GUILD_CREATE before doing without it: a
 #: bot in thousands of servers receives them over a minute or two.
@@ -69,3 +73,14 @@ class GuildGate:
         known (then Discord itself says, by refusing what the bot may not do)."""
         guild = self.known(channel.guild.id)
         return channel.permissions_for(guild.me) if guild is not None else None
+
+
+def server_of(interaction: discord.Interaction[Any]) -> discord.Guild | None:
+    """The interaction's server, its channels and roles known; None outside
+    a server. Refused (ServerNotKnown) while they have not reached the bot:
+    an interaction can come before its server, and discord.py then stands
+    in an empty server, where every channel and role looks deleted."""
+    guild = interaction.guild
+    if guild is not None and guild.unavailable:
+        raise ServerNotKnown()
+    return guild

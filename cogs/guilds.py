@@ -21,16 +21,16 @@ from bot.refusals import ServerNotKnown
 #: How long to wait for a server's GUILD_CREATE before doing without it: a
 #: bot in thousands of servers receives them over a minute or two.
 WAIT_S = 120.0
-
-
+#: What discord.py's fetch_channel may return.
 Channel = discord.abc.GuildChannel | discord.abc.PrivateChannel | discord.Thread
-
 #: The event a client dispatches when a server becomes known (from
 #: discord.py's guild_available, or guild_join for one new to the bot).
 KNOWN = "guild_known"
 
 
 class GuildGate:
+    """Which servers the client knows, and waiting for one (at most :attr:`wait_s`)."""
+
     def __init__(self, client: discord.Client, wait_s: float = WAIT_S) -> None:
         self.client = client
         self.wait_s = wait_s
@@ -57,12 +57,14 @@ class GuildGate:
         return self.known(guild_id)
 
     async def channel(self, guild_id: int | None, channel_id: int) -> Channel | None:
-        """A channel of a server: from the cache once the server is known,
-        else asked of Discord; None if it is gone. Raises
-        discord.HTTPException if Discord could not say."""
+        """A channel or thread of a server: from the cache once the server is
+        known, else (or if the cache lacks it: an archived thread) asked of
+        Discord; None if it is gone. Raises discord.HTTPException if Discord
+        could not say."""
         guild = self.known(guild_id)
-        if guild is not None:
-            return guild.get_channel_or_thread(channel_id)
+        cached = guild.get_channel_or_thread(channel_id) if guild is not None else None
+        if cached is not None:
+            return cached
         try:
             return await self.client.fetch_channel(channel_id)
         except discord.NotFound:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -32,12 +34,14 @@ from bot.i18n import N_, tr
 from bot.refusals import Stopping
 from bot.render.leaderboard import BOARD_PATTERN
 from bot.shards import format_shard_ids
+from bot.tables.model import Table
 from bot.tables.service import random_seed
 from bot.tournament.service import TournamentService
 from cogs.admin import AdminCog
 from cogs.coach import CoachDesk
 from cogs.components import PATTERN, ComponentHandler, SpadesComponent, handle_components
 from cogs.errors import on_tree_error, report, say
+from cogs.guilds import KNOWN, GuildGate
 from cogs.hands import HandScreens
 from cogs.languages import learn_language, private_language
 from cogs.leaderboard import LeaderboardCog
@@ -80,6 +84,16 @@ def intents() -> discord.Intents:
     return discord.Intents(guilds=True, guild_messages=True)
 
 
+@dataclass
+class _Behind:
+    """What one server's messages may owe after a stop (see
+    :meth:`SpadesBot._redraw_left_behind`)."""
+
+    tables: list[int] = field(default_factory=list)  # open tables
+    ended: list[Table] = field(default_factory=list)  # finished games not announced
+    tournaments: list[int] = field(default_factory=list)
+
+
 class SpadesTree(app_commands.CommandTree[discord.Client]):
     async def interaction_check(self, interaction: discord.Interaction[discord.Client]) -> bool:
         """Take the command unless the bot is stopping, and learn the
@@ -110,6 +124,7 @@ class SpadesBot(commands.Bot):
     hands: HandScreens
     outbox: Outbox  # everything sent to channels, within the REST budget
     tournaments: TournamentService
+    desk: TournamentDesk
 
     def __init__(
         self,
@@ -141,6 +156,8 @@ class SpadesBot(commands.Bot):
         self._stopping: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
         self._answering: set[asyncio.Task[Any]] = set()  # interactions being handled
+        #: Which servers' channels, roles and permissions are known yet.
+        self.guild_gate = GuildGate(self)
 
     # -- time --------------------------------------------------------------------
 
@@ -195,7 +212,7 @@ class SpadesBot(commands.Bot):
         )
         self._built = True
         self.outbox = Outbox(app.now, Budget.of(self.settings.discord), spawn=app.spawn)
-        threads = TableThreads(self, app, self.outbox)
+        threads = TableThreads(self, app, self.outbox, self.guild_gate)
         notices.attach(app, self.outbox, threads)
         self.hands = HandScreens(app, self)
         await self.hands.resume()
@@ -207,11 +224,19 @@ class SpadesBot(commands.Bot):
         ui = TableUI(app, self.hands, self.presenter, coach)
         handle_components(self, self._admitted(ui.on_component))
         self.add_dynamic_items(SpadesComponent, TournamentComponent)
-        self.leaderboard = LeaderboardCog(self, app, self.outbox, threads, self.presenter.names.get)
+        self.leaderboard = LeaderboardCog(
+            self,
+            app,
+            self.outbox,
+            threads,
+            self.presenter.names.get,
+            table_shown=self.presenter.wait_shown,
+        )
         await self.add_cog(self.leaderboard)
-        self.tournaments = TournamentService(app, MatchThreads(self, self.outbox))
+        places = MatchThreads(self, self.outbox, self.guild_gate, app.spawn)
+        self.tournaments = TournamentService(app, places)
         presenter = self.presenter
-        desk = TournamentDesk(
+        self.desk = desk = TournamentDesk(
             self,
             self.tournaments,
             self.outbox,
@@ -228,7 +253,6 @@ class SpadesBot(commands.Bot):
                 self._serve_metrics()
             await app.start()
             await self.tournaments.start()
-            desk.show_all()
             await desk.post_owed_standings()
             self.heartbeat.change_interval(seconds=self.settings.health.heartbeat_every_s)
             self.heartbeat.start()
@@ -259,15 +283,36 @@ class SpadesBot(commands.Bot):
             len(self.guilds),
             self.settings.discord.shards,
         )
-        # Bring every open table's message up to date: a change may have been
-        # committed just before a restart, or a message deleted meanwhile.
+        self.app.spawn(self._redraw_left_behind(), "redraw-at-start")
+
+    async def _redraw_left_behind(self) -> None:
+        """Bring every message a stop may have left behind up to date, each
+        server's once it is known (:class:`~cogs.guilds.GuildGate`): every
+        open table's (a change may have been committed just before the stop,
+        or the message deleted meanwhile), every finished game's that still
+        owes its channel its end, and every tournament's whose latest state
+        was never shown, finished ones included."""
+        behind: dict[int | None, _Behind] = defaultdict(_Behind)
         for table in await self.app.tables.unfinished():
-            self.presenter.show(self.app.snapshot(table), check=True)
-        # A game that ended just before the restart still owes its channel the
-        # final table message and its picture.
+            behind[table.guild_id].tables.append(table.id)
         for table in await self.app.unannounced():
-            self.presenter.show(self.app.snapshot(table), check=True)
+            behind[table.guild_id].ended.append(table)
+        for tournament in self.tournaments.loaded():
+            behind[tournament.guild_id].tournaments.append(tournament.id)
+        for guild_id, messages in behind.items():
+            self.app.spawn(self._redraw_server(guild_id, messages), f"redraw-{guild_id}")
+
+    async def _redraw_server(self, guild_id: int | None, behind: _Behind) -> None:
+        await self.guild_gate.wait(guild_id)
+        for table_id in behind.tables:
+            self.presenter.show(await self.app.current(table_id), check=True)
+        for table in behind.ended:
+            self.presenter.show(await self.app.current(table.id), check=True)
             self.app.spawn(self.leaderboard.deliver_unannounced(table), f"unannounced-{table.id}")
+        for tournament_id in behind.tournaments:
+            found = self.tournaments.get(tournament_id)
+            if found is not None:
+                self.desk.on_change(found)
 
     async def admit(self, interaction: discord.Interaction[Any]) -> bool:
         """Whether to handle ``interaction``: yes, and its task is waited for
@@ -365,6 +410,12 @@ class SpadesBot(commands.Bot):
             await say(interaction, tr(private_language(interaction), INVALID_BUTTON))
         except discord.HTTPException as exc:
             log.debug("could not answer an unknown component: %s", exc)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        self.dispatch(KNOWN, guild)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self.dispatch(KNOWN, guild)
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         if self._built:

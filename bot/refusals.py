@@ -23,6 +23,7 @@ __all__ = [
     "NoTableHere",
     "NotPlaying",
     "Refusal",
+    "ServerNotKnown",
     "SeveralTables",
     "StaleAction",
     "Stopping",
@@ -66,6 +67,14 @@ class SeveralTables(Refusal):
     def __init__(self, channel_ids: Sequence[int]) -> None:
         super().__init__()
         self.channel_ids = tuple(channel_ids)
+
+
+class ServerNotKnown(Refusal):
+    """The bot has just started and the server's channels and roles, which
+    the answer depends on, have not reached it yet: nothing was done."""
+
+    code = "server_not_known"
+    default_message = N_("the bot is restarting: try again in a moment")
 
 
 class TryAgainSoon(Refusal):

@@ -25,6 +25,7 @@ from bot.servers import ServerSettings
 from bot.tables import errors as table_errors
 from bot.tables.model import TableOptions
 from cogs.errors import InteractionRefused
+from cogs.guilds import server_of
 from cogs.languages import private_language
 from cogs.spades import (
     HOUSE_LENGTH,
@@ -58,7 +59,7 @@ def _may_manage(interaction: discord.Interaction[Any]) -> None:
 
 
 def _own_channel(interaction: discord.Interaction[Any], channel: Channel) -> int:
-    guild = interaction.guild
+    guild = server_of(interaction)
     if guild is None or channel.guild.id != guild.id:
         raise _refuse(interaction, N_("That channel is not on this server."))
     if guild.get_channel(channel.id) is None:
@@ -67,7 +68,7 @@ def _own_channel(interaction: discord.Interaction[Any], channel: Channel) -> int
 
 
 def _own_role(interaction: discord.Interaction[Any], role: discord.Role) -> int:
-    guild = interaction.guild
+    guild = server_of(interaction)
     if guild is None or role.guild.id != guild.id:
         raise _refuse(interaction, N_("That role is not on this server."))
     if guild.get_role(role.id) is None:

@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import ENGLISH, N_, tr
-from bot.refusals import as_refusal
+from bot.refusals import ServerNotKnown, as_refusal
 from bot.render.refusal_text import refusal_text
 from cogs.languages import private_language
 
@@ -92,6 +92,12 @@ async def on_tree_error(
         # discord.py's own checks say why, in English only.
         why = str(error) if lang == ENGLISH and str(error) else tr(lang, NOT_HERE)
         await report(interaction, InteractionRefused(why))
+        return
+    guild = interaction.guild
+    if isinstance(error, app_commands.TransformerError) and guild and guild.unavailable:
+        # A channel or role option of a server whose channels and roles have
+        # not reached the bot yet (it just started): discord.py finds none.
+        await report(interaction, ServerNotKnown())
         return
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         # Discord still shows a command this bot no longer has in that shape.

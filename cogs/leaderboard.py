@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 #: Runs a coroutine in the background under a name (``SpadesBot.spawn``).
 #: A user's display name if the bot already knows it.
 KnownName = Callable[[int], str | None]
+TableShown = Callable[[int], Awaitable[None]]
 
 
 def _no_games(interaction: discord.Interaction[Any], who: discord.abc.User) -> InteractionRefused:
@@ -160,6 +161,8 @@ class LeaderboardCog(commands.Cog):
         outbox: Outbox,
         threads: TableThreads,
         known_name: KnownName = lambda user_id: None,
+        *,
+        table_shown: TableShown,
     ) -> None:
         self.bot = bot
         self.app = app
@@ -167,6 +170,8 @@ class LeaderboardCog(commands.Cog):
         self.outbox = outbox
         self.threads = threads
         self.known_name = known_name
+        #: Waits until a table's message shows everything committed so far.
+        self.table_shown = table_shown
         #: ``/spades leaderboard``, ``stats``, ``history`` and ``rating-settings``.
         self.commands = _build_commands(self)
 
@@ -207,10 +212,13 @@ class LeaderboardCog(commands.Cog):
 
     async def deliver(self, table: Table, game: FinishedGame) -> None:
         """Count the game, then have its picture posted (through the outbox)
-        unless that was done before."""
+        unless that was done before. The picture waits for the table message
+        to show the end: a game marked announced has its final table shown,
+        so a stop in between leaves it owed, and the restart draws both."""
         outcome = await self.stats.record_game(game)
         if not await self.app.owes_announcement(table):
             return
+        await self.table_shown(table.id)
         names = await self._user_names(game)
         lang = table.language
         teams = team_names(game.seats, names.__getitem__, lang=lang)

@@ -13,6 +13,7 @@ from bot.app import SpadesApp
 from bot.i18n import tr
 from bot.tables.model import Table, TableOptions
 from cogs.errors import InteractionRefused
+from cogs.guilds import server_of
 from cogs.languages import private_language
 from cogs.outbox import POST, Outbox, Route
 
@@ -32,7 +33,8 @@ async def opening_options(
     ``chosen`` ones (None: the server's default); refused where the server's
     settings do not let the caller open one."""
     settings = await app.servers.of(interaction.guild_id)
-    guild = interaction.guild
+    limited = bool(settings.channels) or settings.host_role is not None
+    guild = server_of(interaction) if limited else interaction.guild
     # Channels deleted since they were listed are left out; none left: anywhere.
     listed = [c for c in settings.channels if guild is None or guild.get_channel(c) is not None]
     if listed and _channel_of(interaction) not in listed:

@@ -23,6 +23,7 @@ import discord
 from bot.app import SpadesApp
 from bot.i18n import ntr, tr
 from bot.tables.model import Table
+from cogs.guilds import GuildGate
 from cogs.outbox import Outbox, Route
 
 log = logging.getLogger(__name__)
@@ -42,10 +43,13 @@ AUTO_ARCHIVE_MINUTES: Literal[10080] = 10080
 
 
 class TableThreads:
-    def __init__(self, client: discord.Client, app: SpadesApp, outbox: Outbox) -> None:
+    def __init__(
+        self, client: discord.Client, app: SpadesApp, outbox: Outbox, guilds: GuildGate
+    ) -> None:
         self.client = client
         self.app = app
         self.outbox = outbox
+        self.guilds = guilds
         self._problems: dict[int, str] = {}  # table id -> why it has no thread
         self._lost: set[int] = set()  # threads found deleted or closed
 
@@ -55,6 +59,9 @@ class TableThreads:
         """Start the table's thread from its message; None once it exists,
         else the one line for the host saying what would give threads."""
         key = ("thread", table.id)
+        # Whether the bot may start one is the server's to say: not a guess
+        # made on the empty cache of a bot just started.
+        await self.guilds.wait(table.guild_id)
         self.outbox.put(key, lambda: self._start(table.id))
         await self.outbox.wait_sent(key)
         return self._problems.pop(table.id, None)
@@ -62,14 +69,18 @@ class TableThreads:
     async def _start(self, table_id: int) -> Route:
         table = await self.app.tables.get(table_id)  # with its message, posted since
         lang = table.language
-        channel = self.client.get_channel(table.channel_id)
+        try:
+            channel = await self.guilds.channel(table.guild_id, table.channel_id)
+        except discord.HTTPException as exc:
+            log.warning("table %d: no thread: %s", table.id, exc)
+            channel = None
         if not isinstance(channel, discord.TextChannel) or table.message_id is None:
             self._problems[table.id] = tr(
                 lang, "Threads are not possible in this channel: the table plays here."
             )
             return None
-        have = channel.permissions_for(channel.guild.me)
-        missing = [name for flag, name in NEEDED if not getattr(have, flag)]
+        have = self.guilds.permissions(channel)
+        missing = [name for flag, name in NEEDED if have is not None and not getattr(have, flag)]
         if missing:
             self._problems[table.id] = _permission_line(lang, missing)
             return None
@@ -138,9 +149,7 @@ class TableThreads:
         if table.is_open or thread_id is None or thread_id in self._lost:
             return None
         try:
-            thread = self.client.get_channel(thread_id) or await self.client.fetch_channel(
-                thread_id
-            )
+            thread = await self.guilds.channel(table.guild_id, thread_id)
             if isinstance(thread, discord.Thread):
                 await thread.edit(archived=True)
         except discord.HTTPException as exc:

@@ -38,13 +38,15 @@ from bot.tournament.service import TournamentService
 from bot.tournament.state import apply
 from cogs.components import BUTTON_STYLES, SpadesComponent, to_embed
 from cogs.errors import InteractionRefused, report
+from cogs.guilds import GuildGate
 from cogs.languages import private_language
-from cogs.outbox import EDIT, POST, Key, Outbox, Route
+from cogs.outbox import EDIT, POST, Key, Outbox, Route, Spawn
 
 log = logging.getLogger(__name__)
 
 PATTERN = re.compile(text.TEMPLATE, re.DOTALL)
 THREAD = "POST /channels/{channel_id}/threads"
+FETCH = "GET /channels/{channel_id}"
 People = list[discord.abc.User]
 Handler = Callable[[discord.Interaction[Any], str, People], Awaitable[None]]
 _handlers: weakref.WeakKeyDictionary[discord.Client, Handler] = weakref.WeakKeyDictionary()
@@ -86,11 +88,18 @@ def _fields(spec: MessageSpec) -> dict[str, Any]:
 class MatchThreads:
     """Where a match's table opens: a new thread of the tournament's channel,
     started in the outbox's line; the channel itself where the bot may not
-    start one (see :class:`bot.tournament.match_tables.Places`)."""
+    start one (see :class:`bot.tournament.match_tables.Places`). The choice
+    is written down for good, so it is made only once the tournament's
+    server is known (:class:`~cogs.guilds.GuildGate`), never on the empty
+    cache of a bot just started."""
 
-    def __init__(self, client: discord.Client, outbox: Outbox) -> None:
+    def __init__(
+        self, client: discord.Client, outbox: Outbox, guilds: GuildGate, spawn: Spawn
+    ) -> None:
         self.client = client
         self.outbox = outbox
+        self.guilds = guilds
+        self.spawn = spawn
         self._asked: set[tuple[int, int]] = set()  # (tournament, match) under way
 
     def request(self, tournament: Tournament, match: Match, found: Found) -> None:
@@ -98,23 +107,35 @@ class MatchThreads:
         if asked in self._asked:
             return
         self._asked.add(asked)
+        key = ("match-thread", tournament.id * 1000 + match.number)
 
         async def start() -> Route:
             try:
                 place, route = await self._thread(tournament, match)
-                await found(place)
+                if place is not None:
+                    await found(place)
             finally:
                 self._asked.discard(asked)
             return route
 
-        self.outbox.put(("match-thread", tournament.id * 1000 + match.number), start)
+        async def once_known() -> None:
+            await self.guilds.wait(tournament.guild_id)
+            self.outbox.put(key, start)
 
-    async def _thread(self, tournament: Tournament, match: Match) -> tuple[int, Route]:
-        channel = self.client.get_channel(tournament.channel_id)
+        self.spawn(once_known(), f"match-thread-{tournament.id}-{match.number}")
+
+    async def _thread(self, tournament: Tournament, match: Match) -> tuple[int | None, Route]:
+        """The match's place and the request made; no place if Discord did
+        not say what the channel is (the next follow-up asks again)."""
+        try:
+            channel = await self.guilds.channel(tournament.guild_id, tournament.channel_id)
+        except discord.HTTPException as exc:
+            log.info("tournament %d: channel not fetched: %s", tournament.id, exc)
+            return None, FETCH
         if not isinstance(channel, discord.TextChannel):
             return tournament.channel_id, None
-        have = channel.permissions_for(channel.guild.me)
-        if not (have.create_public_threads and have.send_messages_in_threads):
+        have = self.guilds.permissions(channel)
+        if have is not None and not (have.create_public_threads and have.send_messages_in_threads):
             return tournament.channel_id, None
         name = f"{tournament.settings.name} · {match.number}"
         try:
@@ -169,13 +190,6 @@ class TournamentDesk:
         if tournament.phase == "over" and before.phase != "over":
             self.service.app.spawn(self._post_results(tournament), f"standings-{tournament.id}")
 
-    def show_all(self) -> None:
-        """Draw every loaded tournament's message again (after a restart)."""
-        for tournament_id in self.service.open_ids():
-            found = self.service.get(tournament_id)
-            if found is not None:
-                self.on_change(found)
-
     def _lang(self, tournament_id: int) -> str:
         row = self.service.row(tournament_id)
         return str(row.settings.get("language", "en")) if row is not None else "en"
@@ -185,6 +199,7 @@ class TournamentDesk:
         row = self.service.row(tournament_id)
         if tournament is None or row is None:
             return None
+        version = self.service.version(tournament_id)
         lang = self._lang(tournament_id)
         fields = _fields(text.tournament_message(tournament, lang))
         picture = await self._picture(tournament, lang)
@@ -200,6 +215,7 @@ class TournamentDesk:
             if row.message_id is not None:
                 try:
                     await channel.get_partial_message(row.message_id).edit(**fields)
+                    await self.service.shown(tournament_id, version)
                     return EDIT
                 except discord.NotFound:
                     log.info("tournament %d: its message is gone; posting it again", tournament.id)
@@ -207,6 +223,7 @@ class TournamentDesk:
                         fields["file"] = fields.pop("attachments")[0]
             message = await channel.send(**fields)
             await self.service.set_message(tournament.id, message.id)
+            await self.service.shown(tournament_id, version)
         except discord.HTTPException as exc:
             log.warning("tournament %d message not shown: %s", tournament.id, exc)
         return POST

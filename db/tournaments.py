@@ -172,6 +172,24 @@ class TournamentStore:
         )
         return None if row is None else _tournament(row)
 
+    async def unshown(self) -> list[TournamentRow]:
+        """Finished tournaments whose message never showed their last step
+        (migration 035), oldest first."""
+        rows = await self.store.db.fetchall(
+            f"SELECT {_COLUMNS} FROM tournaments"
+            " WHERE status NOT IN ('registering', 'running') AND shown_version < version"
+            " ORDER BY id"
+        )
+        return [_tournament(row) for row in rows]
+
+    async def shown(self, tournament_id: int, version: int) -> None:
+        """The tournament's message shows it at ``version`` (or later)."""
+        async with self.store.transaction() as db:
+            await db.execute(
+                "UPDATE tournaments SET shown_version = ? WHERE id = ? AND shown_version < ?",
+                (version, tournament_id, version),
+            )
+
     async def standings_owed(self) -> list[TournamentRow]:
         """Finished tournaments whose final standings were never posted
         (migration 034), oldest first."""

@@ -75,9 +75,10 @@ class TournamentService:
     # -- start and stop ---------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load every open tournament, start the deadlines, and catch up on
-        what was left undone when the process stopped."""
-        for row in await self.store.open_ones():
+        """Load every open tournament, and every finished one whose message
+        is behind, start the deadlines, and catch up on what was left undone
+        when the process stopped."""
+        for row in [*await self.store.open_ones(), *await self.store.unshown()]:
             # A process of a sharded bot runs its own servers' tournaments.
             if self.app.shards.owns(row.guild_id):
                 await self._load(row)
@@ -99,6 +100,19 @@ class TournamentService:
 
     def get(self, tournament_id: int) -> Tournament | None:
         return self._tournaments.get(tournament_id)
+
+    def loaded(self) -> list[Tournament]:
+        """The tournaments this process knows: open, finished since the
+        start, or finished with a message still to bring up to date."""
+        return list(self._tournaments.values())
+
+    def version(self, tournament_id: int) -> int:
+        """The stored version of a loaded tournament (as :meth:`get` has it)."""
+        return self._versions[tournament_id]
+
+    async def shown(self, tournament_id: int, version: int) -> None:
+        """Its message shows the tournament at ``version``: a restart need not draw it."""
+        await self.store.shown(tournament_id, version)
 
     def open_ids(self) -> list[int]:
         return [t.id for t in self._tournaments.values() if t.phase in ("registering", "running")]

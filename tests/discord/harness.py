@@ -100,10 +100,29 @@ class World:
     async def sync(self) -> None:
         await self.bot.sync_commands()
 
-    async def restart(self) -> None:
-        """Stop the bot the way a crash would, and start a new one on the same database."""
-        await self.env.restart_bot(self.make_bot())
+    async def restart(self, *, servers_after_s: float | None = None) -> None:
+        """Stop the bot the way a crash would, and start a new one on the same
+        database. With ``servers_after_s``, the servers (GUILD_CREATE) reach
+        the new bot that many seconds after its connection, as on a real
+        Discord busy sending them, not at once."""
+        if servers_after_s is None:
+            await self.env.restart_bot(self.make_bot())
+        else:
+            servers = await self.restart_without_servers()
+            await self.env.advance_time(servers_after_s)
+            await servers.arrive()
         await self.sync()
+
+    async def restart_without_servers(self) -> HeldServers:
+        """Restart; the servers reach the new bot only at ``arrive()``."""
+        held = HeldServers(self.env)
+        held.backend.emit = held.hold  # type: ignore[method-assign]
+        try:
+            await self.env.restart_bot(self.make_bot())
+        finally:
+            del held.backend.emit
+        assert held.events, "no server was held back"
+        return held
 
     def user(self, name: str) -> MemberActor:
         if name not in self.users:
@@ -251,6 +270,26 @@ class World:
     def _last_table_id(self) -> int:
         title = self.table_message().embeds[0].title or ""
         return int(title.removeprefix(TABLE_TITLE).split("·")[0])
+
+
+class HeldServers:
+    """The servers' GUILD_CREATE events a restart held back."""
+
+    def __init__(self, env: simcord.Env) -> None:
+        self.env = env
+        self.backend = env.backend
+        self.events: list[tuple[str, Any]] = []
+
+    def hold(self, event: str, payload: Any) -> None:
+        if event == "GUILD_CREATE":
+            self.events.append((event, payload))
+        else:
+            type(self.backend).emit(self.backend, event, payload)
+
+    async def arrive(self) -> None:
+        for event, payload in self.events:
+            self.backend.emit(event, payload)
+        await self.env.settle()
 
 
 def finished(table: Table) -> bool:

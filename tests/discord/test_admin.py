@@ -11,8 +11,10 @@ from typing import Any
 import discord
 import pytest
 import simcord
+from discord import app_commands
 from simcord import MemberActor, SetupError, assert_error
 
+from bot.refusals import ServerNotKnown
 from bot.servers import ServerSettings
 from cogs import admin
 from cogs.errors import InteractionRefused
@@ -150,6 +152,33 @@ async def test_a_host_role_refuses_others(world: World) -> None:
     assert await world.bot.app.tables.in_channel(world.channel.id) is None
     host = world.guild.add_member(world.env.create_user("host"), roles=[hosts])
     await world.new_table(host)
+
+
+async def test_a_server_not_known_yet_limits_nobody_by_accident(world: World) -> None:
+    """Just after a restart, before the server's roles and channels reached
+    the bot, its limits cannot be checked: a new table and a moderator's
+    setting are answered "try again" (not "that role no longer exists",
+    which would let everyone open tables), and nothing changes; once the
+    server is known, the limits hold again."""
+    mod = moderator(world)
+    hosts = world.guild.create_role("Hosts")
+    lounge = world.guild.create_text_channel("lounge")
+    await mod.slash(world.channel, "spades-admin host-role", role=hosts)
+    servers = await world.restart_without_servers()
+    await world.sync()
+    alice = world.user("alice")
+    early = await alice.slash(world.channel, "spades new")
+    assert answer(early) == "The bot is restarting: try again in a moment."
+    assert await world.bot.app.tables.in_channel(world.channel.id) is None
+    added = await mod.slash(world.channel, "spades-admin channels add", channel=lounge)
+    assert answer(added) == "The bot is restarting: try again in a moment."
+    assert (await settings(world)).channels == ()
+    assert_error(world.env, ServerNotKnown)
+    assert_error(world.env, app_commands.TransformerError)
+
+    await servers.arrive()
+    refused = await alice.slash(world.channel, "spades new")
+    assert refusal(world, refused) == f"Only members with <@&{hosts.id}> open tables here."
 
 
 async def test_defaults_apply_under_the_hosts_choices(world: World) -> None:
@@ -314,7 +343,9 @@ def _interaction(guild: object) -> Any:
 
 def test_a_role_or_channel_of_another_server_or_deleted_is_refused() -> None:
     """What Discord would not normally offer, but a stale client may send."""
-    here = SimpleNamespace(id=1, get_channel=lambda _: None, get_role=lambda _: None)
+    here = SimpleNamespace(
+        id=1, unavailable=False, get_channel=lambda _: None, get_role=lambda _: None
+    )
     elsewhere = SimpleNamespace(id=2)
     interaction = _interaction(here)
     foreign_channel: Any = SimpleNamespace(id=5, guild=elsewhere)

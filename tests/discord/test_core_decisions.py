@@ -4,12 +4,16 @@ after a restart."""
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
+import pytest
 from discord import app_commands
 from simcord import assert_error
 
 from bot.refusals import SeveralTables
 from bot.tables.model import DEFAULT_TURN_LIMIT_S, TableStatus
+from cogs.presenter import TablePresenter
 from tests.discord.harness import World, embed_text, labels_of
 from tests.discord.test_access import forged, started
 
@@ -112,6 +116,32 @@ async def test_a_game_ended_just_before_a_restart_is_announced_after_it_once(
     await world.env.settle()
     await world.bot.app.wait_background()
     assert len(pictures(world)) == 1  # owed once, delivered once
+
+
+async def test_a_game_ended_whose_table_message_a_kill_left_behind_is_shown_after_it(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game ended and its table message waited for its turn when the
+    bot was killed. The end is posted only once the table shows it, so the
+    game is still owed its end: the restarted bot draws the final table
+    message (no longer offering play) and posts the picture, once."""
+    table, people = await started(world)
+
+    async def waiting(*_args: object) -> None:
+        await asyncio.sleep(3600)  # its turn never came: the process died first
+
+    monkeypatch.setattr(TablePresenter, "_send", waiting)
+    done = await world.bot.app.tables.resign(table.id, people[1].id, table.version)
+    assert done.status is TableStatus.FINISHED
+    await world.env.settle()
+    assert pictures(world) == []  # not before the table message shows the end
+    monkeypatch.undo()
+
+    await world.restart()
+    await world.env.settle()
+    await world.bot.app.wait_background()
+    assert "win" in embed_text(world.table_message())
+    assert len(pictures(world)) == 1
 
 
 async def test_a_refusal_listing_many_tables_still_fits_in_one_message(world: World) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.game.types import Phase
+from bot.render.ids import parse
 from bot.tables.model import Table
+from cogs.presenter import TablePresenter
 from tests.discord.harness import World, buttons_of, embed_text
 
 
@@ -153,3 +155,37 @@ async def test_a_mention_for_a_turn_over_before_a_restart_is_replaced_after_it(
     [(now, text)] = turn_mentions(world)
     assert now != before
     assert text == f"<@{second}>, your turn to bid at table {table.id}."
+
+
+async def test_a_move_not_shown_before_a_kill_is_drawn_once_the_server_is_known(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bid was committed, and the bot killed before the table message was
+    edited. The restarted bot learns the server only seconds after it
+    connected: once it does, the message shows the bid (its buttons carry
+    the table's version), and not before."""
+    await four_at_the_table(world)
+    message_id = world.table_message().id
+
+    async def lost(*_args: object) -> None:
+        return None  # waiting for its turn in the outbox when the process died
+
+    monkeypatch.setattr(TablePresenter, "_send", lost)
+    table = await world.play_until(lambda t: t.game is not None and len(t.game.bid_order) == 1)
+    monkeypatch.undo()
+    assert _versions(world) != {table.version}
+
+    transcript = world.env.backend.transcript
+    start = len(transcript)
+    await world.restart(servers_after_s=5)
+    assert world.table_message().id == message_id
+    assert _versions(world) == {table.version}
+    since = [entry[:2] for entry in transcript[start:]]
+    server_known = since.index(("GATEWAY", "GUILD_CREATE"))
+    edits = [i for i, (_, route) in enumerate(since) if route.endswith(f"/{message_id}")]
+    assert edits and min(edits) > server_known, since
+
+
+def _versions(world: World) -> set[int]:
+    """The table versions the table message's buttons were drawn from."""
+    return {parse(b.custom_id.split(":", 1)[1]).version for b in buttons_of(world.table_message())}

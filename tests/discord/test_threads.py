@@ -178,3 +178,21 @@ async def test_a_restart_before_the_rematch_window_closes_still_archives(world: 
     assert not archived(world, table.thread_id)
     await world.env.advance_time(300)
     assert archived(world, table.thread_id)
+
+
+async def test_a_table_opened_before_its_server_is_known_gets_its_thread(world: World) -> None:
+    """Just after a restart, before the server's channels reached the bot, a
+    host opens a table: its thread is started once the server is known,
+    instead of the table playing in the channel for want of a cache."""
+    alice = world.user("alice")
+    servers = await world.restart_without_servers()
+    await world.sync()
+    result = await alice.slash(world.channel, "spades new", target=250)
+    assert world.channel.threads == []
+    # Deferred: the host's answer waits for the thread, which waits for the server.
+    assert result.response is not None and result.response.content == ""
+    await servers.arrive()
+    table = await world.table()
+    [thread] = world.channel.threads
+    assert table.thread_id == thread.id
+    assert result.response is not None and "thread" not in result.response.content

@@ -10,6 +10,8 @@ from simcord import assert_error
 from bot.tables.errors import BadHouseRule
 from bot.tournament.model import Match
 from cogs.errors import InteractionRefused
+from cogs.guilds import WAIT_S
+from cogs.tournament_desk import MatchThreads
 from tests.discord.harness import Button, World, buttons_of
 from tests.discord.test_languages import locales  # noqa: F401 (a fixture)
 from tests.discord.tournament_harness import Cup, final_under_way
@@ -391,3 +393,37 @@ async def test_a_players_history_names_the_tournament_match_of_a_game(world: Wor
     assert len(lines) == 1, lines
     assert lines[0].startswith(f"`#{game_id[0]}` "), lines
     assert f"Cup · match {playing.number} · **Lost**" in lines[0], lines
+
+
+@pytest.mark.parametrize("servers_after_s", [5.0, WAIT_S + 10])
+async def test_a_match_table_lost_in_a_kill_opens_in_a_thread_once_the_server_is_known(
+    world: World, monkeypatch: pytest.MonkeyPatch, servers_after_s: float
+) -> None:
+    """Killed after both teams pressed Ready, before the match's thread was
+    asked for. The restarted bot learns the server's channels only seconds
+    after it connected (and resumed the tournament): it waits for them, and
+    the final's table opens in a thread, not in the tournament's channel.
+    A server that does not come in time is done without: Discord is asked
+    for the channel, and the thread started all the same."""
+    alice, bob, carol, dave = (world.user(n) for n in ("alice", "bob", "carol", "dave"))
+    cup = Cup(world, alice)
+    await cup.open(target=250)
+    await cup.pair(alice, bob)
+    await cup.pair(carol, dave)
+    await cup.click(alice, "Start")
+    [match] = cup.matches("ready_check")
+    monkeypatch.setattr(MatchThreads, "request", lambda *_args: None)  # the process died
+    await cup.ready(match, match.a or 0, match.b or 0)
+    assert world.channel.threads == []
+    monkeypatch.undo()
+
+    await world.restart(servers_after_s=servers_after_s)
+    opened = cup.state().match(match.number)
+    assert opened is not None and opened.state == "playing"
+    [thread] = world.channel.threads
+    [table] = await world.bot.app.tables.unfinished()
+    assert table.id == opened.table_id and table.channel_id == thread.id
+    [place] = await world.bot.tournaments.store.match_tables(cup.id)
+    assert place.place_id == thread.id
+    fetched = ("HTTP", f"GET /channels/{world.channel.id}", None) in world.env.backend.transcript
+    assert fetched == (servers_after_s > WAIT_S)

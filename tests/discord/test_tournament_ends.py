@@ -1,6 +1,7 @@
 """What a tournament's decisions and end do to its tables and its results
 channel: a decided or cancelled match's table ends, a match table offers no
-rematch, the final standings reach the results channel once across a restart."""
+rematch, the final standings reach the results channel once across a restart,
+and the tournament's message shows them even if a stop came before its edit."""
 
 from __future__ import annotations
 
@@ -120,6 +121,36 @@ async def test_standings_lost_in_a_stop_are_posted_once_after_the_restart(
         await world.env.settle()
         posted = [m.content for m in results.history() if "Cup" in m.content]
         assert len(posted) == 1 and "1. Team" in posted[0], posted
+
+
+async def test_a_tournament_decided_just_before_a_kill_shows_its_standings_after_the_restart(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The final's game ended, and the bot was killed before the tournament's
+    message was edited: it still read "Matches under way" with a live Ready
+    button. The restarted bot (its server known only seconds after it
+    connected) shows the final standings, without the button, and a second
+    restart leaves the message alone."""
+    cup, playing = await final_under_way(world)
+    assert "Ready" in labels_of(cup.message())
+
+    async def lost(*_args: object) -> None:
+        return None  # waiting for its paced turn when the process died
+
+    monkeypatch.setattr(TournamentDesk, "_show", lost)
+    await cup.resign(playing, playing.b or 0)
+    assert cup.state().phase == "over"
+    assert "Matches under way" in embed_text(cup.message())
+    monkeypatch.undo()
+
+    await world.restart(servers_after_s=5)
+    message = cup.message()
+    assert "Final standings" in embed_text(message) and "1. Team" in embed_text(message)
+    assert "Ready" not in labels_of(message)
+    edited_at = message.edited_at
+    assert edited_at is not None
+    await world.restart()
+    assert cup.message().edited_at == edited_at  # shown already: not drawn again
 
 
 async def test_ready_checks_running_out_together_settle_each_match_once(

@@ -14,6 +14,7 @@ from bot.app import SpadesApp
 from bot.config import Settings
 from bot.stats.leaderboard import SortKey
 from bot.stats.service import StatsService
+from cogs.guilds import GuildGate
 from cogs.leaderboard import LeaderboardCog
 from cogs.outbox import Budget, Outbox
 from cogs.threads import TableThreads
@@ -73,7 +74,8 @@ async def test_a_game_whose_counting_never_ran_is_counted_once_after_a_restart(
     monkeypatch.setattr(app, "spawn", lambda coro, name: spawned.append((coro, name)))
     outbox = Outbox(app.now, Budget(0, 0), spawn=app.spawn)
     bot = cast(commands.Bot, object())
-    cog = LeaderboardCog(bot, app, outbox, TableThreads(bot, app, outbox))
+    threads = TableThreads(bot, app, outbox, GuildGate(bot))
+    cog = LeaderboardCog(bot, app, outbox, threads, table_shown=_no_table_messages)
     app.subscribe(cog.on_change)
     table = await tables.play(1, PEOPLE, scenario=resign_after(0, seat=1))
     # The change that ended the game was answered without waiting for the counting.
@@ -102,3 +104,7 @@ async def test_a_counting_cut_off_before_its_commit_is_counted_once_after_a_rest
         await assert_counted_once(restarted)
     finally:
         await restarted_store.close()
+
+
+async def _no_table_messages(_table_id: int) -> None:
+    """No presenter here: no table message to wait for."""

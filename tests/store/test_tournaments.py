@@ -4,13 +4,13 @@ tables, and the tournament's deadlines."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
 from db.store import Deadline, IntegrityFailure, StoreError, VersionConflict
 from db.table_records import Change, GameStart, LogEntry
-from db.tournaments import GameMatch, TournamentEvent, TournamentStore
+from db.tournaments import GameMatch, TournamentEvent, TournamentRow, TournamentStore
 from tests.backends import FOUR_SEATED, Backend, open_tables, table_rows
 
 
@@ -163,8 +163,34 @@ async def test_standings_are_owed_until_marked_posted(tournaments: TournamentSto
     assert not await tournaments.owes_standings(tid)
 
 
-async def test_tournaments_over_before_034_owe_no_standings(backend: Backend) -> None:
-    old = await backend.open(upto=33)
+async def test_a_finished_tournament_is_unshown_until_its_last_version_is_shown(
+    tournaments: TournamentStore,
+) -> None:
+    tid = await _new(tournaments)
+    assert await tournaments.unshown() == []  # open: redrawn at every start anyway
+    await tournaments.shown(tid, 1)
+    await tournaments.commit_event(tid, 1, TournamentEvent("start", 7, {}, 2.0), status="over")
+    assert [row.id for row in await tournaments.unshown()] == [tid]
+    await tournaments.shown(tid, 2)
+    await tournaments.shown(tid, 1)  # an older drawing finishing late changes nothing
+    assert await tournaments.unshown() == []
+
+
+#: What a finished tournament may owe, each read by the store, and the
+#: migration that added it: tournaments over before it owe nothing.
+OWED = [
+    pytest.param(34, TournamentStore.standings_owed, id="standings (034)"),
+    pytest.param(35, TournamentStore.unshown, id="message (035)"),
+]
+
+
+@pytest.mark.parametrize(("added_in", "owed"), OWED)
+async def test_tournaments_over_before_a_migration_owe_nothing_it_added(
+    backend: Backend,
+    added_in: int,
+    owed: Callable[[TournamentStore], Awaitable[list[TournamentRow]]],
+) -> None:
+    old = await backend.open(upto=added_in - 1)
     before = TournamentStore(old)
     over, running = await _new(before), await _new(before)
     await before.commit_event(over, 1, TournamentEvent("start", 7, {}, 2.0), status="over")
@@ -173,8 +199,8 @@ async def test_tournaments_over_before_034_owe_no_standings(backend: Backend) ->
     store = await backend.open()
     try:
         after = TournamentStore(store)
-        assert await after.standings_owed() == []
+        assert await owed(after) == []
         await after.commit_event(running, 2, TournamentEvent("x", 7, {}, 3.0), status="over")
-        assert [row.id for row in await after.standings_owed()] == [running]
+        assert [row.id for row in await owed(after)] == [running]
     finally:
         await store.close()

@@ -11,7 +11,7 @@ passes the tallies and new ratings computed in :mod:`bot.stats`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from db.log_kinds import GAME_STARTS
@@ -23,6 +23,8 @@ from db.stats_records import (
     LoggedAction,
     PartnerRow,
     PlayerRow,
+    SeasonPlayerRow,
+    SeasonRow,
     SeatWrite,
     SortKey,
     StoredGame,
@@ -36,6 +38,8 @@ __all__ = [
     "LoggedAction",
     "PartnerRow",
     "PlayerRow",
+    "SeasonPlayerRow",
+    "SeasonRow",
     "SeatWrite",
     "SortKey",
     "StatsStore",
@@ -60,6 +64,9 @@ TALLY_COLUMNS = (
     "false_claims",
 )
 
+
+#: The season columns of a player: their rating and record in it.
+SEASON_COLUMNS = ("games", "wins", "losses", "draws")
 
 _ORDER = {
     SortKey.RATING: ("rated_games > 0", "rating DESC, wins DESC, user_id"),
@@ -147,6 +154,42 @@ class StatsStore:
                     found[(row[0], row[1])] = (row[2], row[3])
         return found
 
+    async def running_seasons(self, guild_ids: Iterable[int]) -> dict[int, int]:
+        """The number of each server's running season (1 if it never started one)."""
+        ids = sorted(set(guild_ids))
+        running = dict.fromkeys(ids, 1)
+        for chunk in _chunks(ids):
+            placeholders = ",".join("?" * len(chunk))
+            rows = await self.db.fetchall(
+                "SELECT guild_id, MAX(season_no) FROM seasons "
+                f"WHERE guild_id IN ({placeholders}) GROUP BY guild_id",
+                chunk,
+            )
+            running.update((row[0], int(row[1])) for row in rows)
+        return running
+
+    async def season_skills(
+        self, keys: Iterable[tuple[int, int, int]]
+    ) -> dict[tuple[int, int, int], tuple[float, float]]:
+        """The stored (mu, sigma) of players in a season, keyed (guild,
+        season, user id); unknown keys are left out."""
+        wanted = sorted(set(keys))
+        found: dict[tuple[int, int, int], tuple[float, float]] = {}
+        for chunk in _chunks(wanted, 300):
+            triples = ",".join(
+                ["(CAST(? AS BIGINT), CAST(? AS INTEGER), CAST(? AS BIGINT))"] * len(chunk)
+            )
+            args = [v for key in chunk for v in key]
+            for row in await self.db.fetchall(
+                f"WITH wanted (g, n, u) AS (VALUES {triples}) "
+                "SELECT s.guild_id, s.season_no, s.user_id, s.mu, s.sigma FROM wanted "
+                "JOIN stats_season_players AS s "
+                "ON s.guild_id = wanted.g AND s.season_no = wanted.n AND s.user_id = wanted.u",
+                args,
+            ):
+                found[(row[0], row[1], row[2])] = (row[3], row[4])
+        return found
+
     # -- counting games ---------------------------------------------------------
 
     async def write_games(self, games: Sequence[GameWrite]) -> None:
@@ -162,10 +205,17 @@ class StatsStore:
         # One executemany per table for the whole batch: each call is a trip
         # to the database thread, and those trips are most of the cost.
         await db.executemany(
-            "INSERT INTO stats_games (game_id, guild_id, finished_at, rated, challenger_seat) "
-            "VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO stats_games (game_id, guild_id, finished_at, rated, challenger_seat, "
+            "season_no) VALUES (?, ?, ?, ?, ?, ?)",
             [
-                (g.game_id, g.guild_id, g.finished_at, int(g.rated), g.challenger_seat)
+                (
+                    g.game_id,
+                    g.guild_id,
+                    g.finished_at,
+                    int(g.rated),
+                    g.challenger_seat,
+                    g.season_no,
+                )
                 for g in games
             ],
         )
@@ -188,11 +238,25 @@ class StatsStore:
             ],
         )
         players = []
+        season_players = []
         for g in games:
             for seat in g.seats:
                 if seat.user_id is None:
                     continue
                 mu, sigma, rating = seat.new_skill or seat.start_skill
+                season_mu, season_sigma, season_rating = seat.season_skill or seat.start_skill
+                season_players.append(
+                    {
+                        "guild_id": g.guild_id,
+                        "season_no": g.season_no,
+                        "user_id": seat.user_id,
+                        "mu": season_mu,
+                        "sigma": season_sigma,
+                        "rating": season_rating,
+                        "rated": int(seat.season_skill is not None),
+                        **{c: seat.tally[c] for c in SEASON_COLUMNS},
+                    }
+                )
                 players.append(
                     {
                         "guild_id": g.guild_id,
@@ -206,6 +270,7 @@ class StatsStore:
                     }
                 )
         await db.executemany(_PLAYER_UPSERT, players)
+        await db.executemany(_SEASON_PLAYER_UPSERT, season_players)
         await db.executemany(
             "INSERT INTO stats_partners (guild_id, user_id, partner_id, games, wins, draws) "
             "VALUES (?, ?, ?, 1, ?, ?) ON CONFLICT (guild_id, user_id, partner_id) DO UPDATE "
@@ -227,23 +292,28 @@ class StatsStore:
 
     # -- queries ----------------------------------------------------------------
 
-    async def leaderboard_size(self, guild_id: int, sort: SortKey) -> int:
-        """How many players the leaderboard in that order lists."""
+    async def leaderboard_size(
+        self, guild_id: int, sort: SortKey, season: int | None = None
+    ) -> int:
+        """How many players the leaderboard in that order lists: all time,
+        or in ``season``."""
         where, _ = _ORDER[sort]
+        table, scope, args = _board_scope(guild_id, season)
         row = await self.db.fetchone(
-            f"SELECT COUNT(*) FROM stats_players WHERE guild_id = ? AND {where}", (guild_id,)
+            f"SELECT COUNT(*) FROM {table} WHERE {scope} AND {where}", args
         )
         return int(row[0]) if row else 0
 
     async def leaderboard_rows(
-        self, guild_id: int, sort: SortKey, offset: int, limit: int
+        self, guild_id: int, sort: SortKey, offset: int, limit: int, season: int | None = None
     ) -> tuple[LeaderboardRow, ...]:
         """The leaderboard's rows from place ``offset + 1`` on, at most ``limit``."""
         where, order = _ORDER[sort]
+        table, scope, args = _board_scope(guild_id, season)
         rows = await self.db.fetchall(
-            f"SELECT user_id, rating, rated_games, games, wins, losses, draws FROM stats_players "
-            f"WHERE guild_id = ? AND {where} ORDER BY {order} LIMIT ? OFFSET ?",
-            (guild_id, limit, offset),
+            f"SELECT user_id, rating, rated_games, games, wins, losses, draws FROM {table} "
+            f"WHERE {scope} AND {where} ORDER BY {order} LIMIT ? OFFSET ?",
+            (*args, limit, offset),
         )
         return tuple(LeaderboardRow(offset + i + 1, *r) for i, r in enumerate(rows))
 
@@ -263,15 +333,29 @@ class StatsStore:
             tally=dict(zip(TALLY_COLUMNS, row[2:], strict=True)),
         )
 
-    async def rating_rank(self, guild_id: int, rating: int) -> tuple[int, int]:
-        """(place of ``rating`` among rated players, number of rated players)."""
+    async def rating_rank(
+        self, guild_id: int, rating: int, season: int | None = None
+    ) -> tuple[int, int]:
+        """(place of ``rating`` among rated players, number of rated players),
+        all time or in ``season``."""
+        table, scope, args = _board_scope(guild_id, season)
         row = await self.db.fetchone(
-            "SELECT COUNT(CASE WHEN rating > ? THEN 1 END), COUNT(*) FROM stats_players "
-            "WHERE guild_id = ? AND rated_games > 0",
-            (rating, guild_id),
+            f"SELECT COUNT(CASE WHEN rating > ? THEN 1 END), COUNT(*) FROM {table} "
+            f"WHERE {scope} AND rated_games > 0",
+            (rating, *args),
         )
         above, total = (int(row[0]), int(row[1])) if row else (0, 0)
         return above + 1, total
+
+    async def season_player(
+        self, guild_id: int, season: int, user_id: int
+    ) -> SeasonPlayerRow | None:
+        row = await self.db.fetchone(
+            "SELECT rating, rated_games, games, wins, losses, draws FROM stats_season_players "
+            "WHERE guild_id = ? AND season_no = ? AND user_id = ?",
+            (guild_id, season, user_id),
+        )
+        return None if row is None else SeasonPlayerRow(*row)
 
     async def partners(self, guild_id: int, user_id: int) -> list[PartnerRow]:
         rows = await self.db.fetchall(
@@ -392,9 +476,107 @@ class StatsStore:
         return [row[0] for row in rows]
 
 
+    # -- seasons ------------------------------------------------------------------
+
+    async def seasons(self, guild_id: int) -> list[SeasonRow]:
+        """The server's seasons with a row, oldest first (none before the
+        first one closes)."""
+        rows = await self.db.fetchall(
+            f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE guild_id = ? ORDER BY season_no",
+            (guild_id,),
+        )
+        return [SeasonRow(*row) for row in rows]
+
+    async def first_game_at(self, guild_id: int) -> float | None:
+        """When the server's first counted game ended (the first season's start)."""
+        row = await self.db.fetchone(
+            "SELECT MIN(finished_at) FROM stats_games WHERE guild_id = ?", (guild_id,)
+        )
+        return None if row is None or row[0] is None else float(row[0])
+
+    async def start_season(
+        self, guild_id: int, name: str, name_key: str, at: float
+    ) -> SeasonRow | None:
+        """Close the running season and start the next, named ``name``, in
+        one transaction; the closed season is returned, owing its post.
+        None, and nothing written, if a season of the server has that
+        ``name_key`` already."""
+        async with self.store.transaction() as db:
+            taken = await db.fetchone(
+                "SELECT 1 FROM seasons WHERE guild_id = ? AND name_key = ?", (guild_id, name_key)
+            )
+            if taken is not None:
+                return None
+            row = await db.fetchone(
+                "SELECT MAX(season_no) FROM seasons WHERE guild_id = ?", (guild_id,)
+            )
+            running = int(row[0]) if row and row[0] is not None else None
+            if running is None:
+                running = 1
+                first = await db.fetchone(
+                    "SELECT MIN(finished_at) FROM stats_games WHERE guild_id = ?", (guild_id,)
+                )
+                await db.execute(
+                    "INSERT INTO seasons (guild_id, season_no, started_at, closed_at) "
+                    "VALUES (?, 1, ?, ?)",
+                    (guild_id, first[0] if first else None, at),
+                )
+            else:
+                await db.execute(
+                    "UPDATE seasons SET closed_at = ? WHERE guild_id = ? AND season_no = ?",
+                    (at, guild_id, running),
+                )
+            await db.execute(
+                "INSERT INTO seasons (guild_id, season_no, name, name_key, started_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (guild_id, running + 1, name, name_key, at),
+            )
+            closed = await db.fetchone(
+                f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE guild_id = ? AND season_no = ?",
+                (guild_id, running),
+            )
+        assert closed is not None
+        return SeasonRow(*closed)
+
+    async def seasons_owed(self, guild_ids: Callable[[int], bool]) -> list[SeasonRow]:
+        """Closed seasons whose final leaderboard was never posted (the
+        process stopped first), of the servers ``guild_ids`` accepts."""
+        rows = await self.db.fetchall(
+            f"SELECT {_SEASON_COLUMNS} FROM seasons "
+            "WHERE closed_at IS NOT NULL AND posted_at IS NULL ORDER BY guild_id, season_no"
+        )
+        return [SeasonRow(*row) for row in rows if guild_ids(row[0])]
+
+    async def owes_season_post(self, guild_id: int, season: int) -> bool:
+        row = await self.db.fetchone(
+            "SELECT 1 FROM seasons WHERE guild_id = ? AND season_no = ? "
+            "AND closed_at IS NOT NULL AND posted_at IS NULL",
+            (guild_id, season),
+        )
+        return row is not None
+
+    async def season_posted(self, guild_id: int, season: int, at: float) -> None:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "UPDATE seasons SET posted_at = ? "
+                "WHERE guild_id = ? AND season_no = ? AND posted_at IS NULL",
+                (at, guild_id, season),
+            )
+
+
 def _chunks(values: list[Any], size: int = 500) -> list[list[Any]]:
     """Pieces small enough for SQLite's limit on bound parameters."""
     return [values[i : i + size] for i in range(0, len(values), size)]
+
+
+_SEASON_COLUMNS = "guild_id, season_no, name, started_at, closed_at, posted_at"
+
+
+def _board_scope(guild_id: int, season: int | None) -> tuple[str, str, tuple[int, ...]]:
+    """The table, condition and arguments of a leaderboard: all time, or one season."""
+    if season is None:
+        return "stats_players", "guild_id = ?", (guild_id,)
+    return "stats_season_players", "guild_id = ? AND season_no = ?", (guild_id, season)
 
 
 def _player_upsert() -> str:
@@ -418,3 +600,24 @@ def _player_upsert() -> str:
 
 
 _PLAYER_UPSERT = _player_upsert()
+
+
+def _season_player_upsert() -> str:
+    columns = ", ".join(SEASON_COLUMNS)
+    values = ", ".join(f":{c}" for c in SEASON_COLUMNS)
+    adds = ", ".join(f"{c} = stats_season_players.{c} + excluded.{c}" for c in SEASON_COLUMNS)
+    # As a player's all-time row: an unrated game leaves the skill alone.
+    return (
+        f"INSERT INTO stats_season_players (guild_id, season_no, user_id, mu, sigma, rating, "
+        f"rated_games, {columns}) "
+        f"VALUES (:guild_id, :season_no, :user_id, :mu, :sigma, :rating, :rated, {values}) "
+        f"ON CONFLICT (guild_id, season_no, user_id) DO UPDATE SET "
+        f"mu = CASE WHEN :rated = 1 THEN excluded.mu ELSE stats_season_players.mu END, "
+        f"sigma = CASE WHEN :rated = 1 THEN excluded.sigma ELSE stats_season_players.sigma END, "
+        f"rating = CASE WHEN :rated = 1 THEN excluded.rating "
+        f"ELSE stats_season_players.rating END, "
+        f"rated_games = stats_season_players.rated_games + :rated, {adds}"
+    )
+
+
+_SEASON_PLAYER_UPSERT = _season_player_upsert()

@@ -19,7 +19,14 @@ from bot.game.rules import RuleSet
 from bot.game.types import ENGINE_KINDS, Action, ActionKind, EndReason
 from bot.i18n import ENGLISH
 from bot.stats.chart import score_chart_png
-from bot.stats.counting import RatingChange, RecordOutcome, plan_counting, skill_key
+from bot.stats.counting import (
+    RatingChange,
+    RecordOutcome,
+    SeasonSkills,
+    SkillKey,
+    plan_counting,
+    skill_key,
+)
 from bot.stats.history import export_bytes
 from bot.stats.leaderboard import PAGE_SIZE, LeaderboardPage, SortKey, page_span
 from bot.stats.ratings import Skill
@@ -89,12 +96,9 @@ class StatsService:
                     seen.add(game.game_id)
                     fresh.append(game)
             settings = await store.rate_settings(g.guild_id for g in fresh)
-            stored = await store.skills(
-                skill_key(g.guild_id, seat) for g in fresh for seat in g.seats
-            )
-            skills = {key: Skill(mu, sigma) for key, (mu, sigma) in stored.items()}
+            skills, season = await self._skills(fresh)
             writes, outcomes = plan_counting(
-                fresh, settings, skills, _log_bad_record if skip_bad else None
+                fresh, settings, skills, _log_bad_record if skip_bad else None, season
             )
             await store.write_games(writes)
         by_id = {g.game_id: o for g, o in zip(fresh, outcomes, strict=True)}
@@ -102,6 +106,21 @@ class StatsService:
         for game in games:
             results.append(by_id.pop(game.game_id, None))
         return results
+
+    async def _skills(
+        self, games: Sequence[FinishedGame]
+    ) -> tuple[dict[SkillKey, Skill], SeasonSkills]:
+        """The skills the games start from, all time and in their running seasons."""
+        store = self.store
+        keys = {skill_key(g.guild_id, seat) for g in games for seat in g.seats}
+        stored = await store.skills(keys)
+        season_of = await store.running_seasons(g.guild_id for g in games)
+        in_season = await store.season_skills(
+            (guild, season_of[guild], who) for guild, who in keys if isinstance(who, int)
+        )
+        return {key: Skill(mu, sigma) for key, (mu, sigma) in stored.items()}, SeasonSkills(
+            {(g, u): Skill(mu, sigma) for (g, _, u), (mu, sigma) in in_season.items()}, season_of
+        )
 
     async def set_rate_computer_games(self, guild_id: int, rate: bool) -> None:
         await self.store.set_rate_computer_games(guild_id, rate)

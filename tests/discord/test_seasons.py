@@ -120,17 +120,21 @@ async def test_stats_show_the_running_season_and_all_time(world: World) -> None:
     assert [f.name for f in embed.fields][:2] == ["Summer", "Rating (all time)"]
 
 
-async def test_a_server_without_seasons_has_one_running_since_its_first_game(
-    world: World,
-) -> None:
+async def test_a_server_without_seasons_sees_what_it_always_saw(world: World) -> None:
     mod = moderator(world)
+    await play(world, ["alice", "bob", "carol", "dave"])
     shown = private(await mod.slash(world.channel, "spades-admin season show"))
-    assert shown.content == "**Seasons of this server**\n**Season 1** · since – (running)"
-    fields = {
-        f.name
-        for f in private(await mod.slash(world.channel, "spades leaderboard")).embeds[0].fields
-    }
-    assert fields == set()
+    assert shown.content.startswith("**Seasons of this server**\n**Season 1** · since <t:")
+    board = private(await mod.slash(world.channel, "spades leaderboard"))
+    assert board.embeds[0].title == "Ratings · Card Club"
+    ids = [item["custom_id"] for row in board.components for item in row["components"]]
+    assert ids == [
+        "spades-board:rating:0:prev",
+        "spades-board:rating:1:next",
+        "spades-board:wins:0:sort",
+    ]
+    stats = private(await world.user("alice").slash(world.channel, "spades stats"))
+    assert stats.embeds[0].fields[0].name == "Rating"
 
 
 async def test_season_show_lists_the_seasons_with_their_dates(world: World) -> None:

@@ -22,7 +22,8 @@ import select
 import signal
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService
@@ -62,7 +63,7 @@ async def _write(path: str, fd: int, seed: int) -> None:
 
 
 #: A writer: (database, pipe, seed); it writes a line after each commit.
-Writer = Callable[[str, int, int], Awaitable[None]]
+Writer = Callable[[str, int, int], Coroutine[Any, Any, None]]
 
 
 def _writer(write: Writer, path: str, fd: int, seed: int) -> None:

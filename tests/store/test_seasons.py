@@ -5,6 +5,7 @@ is owed until it is marked made."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sqlite3
@@ -29,7 +30,12 @@ async def test_starting_a_season_closes_the_running_one_once(backend: Backend) -
         assert await seasons.running_seasons([5, 6]) == {5: 1, 6: 1}
         first = await seasons.start_season(5, "Spring", "spring", 100.0)
         assert first is not None
-        assert (first.number, first.name, first.closed_at, first.posted_at) == (1, None, 100.0, None)
+        assert (first.number, first.name, first.closed_at, first.posted_at) == (
+            1,
+            None,
+            100.0,
+            None,
+        )
         again = await seasons.start_season(5, "SPRING", "spring", 200.0)
         assert again is None  # the name is taken: nothing written
         second = await seasons.start_season(5, "Summer", "summer", 300.0)
@@ -125,7 +131,7 @@ async def test_sigkill_while_closing_seasons_leaves_each_closed_once(backend: Ba
         assert [s.closed_at is None for s in rows] == [False] * (len(rows) - 1) + [True]
         names = [s.name for s in rows[1:]]
         assert len(set(names)) == len(names) and acked <= set(names)
-        for before, after in zip(rows, rows[1:], strict=False):
+        for before, after in itertools.pairwise(rows):
             assert before.closed_at == after.started_at  # closed by the step that started it
     finally:
         await store.close()

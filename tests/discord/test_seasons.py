@@ -17,6 +17,7 @@ from bot.stats.seasons import UnknownSeason
 from cogs.errors import InteractionRefused
 from cogs.seasons import SeasonPosts
 from tests.discord.harness import World
+from tests.discord.tournament_harness import final_under_way
 from tests.stats.games import Clock, Tables, resign_after
 
 
@@ -249,3 +250,18 @@ async def test_a_closing_cut_short_by_a_restart_posts_once(
         (1, None, False),
         (2, "Spring", True),
     ]
+
+
+async def test_a_tournament_game_counts_in_the_season_it_ends_in(world: World) -> None:
+    cup, final = await final_under_way(world)
+    mod = moderator(world)
+    await mod.slash(world.channel, "spades-admin season start", name="Cup season")
+    await cup.resign(final, final.b or 0)
+    await world.bot.app.wait_background()
+    await world.env.settle()
+    alice = world.user("alice")
+    closed = await board(world, alice, season="1")
+    assert closed.description is not None and closed.description.startswith("Nobody has a rating")
+    running = await board(world, alice)
+    assert running.title == "Ratings · Cup season · Card Club"
+    assert len((running.description or "").splitlines()) == 4

@@ -88,14 +88,16 @@ class SeasonGroup(
     async def start(self, interaction: discord.Interaction[Any], name: str) -> None:
         may_manage(interaction)
         assert interaction.guild_id is not None  # checked by may_manage
-        closed = await self.app.stats.start_season(interaction.guild_id, name, self.app.now())
+        closed, started = await self.app.stats.start_season(
+            interaction.guild_id, name, self.app.now()
+        )
         await self.posts.post(closed)
         lang = private_language(interaction)
         text = tr(
             lang,
             "{closed} is closed and kept. {name} begins: ratings start afresh.",
             closed=screens.season_label(closed, lang),
-            name=" ".join(name.split()),
+            name=started,
         )
         await interaction.response.send_message(text, ephemeral=True)
 

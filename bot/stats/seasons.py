@@ -53,10 +53,6 @@ def season_name(text: str) -> tuple[str, str]:
     return name, name.casefold()
 
 
-def running(seasons: Sequence[Season]) -> Season | None:
-    return seasons[-1] if seasons else None
-
-
 def named(seasons: Sequence[Season], text: str) -> int:
     """The number of the season ``text`` names: its number (what the menu
     sends), or its name; :data:`ALL_TIME` for the all-time board."""

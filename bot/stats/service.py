@@ -169,9 +169,10 @@ class StatsService:
         """The number of the season a ``season:`` option names (UnknownSeason if none)."""
         return named(await self.seasons(guild_id), text)
 
-    async def start_season(self, guild_id: int, text: str, at: float) -> Season:
+    async def start_season(self, guild_id: int, text: str, at: float) -> tuple[Season, str]:
         """Close the running season and start one named ``text``; the closed
-        season is returned (its final leaderboard owes a post). One committed
+        season (its final leaderboard owes a post) and the new one's name as
+        kept are returned. One committed
         step, taken between two batches of counting, so that every game
         counts wholly in one season."""
         name, key = season_name(text)
@@ -179,7 +180,7 @@ class StatsService:
             closed = await self.seasons_store.start_season(guild_id, name, key, at)
         if closed is None:
             raise SeasonNameTaken(name=name)
-        return closed
+        return closed, name
 
     async def seasons_owed(self) -> list[Season]:
         """Closed seasons of this process's servers whose post was never made."""

@@ -42,8 +42,8 @@ async def test_a_new_season_rates_afresh_while_all_time_carries_on(
 ) -> None:
     before = [await play(tables, FOUR, seed) for seed in range(3)]
     first_board = await board(stats)
-    closed = await stats.start_season(GUILD, "Spring", 1.0)
-    assert closed.number == 1
+    closed, started = await stats.start_season(GUILD, "Spring", 1.0)
+    assert closed.number == 1 and started == "Spring"
     after = [
         await play(tables, [10, 14, 12, 15], seed=3, loser=0),
         await play(tables, [14, 11, 15, 13], seed=4),

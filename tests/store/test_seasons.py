@@ -1,6 +1,6 @@
 """The seasons' storage on both databases: closing a season is one committed
 step (also under SIGKILL), a name is taken once per server, games counted
-before migration 035 belong to the first season, and a closed season's post
+before migration 036 belong to the first season, and a closed season's post
 is owed until it is marked made."""
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ async def test_starting_a_season_closes_the_running_one_once(backend: Backend) -
 
 
 async def test_games_counted_before_seasons_belong_to_the_first(tmp_path: Path) -> None:
-    """A database of the version before 035, with a counted game and its
+    """A database of the version before 036, with a counted game and its
     players, upgraded: the game is the first season's, and so are the
     players' ratings and records."""
     path = tmp_path / "old.db"

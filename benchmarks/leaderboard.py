@@ -1,7 +1,7 @@
 """Speed of the leaderboard and stats queries over a large database.
 
     python -m benchmarks.leaderboard [--games 100000] [--guilds 50] [--queries 2000]
-                                     [--seed 0] [--db PATH] [--quick]
+                                     [--seasons 1] [--seed 0] [--db PATH] [--quick]
 
 Fills a SQLite file (a temporary one unless ``--db``) with finished games
 spread over servers of very different sizes, as the table service stores
@@ -12,6 +12,12 @@ The games' hand records come from a pool of games played by computer
 players. Then it times what ``/spades leaderboard`` and ``/spades stats``
 ask of the stats service, on random servers, pages and players, and prints
 p50 and p99 of each. The last line is one JSON object with those figures.
+
+With ``--seasons N`` the games are played in N seasons of equal length: each
+season's games are counted, then every server starts the next season (timed:
+``season_start_*``), and ``/spades leaderboard`` opens the running season
+(the ``leaderboard_*`` figures), a closed season or all time (the
+``season_leaderboard_*`` figures, one of the two at random per query).
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from bot.game.view import view_of
 from bot.render.leaderboard import page_text, stats_fields
 from bot.stats.leaderboard import SortKey
 from bot.stats.records import FinishedGame, SeatPlayer
+from bot.stats.seasons import ALL_TIME
 from bot.stats.service import StatsService
 from db.stats_store import StatsStore
 from db.store import Store
@@ -122,9 +129,15 @@ def make_servers(guilds: int, rng: random.Random) -> list[Server]:
 
 
 async def fill(
-    store: Store, servers: list[Server], pool: list[PoolGame], games: int, rng: random.Random
+    store: Store,
+    servers: list[Server],
+    pool: list[PoolGame],
+    games: int,
+    rng: random.Random,
+    first_game: int = 1,
 ) -> int:
-    """Write ``games`` finished games as the table service stores them."""
+    """Write ``games`` finished games as the table service stores them, the
+    first numbered ``first_game`` (the servers' tables come with the first)."""
     sizes = [len(s.players) for s in servers]
     chosen = rng.choices(range(len(servers)), weights=sizes, k=games)
     tables_of: dict[int, list[int]] = {}
@@ -138,12 +151,12 @@ async def fill(
             table_rows.append(
                 (table_id, server.guild_id, server.guild_id + 1000 + channel, server.players[0])
             )
-    game_no = dict.fromkeys(range(1, table_id + 1), 0)
+    game_no = await _games_per_table(store, table_id)
     game_rows = []
     seat_rows = []
     hands_total = 0
-    ended = 1_700_000_000.0
-    for game_id, server_index in enumerate(chosen, start=1):
+    ended = 1_700_000_000.0 + first_game * 120
+    for game_id, server_index in enumerate(chosen, start=first_game):
         server = servers[server_index]
         table = rng.choice(tables_of[server_index])
         game_no[table] += 1
@@ -195,7 +208,8 @@ async def fill(
     async with store.transaction() as db:
         await db.executemany(
             "INSERT INTO tables (id, guild_id, channel_id, host_id, options, status, version,"
-            " game_no, created_at, updated_at) VALUES (?, ?, ?, ?, '{}', 'finished', 1, 0, 0, 0)",
+            " game_no, created_at, updated_at) VALUES (?, ?, ?, ?, '{}', 'finished', 1, 0, 0, 0)"
+            " ON CONFLICT (id) DO NOTHING",
             table_rows,
         )
         await db.executemany(
@@ -210,6 +224,16 @@ async def fill(
             seat_rows,
         )
     return hands_total
+
+
+async def _games_per_table(store: Store, tables: int) -> dict[int, int]:
+    """How many games each table has stored (its next game's number less one)."""
+    counts = dict.fromkeys(range(1, tables + 1), 0)
+    for table, count in await store.db.fetchall(
+        "SELECT table_id, MAX(game_no) FROM games GROUP BY table_id"
+    ):
+        counts[table] = count
+    return counts
 
 
 def _distinct(rng: random.Random, people: list[int], weights: list[float], k: int) -> list[int]:
@@ -246,21 +270,36 @@ async def run(args: argparse.Namespace, path: Path) -> dict[str, float]:
     try:
         stats = StatsService(StatsStore(store))
         servers = make_servers(args.guilds, rng)
-        started = time.perf_counter()
-        hands = await fill(store, servers, pool, args.games, rng)
-        print(
-            f"stored {args.games} games ({hands} hands) on {len(servers)} servers with "
-            f"{sum(len(s.players) for s in servers)} players in "
-            f"{time.perf_counter() - started:.1f} s"
-        )
-        started = time.perf_counter()
-        counted = await stats.catch_up()
-        seconds = time.perf_counter() - started
-        print(f"counted {counted} games in {seconds:.1f} s ({counted / seconds:.0f} games/s)")
-        assert counted == args.games
+        season_starts: list[float] = []
+        per_season = args.games // args.seasons
+        for season in range(args.seasons):
+            first = 1 + season * per_season
+            games = per_season if season + 1 < args.seasons else args.games - first + 1
+            started = time.perf_counter()
+            hands = await fill(store, servers, pool, games, rng, first)
+            print(
+                f"season {season + 1}: stored {games} games ({hands} hands) on {len(servers)} "
+                f"servers with {sum(len(s.players) for s in servers)} players in "
+                f"{time.perf_counter() - started:.1f} s"
+            )
+            started = time.perf_counter()
+            counted = await stats.catch_up()
+            seconds = time.perf_counter() - started
+            print(f"counted {counted} games in {seconds:.1f} s ({counted / seconds:.0f} games/s)")
+            assert counted == games
+            if season + 1 < args.seasons:
+                closing = 1_700_000_000.0 + (first + games) * 120  # after its last game
+                season_starts += await timed(
+                    [
+                        partial(stats.start_season, s.guild_id, f"Season {season + 2}", closing)
+                        for s in servers
+                    ]
+                )
 
-        async def leaderboard(guild_id: int, sort: SortKey, page: int) -> None:
-            page_text(await stats.leaderboard(guild_id, sort, page))
+        async def leaderboard(
+            guild_id: int, sort: SortKey, page: int, season: int | None = None
+        ) -> None:
+            page_text(await stats.leaderboard(guild_id, sort, page, season))
 
         async def player(guild_id: int, user_id: int) -> None:
             found = await stats.player_stats(guild_id, user_id)
@@ -268,18 +307,24 @@ async def run(args: argparse.Namespace, path: Path) -> dict[str, float]:
                 stats_fields(found)
 
         board_calls: list[Callable[[], Awaitable[Any]]] = []
+        season_calls: list[Callable[[], Awaitable[Any]]] = []
         stats_calls: list[Callable[[], Awaitable[Any]]] = []
         for _ in range(args.queries):
             server = rng.choice(servers)
             sort = rng.choice(list(SortKey))
             page = 0 if rng.random() < 0.6 else rng.randrange(len(server.players) // 10 + 1)
             board_calls.append(partial(leaderboard, server.guild_id, sort, page))
+            if args.seasons > 1:
+                # A closed season, or all time (0), at random.
+                season = rng.choice([ALL_TIME, rng.randrange(1, args.seasons)])
+                season_calls.append(partial(leaderboard, server.guild_id, sort, page, season))
             server = rng.choice(servers)
             # Those who play most look most often at their statistics.
             user = rng.choices(server.players, weights=server.weights)[0]
             stats_calls.append(partial(player, server.guild_id, user))
         await timed(board_calls[:50] + stats_calls[:50])  # warm the page cache
         board = await timed(board_calls)
+        seasons_board = await timed(season_calls)
         personal = await timed(stats_calls)
 
         game = await stats.finished_game(args.games)
@@ -303,12 +348,21 @@ async def run(args: argparse.Namespace, path: Path) -> dict[str, float]:
             f"leaderboard: mean {statistics.fmean(board):.2f} ms over {len(board)} queries; "
             f"stats: mean {statistics.fmean(personal):.2f} ms over {len(personal)} queries"
         )
-        return {
+        figures: dict[str, float] = {
             "leaderboard_p50_ms": round(percentile(board, 0.5), 3),
             "leaderboard_p99_ms": round(percentile(board, 0.99), 3),
             "stats_p50_ms": round(percentile(personal, 0.5), 3),
             "stats_p99_ms": round(percentile(personal, 0.99), 3),
+            "seasons": args.seasons,
         }
+        if args.seasons > 1:
+            figures |= {
+                "season_leaderboard_p50_ms": round(percentile(seasons_board, 0.5), 3),
+                "season_leaderboard_p99_ms": round(percentile(seasons_board, 0.99), 3),
+                "season_start_p50_ms": round(percentile(season_starts, 0.5), 3),
+                "season_start_p99_ms": round(percentile(season_starts, 0.99), 3),
+            }
+        return figures
     finally:
         await store.close()
 
@@ -356,9 +410,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--guilds", type=int, default=50)
     parser.add_argument("--queries", type=int, default=2000)
     parser.add_argument("--pool", type=int, default=400, help="distinct games played")
+    parser.add_argument(
+        "--seasons", type=int, default=1, help="seasons the games are played in (1: none started)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--db", type=Path, help="database file (default: a temporary one)")
-    args = parse_args(parser, argv, games=300, guilds=3, queries=60, pool=8)
+    args = parse_args(parser, argv, games=300, guilds=3, queries=60, pool=8, seasons=3)
+    if not 1 <= args.seasons <= args.games:
+        parser.error("--seasons must be from 1 to the number of games")
     if args.db is not None:
         if args.db.exists():
             parser.error(f"{args.db} exists: give a new file")

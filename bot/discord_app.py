@@ -48,6 +48,7 @@ from cogs.leaderboard import LeaderboardCog
 from cogs.notices import TurnNotices
 from cogs.outbox import Budget, Outbox
 from cogs.presenter import TablePresenter
+from cogs.seasons import SeasonGroup, SeasonPosts
 from cogs.spades import SpadesCog, Subcommand
 from cogs.table_ui import TableUI
 from cogs.threads import TableThreads
@@ -247,13 +248,17 @@ class SpadesBot(commands.Bot):
         more: list[Subcommand] = [*self.leaderboard.commands, TournamentGroup(desk)]
         spades = SpadesCog(self.tree, app, self.hands, self.presenter, more)
         await self.add_cog(spades)
-        await self.add_cog(AdminCog(self.tree, app))
+        admin = AdminCog(self.tree, app)
+        seasons = SeasonPosts(self, app, self.outbox)
+        SeasonGroup(admin.group, seasons)
+        await self.add_cog(admin)
         if not self.commands_only:
             if self.settings.metrics.port:
                 self._serve_metrics()
             await app.start()
             await self.tournaments.start()
             await desk.post_owed_standings()
+            await seasons.post_owed()
             self.heartbeat.change_interval(seconds=self.settings.health.heartbeat_every_s)
             self.heartbeat.start()
 

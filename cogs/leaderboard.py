@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -30,6 +30,7 @@ from bot.render.tournament_text import placings_text
 from bot.stats.history import export_filename
 from bot.stats.leaderboard import SortKey
 from bot.stats.records import BadRecord, FinishedGame
+from bot.stats.seasons import ALL_TIME, Season
 from bot.stats.service import StatsService, chart_png, finished_by, finished_from_table
 from bot.tables.model import Table
 from bot.tournament.results import placings, tournament_matches
@@ -61,6 +62,7 @@ def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., 
         sort=N_("Rank by rating (the default) or by wins"),
         page=N_("Page to open at"),
         share=N_("Post it in the channel for everyone (otherwise only you see it)"),
+        season=N_("A season (the running one if left out)"),
     )
     @app_commands.choices(
         sort=[Choice(name=N_("rating"), value="rating"), Choice(name=N_("wins"), value="wins")]
@@ -70,12 +72,22 @@ def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., 
         sort: str = "rating",
         page: app_commands.Range[int, 1, screens.MAX_PAGE] = 1,
         share: bool = False,
+        season: str | None = None,
     ) -> None:
         guild = guild_of(interaction)
-        found = await cog.stats.leaderboard(guild.id, SortKey(sort), page - 1)
+        number = None if season is None else await cog.stats.season_named(guild.id, season)
+        found = await cog.stats.leaderboard(guild.id, SortKey(sort), page - 1, number)
         await interaction.response.send_message(
             **board_fields(found, guild.name, private_language(interaction)), ephemeral=not share
         )
+
+    @leaderboard.autocomplete("season")
+    async def season_names(interaction: discord.Interaction[Any], typed: str) -> list[Choice[str]]:
+        if interaction.guild_id is None:
+            return []
+        lang = private_language(interaction)
+        seasons = await cog.stats.seasons(interaction.guild_id)
+        return season_choices(seasons, typed, lang)
 
     @app_commands.command(name="stats", description=N_("A player's statistics on this server"))
     @app_commands.describe(
@@ -149,6 +161,20 @@ def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., 
         await interaction.response.send_message(text, ephemeral=True)
 
     return [leaderboard, stats, history, rating_settings]
+
+
+#: Discord shows at most 25 choices.
+MAX_CHOICES = 25
+
+
+def season_choices(seasons: Sequence[Season], typed: str, lang: str) -> list[Choice[str]]:
+    """The seasons whose name holds what was typed, newest first, and all time."""
+    wanted = typed.casefold().strip()
+    shown = [(screens.season_label(s, lang), str(s.number)) for s in reversed(seasons)]
+    shown.append((screens.season_label(None, lang), str(ALL_TIME)))
+    return [Choice(name=name, value=value) for name, value in shown if wanted in name.casefold()][
+        :MAX_CHOICES
+    ]
 
 
 class LeaderboardCog(commands.Cog):

@@ -1,4 +1,4 @@
-"""The page buttons of the leaderboard: ``spades-board:<sort>:<page>:<slot>``.
+"""The page buttons of the leaderboard: ``spades-board:<sort>:<page>:<slot>[:<season>]``.
 
 Each button carries its whole request, so it works on any leaderboard
 message, after any restart; the cog that loads registers where its bot
@@ -22,8 +22,8 @@ from cogs.components import BUTTON_STYLES, to_embed
 from cogs.errors import InteractionRefused, report
 from cogs.languages import KEY, private_language
 
-#: What a page button asks for: (guild id, sort, page) -> the page.
-PageSource = Callable[[int, SortKey, int], Awaitable[LeaderboardPage]]
+#: What a page button asks for: (guild id, sort, page, season) -> the page.
+PageSource = Callable[[int, SortKey, int, int | None], Awaitable[LeaderboardPage]]
 #: The language a user chose (None: their Discord app's).
 LanguageSource = Callable[[int], Awaitable[str | None]]
 

@@ -69,6 +69,8 @@ class SeatWrite:
     new_skill: tuple[float, float, int] | None  # (mu, sigma, display rating) when rated
     rating_before: int | None
     start_skill: tuple[float, float, int]  # a newcomer's skill, stored if unrated
+    #: The season's rating after the game (mu, sigma, display) when rated.
+    season_skill: tuple[float, float, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +85,7 @@ class GameWrite:
     seats: tuple[SeatWrite, ...]
     partner_results: tuple[tuple[int, int, int, int], ...]  # (user, partner, won, drew)
     computer_skills: Mapping[str, tuple[float, float]]  # level -> new (mu, sigma)
+    season_no: int = 1  # the season of its server it counts in
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,3 +120,28 @@ class HistoryRow:
     #: A moderator's reason for ending the game (None: not ended by one, or
     #: no reason kept).
     note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonRow:
+    """A season of a server. The first has no name and no start of its own
+    (it began with the server's first game); the running one is not closed."""
+
+    guild_id: int
+    number: int
+    name: str | None
+    started_at: float | None
+    closed_at: float | None
+    posted_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonPlayerRow:
+    """A player's rating and record in one season."""
+
+    rating: int
+    rated_games: int
+    games: int
+    wins: int
+    losses: int
+    draws: int

@@ -61,6 +61,9 @@ TALLY_COLUMNS = (
 )
 
 
+#: The season columns of a player: their rating and record in it.
+SEASON_COLUMNS = ("games", "wins", "losses", "draws")
+
 _ORDER = {
     SortKey.RATING: ("rated_games > 0", "rating DESC, wins DESC, user_id"),
     SortKey.WINS: ("games > 0", "wins DESC, rating DESC, user_id"),
@@ -98,7 +101,7 @@ class StatsStore:
     async def counted_ids(self, game_ids: Sequence[int]) -> set[int]:
         """Those of ``game_ids`` already counted."""
         found: set[int] = set()
-        for chunk in _chunks(list(game_ids)):
+        for chunk in chunks(list(game_ids)):
             placeholders = ",".join("?" * len(chunk))
             rows = await self.db.fetchall(
                 f"SELECT game_id FROM stats_games WHERE game_id IN ({placeholders})", chunk
@@ -110,7 +113,7 @@ class StatsStore:
         """Whether each server rates games with computer players (default no)."""
         ids = sorted(set(guild_ids))
         settings = dict.fromkeys(ids, False)
-        for chunk in _chunks(ids):
+        for chunk in chunks(ids):
             placeholders = ",".join("?" * len(chunk))
             rows = await self.db.fetchall(
                 "SELECT guild_id, rate_computer_games FROM stats_guild_settings "
@@ -135,7 +138,7 @@ class StatsStore:
             ("stats_players", "user_id", "BIGINT", people),
             ("stats_computer_ratings", "level", "TEXT", levels),
         ):
-            for chunk in _chunks(group, 400):
+            for chunk in chunks(group, 400):
                 pairs = ",".join([f"(CAST(? AS BIGINT), CAST(? AS {kind}))"] * len(chunk))
                 args = [v for key in chunk for v in key]
                 for row in await self.db.fetchall(
@@ -162,10 +165,17 @@ class StatsStore:
         # One executemany per table for the whole batch: each call is a trip
         # to the database thread, and those trips are most of the cost.
         await db.executemany(
-            "INSERT INTO stats_games (game_id, guild_id, finished_at, rated, challenger_seat) "
-            "VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO stats_games (game_id, guild_id, finished_at, rated, challenger_seat, "
+            "season_no) VALUES (?, ?, ?, ?, ?, ?)",
             [
-                (g.game_id, g.guild_id, g.finished_at, int(g.rated), g.challenger_seat)
+                (
+                    g.game_id,
+                    g.guild_id,
+                    g.finished_at,
+                    int(g.rated),
+                    g.challenger_seat,
+                    g.season_no,
+                )
                 for g in games
             ],
         )
@@ -188,11 +198,25 @@ class StatsStore:
             ],
         )
         players = []
+        season_players = []
         for g in games:
             for seat in g.seats:
                 if seat.user_id is None:
                     continue
                 mu, sigma, rating = seat.new_skill or seat.start_skill
+                season_mu, season_sigma, season_rating = seat.season_skill or seat.start_skill
+                season_players.append(
+                    {
+                        "guild_id": g.guild_id,
+                        "season_no": g.season_no,
+                        "user_id": seat.user_id,
+                        "mu": season_mu,
+                        "sigma": season_sigma,
+                        "rating": season_rating,
+                        "rated": int(seat.season_skill is not None),
+                        **{c: seat.tally[c] for c in SEASON_COLUMNS},
+                    }
+                )
                 players.append(
                     {
                         "guild_id": g.guild_id,
@@ -206,6 +230,7 @@ class StatsStore:
                     }
                 )
         await db.executemany(_PLAYER_UPSERT, players)
+        await db.executemany(_SEASON_PLAYER_UPSERT, season_players)
         await db.executemany(
             "INSERT INTO stats_partners (guild_id, user_id, partner_id, games, wins, draws) "
             "VALUES (?, ?, ?, 1, ?, ?) ON CONFLICT (guild_id, user_id, partner_id) DO UPDATE "
@@ -227,23 +252,28 @@ class StatsStore:
 
     # -- queries ----------------------------------------------------------------
 
-    async def leaderboard_size(self, guild_id: int, sort: SortKey) -> int:
-        """How many players the leaderboard in that order lists."""
+    async def leaderboard_size(
+        self, guild_id: int, sort: SortKey, season: int | None = None
+    ) -> int:
+        """How many players the leaderboard in that order lists: all time,
+        or in ``season``."""
         where, _ = _ORDER[sort]
+        table, scope, args = _board_scope(guild_id, season)
         row = await self.db.fetchone(
-            f"SELECT COUNT(*) FROM stats_players WHERE guild_id = ? AND {where}", (guild_id,)
+            f"SELECT COUNT(*) FROM {table} WHERE {scope} AND {where}", args
         )
         return int(row[0]) if row else 0
 
     async def leaderboard_rows(
-        self, guild_id: int, sort: SortKey, offset: int, limit: int
+        self, guild_id: int, sort: SortKey, offset: int, limit: int, season: int | None = None
     ) -> tuple[LeaderboardRow, ...]:
         """The leaderboard's rows from place ``offset + 1`` on, at most ``limit``."""
         where, order = _ORDER[sort]
+        table, scope, args = _board_scope(guild_id, season)
         rows = await self.db.fetchall(
-            f"SELECT user_id, rating, rated_games, games, wins, losses, draws FROM stats_players "
-            f"WHERE guild_id = ? AND {where} ORDER BY {order} LIMIT ? OFFSET ?",
-            (guild_id, limit, offset),
+            f"SELECT user_id, rating, rated_games, games, wins, losses, draws FROM {table} "
+            f"WHERE {scope} AND {where} ORDER BY {order} LIMIT ? OFFSET ?",
+            (*args, limit, offset),
         )
         return tuple(LeaderboardRow(offset + i + 1, *r) for i, r in enumerate(rows))
 
@@ -263,12 +293,16 @@ class StatsStore:
             tally=dict(zip(TALLY_COLUMNS, row[2:], strict=True)),
         )
 
-    async def rating_rank(self, guild_id: int, rating: int) -> tuple[int, int]:
-        """(place of ``rating`` among rated players, number of rated players)."""
+    async def rating_rank(
+        self, guild_id: int, rating: int, season: int | None = None
+    ) -> tuple[int, int]:
+        """(place of ``rating`` among rated players, number of rated players),
+        all time or in ``season``."""
+        table, scope, args = _board_scope(guild_id, season)
         row = await self.db.fetchone(
-            "SELECT COUNT(CASE WHEN rating > ? THEN 1 END), COUNT(*) FROM stats_players "
-            "WHERE guild_id = ? AND rated_games > 0",
-            (rating, guild_id),
+            f"SELECT COUNT(CASE WHEN rating > ? THEN 1 END), COUNT(*) FROM {table} "
+            f"WHERE {scope} AND rated_games > 0",
+            (rating, *args),
         )
         above, total = (int(row[0]), int(row[1])) if row else (0, 0)
         return above + 1, total
@@ -320,7 +354,7 @@ class StatsStore:
         """The finished ones of ``game_ids`` from the main store, in that order."""
         rows: dict[int, Any] = {}
         seats: dict[int, list[tuple[int | None, str | None]]] = {}
-        for chunk in _chunks(list(game_ids)):
+        for chunk in chunks(list(game_ids)):
             placeholders = ",".join("?" * len(chunk))
             found = await self.db.fetchall(
                 "SELECT g.id, g.table_id, g.game_no, g.guild_id, g.options, g.seed, "
@@ -392,9 +426,16 @@ class StatsStore:
         return [row[0] for row in rows]
 
 
-def _chunks(values: list[Any], size: int = 500) -> list[list[Any]]:
+def chunks(values: list[Any], size: int = 500) -> list[list[Any]]:
     """Pieces small enough for SQLite's limit on bound parameters."""
     return [values[i : i + size] for i in range(0, len(values), size)]
+
+
+def _board_scope(guild_id: int, season: int | None) -> tuple[str, str, tuple[int, ...]]:
+    """The table, condition and arguments of a leaderboard: all time, or one season."""
+    if season is None:
+        return "stats_players", "guild_id = ?", (guild_id,)
+    return "stats_season_players", "guild_id = ? AND season_no = ?", (guild_id, season)
 
 
 def _player_upsert() -> str:
@@ -418,3 +459,24 @@ def _player_upsert() -> str:
 
 
 _PLAYER_UPSERT = _player_upsert()
+
+
+def _season_player_upsert() -> str:
+    columns = ", ".join(SEASON_COLUMNS)
+    values = ", ".join(f":{c}" for c in SEASON_COLUMNS)
+    adds = ", ".join(f"{c} = stats_season_players.{c} + excluded.{c}" for c in SEASON_COLUMNS)
+    # As a player's all-time row: an unrated game leaves the skill alone.
+    return (
+        f"INSERT INTO stats_season_players (guild_id, season_no, user_id, mu, sigma, rating, "
+        f"rated_games, {columns}) "
+        f"VALUES (:guild_id, :season_no, :user_id, :mu, :sigma, :rating, :rated, {values}) "
+        f"ON CONFLICT (guild_id, season_no, user_id) DO UPDATE SET "
+        f"mu = CASE WHEN :rated = 1 THEN excluded.mu ELSE stats_season_players.mu END, "
+        f"sigma = CASE WHEN :rated = 1 THEN excluded.sigma ELSE stats_season_players.sigma END, "
+        f"rating = CASE WHEN :rated = 1 THEN excluded.rating "
+        f"ELSE stats_season_players.rating END, "
+        f"rated_games = stats_season_players.rated_games + :rated, {adds}"
+    )
+
+
+_SEASON_PLAYER_UPSERT = _season_player_upsert()

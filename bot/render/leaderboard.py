@@ -24,34 +24,40 @@ from bot.render.limits import (
 from bot.render.names import computer_label
 from bot.render.spec import ButtonSpec, EmbedSpec, Field, MessageSpec
 from bot.stats.leaderboard import LeaderboardPage, LeaderboardRow, SortKey
-from bot.stats.summary import PlayerStats
+from bot.stats.seasons import Season
+from bot.stats.summary import PlayerStats, SeasonStanding
 from db.stats_store import HistoryRow
 from db.tournaments import GameMatch
 
 COLOUR = 0x2B6CB0
 
-# -- page buttons: ``spades-board:<sort>:<page>:<slot>`` ------------------------------
+# -- page buttons: ``spades-board:<sort>:<page>:<slot>[:<season>]`` -----------------
 
 BOARD_PREFIX = "spades-board"
 BOARD_TEMPLATE = rf"{BOARD_PREFIX}:(?P<rest>.*)"
 #: Newlines included, so that every id starting so is answered by the button.
 BOARD_PATTERN = re.compile(BOARD_TEMPLATE, re.DOTALL)
-# The sort, the page the button leads to, and which button (ids must differ).
-_BOARD_SHAPE = re.compile(r"(?P<sort>rating|wins):(?P<page>\d{1,6}):(?P<slot>prev|next|sort)")
+# The sort, the page the button leads to, and which button (ids must differ);
+# on a server with seasons, which board (a season's number, 0 for all time).
+_BOARD_SHAPE = re.compile(
+    r"(?P<sort>rating|wins):(?P<page>\d{1,6}):(?P<slot>prev|next|sort)(?::(?P<season>\d{1,6}))?"
+)
 MAX_PAGE = 999_999
 
 
-def board_id(sort: SortKey, page: int, slot: str) -> str:
-    return f"{BOARD_PREFIX}:{sort.value}:{page}:{slot}"
+def board_id(sort: SortKey, page: int, slot: str, season: int | None = None) -> str:
+    board = "" if season is None else f":{season}"
+    return f"{BOARD_PREFIX}:{sort.value}:{page}:{slot}{board}"
 
 
-def parse_board_id(rest: str) -> tuple[SortKey, int] | None:
-    """The sort and page a button asks for (what follows ``spades-board:``);
-    None for an id the bot never sends."""
+def parse_board_id(rest: str) -> tuple[SortKey, int, int | None] | None:
+    """The sort, page and season a button asks for (what follows
+    ``spades-board:``); None for an id the bot never sends."""
     shape = _BOARD_SHAPE.fullmatch(rest)
     if shape is None:
         return None
-    return SortKey(shape["sort"]), min(int(shape["page"]), MAX_PAGE)
+    season = None if shape["season"] is None else int(shape["season"])
+    return SortKey(shape["sort"]), min(int(shape["page"]), MAX_PAGE), season
 
 
 # -- leaderboard pages ------------------------------------------------------------------
@@ -106,9 +112,18 @@ def page_footer(page: LeaderboardPage, lang: str = ENGLISH) -> str:
     return f"{where} · {players} · {by}"
 
 
+def season_label(season: Season | None, lang: str = ENGLISH) -> str:
+    """A season's name; the first one, never named, by its number; no season: all time."""
+    if season is None:
+        return tr(lang, "All time")
+    return season.name or tr(lang, "Season {number}", number=season.number)
+
+
 def board_message(page: LeaderboardPage, guild_name: str, lang: str = ENGLISH) -> MessageSpec:
     """One leaderboard page and its buttons: previous, next, the other sort."""
     title = tr(lang, "Ratings") if page.sort is SortKey.RATING else tr(lang, "Most wins")
+    if page.season_no is not None:
+        title = f"{title} · {season_label(page.season, lang)}"
     embed = EmbedSpec(
         title=clip(f"{title} · {guild_name}", EMBED_TITLE),
         description=page_text(page, lang),
@@ -119,21 +134,21 @@ def board_message(page: LeaderboardPage, guild_name: str, lang: str = ENGLISH) -
     other = SortKey.WINS if page.sort is SortKey.RATING else SortKey.RATING
     buttons = (
         ButtonSpec(
-            board_id(page.sort, max(at - 1, 0), "prev"),
+            board_id(page.sort, max(at - 1, 0), "prev", page.season_no),
             tr(lang, "◀ Prev"),
             Style.GREY,
             None,
             not page.has_previous,
         ),
         ButtonSpec(
-            board_id(page.sort, at + 1, "next"),
+            board_id(page.sort, at + 1, "next", page.season_no),
             tr(lang, "Next ▶"),
             Style.GREY,
             None,
             not page.has_next,
         ),
         ButtonSpec(
-            board_id(other, 0, "sort"),
+            board_id(other, 0, "sort", page.season_no),
             tr(lang, "By rating") if other is SortKey.RATING else tr(lang, "By wins"),
             Style.GREY,
         ),
@@ -219,9 +234,34 @@ def stats_fields(stats: PlayerStats, lang: str = ENGLISH) -> list[Field]:
             False,
         ),
     ]
+    if stats.season is not None:
+        fields[0] = (tr(lang, "Rating (all time)"), rating, True)
+        fields.insert(0, season_field(stats.season, lang))
     if stats.last_game is not None:
         fields.append((tr(lang, "Last game"), history_line(stats.last_game, lang), False))
     return [Field(name, value, inline=inline) for name, value, inline in fields]
+
+
+def season_field(standing: SeasonStanding, lang: str = ENGLISH) -> tuple[str, str, bool]:
+    """The running season's rating and record, first among a player's stats."""
+    name = season_label(standing.season, lang)
+    row = standing.row
+    if row is None or not row.games:
+        return name, tr(lang, "no games yet this season"), True
+    if standing.rank is None:
+        rating = tr(lang, "unrated")
+    else:
+        rating = tr(
+            lang,
+            "**{rating}** (#{rank} of {players})",
+            rating=row.rating,
+            rank=standing.rank,
+            players=standing.ranked_players,
+        )
+    record = tr(
+        lang, "{wins}W {losses}L {draws}D", wins=row.wins, losses=row.losses, draws=row.draws
+    )
+    return name, f"{rating} · {record}", True
 
 
 def stats_embed(
@@ -251,6 +291,38 @@ def rating_setting_text(rated: bool, lang: str = ENGLISH) -> str:
         lang,
         "Games with computer players or with hints on count in statistics but leave ratings alone.",
     )
+
+
+# -- seasons ------------------------------------------------------------------------------
+
+
+def seasons_text(seasons: Sequence[Season], lang: str = ENGLISH) -> str:
+    """``/spades-admin season show``: each season with its dates, newest first."""
+    lines = []
+    for season in reversed(seasons):
+        start = f"<t:{int(season.started_at)}:d>" if season.started_at else "–"
+        if season.closed_at is None:
+            when = tr(lang, "since {start} (running)", start=start)
+        else:
+            when = f"{start} – <t:{int(season.closed_at)}:d>"
+        lines.append(f"**{season_label(season, lang)}** · {when}")
+    title = tr(lang, "**Seasons of this server**")
+    return (
+        title
+        + "\n"
+        + fit_lines(lines, EMBED_DESCRIPTION - len(title) - 1, tr(lang, "… and {n} more"))
+    )
+
+
+def season_closed_message(
+    season: Season, page: LeaderboardPage, guild_name: str, lang: str = ENGLISH
+) -> MessageSpec:
+    """The results channel's post when a season closes: its final leaderboard."""
+    board = board_message(page, guild_name, lang)
+    head = tr(
+        lang, "**{season} is over.** Its final leaderboard:", season=season_label(season, lang)
+    )
+    return MessageSpec(content=head, embed=board.embed)
 
 
 # -- recent games -------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from bot.clock import ClockSettings
 from bot.config import DatabaseSettings, DiscordSettings, Settings, TableSettings
 from bot.screenshots.chromium import Browser, ChromiumCapture
 from bot.screenshots.scenes import Game, PictureBot, Shot, locale_of
+from bot.screenshots.season_scene import season_screen
 from bot.screenshots.server_scenes import server_screens
 from bot.screenshots.tournament_scene import tournament_screen
 
@@ -165,6 +166,7 @@ async def make_album(album: Album, make_bot: MakeBot) -> list[Path]:
                 await game.play()
                 await server_screens(game)
                 await tournament_screen(game)
+                await season_screen(game)
         finally:
             store = getattr(bot, "store", None)
             if store is not None:

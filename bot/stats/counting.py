@@ -9,7 +9,7 @@ rating the first one left.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.stats.ratings import Skill, is_rated, rate_teams
 from bot.stats.records import FinishedGame, SeatPlayer
@@ -42,25 +42,50 @@ class RecordOutcome:
     changes: tuple[RatingChange, ...]  # people only; empty for an unrated game
 
 
+@dataclass(frozen=True, slots=True)
+class SeasonSkills:
+    """People's skills in each server's running season (``season_of``, the
+    first when left out), where they start afresh; counting moves them on."""
+
+    skills: MutableMapping[SkillKey, Skill] = field(default_factory=dict)
+    season_of: Mapping[int, int] = field(default_factory=dict)
+
+
+def _rated(before: Sequence[Skill], winner: int | None) -> list[Skill]:
+    team0, team1 = rate_teams((before[0], before[2]), (before[1], before[3]), winner)
+    return [team0[0], team1[0], team0[1], team1[1]]
+
+
 def plan_game(
     game: FinishedGame,
     tallies: Sequence[Tally],
     rated: bool,
     skills: MutableMapping[SkillKey, Skill],
+    season: SeasonSkills,
 ) -> tuple[GameWrite, RecordOutcome]:
-    """The rows one game writes; ``skills`` moves on to after the game."""
+    """The rows one game writes; ``skills`` and ``season`` move on to after the game."""
     keys = [skill_key(game.guild_id, s) for s in game.seats]
     before = [skills.get(k, NEWCOMER) for k in keys]
+    # A computer level's strength does not start again with a season: its
+    # all-time skill stands in the season's rating too.
+    season_before = [
+        season.skills.get(k, NEWCOMER) if s.user_id is not None else before[i]
+        for i, (k, s) in enumerate(zip(keys, game.seats, strict=True))
+    ]
     after: list[Skill | None] = [None] * 4
+    season_after: list[Skill | None] = [None] * 4
     if rated:
-        team0, team1 = rate_teams((before[0], before[2]), (before[1], before[3]), game.winner)
-        after = [team0[0], team1[0], team0[1], team1[1]]
+        after = list(_rated(before, game.winner))
+        season_after = list(_rated(season_before, game.winner))
     seats = []
     computer_skills: dict[str, tuple[float, float]] = {}
     for index, player in enumerate(game.seats):
         new = after[index]
+        season_new = season_after[index]
         if new is not None:
             skills[keys[index]] = new
+        if season_new is not None and player.user_id is not None:
+            season.skills[keys[index]] = season_new
         seats.append(
             SeatWrite(
                 seat=index,
@@ -70,6 +95,9 @@ def plan_game(
                 new_skill=(new.mu, new.sigma, new.display) if new else None,
                 rating_before=before[index].display if new else None,
                 start_skill=(NEWCOMER.mu, NEWCOMER.sigma, NEWCOMER.display),
+                season_skill=(
+                    (season_new.mu, season_new.sigma, season_new.display) if season_new else None
+                ),
             )
         )
         if new is not None and player.computer_level is not None:
@@ -85,6 +113,7 @@ def plan_game(
         seats=tuple(seats),
         partner_results=partner_results(game),
         computer_skills=computer_skills,
+        season_no=season.season_of.get(game.guild_id, 1),
     )
     changes = tuple(
         RatingChange(player.user_id, before[i].display, new.display)
@@ -99,9 +128,11 @@ def plan_counting(
     rate_computer_games: Mapping[int, bool],
     skills: MutableMapping[SkillKey, Skill],
     on_bad_record: Callable[[FinishedGame, Exception], None] | None = None,
+    season: SeasonSkills | None = None,
 ) -> tuple[list[GameWrite], list[RecordOutcome | None]]:
     """Rows for every game, in order. A game whose hand records cannot be
     read raises, or with ``on_bad_record`` is reported and skipped (None)."""
+    season = season or SeasonSkills()
     writes: list[GameWrite] = []
     outcomes: list[RecordOutcome | None] = []
     for game in games:
@@ -114,7 +145,7 @@ def plan_counting(
             outcomes.append(None)
             continue
         rated = is_rated(game, rate_computer_games.get(game.guild_id, False))
-        write, outcome = plan_game(game, tallies, rated, skills)
+        write, outcome = plan_game(game, tallies, rated, skills, season)
         writes.append(write)
         outcomes.append(outcome)
     return writes, outcomes

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 # The store's orders and rows are what the pages show (re-exported).
 from db.stats_records import LeaderboardRow as LeaderboardRow
+from db.stats_records import SeasonRow
 from db.stats_records import SortKey as SortKey
 
 PAGE_SIZE = 10
@@ -34,6 +35,10 @@ class LeaderboardPage:
     span: PageSpan
     total: int
     rows: tuple[LeaderboardRow, ...]
+    #: Which board of a server with seasons: a season's number, or 0 for
+    #: all time; None on a server that never started a season.
+    season_no: int | None = None
+    season: SeasonRow | None = None  # the season shown, when one is
 
     @property
     def has_previous(self) -> bool:

@@ -19,14 +19,23 @@ from bot.game.rules import RuleSet
 from bot.game.types import ENGINE_KINDS, Action, ActionKind, EndReason
 from bot.i18n import ENGLISH
 from bot.stats.chart import score_chart_png
-from bot.stats.counting import RatingChange, RecordOutcome, plan_counting, skill_key
+from bot.stats.counting import (
+    RatingChange,
+    RecordOutcome,
+    SeasonSkills,
+    SkillKey,
+    plan_counting,
+    skill_key,
+)
 from bot.stats.history import export_bytes
 from bot.stats.leaderboard import PAGE_SIZE, LeaderboardPage, SortKey, page_span
 from bot.stats.ratings import Skill
 from bot.stats.records import BadRecord, FinishedGame, SeatPlayer
-from bot.stats.summary import PartnerRecord, PlayerStats
+from bot.stats.seasons import ALL_TIME, Season, SeasonNameTaken, named, season_name
+from bot.stats.summary import PartnerRecord, PlayerStats, SeasonStanding
 from bot.stats.tally import Tally
 from bot.tables.model import Table, TableStatus
+from db.seasons import SeasonStore
 from db.stats_store import HistoryRow, StatsStore, StoredGame
 
 log = logging.getLogger(__name__)
@@ -57,6 +66,7 @@ class StatsService:
         owns: Callable[[int | None], bool] | None = None,
     ) -> None:
         self.store = store
+        self.seasons_store = SeasonStore(store.store)
         self.page_size = page_size
         self.owns = owns
         # Ratings are read, moved and written back: one batch at a time, so
@@ -89,12 +99,9 @@ class StatsService:
                     seen.add(game.game_id)
                     fresh.append(game)
             settings = await store.rate_settings(g.guild_id for g in fresh)
-            stored = await store.skills(
-                skill_key(g.guild_id, seat) for g in fresh for seat in g.seats
-            )
-            skills = {key: Skill(mu, sigma) for key, (mu, sigma) in stored.items()}
+            skills, season = await self._skills(fresh)
             writes, outcomes = plan_counting(
-                fresh, settings, skills, _log_bad_record if skip_bad else None
+                fresh, settings, skills, _log_bad_record if skip_bad else None, season
             )
             await store.write_games(writes)
         by_id = {g.game_id: o for g, o in zip(fresh, outcomes, strict=True)}
@@ -102,6 +109,21 @@ class StatsService:
         for game in games:
             results.append(by_id.pop(game.game_id, None))
         return results
+
+    async def _skills(
+        self, games: Sequence[FinishedGame]
+    ) -> tuple[dict[SkillKey, Skill], SeasonSkills]:
+        """The skills the games start from, all time and in their running seasons."""
+        store = self.store
+        keys = {skill_key(g.guild_id, seat) for g in games for seat in g.seats}
+        stored = await store.skills(keys)
+        season_of = await self.seasons_store.running_seasons(g.guild_id for g in games)
+        in_season = await self.seasons_store.season_skills(
+            (guild, season_of[guild], who) for guild, who in keys if isinstance(who, int)
+        )
+        return {key: Skill(mu, sigma) for key, (mu, sigma) in stored.items()}, SeasonSkills(
+            {(g, u): Skill(mu, sigma) for (g, _, u), (mu, sigma) in in_season.items()}, season_of
+        )
 
     async def set_rate_computer_games(self, guild_id: int, rate: bool) -> None:
         await self.store.set_rate_computer_games(guild_id, rate)
@@ -111,11 +133,64 @@ class StatsService:
 
     # -- queries ----------------------------------------------------------------
 
-    async def leaderboard(self, guild_id: int, sort: SortKey, page: int = 0) -> LeaderboardPage:
-        total = await self.store.leaderboard_size(guild_id, sort)
+    async def leaderboard(
+        self, guild_id: int, sort: SortKey, page: int = 0, season: int | None = None
+    ) -> LeaderboardPage:
+        """A page of the running season's leaderboard, or of ``season`` (a
+        number; :data:`ALL_TIME` for all time). A server that never started
+        a season has one board, all time, whatever ``season`` says."""
+        seasons = await self.seasons_store.seasons(guild_id)
+        number = None
+        shown = None
+        if seasons:
+            number = seasons[-1].number if season is None else season
+            shown = next((s for s in seasons if s.number == number), None)
+            if shown is None:
+                number = ALL_TIME
+        scope = number or None  # the store's None: all time
+        total = await self.store.leaderboard_size(guild_id, sort, scope)
         span = page_span(page, total, self.page_size)
-        rows = await self.store.leaderboard_rows(guild_id, sort, span.offset, span.limit)
-        return LeaderboardPage(sort=sort, span=span, total=total, rows=rows)
+        rows = await self.store.leaderboard_rows(guild_id, sort, span.offset, span.limit, scope)
+        return LeaderboardPage(
+            sort=sort, span=span, total=total, rows=rows, season_no=number, season=shown
+        )
+
+    # -- seasons ----------------------------------------------------------------
+
+    async def seasons(self, guild_id: int) -> list[Season]:
+        """The server's seasons, oldest first; one, the first, running since
+        the first game, on a server that never started another."""
+        stored = await self.seasons_store.seasons(guild_id)
+        if stored:
+            return stored
+        return [Season(guild_id, 1, None, await self.seasons_store.first_game_at(guild_id), None)]
+
+    async def season_named(self, guild_id: int, text: str) -> int:
+        """The number of the season a ``season:`` option names (UnknownSeason if none)."""
+        return named(await self.seasons(guild_id), text)
+
+    async def start_season(self, guild_id: int, text: str, at: float) -> tuple[Season, str]:
+        """Close the running season and start one named ``text``; the closed
+        season (its final leaderboard owes a post) and the new one's name as
+        kept are returned. One committed
+        step, taken between two batches of counting, so that every game
+        counts wholly in one season."""
+        name, key = season_name(text)
+        async with self._counting:
+            closed = await self.seasons_store.start_season(guild_id, name, key, at)
+        if closed is None:
+            raise SeasonNameTaken(name=name)
+        return closed, name
+
+    async def seasons_owed(self) -> list[Season]:
+        """Closed seasons of this process's servers whose post was never made."""
+        return await self.seasons_store.seasons_owed(lambda g: self.owns is None or self.owns(g))
+
+    async def owes_season_post(self, season: Season) -> bool:
+        return await self.seasons_store.owes_season_post(season.guild_id, season.number)
+
+    async def season_posted(self, season: Season, at: float) -> None:
+        await self.seasons_store.season_posted(season.guild_id, season.number, at)
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         """A player's statistics on one server; None if they never finished a game there."""
@@ -140,7 +215,19 @@ class StatsService:
             ranked_players=ranked,
             best_partners=tuple(partners[:BEST_PARTNERS]),
             last_game=next(iter(await self.store.history(guild_id, user_id, 1)), None),
+            season=await self._standing(guild_id, user_id),
         )
+
+    async def _standing(self, guild_id: int, user_id: int) -> SeasonStanding | None:
+        seasons = await self.seasons_store.seasons(guild_id)
+        if not seasons:
+            return None
+        season = seasons[-1]
+        row = await self.seasons_store.season_player(guild_id, season.number, user_id)
+        if row is None or not row.rated_games:
+            return SeasonStanding(season, row, None, 0)
+        rank, ranked = await self.store.rating_rank(guild_id, row.rating, season.number)
+        return SeasonStanding(season, row, rank, ranked)
 
     async def recent_games(
         self, guild_id: int, user_id: int, limit: int = HISTORY_LENGTH

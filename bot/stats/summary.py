@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.stats.tally import Tally
-from db.stats_store import HistoryRow
+from db.stats_records import HistoryRow, SeasonPlayerRow, SeasonRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,3 +35,16 @@ class PlayerStats:
     #: The player's most recent finished game here (how it ended: a game a
     #: moderator ended counts in none of the figures above).
     last_game: HistoryRow | None = None
+    #: The running season, on a server that started one (the figures above
+    #: are then all time).
+    season: SeasonStanding | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonStanding:
+    """A player's place in the running season (``/spades stats``)."""
+
+    season: SeasonRow
+    row: SeasonPlayerRow | None  # None: no game yet this season
+    rank: int | None  # place by rating, None before a rated game this season
+    ranked_players: int

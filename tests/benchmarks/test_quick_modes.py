@@ -47,7 +47,17 @@ CLOSING_KEYS = {
     "coach": ["hint_p95_ms", "review_p95_ms", "house"],
     "rest_claim": ["claims", "held", "p50_ms", "p95_ms", "max_ms"],
     "clock": ["load_10000_s", "fire_delay_p50_ms", "fire_delay_p99_ms"],
-    "leaderboard": ["leaderboard_p50_ms", "leaderboard_p99_ms", "stats_p50_ms", "stats_p99_ms"],
+    "leaderboard": [
+        "leaderboard_p50_ms",
+        "leaderboard_p99_ms",
+        "stats_p50_ms",
+        "stats_p99_ms",
+        "seasons",
+        "season_leaderboard_p50_ms",
+        "season_leaderboard_p99_ms",
+        "season_start_p50_ms",
+        "season_start_p99_ms",
+    ],
     "store": [
         "actions_per_s_one_table",
         "actions_per_s_100_tables",

@@ -34,6 +34,7 @@ SCREENS = {
     "mygames",
     "admin",
     "tournament",
+    "season",
 }
 
 
@@ -135,6 +136,9 @@ def test_the_server_screens_show_what_their_captions_say(
     cup = target(documents["tournament"])
     assert embed_text(cup).startswith("Spades · tournament")
     assert [a["filename"] for a in cup["attachments"]] == ["bracket.png"]
+    closed = target(documents["season"])
+    assert closed["content"] == "**Season 1 is over.** Its final leaderboard:"
+    assert embed_text(closed).startswith("Ratings · Season 1 · Card Club")
 
 
 def test_hands_are_shown_to_their_owner_only(documents: dict[str, dict[str, Any]]) -> None:

@@ -22,6 +22,8 @@ import select
 import signal
 import sys
 import time
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService
@@ -60,27 +62,43 @@ async def _write(path: str, fd: int, seed: int) -> None:
     await asyncio.gather(*(_play(service, c, fd, seed + c) for c in CHANNELS))
 
 
-def _writer(path: str, fd: int, seed: int) -> None:
+#: A writer: (database, pipe, seed); it writes a line after each commit.
+Writer = Callable[[str, int, int], Coroutine[Any, Any, None]]
+
+
+def _writer(write: Writer, path: str, fd: int, seed: int) -> None:
     try:
-        asyncio.run(_write(path, fd, seed))
+        asyncio.run(write(path, fd, seed))
     finally:
         os._exit(1)
 
 
 def supervise(path: str, rounds: int, seed: int) -> dict[str, object]:
+    acked: dict[int, int] = {}
+    lines, kills = kill_rounds(_write, path, rounds, seed)
+    for line in lines:
+        table_id, version = map(int, line.split())
+        acked[table_id] = max(acked.get(table_id, 0), version)
+    return {"acked": acked, "kills": kills}
+
+
+def kill_rounds(write: Writer, path: str, rounds: int, seed: int) -> tuple[list[str], int]:
+    """Fork ``rounds`` writers one after another, each killed with SIGKILL
+    at a random moment; the lines they wrote (each after a commit) and the
+    number of kills."""
     if is_postgres(path):
         # The store imports its PostgreSQL driver when first asked for it:
         # here, once, rather than in every forked writer.
         import db.postgres  # noqa: F401
     rng = random.Random(seed)
-    acked: dict[int, int] = {}
+    lines: list[str] = []
     kills = 0
     for round_no in range(rounds):
         read_fd, write_fd = os.pipe()
         pid = os.fork()
         if pid == 0:  # the writer
             os.close(read_fd)
-            _writer(path, write_fd, seed * 1000 + round_no)
+            _writer(write, path, write_fd, seed * 1000 + round_no)
         os.close(write_fd)
         deadline = time.monotonic() + rng.uniform(0.0, 0.4)
         chunks: list[bytes] = []
@@ -98,10 +116,8 @@ def supervise(path: str, rounds: int, seed: int) -> dict[str, object]:
             chunks.append(data)
         os.close(read_fd)
         os.waitpid(pid, 0)
-        for line in b"".join(chunks).decode().splitlines():
-            table_id, version = map(int, line.split())
-            acked[table_id] = max(acked.get(table_id, 0), version)
-    return {"acked": acked, "kills": kills}
+        lines += b"".join(chunks).decode().splitlines()
+    return lines, kills
 
 
 if __name__ == "__main__":

@@ -1,0 +1,68 @@
+"""Seasons of a server's leaderboard: what a season's name may be, and which
+season a ``season:`` option names.
+
+A server plays in its first season until a moderator starts the next one;
+closing a season freezes its leaderboard, and ratings start afresh in the
+new one while the all-time ones carry on (:mod:`bot.stats.counting`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n import N_
+from bot.refusals import Refusal
+from db.stats_records import SeasonRow
+
+#: The longest season name: it stands in leaderboard titles and menus.
+NAME_LENGTH = 40
+#: The ``season:`` value of the all-time leaderboard.
+ALL_TIME = 0
+
+Season = SeasonRow
+
+
+class SeasonNameEmpty(Refusal):
+    code = "season_name_empty"
+    default_message = N_("give the new season a name")
+
+
+class SeasonNameTooLong(Refusal):
+    code = "season_name_long"
+    default_message = N_("a season's name has at most {limit} characters")
+
+
+class SeasonNameTaken(Refusal):
+    code = "season_name_taken"
+    default_message = N_("this server already had a season called {name}")
+
+
+class UnknownSeason(Refusal):
+    code = "unknown_season"
+    default_message = N_("this server has no season called {name}")
+
+
+def season_name(text: str) -> tuple[str, str]:
+    """The name a moderator typed, tidied, and the key two names must not
+    share (case and spacing aside); a refusal for an empty or long one."""
+    name = " ".join(text.split())
+    if not name:
+        raise SeasonNameEmpty()
+    if len(name) > NAME_LENGTH:
+        raise SeasonNameTooLong(limit=NAME_LENGTH)
+    return name, name.casefold()
+
+
+def named(seasons: Sequence[Season], text: str) -> int:
+    """The number of the season ``text`` names: its number (what the menu
+    sends), or its name; :data:`ALL_TIME` for the all-time board."""
+    wanted = " ".join(text.split())
+    if wanted.isdigit() and (
+        int(wanted) == ALL_TIME or any(s.number == int(wanted) for s in seasons)
+    ):
+        return int(wanted)
+    key = wanted.casefold()
+    for season in seasons:
+        if season.name is not None and season.name.casefold() == key:
+            return season.number
+    raise UnknownSeason(name=wanted[:NAME_LENGTH] or "-")

@@ -1,0 +1,153 @@
+"""SQL of a server's seasons (table ``seasons``): which one is running,
+closing it and starting the next in one transaction, and whether its final
+leaderboard still owes its post. The seasons' own ratings are counted with
+the rest of the statistics (:mod:`db.stats_store`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from db.stats_records import SeasonPlayerRow, SeasonRow
+from db.stats_store import chunks
+from db.store import Store
+
+_SEASON_COLUMNS = "guild_id, season_no, name, started_at, closed_at, posted_at"
+
+
+class SeasonStore:
+    """The ``seasons`` table and the seasons' ratings, on the main store's connection."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.db = store.db
+
+    async def running_seasons(self, guild_ids: Iterable[int]) -> dict[int, int]:
+        """The number of each server's running season (1 if it never started one)."""
+        ids = sorted(set(guild_ids))
+        running = dict.fromkeys(ids, 1)
+        for chunk in chunks(ids):
+            placeholders = ",".join("?" * len(chunk))
+            rows = await self.db.fetchall(
+                "SELECT guild_id, MAX(season_no) FROM seasons "
+                f"WHERE guild_id IN ({placeholders}) GROUP BY guild_id",
+                chunk,
+            )
+            running.update((row[0], int(row[1])) for row in rows)
+        return running
+
+    async def seasons(self, guild_id: int) -> list[SeasonRow]:
+        """The server's seasons with a row, oldest first (none before the
+        first one closes)."""
+        rows = await self.db.fetchall(
+            f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE guild_id = ? ORDER BY season_no",
+            (guild_id,),
+        )
+        return [SeasonRow(*row) for row in rows]
+
+    async def first_game_at(self, guild_id: int) -> float | None:
+        """When the server's first counted game ended (the first season's start)."""
+        row = await self.db.fetchone(
+            "SELECT MIN(finished_at) FROM stats_games WHERE guild_id = ?", (guild_id,)
+        )
+        return None if row is None or row[0] is None else float(row[0])
+
+    async def start_season(
+        self, guild_id: int, name: str, name_key: str, at: float
+    ) -> SeasonRow | None:
+        """Close the running season and start the next, named ``name``, in
+        one transaction; the closed season is returned, owing its post.
+        None, and nothing written, if a season of the server has that
+        ``name_key`` already."""
+        async with self.store.transaction() as db:
+            taken = await db.fetchone(
+                "SELECT 1 FROM seasons WHERE guild_id = ? AND name_key = ?", (guild_id, name_key)
+            )
+            if taken is not None:
+                return None
+            row = await db.fetchone(
+                "SELECT MAX(season_no) FROM seasons WHERE guild_id = ?", (guild_id,)
+            )
+            running = int(row[0]) if row and row[0] is not None else None
+            if running is None:
+                running = 1
+                first = await db.fetchone(
+                    "SELECT MIN(finished_at) FROM stats_games WHERE guild_id = ?", (guild_id,)
+                )
+                await db.execute(
+                    "INSERT INTO seasons (guild_id, season_no, started_at, closed_at) "
+                    "VALUES (?, 1, ?, ?)",
+                    (guild_id, first[0] if first else None, at),
+                )
+            else:
+                await db.execute(
+                    "UPDATE seasons SET closed_at = ? WHERE guild_id = ? AND season_no = ?",
+                    (at, guild_id, running),
+                )
+            await db.execute(
+                "INSERT INTO seasons (guild_id, season_no, name, name_key, started_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (guild_id, running + 1, name, name_key, at),
+            )
+            closed = await db.fetchone(
+                f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE guild_id = ? AND season_no = ?",
+                (guild_id, running),
+            )
+        assert closed is not None
+        return SeasonRow(*closed)
+
+    async def seasons_owed(self, guild_ids: Callable[[int], bool]) -> list[SeasonRow]:
+        """Closed seasons whose final leaderboard was never posted (the
+        process stopped first), of the servers ``guild_ids`` accepts."""
+        rows = await self.db.fetchall(
+            f"SELECT {_SEASON_COLUMNS} FROM seasons "
+            "WHERE closed_at IS NOT NULL AND posted_at IS NULL ORDER BY guild_id, season_no"
+        )
+        return [SeasonRow(*row) for row in rows if guild_ids(row[0])]
+
+    async def owes_season_post(self, guild_id: int, season: int) -> bool:
+        row = await self.db.fetchone(
+            "SELECT 1 FROM seasons WHERE guild_id = ? AND season_no = ? "
+            "AND closed_at IS NOT NULL AND posted_at IS NULL",
+            (guild_id, season),
+        )
+        return row is not None
+
+    async def season_posted(self, guild_id: int, season: int, at: float) -> None:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "UPDATE seasons SET posted_at = ? "
+                "WHERE guild_id = ? AND season_no = ? AND posted_at IS NULL",
+                (at, guild_id, season),
+            )
+
+    async def season_skills(
+        self, keys: Iterable[tuple[int, int, int]]
+    ) -> dict[tuple[int, int, int], tuple[float, float]]:
+        """The stored (mu, sigma) of players in a season, keyed (guild,
+        season, user id); unknown keys are left out."""
+        wanted = sorted(set(keys))
+        found: dict[tuple[int, int, int], tuple[float, float]] = {}
+        for chunk in chunks(wanted, 300):
+            triples = ",".join(
+                ["(CAST(? AS BIGINT), CAST(? AS INTEGER), CAST(? AS BIGINT))"] * len(chunk)
+            )
+            args = [v for key in chunk for v in key]
+            for row in await self.db.fetchall(
+                f"WITH wanted (g, n, u) AS (VALUES {triples}) "
+                "SELECT s.guild_id, s.season_no, s.user_id, s.mu, s.sigma FROM wanted "
+                "JOIN stats_season_players AS s "
+                "ON s.guild_id = wanted.g AND s.season_no = wanted.n AND s.user_id = wanted.u",
+                args,
+            ):
+                found[(row[0], row[1], row[2])] = (row[3], row[4])
+        return found
+
+    async def season_player(
+        self, guild_id: int, season: int, user_id: int
+    ) -> SeasonPlayerRow | None:
+        row = await self.db.fetchone(
+            "SELECT rating, rated_games, games, wins, losses, draws FROM stats_season_players "
+            "WHERE guild_id = ? AND season_no = ? AND user_id = ?",
+            (guild_id, season, user_id),
+        )
+        return None if row is None else SeasonPlayerRow(*row)

@@ -44,6 +44,7 @@ from cogs.leaderboard import LeaderboardCog
 from cogs.notices import TurnNotices
 from cogs.outbox import Budget, Outbox
 from cogs.presenter import TablePresenter
+from cogs.replay import ReplayComponent, ReplayDesk
 from cogs.spades import SpadesCog, Subcommand
 from cogs.table_ui import TableUI
 from cogs.threads import TableThreads
@@ -214,7 +215,14 @@ class SpadesBot(commands.Bot):
             presenter.remember_name,
             self.admit,
         )
-        more: list[Subcommand] = [*self.leaderboard.commands, TournamentGroup(desk)]
+        replays = ReplayDesk(self, app, self.outbox, presenter.names.get)
+        ReplayComponent.desks[self] = replays
+        self.add_dynamic_items(ReplayComponent)
+        more: list[Subcommand] = [
+            *self.leaderboard.commands,
+            replays.command(),
+            TournamentGroup(desk),
+        ]
         spades = SpadesCog(self.tree, app, self.hands, self.presenter, more)
         await self.add_cog(spades)
         await self.add_cog(AdminCog(self.tree, app))

@@ -44,6 +44,7 @@ from cogs.leaderboard import LeaderboardCog
 from cogs.notices import TurnNotices
 from cogs.outbox import Budget, Outbox
 from cogs.presenter import TablePresenter
+from cogs.replay import PATTERN as REPLAY_PATTERN
 from cogs.replay import ReplayComponent, ReplayDesk
 from cogs.spades import SpadesCog, Subcommand
 from cogs.table_ui import TableUI
@@ -59,7 +60,7 @@ __all__ = ["ShardedSpadesBot", "SpadesBot", "StartupError", "bot_class", "intent
 
 #: Every component id the bot answers through a DynamicItem; any other click
 #: is answered "not valid" by :meth:`SpadesBot.on_interaction`.
-OUR_COMPONENTS = (PATTERN, BOARD_PATTERN, TOURNAMENT_PATTERN)
+OUR_COMPONENTS = (PATTERN, BOARD_PATTERN, TOURNAMENT_PATTERN, REPLAY_PATTERN)
 INVALID_BUTTON = N_("That button is not valid.")
 #: How long a stopping bot waits for the interactions, commits and table
 #: edits under way, before it closes the gateway and the database: well

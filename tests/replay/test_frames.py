@@ -12,7 +12,7 @@ from PIL import Image
 from bot.game.cards import BIG_JOKER, LITTLE_JOKER, mask_of
 from bot.game.state import Game
 from bot.render.decks import DeckName
-from bot.render.replay import frame_scene, viewer_spec
+from bot.render.replay import ReplayId, Step, frame_scene, parse_replay_id, viewer_spec
 from bot.render.replay_picture import HEIGHT, WIDTH, render_frame
 from bot.replay.frames import replay_of
 from tests.replay.games import finished, played_game
@@ -114,3 +114,10 @@ def test_the_viewer_buttons_step_one_frame_and_stop_at_the_ends() -> None:
     menu = end.rows[1]
     starts = replay.hand_starts()
     assert [o.value for o in menu.options] == [str(s) for s in starts][-25:]  # type: ignore[union-attr]
+
+
+def test_replay_ids_read_back_and_forged_ones_are_refused() -> None:
+    shown = ReplayId(Step.NEXT, 12, 34)
+    assert parse_replay_id(str(shown).split(":", 1)[1]) == shown
+    for forged in ("next:12", "jump:1:2", "next:x:1", "next:1:2:3", "next:1:999999"):
+        assert parse_replay_id(forged) is None

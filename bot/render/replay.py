@@ -136,8 +136,8 @@ def _centre(frame: Frame, lang: str) -> list[str]:
         lines.append(
             ntr(
                 lang,
-                "{seat} claimed the last trick",
-                "{seat} claimed the last {n} tricks",
+                "{seat} claimed the rest: {n} trick",
+                "{seat} claimed the rest: {n} tricks",
                 tricks,
                 seat=seat_name(seat, lang),
             )

@@ -88,7 +88,7 @@ def test_a_claim_is_a_frame_of_its_own() -> None:
     frame = replay.frames[index]
     scene = frame_scene(replay, index, ["a", "b", "c", "d"], "")
     seat_word = ("South", "West", "North", "East")[frame.claim[0]] if frame.claim else ""
-    assert f"{seat_word} claimed the last 4 tricks" in scene.centre_lines
+    assert f"{seat_word} claimed the rest: 4 tricks" in scene.centre_lines
     assert "claim" in viewer_spec(replay, index, [], False).content
 
 

@@ -6,6 +6,7 @@ across a restart."""
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import simcord
 from PIL import Image
@@ -41,7 +42,7 @@ async def picture_of(result: simcord.InteractionResult) -> Image.Image:
     return Image.open(io.BytesIO(await attachment.read()))
 
 
-def menu_of(message: simcord.ResponseMessage) -> dict[str, object]:
+def menu_of(message: simcord.ResponseMessage) -> dict[str, Any]:
     return next(
         item
         for row in components_of(message)
@@ -123,7 +124,7 @@ async def test_the_viewer_steps_jumps_and_works_after_a_restart(world: World) ->
     assert "· trick 1**" in step.response.content
     viewer = world.message(viewer.id)
     menu = menu_of(viewer)
-    hands = [option["value"] for option in menu["options"]]  # type: ignore[index]
+    hands = [option["value"] for option in menu["options"]]
     assert len(hands) >= 2
     jump = await alice.select(viewer, [hands[1]], custom_id=str(menu["custom_id"]))
     assert jump.response is not None and "hand 2 · bidding" in jump.response.content

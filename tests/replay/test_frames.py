@@ -110,7 +110,7 @@ def test_the_viewer_buttons_step_one_frame_and_stop_at_the_ends() -> None:
     assert forward.custom_id == f"spades-replay:next:{replay.game_id}:1"
     assert share.custom_id == f"spades-replay:share:{replay.game_id}:0"
     end = viewer_spec(replay, last, [], False)
-    assert end.rows[0][1].disabled  # type: ignore[index,union-attr]
+    assert end.rows[0][1].disabled  # type: ignore[index]
     menu = end.rows[1]
     starts = replay.hand_starts()
     assert [o.value for o in menu.options] == [str(s) for s in starts][-25:]  # type: ignore[union-attr]

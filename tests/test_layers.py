@@ -19,7 +19,15 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("bot", "cogs", "db")
 #: The entry points and the Discord client: they build everything else. The
 #: screenshot tool is one too: it runs the whole bot in a simulated Discord.
-SCREENSHOT_TOOL = ("album", "chromium", "cli", "scenes", "server_scenes", "tournament_scene")
+SCREENSHOT_TOOL = (
+    "album",
+    "chromium",
+    "cli",
+    "scenes",
+    "server_scenes",
+    "tournament_scene",
+    "replay_scene",
+)
 ENTRY = frozenset(
     {"bot.__main__", "bot.runner", "bot.discord_app", "bot.screenshots"}
     | {f"bot.screenshots.{module}" for module in SCREENSHOT_TOOL}

@@ -4,10 +4,11 @@ then read back by every later viewer (another process too)."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Coroutine
-from pathlib import Path
 from typing import Any
 
+from benchmarks.leaderboard import fill, make_servers, play_pool
 from bot.coach.review import review_hand
 from bot.replay.frames import replay_of
 from bot.replay.review import marks_json, marks_of, review_game
@@ -16,6 +17,7 @@ from bot.servers import ServerSettingsService
 from bot.stats.service import StatsService
 from db.stats_store import StatsStore
 from db.store import Store
+from tests.backends import Backend
 from tests.replay.games import finished, played_game
 
 
@@ -53,10 +55,12 @@ def test_the_marks_are_each_seats_costliest_card_of_each_hand() -> None:
     assert marks_of("not json") is None
 
 
-async def test_a_review_is_computed_once_and_stored(tmp_path: Path) -> None:
+async def test_a_review_is_computed_once_and_stored(backend: Backend) -> None:
     replay = replay_of(finished(played_game("standard", seed=3)))
-    store = await Store.open(tmp_path / "spades.db")
+    store = await backend.open()
     try:
+        assert await store.game_place(replay.game_id) is None  # no such game
+        assert await store.game_review(replay.game_id) is None
         spawned = Spawned()
         first = service(store, spawned)
         assert await first.marks(replay) is None  # under way
@@ -67,9 +71,28 @@ async def test_a_review_is_computed_once_and_stored(tmp_path: Path) -> None:
         assert marks is not None and marks == review_game(replay.rules, replay.records)
         stored = await store.game_review(replay.game_id)
         assert stored is not None and marks_of(stored) == marks
+        # A second writer (another process) leaves the first review in place.
+        await store.set_game_review(replay.game_id, marks_json([]), 9.0)
+        assert await store.game_review(replay.game_id) == stored
         # Another process (or a restart) reads it from the store.
         again = Spawned()
         assert await service(store, again).marks(replay) == marks
         assert again.tasks == []
+    finally:
+        await store.close()
+
+
+async def test_a_game_is_placed_on_its_server_and_known_over_or_not(backend: Backend) -> None:
+    rng = random.Random(1)
+    store = await backend.open()
+    try:
+        servers = make_servers(1, rng)
+        await fill(store, servers, play_pool(1, 0), 1, rng)
+        guild = servers[0].guild_id
+        assert await store.game_place(1) == (guild, True)
+        async with store.transaction() as db:
+            await db.execute("UPDATE games SET ended_at = NULL WHERE id = ?", (1,))
+        assert await store.game_place(1) == (guild, False)
+        assert await store.game_place(2) is None
     finally:
         await store.close()

@@ -12,9 +12,17 @@ from PIL import Image
 from bot.game.cards import BIG_JOKER, LITTLE_JOKER, mask_of
 from bot.game.state import Game
 from bot.render.decks import DeckName
-from bot.render.replay import ReplayId, Step, frame_scene, parse_replay_id, viewer_spec
+from bot.render.replay import (
+    ReplayId,
+    Step,
+    frame_scene,
+    marks_at,
+    parse_replay_id,
+    viewer_spec,
+)
 from bot.render.replay_picture import HEIGHT, WIDTH, render_frame
 from bot.replay.frames import replay_of
+from bot.replay.review import review_game
 from tests.replay.games import finished, played_game
 
 GAMES = {
@@ -121,3 +129,17 @@ def test_replay_ids_read_back_and_forged_ones_are_refused() -> None:
     assert parse_replay_id(str(shown).split(":", 1)[1]) == shown
     for forged in ("next:12", "jump:1:2", "next:x:1", "next:1:2:3", "next:1:999999"):
         assert parse_replay_id(forged) is None
+
+
+@pytest.mark.parametrize("name", ["claim", "jokers", "suicide"])
+def test_the_coach_marks_cards_each_seat_held_and_played_in_that_trick(name: str) -> None:
+    replay = replay_of(finished(GAMES[name]()))
+    marks = review_game(replay.rules, replay.records)
+    assert marks
+    frames = {(f.hand, f.trick): f for f in replay.frames}
+    for mark in marks:
+        shown = frames[(mark.hand, mark.trick)]
+        assert (mark.seat, mark.played) in shown.table
+        assert mark in marks_at(shown, marks)
+        before = frames[(mark.hand, mark.trick - 1)]  # the hands as the trick began
+        assert before.hands[mark.seat] >> mark.better & 1 and mark.better != mark.played

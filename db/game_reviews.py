@@ -1,5 +1,5 @@
 """SQL of the coach's stored game reviews (table ``game_reviews``, migration
-036) and the one question a replay asks of a game before it is over."""
+037) and the one question a replay asks of a game before it is over."""
 
 from __future__ import annotations
 

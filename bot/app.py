@@ -35,6 +35,7 @@ from bot.coach.service import CoachService
 from bot.config import Settings
 from bot.game.rules import PRESETS, RuleSet
 from bot.refusals import NoTableHere, NotPlaying, SeveralTables, UnknownTable
+from bot.replay.service import ReplayService
 from bot.servers import ServerSettingsService
 from bot.stats.service import StatsService
 from bot.store_access import StoreUnavailable, open_store
@@ -116,6 +117,7 @@ class SpadesApp:
         self.stats = StatsService(StatsStore(store), owns=self.shards.owns)
         self.coach = CoachService(store, now)
         self.servers = ServerSettingsService(store, now)
+        self.replays = ReplayService(store, self.stats, self.servers, now, self.spawn)
         self._listeners: list[Listener] = []
         self._background: set[asyncio.Task[Any]] = set()
         tables.subscribe(self._on_commit)

@@ -48,6 +48,8 @@ from cogs.leaderboard import LeaderboardCog
 from cogs.notices import TurnNotices
 from cogs.outbox import Budget, Outbox
 from cogs.presenter import TablePresenter
+from cogs.replay import PATTERN as REPLAY_PATTERN
+from cogs.replay import ReplayComponent, ReplayDesk
 from cogs.seasons import SeasonGroup, SeasonPosts
 from cogs.spades import SpadesCog, Subcommand
 from cogs.table_ui import TableUI
@@ -63,7 +65,7 @@ __all__ = ["ShardedSpadesBot", "SpadesBot", "StartupError", "bot_class", "intent
 
 #: Every component id the bot answers through a DynamicItem; any other click
 #: is answered "not valid" by :meth:`SpadesBot.on_interaction`.
-OUR_COMPONENTS = (PATTERN, BOARD_PATTERN, TOURNAMENT_PATTERN)
+OUR_COMPONENTS = (PATTERN, BOARD_PATTERN, TOURNAMENT_PATTERN, REPLAY_PATTERN)
 INVALID_BUTTON = N_("That button is not valid.")
 #: How long a stopping bot waits for the interactions, commits and table
 #: edits under way, before it closes the gateway and the database: well
@@ -245,7 +247,14 @@ class SpadesBot(commands.Bot):
             presenter.remember_name,
             self.admit,
         )
-        more: list[Subcommand] = [*self.leaderboard.commands, TournamentGroup(desk)]
+        replays = ReplayDesk(self, app, self.outbox, presenter.names.get)
+        ReplayComponent.desks[self] = replays
+        self.add_dynamic_items(ReplayComponent)
+        more: list[Subcommand] = [
+            *self.leaderboard.commands,
+            replays.command(),
+            TournamentGroup(desk),
+        ]
         spades = SpadesCog(self.tree, app, self.hands, self.presenter, more)
         await self.add_cog(spades)
         admin = AdminCog(self.tree, app)

@@ -41,6 +41,8 @@ class ServerSettings(BaseModel):
     defaults: dict[str, Any] = {}
     #: The computer players' level at this server's tables (None: the bot's).
     computer_level: str | None = None
+    #: Anyone may share any game's replay in the channel (else: its players only).
+    replays_shared: bool = False
 
     def table_options(self, **chosen: Any) -> TableOptions:
         """The options of a new table: the host's ``chosen`` ones (None: not

@@ -89,6 +89,8 @@ def _defaults_shown(settings: ServerSettings) -> str:
     shown = dict(settings.defaults)
     if settings.computer_level:
         shown["computer_level"] = settings.computer_level
+    if settings.replays_shared:
+        shown["share_replays"] = True
     return ", ".join(f"{k}={v}" for k, v in sorted(shown.items()))
 
 
@@ -245,6 +247,7 @@ class AdminGroup(
     @app_commands.describe(
         **NEW_TABLE_HELP,
         computer_level=N_("How well the computer players play"),
+        share_replays=N_("Anyone may share any game's replay (else only its players)"),
         reset=N_("Forget every default first"),
     )
     @app_commands.choices(**NEW_TABLE_NUMBERS)
@@ -266,6 +269,7 @@ class AdminGroup(
         thread: bool | None = None,
         watchers: bool | None = None,
         computer_level: str | None = None,
+        share_replays: bool | None = None,
         reset: bool = False,
     ) -> None:
         settings = await self.settings(interaction)
@@ -293,7 +297,11 @@ class AdminGroup(
                 interaction, N_("Those defaults do not fit together: {why}"), why=why
             ) from None
         level = computer_level or (None if reset else settings.computer_level)
-        updated = await self.change(interaction, defaults=defaults, computer_level=level)
+        if share_replays is None:
+            share_replays = False if reset else settings.replays_shared
+        updated = await self.change(
+            interaction, defaults=defaults, computer_level=level, replays_shared=share_replays
+        )
         shown = _defaults_shown(updated) or tr(private_language(interaction), "none")
         await _answer(interaction, N_("Defaults of a new table: {defaults}"), defaults=shown)
 

@@ -64,7 +64,7 @@ class SpadesComponent(DynamicItem[Item[Any]], template=PATTERN):
             await handler(interaction, self.rest, values)
 
 
-def _button(spec: ButtonSpec, row: int) -> SpadesComponent:
+def _button(spec: ButtonSpec, row: int, kind: type[SpadesComponent]) -> SpadesComponent:
     button: discord.ui.Button[Any] = discord.ui.Button(
         custom_id=spec.custom_id,
         label=spec.label,
@@ -73,10 +73,10 @@ def _button(spec: ButtonSpec, row: int) -> SpadesComponent:
         disabled=spec.disabled,
         row=row,
     )
-    return SpadesComponent(button, spec.custom_id.split(":", 1)[1])
+    return kind(button, spec.custom_id.split(":", 1)[1])
 
 
-def _select(spec: SelectSpec, row: int) -> SpadesComponent:
+def _select(spec: SelectSpec, row: int, kind: type[SpadesComponent]) -> SpadesComponent:
     select: discord.ui.Select[Any] = discord.ui.Select(
         custom_id=spec.custom_id,
         placeholder=spec.placeholder,
@@ -86,17 +86,19 @@ def _select(spec: SelectSpec, row: int) -> SpadesComponent:
         ],
         row=row,
     )
-    return SpadesComponent(select, spec.custom_id.split(":", 1)[1])
+    return kind(select, spec.custom_id.split(":", 1)[1])
 
 
-def to_view(spec: MessageSpec) -> discord.ui.View:
+def to_view(spec: MessageSpec, kind: type[SpadesComponent] = SpadesComponent) -> discord.ui.View:
+    """The buttons and menus of ``spec``, as items of ``kind`` (the
+    DynamicItem whose template their ids match)."""
     view = discord.ui.View(timeout=None)
     for index, row in enumerate(spec.rows):
         if isinstance(row, SelectSpec):
-            view.add_item(_select(row, index))
+            view.add_item(_select(row, index, kind))
         else:
             for button in row:
-                view.add_item(_button(button, index))
+                view.add_item(_button(button, index, kind))
     return view
 
 

@@ -25,7 +25,9 @@ from bot.app import Snapshot, SpadesApp
 from bot.i18n import N_, tr
 from bot.render import leaderboard as screens
 from bot.render.house_rules import rules_line
+from bot.render.replay import replay_button
 from bot.render.results import end_of_game_text, game_record_text, team_names
+from bot.render.spec import MessageSpec, chunk
 from bot.render.tournament_text import placings_text
 from bot.stats.history import export_filename
 from bot.stats.leaderboard import SortKey
@@ -39,6 +41,7 @@ from cogs.errors import InteractionRefused
 from cogs.languages import private_language
 from cogs.leaderboard_pages import BoardButton, board_fields, guild_of
 from cogs.outbox import POST, Outbox, Route
+from cogs.replay import replay_view
 from cogs.threads import TableThreads
 
 log = logging.getLogger(__name__)
@@ -134,7 +137,10 @@ def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., 
         lang = private_language(interaction)
         matches = await tournament_matches(cog.app.store, [g.game_id for g in games])
         embed = to_embed(screens.history_embed(games, who.display_name, lang, matches))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        buttons = [replay_button(g.game_id, lang, numbered=True) for g in games]
+        view = replay_view(MessageSpec(rows=tuple(chunk(buttons))))
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        view.stop()  # dispatched by the template, not by the view
 
     @app_commands.command(
         name="rating-settings",
@@ -250,11 +256,14 @@ class LeaderboardCog(commands.Cog):
         teams = team_names(game.seats, names.__getitem__, lang=lang)
         text = end_of_game_text(table.id, game, teams, outcome, lang)
         picture = _picture(game, names, lang)
+        replay = MessageSpec(rows=((replay_button(game.game_id, lang),),))
 
         async def post() -> Route:
             try:
                 current = await self.app.tables.get(table.id)  # its thread may be gone since
-                await self.threads.send(current, content=text, file=picture)
+                await self.threads.send(
+                    current, content=text, file=picture, view=replay_view(replay)
+                )
             except discord.Forbidden as exc:
                 # The host is told about missing permissions with the table message.
                 log.warning("could not post the picture of game %d: %s", game.game_id, exc)

@@ -38,6 +38,7 @@ from db.errors import (
     StoreError,
     VersionConflict,
 )
+from db.game_reviews import GameReviewSQL
 from db.prefs import PrefsSQL, TurnMention, UserPrefs
 from db.schema import MIGRATIONS_DIR, Migration, find_migrations
 from db.server_settings import ServerSettingsSQL
@@ -90,7 +91,7 @@ __all__ = [
 ]
 
 
-class Store(TableSQL, DeadlineSQL, PrefsSQL, ServerSettingsSQL):
+class Store(TableSQL, DeadlineSQL, PrefsSQL, ServerSettingsSQL, GameReviewSQL):
     """The database. Create with ``await Store.open(target)``; ``await close()``."""
 
     def __init__(self, db: Database) -> None:

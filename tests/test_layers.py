@@ -27,6 +27,7 @@ SCREENSHOT_TOOL = (
     "server_scenes",
     "tournament_scene",
     "season_scene",
+    "replay_scene",
 )
 ENTRY = frozenset(
     {"bot.__main__", "bot.runner", "bot.discord_app", "bot.screenshots"}

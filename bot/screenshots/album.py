@@ -25,6 +25,7 @@ from simcord.preview import _markdown
 from bot.clock import ClockSettings
 from bot.config import DatabaseSettings, DiscordSettings, Settings, TableSettings
 from bot.screenshots.chromium import Browser, ChromiumCapture
+from bot.screenshots.replay_scene import replay_screen
 from bot.screenshots.scenes import Game, PictureBot, Shot, locale_of
 from bot.screenshots.season_scene import season_screen
 from bot.screenshots.server_scenes import server_screens
@@ -164,6 +165,7 @@ async def make_album(album: Album, make_bot: MakeBot) -> list[Path]:
 
                 game = Game(env, bot, album.language, take)
                 await game.play()
+                await replay_screen(game)
                 await server_screens(game)
                 await tournament_screen(game)
                 await season_screen(game)

@@ -217,6 +217,11 @@ class Game:
         assert found, "the bot has not posted that message"
         return found[-1]
 
+    def message_of(self, shown: simcord.ResponseMessage) -> simcord.ResponseMessage:
+        """A message as it is now (an ephemeral one edited by clicks included)."""
+        stored = self.env.backend.get_message(self.channel.id, shown.id)
+        return simcord.ResponseMessage(self.env, stored)
+
     @staticmethod
     def response(result: simcord.InteractionResult) -> simcord.ResponseMessage:
         assert result.response is not None, result

@@ -35,6 +35,7 @@ SCREENS = {
     "admin",
     "tournament",
     "season",
+    "replay",
 }
 
 
@@ -114,6 +115,11 @@ def test_each_screen_shows_what_its_caption_says(documents: dict[str, dict[str, 
     picture = target(documents["end-picture"])
     assert [a["filename"] for a in picture["attachments"]] == ["spades-game-1.png"]
     assert embed_text(target(documents["leaderboard"])).startswith("Ratings")
+    replay = target(documents["replay"])
+    assert replay["flags"] & 64 and replay["content"].startswith("**Game 1 · hand")
+    assert "Coach: " in replay["content"]
+    assert labels(replay) == ["◀", "▶", "Share"]
+    assert replay["attachments"][0]["filename"].startswith("spades-replay-1-")
 
 
 def test_the_server_screens_show_what_their_captions_say(

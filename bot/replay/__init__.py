@@ -1,0 +1,1 @@
+"""Replays of finished games: frames one trick apart, with the coach's marks."""

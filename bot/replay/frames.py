@@ -1,0 +1,190 @@
+"""The frames of a finished game's replay, read from its hand records.
+
+A hand gives one frame for its bidding (the hands as dealt, every bid), one
+per trick played (the four cards of that trick on the table, the hands
+without them), and one for an accepted claim of the rest (the tricks it
+gave). The picture (:mod:`bot.render.replay`) is drawn from a frame alone,
+so tests check frames against the record and the picture separately.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.game.cards import mask_of, parse_card
+from bot.game.record import HandRecord
+from bot.game.rules import RuleSet
+from bot.game.trick import Trick
+from bot.stats.records import BadRecord, FinishedGame, SeatPlayer, read_hand
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    hand: int  # 1, 2, ...
+    trick: int  # 0: the bidding; 1-13: that trick on the table
+    dealer: int
+    hands: tuple[int, int, int, int]  # each seat's cards at that moment, as masks
+    bids: tuple[int, int, int, int]  # per seat; NIL and BLIND_NIL as the engine's
+    #: The trick on the table: (seat, card) in play order; empty while bidding.
+    table: tuple[tuple[int, int], ...]
+    winner: int | None  # who takes the trick on the table
+    last_winner: int | None  # who took the trick before it
+    taken: tuple[int, int, int, int]  # tricks per seat, the one on the table included
+    score: tuple[int, int]  # before the hand
+    bags: tuple[int, int]  # before the hand
+    #: Set on the hand's last frame: the hand's points and the score after it.
+    hand_score: tuple[int, int] | None = None
+    score_after: tuple[int, int] | None = None
+    #: (seat, tricks it was given) on a claim's frame.
+    claim: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """Every frame of one game, and where each hand's begin."""
+
+    game_id: int
+    guild_id: int
+    rules: RuleSet
+    seats: tuple[SeatPlayer, SeatPlayer, SeatPlayer, SeatPlayer]
+    frames: tuple[Frame, ...]
+    records: tuple[HandRecord, ...]
+
+    def hand_starts(self) -> list[int]:
+        """The index of each hand's bidding frame, hand by hand."""
+        return [i for i, frame in enumerate(self.frames) if frame.trick == 0]
+
+    def played_in(self, user_id: int) -> bool:
+        return any(seat.user_id == user_id for seat in self.seats)
+
+
+def hand_record(rules: RuleSet, raw: Mapping[str, Any]) -> HandRecord:
+    """A stored hand record (its JSON object) as the engine's record."""
+    deck = rules.deck.value
+    try:
+        read = read_hand(rules, raw)
+        dealt = [mask_of(parse_card(name, deck) for name in hand) for hand in raw["hands"]]
+        order = [(int(entry["seat"]), read.bids[int(entry["seat"])]) for entry in raw["bids"]]
+        tricks = [
+            Trick(
+                int(t["leader"]), tuple(parse_card(c, deck) for c in t["cards"]), int(t["winner"])
+            )
+            for t in raw["tricks"]
+        ]
+        claim_raw = raw.get("claim")
+        claim = None if claim_raw is None else (int(claim_raw["seat"]), int(claim_raw["tricks"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, BadRecord):
+            raise
+        raise BadRecord(f"a hand record is malformed: {exc!r}") from None
+    if len(dealt) != 4:
+        raise BadRecord(f"hand {read.number} has {len(dealt)} hands")
+    bags_before = list(read.bags_before)
+    return HandRecord(
+        hand=read.number,
+        dealer=int(raw["dealer"]),
+        dealt=dealt,
+        bids=order,
+        tricks=tricks,
+        tricks_won=list(read.tricks_won),
+        score_before=list(raw["score_before"]),
+        bags_before=bags_before,
+        hand_score=list(read.hand_score),
+        score_after=list(read.score_after),
+        bags_after=list(read.bags_after),
+        results=read.results,
+        claim=claim,
+    )
+
+
+def hand_frames(record: HandRecord) -> list[Frame]:
+    """The frames of one hand, bidding first."""
+    bids = [0, 0, 0, 0]
+    for seat, bid in record.bids:
+        bids[seat] = bid
+    hands = list(record.dealt)
+    taken = [0, 0, 0, 0]
+    score = (record.score_before[0], record.score_before[1])
+    bags = (record.bags_before[0], record.bags_before[1])
+    common: dict[str, Any] = {
+        "hand": record.hand,
+        "dealer": record.dealer,
+        "bids": _quad(bids),
+        "score": score,
+        "bags": bags,
+    }
+    frames = [
+        Frame(
+            trick=0,
+            hands=_quad(hands),
+            table=(),
+            winner=None,
+            last_winner=None,
+            taken=_quad(taken),
+            **common,
+        )
+    ]
+    last_winner: int | None = None
+    for number, trick in enumerate(record.tricks, start=1):
+        table = tuple(((trick.leader + i) & 3, card) for i, card in enumerate(trick.cards))
+        for seat, card in table:
+            hands[seat] &= ~(1 << card)
+        taken[trick.winner] += 1
+        frames.append(
+            Frame(
+                trick=number,
+                hands=_quad(hands),
+                table=table,
+                winner=trick.winner,
+                last_winner=last_winner,
+                taken=_quad(taken),
+                **common,
+            )
+        )
+        last_winner = trick.winner
+    if record.claim is not None:
+        seat, _ = record.claim
+        given = [won - had for won, had in zip(record.tricks_won, taken, strict=True)]
+        frames.append(
+            Frame(
+                trick=len(record.tricks) + 1,
+                hands=_quad(hands),
+                table=(),
+                winner=None,
+                last_winner=last_winner,
+                taken=_quad(record.tricks_won),
+                claim=(seat, sum(given)),
+                **common,
+            )
+        )
+    last = frames[-1]
+    frames[-1] = replace(
+        last,
+        hand_score=(record.hand_score[0], record.hand_score[1]),
+        score_after=(record.score_after[0], record.score_after[1]),
+    )
+    return frames
+
+
+def replay_of(game: FinishedGame) -> Replay:
+    """The replay of a finished game. BadRecord if its records cannot be read."""
+    records = tuple(hand_record(game.rules, raw) for raw in game.hand_records)
+    frames: list[Frame] = []
+    for record in records:
+        frames.extend(hand_frames(record))
+    if not frames:
+        raise BadRecord(f"game {game.game_id} has no finished hand")
+    return Replay(
+        game_id=game.game_id,
+        guild_id=game.guild_id,
+        rules=game.rules,
+        seats=game.seats,
+        frames=tuple(frames),
+        records=records,
+    )
+
+
+def _quad(values: Sequence[int]) -> tuple[int, int, int, int]:
+    return (values[0], values[1], values[2], values[3])

@@ -1,0 +1,130 @@
+"""Replays for the Discord layer: a finished game of this server, its frames,
+and the coach's marks (reviewed once per game, in the background, then read
+from the store).
+
+A game still in play is refused: its hands are secret until it is over.
+Finished games never change, so their replays are kept in a small cache and
+every frame of a viewer is drawn from memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from bot.i18n import N_
+from bot.refusals import Refusal
+from bot.replay.frames import Replay, replay_of
+from bot.replay.review import Mark, marks_json, marks_of, review_game
+from bot.servers import ServerSettingsService
+from bot.stats.records import BadRecord
+from bot.stats.service import StatsService
+from db.store import Store
+
+log = logging.getLogger(__name__)
+
+#: Replays kept in memory (a few hundred kilobytes each at most).
+CACHED = 64
+
+Spawn = Callable[[Coroutine[Any, Any, Any], str], Any]
+
+
+class NoFinishedGame(Refusal):
+    code = "no_finished_game"
+    default_message = N_("There is no finished game {game} on this server.")
+
+
+class GameNotOver(Refusal):
+    code = "game_not_over"
+    default_message = N_("Game {game} is still being played: its replay opens once it is over.")
+
+
+class ShareRefused(Refusal):
+    code = "replay_share_refused"
+    default_message = N_("Only the players of game {game} may share its replay on this server.")
+
+
+class ReplayService:
+    def __init__(
+        self,
+        store: Store,
+        stats: StatsService,
+        servers: ServerSettingsService,
+        now: Callable[[], float],
+        spawn: Spawn,
+    ) -> None:
+        self.store = store
+        self.stats = stats
+        self.servers = servers
+        self.now = now
+        self.spawn = spawn
+        self._replays: OrderedDict[int, Replay] = OrderedDict()
+        self._marks: dict[int, list[Mark]] = {}
+        self._reviewing: set[int] = set()
+        # One review at a time: they are seconds of CPU each.
+        self._worker = asyncio.Semaphore(1)
+
+    async def replay(self, guild_id: int | None, game_id: int) -> Replay:
+        """The replay of a finished game of this server; refused otherwise."""
+        cached = self._replays.get(game_id)
+        if cached is None:
+            cached = await self._load(game_id)
+        if cached.guild_id != guild_id:
+            raise NoFinishedGame(game=game_id)
+        self._replays.move_to_end(game_id)
+        return cached
+
+    async def _load(self, game_id: int) -> Replay:
+        place = await self.store.game_place(game_id)
+        if place is None or place[0] is None:
+            raise NoFinishedGame(game=game_id)
+        if not place[1]:
+            raise GameNotOver(game=game_id)
+        found = await self.stats.finished_game(game_id)
+        if found is None:
+            raise NoFinishedGame(game=game_id)
+        try:
+            replay = replay_of(found[0])
+        except BadRecord as exc:
+            log.warning("game %d cannot be replayed: %s", game_id, exc)
+            raise NoFinishedGame(game=game_id) from None
+        self._replays[game_id] = replay
+        while len(self._replays) > CACHED:
+            dropped, _ = self._replays.popitem(last=False)
+            self._marks.pop(dropped, None)
+        return replay
+
+    async def may_share(self, replay: Replay, user_id: int) -> None:
+        """Refused unless the user played the game or the server lets anyone share."""
+        if replay.played_in(user_id):
+            return
+        if not (await self.servers.of(replay.guild_id)).replays_shared:
+            raise ShareRefused(game=replay.game_id)
+
+    async def marks(self, replay: Replay) -> list[Mark] | None:
+        """The coach's marks of the game; None while the review is made (it
+        starts in the background the first time it is asked for)."""
+        known = self._marks.get(replay.game_id)
+        if known is not None:
+            return known
+        document = await self.store.game_review(replay.game_id)
+        found = None if document is None else marks_of(document)
+        if found is not None:
+            self._marks[replay.game_id] = found
+            return found
+        if replay.game_id not in self._reviewing:
+            self._reviewing.add(replay.game_id)
+            self.spawn(self._review(replay), f"replay-review-{replay.game_id}")
+        return None
+
+    async def _review(self, replay: Replay) -> None:
+        try:
+            async with self._worker:
+                marks = await asyncio.to_thread(review_game, replay.rules, replay.records)
+            await self.store.set_game_review(replay.game_id, marks_json(marks), self.now())
+            self._marks[replay.game_id] = marks
+        finally:
+            self._reviewing.discard(replay.game_id)

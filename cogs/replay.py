@@ -1,0 +1,225 @@
+"""``/spades replay``: a private viewer of a finished game, and its buttons.
+
+The viewer is one ephemeral message: a frame's picture, ◀ ▶, a menu of the
+game's hands and Share. Every component carries the game and the frame it
+leads to (:mod:`bot.render.replay`), so a viewer keeps working after a
+restart. Pictures are drawn in a worker thread: the event loop never waits
+on Pillow. Share posts the frame in the channel through the outbox.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from collections.abc import Callable
+from typing import Any, ClassVar
+from weakref import WeakKeyDictionary
+
+import discord
+from discord import app_commands
+
+from bot.app import SpadesApp
+from bot.i18n import N_, tr
+from bot.refusals import InvalidButton
+from bot.render.decks import DeckName, deck
+from bot.render.replay import (
+    TEMPLATE,
+    ReplayId,
+    Step,
+    coach_line,
+    frame_scene,
+    marks_at,
+    parse_replay_id,
+    shared_text,
+    viewer_spec,
+)
+from bot.render.replay_picture import render_frame
+from bot.render.results import seat_name
+from bot.render.spec import MessageSpec
+from bot.replay.frames import Replay
+from cogs.components import SpadesComponent, to_view
+from cogs.errors import report
+from cogs.languages import learn_language, private_language
+from cogs.outbox import POST, Outbox, Route
+
+log = logging.getLogger(__name__)
+
+PATTERN = re.compile(TEMPLATE, re.DOTALL)
+NO_MENTIONS = discord.AllowedMentions.none()
+#: A user's display name if the bot already knows it.
+KnownName = Callable[[int], str | None]
+#: Display names kept between clicks (four per game viewed).
+KEPT_NAMES = 2000
+
+
+class ReplayComponent(SpadesComponent, template=PATTERN):
+    """Any ``spades-replay:...`` button or menu; parsed in the callback."""
+
+    desks: ClassVar[WeakKeyDictionary[Any, ReplayDesk]] = WeakKeyDictionary()
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        desk = self.desks.get(interaction.client)
+        if desk is not None:
+            values = list(getattr(self.item, "values", ()))
+            await desk.on_click(interaction, self.rest, values)
+
+
+def replay_view(spec: MessageSpec) -> discord.ui.View:
+    return to_view(spec, ReplayComponent)
+
+
+class ReplayDesk:
+    def __init__(
+        self, client: discord.Client, app: SpadesApp, outbox: Outbox, known_name: KnownName
+    ) -> None:
+        self.client = client
+        self.app = app
+        self.replays = app.replays
+        self.outbox = outbox
+        self.known_name = known_name
+        self._names: dict[int, str] = {}
+
+    def command(self) -> app_commands.Command[Any, ..., None]:
+        """``/spades replay``, made per desk so that each bot has its own."""
+
+        @app_commands.command(name="replay", description=N_("Replay a finished game, privately"))
+        @app_commands.describe(game=N_("The game's number (see /spades history)"))
+        async def replay(
+            interaction: discord.Interaction[Any], game: app_commands.Range[int, 1]
+        ) -> None:
+            await learn_language(interaction, self.app)
+            await self.open(interaction, game)
+
+        return replay
+
+    async def open(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """A new private viewer at the game's first frame."""
+        replay = await self.replays.replay(interaction.guild_id, game_id)
+        fields = await self._frame(interaction, replay, 0)
+        await interaction.response.send_message(
+            **fields, ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+        fields["view"].stop()  # dispatched by the template, not by the view
+
+    async def on_click(
+        self, interaction: discord.Interaction[Any], rest: str, values: list[str]
+    ) -> None:
+        try:
+            await learn_language(interaction, self.app)
+            wanted = parse_replay_id(rest)
+            if wanted is None:
+                raise InvalidButton()
+            if wanted.step is Step.OPEN:
+                await self.open(interaction, wanted.game)
+                return
+            replay = await self.replays.replay(interaction.guild_id, wanted.game)
+            index = _frame_index(replay, wanted, values)
+            if wanted.step is Step.SHARE:
+                await self._share(interaction, replay, index)
+                return
+            fields = await self._frame(interaction, replay, index)
+            await interaction.response.edit_message(
+                content=fields["content"], attachments=[fields["file"]], view=fields["view"]
+            )
+            fields["view"].stop()
+        except Exception as exc:
+            await report(interaction, exc)
+
+    async def _frame(
+        self, interaction: discord.Interaction[Any], replay: Replay, index: int
+    ) -> dict[str, Any]:
+        """The viewer's message at frame ``index``, for the person asking."""
+        lang = private_language(interaction)
+        coach, reviewing = await self._coach(replay, index, lang)
+        design = deck(await self.app.deck_of(interaction.user.id)).name
+        png = await self._picture(replay, index, coach, design, lang)
+        spec = viewer_spec(replay, index, coach, reviewing, lang)
+        return {
+            "content": spec.content,
+            "file": discord.File(io.BytesIO(png), _filename(replay, index)),
+            "view": replay_view(spec),
+        }
+
+    async def _coach(self, replay: Replay, index: int, lang: str) -> tuple[list[str], bool]:
+        """The coach's lines for the frame, and whether the review is still under way."""
+        marks = await self.replays.marks(replay)
+        if marks is None:
+            return [], True
+        names = await self._seat_names(replay, lang)
+        return [coach_line(m, names, lang) for m in marks_at(replay.frames[index], marks)], False
+
+    async def _picture(
+        self, replay: Replay, index: int, coach: list[str], design: DeckName, lang: str
+    ) -> bytes:
+        names = await self._seat_names(replay, lang)
+        scene = frame_scene(replay, index, names, coach[0] if coach else "", lang)
+        return await asyncio.to_thread(render_frame, scene, design, lang)
+
+    async def _share(
+        self, interaction: discord.Interaction[Any], replay: Replay, index: int
+    ) -> None:
+        await self.replays.may_share(replay, interaction.user.id)
+        lang = private_language(interaction)
+        channel_id, guild_id = interaction.channel_id, interaction.guild_id
+        assert channel_id is not None
+        # Public: the frame in the sharer's deck design and language, as they saw it.
+        coach, _ = await self._coach(replay, index, lang)
+        design = deck(await self.app.deck_of(interaction.user.id)).name
+        png = await self._picture(replay, index, coach, design, lang)
+        text = shared_text(replay, index, interaction.user.id, coach, lang)
+        name = _filename(replay, index)
+
+        async def post() -> Route:
+            channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
+            try:
+                file = discord.File(io.BytesIO(png), name)
+                await channel.send(content=text, file=file, allowed_mentions=NO_MENTIONS)
+            except discord.HTTPException as exc:
+                log.info("replay of game %d not shared in %d: %s", replay.game_id, channel_id, exc)
+            return POST
+
+        # One share per person and game waits at a time: a newer one replaces it.
+        self.outbox.put((f"replay-share-{interaction.user.id}", replay.game_id), post)
+        await interaction.response.send_message(
+            tr(lang, "This moment of game {game} is shared in the channel.", game=replay.game_id),
+            ephemeral=True,
+        )
+
+    async def _seat_names(self, replay: Replay, lang: str) -> list[str]:
+        if len(self._names) > KEPT_NAMES:
+            self._names.clear()
+        for seat in replay.seats:
+            if seat.user_id is not None and seat.user_id not in self._names:
+                self._names[seat.user_id] = await self._user_name(seat.user_id)
+        return [
+            seat_name(replay.seats, s, self._names.__getitem__, plain=True, lang=lang)
+            for s in range(4)
+        ]
+
+    async def _user_name(self, user_id: int) -> str:
+        name = self.known_name(user_id)
+        if name is not None:
+            return name
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            return user.display_name
+        except discord.HTTPException:
+            return f"#{user_id % 10000:04d}"
+
+
+def _frame_index(replay: Replay, wanted: ReplayId, values: list[str]) -> int:
+    """The frame a click asks for: the id's, or the menu's choice."""
+    index = wanted.frame
+    if wanted.step is Step.HAND:
+        if len(values) != 1 or not values[0].isdigit():
+            raise InvalidButton()
+        index = int(values[0])
+    if not 0 <= index < len(replay.frames):
+        raise InvalidButton()
+    return index
+
+
+def _filename(replay: Replay, index: int) -> str:
+    return f"spades-replay-{replay.game_id}-{index + 1}.png"

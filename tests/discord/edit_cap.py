@@ -82,23 +82,24 @@ class EditCap:
             if self.status == 429:
                 data["global"] = False
                 raise TooManyRequests(_Answer(429), data)  # type: ignore[arg-type]
-            raise discord.HTTPException(_Answer(self.status), data)  # type: ignore[arg-type]
+            raise discord.HTTPException(_Answer(self.status), data)
         recent.append(now)
         self.passed += 1
 
     @contextmanager
     def applied(self) -> Iterator[EditCap]:
-        original: Callable[..., Awaitable[Any]] = FakeHTTPClient.request
+        transport: type[Any] = FakeHTTPClient  # every request of the bot's token
+        original: Callable[..., Awaitable[Any]] = transport.request
 
         async def request(client: FakeHTTPClient, route: Any, *args: Any, **kwargs: Any) -> Any:
             self.check(route)
             return await original(client, route, *args, **kwargs)
 
-        FakeHTTPClient.request = request  # type: ignore[method-assign]
+        transport.request = request
         try:
             yield self
         finally:
-            FakeHTTPClient.request = original  # type: ignore[method-assign]
+            transport.request = original
 
 
 @contextmanager

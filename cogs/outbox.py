@@ -64,6 +64,10 @@ Sleep = Callable[[float], Awaitable[None]]
 #: keeps the task, logs its failure and cancels it when the application closes.
 Spawn = Callable[[Coroutine[Any, Any, None], str], asyncio.Task[Any]]
 
+#: Discord's window for old messages' edits is not exact (nor is a clock):
+#: the next such edit waits this much longer than the window says.
+OLD_EDIT_MARGIN_S = 0.05
+
 POST = "POST /channels/{channel_id}/messages"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 DELETE = "DELETE /channels/{channel_id}/messages/{message_id}"
@@ -199,7 +203,8 @@ class Outbox:
         recent = self._old_edits.get(item.channel_id)
         if item.old and recent is not None and len(recent) >= self.budget.old_edits > 0:
             # The window's oldest edit must have left it.
-            free = max(free, recent[-self.budget.old_edits] + self.budget.old_window_s)
+            window_ends = recent[-self.budget.old_edits] + self.budget.old_window_s
+            free = max(free, window_ends + OLD_EDIT_MARGIN_S)
         return free
 
     def _next(self, turn: float) -> tuple[float, Key] | None:

@@ -9,8 +9,9 @@ waited become one edit, and the last one is always shown), posted again if
 it was deleted, and a missing permission is reported to the host; it is
 drawn again once permissions change. The game state never depends on any
 of this succeeding. After each try, shown or not, the turn it waits on
-goes to :class:`~cogs.notices.TurnNotices` and the live hands are redrawn:
-a person is never kept waiting on a table message Discord refused.
+goes to :class:`~cogs.notices.TurnNotices` and the live hands are redrawn;
+while the message's edits are refused or paced (below), that happens at
+each change already: a person is never kept waiting on the table message.
 
 Discord caps the edits of messages older than an hour (code 30046, answered
 as a 429 or a 400, about 3 edits per 6 s in a channel), and a table message
@@ -141,6 +142,12 @@ class TablePresenter:
             return
         if self._to_draw(screen):
             self._put(table.id, screen)
+        if screen.failures or (screen.message_id is not None and self._is_old(screen.message_id)):
+            # Its message is refused for now, or paced below the cap on old
+            # messages: whoever the table waits on is told and gets their
+            # buttons now, not seconds later with the message.
+            self.notices.turn_shown(table)
+            self.app.spawn(self.hands.refresh(table), f"hands-{table.id}")
 
     def _put(self, table_id: int, screen: _Screen, due: float | None = None) -> None:
         old = screen.message_id is not None and self._is_old(screen.message_id)

@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from bot.config import DiscordSettings, Settings
+from bot.game.types import Phase
 from tests.discord.conftest import fast_settings
-from tests.discord.edit_cap import EditCap, play_hands, solo_table
-from tests.discord.harness import World
+from tests.discord.edit_cap import EditCap, caught_up, play_hands, shown_version, solo_table
+from tests.discord.harness import World, buttons_of
 
 # Sleeps longer than half a second wait for advance_time, not for the wall clock.
 pytestmark = pytest.mark.simcord(settle_timeout=0.5)
@@ -58,3 +59,32 @@ async def test_a_table_message_past_the_edit_cap_keeps_up_and_every_hand_is_deal
         tables = [m for m in world.channel.history() if m.embeds]
         assert len(tables) == 1
     world.env.raise_errors()
+
+
+@pytest.mark.parametrize("discord_settings", [PACED])
+async def test_a_refused_table_edit_holds_up_neither_the_hand_nor_the_turn_notice(
+    world: World,
+) -> None:
+    alice = world.user("alice")
+    table = await solo_table(world)
+    assert await caught_up(world, table.id, CATCH_UP_S) is not None
+    message = world.table_message()
+    await world.my_hand(alice)
+    # Every edit of the table message is refused from now on (a rate limit).
+    world.env.inject_error("PATCH", f"/channels/*/messages/{message.id}", status=429, times=None)
+    await world.act(await world.table())  # alice bids; the computer players follow
+    await world.env.advance_time(1)
+    table = await world.table()
+    assert table.game is not None and table.game.phase is Phase.PLAYING
+    assert table.seats[table.game.waited_on() or 0].user_id == alice.id
+    assert shown_version(world, table.id) < table.version  # the table message is behind
+    # Yet her hand shows her turn, and she is told.
+    hand = world.message(world.hand_ids[alice.id])
+    assert any(not button.disabled for button in buttons_of(hand))
+    notices = [m.content for m in world.talk().history() if f"<@{alice.id}>" in m.content]
+    assert notices and "your turn to play" in notices[-1]
+    # Refused edits are tried again, with the latest state, until one is taken.
+    world.env.backend.faults.clear()
+    assert await caught_up(world, table.id, CATCH_UP_S) is not None
+    await world.act(table)  # from the hand she already has
+    assert world.hands_opened == 1

@@ -1,6 +1,7 @@
 """The whole bot under load: many live tables, some in play, inside Discord's limits.
 
-    python -m benchmarks.bot [--tables 1000] [--active 100] [--seconds 120] [--quick]
+    python -m benchmarks.bot [--tables 1000] [--active 100] [--seconds 120]
+        [--old-messages [--cap-status 429|400]] [--quick]
 
 The real bot (every feature, default settings) runs in SimCord's simulated
 Discord over a SQLite file in a temporary folder. ``--tables`` tables are
@@ -29,14 +30,22 @@ Measured from the end of the set-up to the end of the run:
   webhooks): the peak in any 1 s window of the fake clock. SimCord has no
   rate limits: a request beyond 50 in the last fake second counts as a 429
   here (counted, not refused), besides any real 429 or other 4xx answer;
+* invalid requests: every 401, 403 and 429 answer the bot receives (the
+  modelled global limit's included), per 10 minutes of the fake clock from
+  the end of the set-up: Discord blocks an address after 10,000;
 * CPU (``time.process_time``) per accepted action during the play, the
   resident memory at the end and per live table, and the time the restarted
   bot's ``setup_hook`` takes to resume every table.
 
+With ``--old-messages`` every table message is posted two hours before the
+play (its id says so), and Discord's cap on edits of messages older than an
+hour is modelled (tests/discord/edit_cap.py: 3 edits per 6 s per channel,
+answered with a 429 and code 30046, or a 400 with ``--cap-status 400``).
+
 The last line is one JSON object: ``{"tables", "active", "actions",
 "response_p50_ms", "response_p99_ms", "shown_p99_ms", "rest_per_action",
 "peak_rest_per_s", "rate_limited", "invalid_requests", "cpu_ms_per_action",
-"rss_mb", "resume_s"}``.
+"rss_mb", "resume_s", "invalid_per_10min"}``.
 """
 
 from __future__ import annotations
@@ -53,7 +62,7 @@ import tempfile
 import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,6 +77,7 @@ from bot.discord_app import SpadesBot
 from bot.game.types import Phase
 from bot.tables.model import Table, TableStatus
 from cogs.outbox import Budget
+from tests.discord.edit_cap import TWO_HOURS_S, EditCap, posted_earlier
 from tests.discord.harness import TABLE_TITLE, World, labels_of
 
 from .click import PEOPLE, Stopwatch, _ms, timed_world
@@ -396,6 +406,8 @@ class Run:
     restart_s: float
     play_requests: int
     unowned_waits: int
+    fake_s: float  # of the fake clock, from the end of the set-up to the end
+    cap: EditCap | None  # with --old-messages
 
 
 def tail_s(bot: SpadesBot, tables: int) -> float:
@@ -440,7 +452,11 @@ def lap(what: str, since: float) -> float:
     return now
 
 
-async def run(folder: Path, tables: int, active: int, seconds: float, seed: int) -> Run:
+async def run(
+    folder: Path, tables: int, active: int, seconds: float, seed: int, cap_status: int | None
+) -> Run:
+    """``cap_status``: with table messages two hours old, the edit cap's
+    answer (429 or 400); None: table messages as new as the set-up."""
     seeds = itertools.count(seed)
 
     def make_bot() -> TimedBot:
@@ -455,7 +471,12 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
     think = random.Random(seed)
     async with simcord.run(bot, settle_timeout=SETTLE_S) as env:
         traffic = Traffic(lambda: env.now().timestamp())
-        with counted(traffic):
+        # Off during the set-up, which stands for days of play before.
+        cap = None if cap_status is None else EditCap(env, status=cap_status, on=False)
+        with ExitStack() as modelled:
+            if cap is not None:
+                modelled.enter_context(cap.applied())  # under the counting
+            modelled.enter_context(counted(traffic))
             try:
                 bot.app.subscribe(traffic.committed)
                 watch = await Stopwatch.on(env, bot.app.store)
@@ -465,7 +486,8 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                 paced = bot.outbox.budget
                 bot.outbox.budget = Budget(per_s=0, per_channel_s=0)
                 opening = time.perf_counter()
-                with patient(env, SETTLE_SETUP_S):
+                aged = posted_earlier(env, TWO_HOURS_S) if cap is not None else nullcontext()
+                with patient(env, SETTLE_SETUP_S), aged:
                     worlds = []
                     for number in range(tables):
                         world = timed_world(env, lambda: bot, watch)
@@ -482,6 +504,8 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                     f" {active} in play, for {seconds:.0f} fake seconds"
                 )
                 bot.outbox.budget = paced
+                if cap is not None:
+                    cap.on = True
                 bot.wait_on_fake_clock(env)
 
                 traffic.recording = True
@@ -540,6 +564,7 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
                 resumed = len(await restarted.app.tables.unfinished())
                 assert resumed == still_open, f"tables lost: {resumed} of {still_open} resumed"
                 end_rss = rss_mb()
+                fake_s = env.now().timestamp() - started
             finally:
                 # A restart leaves the old bot as a crash would: its store open.
                 for made in bots:
@@ -554,6 +579,8 @@ async def run(folder: Path, tables: int, active: int, seconds: float, seed: int)
         restart_s,
         play_requests,
         sum(made.unowned_waits for made in bots),
+        fake_s,
+        cap,
     )
 
 
@@ -600,6 +627,17 @@ def report(result: Run, tables: int, active: int) -> dict[str, Any]:
     play = traffic.requests[: result.play_requests]
     real_429, invalid, statuses = statuses_of(traffic.requests)
     peak = peak_per_second([r.fake for r in traffic.requests if r.token])
+    # Discord's invalid requests: 401, 403 and 429 answers, those a request
+    # loop waits out and sends again included.
+    waited_out = 0 if result.cap is None else result.cap.waited_out
+    counted_invalid = statuses[401] + statuses[403] + real_429 + traffic.modelled_429 + waited_out
+    per_10min = counted_invalid * 600.0 / result.fake_s if result.fake_s > 0 else 0.0
+    if result.cap is not None:
+        print(
+            f"old messages: {result.cap.passed} edits of them let through,"
+            f" {result.cap.refused} refused by the cap ({waited_out} of them waited out)"
+        )
+    print(f"{counted_invalid} invalid answers in {result.fake_s:.0f} fake seconds")
     print(
         f"with the restart's redraws: token routes' peak per fake second {peak},"
         f" 429s: {traffic.modelled_429} over the modelled global limit, {real_429} answered;"
@@ -628,6 +666,7 @@ def report(result: Run, tables: int, active: int) -> dict[str, Any]:
         "cpu_ms_per_action": round(result.cpu_s * 1000 / actions, 3),
         "rss_mb": round(result.rss_mb, 1),
         "resume_s": round(result.resume_s, 3),
+        "invalid_per_10min": round(per_10min, 1),
     }
 
 
@@ -637,12 +676,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--active", type=int, default=100, help="of them, tables in play")
     parser.add_argument("--seconds", type=float, default=120.0, help="fake seconds of play")
     parser.add_argument("--seed", type=int, default=1, help="deals and think times")
+    parser.add_argument(
+        "--old-messages",
+        action="store_true",
+        help="table messages two hours old, under Discord's cap on editing them",
+    )
+    parser.add_argument(
+        "--cap-status",
+        type=int,
+        choices=(429, 400),
+        default=429,
+        help="how the cap answers an edit beyond it (with --old-messages)",
+    )
     args = parse_args(parser, argv, tables=20, active=4, seconds=20.0)
     if not 1 <= args.active <= args.tables or args.seconds <= 0:
         parser.error("need 1 <= --active <= --tables and --seconds above 0")
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
-        result = asyncio.run(run(Path(tmp), args.tables, args.active, args.seconds, args.seed))
+        cap_status = args.cap_status if args.old_messages else None
+        result = asyncio.run(
+            run(Path(tmp), args.tables, args.active, args.seconds, args.seed, cap_status)
+        )
         figures = report(result, args.tables, args.active)
     print(f"wall {time.perf_counter() - started:.1f} s")
     print(json.dumps(figures))

@@ -56,6 +56,11 @@ class DiscordSettings(Section):
     # discord.py's own).
     table_edits_per_channel_s: float = Field(1.0, ge=0, le=60)
     rest_per_s: float = Field(35.0, ge=0)
+    # Discord caps edits of messages older than an hour (code 30046; about 3
+    # edits per 6 s in a channel): at most this many such edits of table
+    # messages in any window of so many seconds in one channel. 0 turns it off.
+    old_message_edits: int = Field(3, ge=0, le=50)
+    old_message_edits_window_s: float = Field(6.0, ge=0, le=3600)
     # Several processes (see bot/shards.py and "Running at scale" in the
     # README): this process connects the shards ``shard_ids`` (a list, or a
     # text such as "0-3") of ``shard_count``. Without them: one process, every

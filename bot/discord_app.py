@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
@@ -37,6 +38,7 @@ from bot.shards import format_shard_ids
 from bot.tables.model import Table
 from bot.tables.service import random_seed
 from bot.tournament.service import TournamentService
+from cogs import fail_fast
 from cogs.admin import AdminCog
 from cogs.coach import CoachDesk
 from cogs.components import PATTERN, ComponentHandler, SpadesComponent, handle_components
@@ -137,8 +139,13 @@ class SpadesBot(commands.Bot):
         seed_source: Callable[[], int] = random_seed,
         **client_options: Any,
     ) -> None:
+        # Every answer passes this trace: counted first (with metrics on),
+        # then a 429 to a request that must not wait is raised at once.
+        trace = aiohttp.TraceConfig()
         if settings.metrics.port:
-            client_options.setdefault("http_trace", metrics.rate_limit_trace())
+            metrics.count_rate_limits(trace)
+        fail_fast.install(trace)
+        client_options.setdefault("http_trace", trace)
         # The bot never joins voice: no warnings about voice libraries.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(

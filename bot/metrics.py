@@ -147,9 +147,9 @@ def _counted(
     return counted
 
 
-def rate_limit_trace() -> aiohttp.TraceConfig:
-    """An aiohttp trace that counts every 429 answer, including those
-    discord.py waits out and retries by itself."""
+def count_rate_limits(trace: aiohttp.TraceConfig) -> None:
+    """Have ``trace`` count every 429 answer, including those discord.py
+    waits out and retries by itself."""
 
     async def on_request_end(
         _session: aiohttp.ClientSession, _context: Any, params: aiohttp.TraceRequestEndParams
@@ -157,6 +157,4 @@ def rate_limit_trace() -> aiohttp.TraceConfig:
         if params.response.status == 429:
             RATE_LIMITED.labels(shard).inc()
 
-    trace = aiohttp.TraceConfig()
     trace.on_request_end.append(on_request_end)
-    return trace

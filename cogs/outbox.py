@@ -13,7 +13,10 @@ new one is posted) puts itself again from its ``send``.
 Two lanes share the budget:
 
 * table messages, spaced per channel (``table_edits_per_channel_s``): each
-  table's item competes on its own, from the instant its channel is free;
+  table's item competes on its own, from the instant its channel is free.
+  Edits of messages older than an hour, which Discord caps per channel
+  (code 30046), are paced besides: at most ``old_message_edits`` of them in
+  any ``old_message_edits_window_s`` in one channel;
 * the line: turn notices, the clock's messages, end-of-game posts (what a
   coming feature adds, such as a results channel, joins it as a new kind of
   key). One line item is in flight at a time, and only the first one in
@@ -38,7 +41,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
@@ -61,6 +64,10 @@ Sleep = Callable[[float], Awaitable[None]]
 #: keeps the task, logs its failure and cancels it when the application closes.
 Spawn = Callable[[Coroutine[Any, Any, None], str], asyncio.Task[Any]]
 
+#: Discord's window for old messages' edits is not exact (nor is a clock):
+#: the next such edit waits this much longer than the window says.
+OLD_EDIT_MARGIN_S = 0.05
+
 POST = "POST /channels/{channel_id}/messages"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 DELETE = "DELETE /channels/{channel_id}/messages/{message_id}"
@@ -68,15 +75,23 @@ DELETE = "DELETE /channels/{channel_id}/messages/{message_id}"
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """Requests a second for everything together, and seconds between two
-    table messages in one channel; 0 turns either off."""
+    """Requests a second for everything together, seconds between two table
+    messages in one channel, and edits of old messages allowed in any window
+    of ``old_window_s`` in one channel; 0 turns each off."""
 
     per_s: float
     per_channel_s: float
+    old_edits: int = 0
+    old_window_s: float = 0.0
 
     @classmethod
     def of(cls, settings: DiscordSettings) -> Budget:
-        return cls(settings.rest_per_s, settings.table_edits_per_channel_s)
+        return cls(
+            settings.rest_per_s,
+            settings.table_edits_per_channel_s,
+            settings.old_message_edits,
+            settings.old_message_edits_window_s,
+        )
 
     @property
     def gap_s(self) -> float:
@@ -89,6 +104,7 @@ class _Item:
     due: float
     place: int  # the order of arrival, which settles equal due instants
     channel_id: int | None  # a table message's channel; None: the line
+    old: bool = False  # an edit of a message Discord caps (older than an hour)
 
 
 class Outbox:
@@ -105,6 +121,7 @@ class Outbox:
         self._line_in_flight = False
         self._line_free_at = float("-inf")  # when the line's last request was done
         self._channel_free_at: dict[int, float] = {}  # channel -> its next table message
+        self._old_edits: dict[int, deque[float]] = {}  # channel -> its last old edits' instants
         self._last_sent = float("-inf")
         # When the last nap ended: (the clock then, the instant napped until).
         self._nap_ended = (float("-inf"), float("-inf"))
@@ -122,20 +139,26 @@ class Outbox:
         return key in self._waiting
 
     def put(
-        self, key: Key, send: Send, *, due: float | None = None, channel_id: int | None = None
+        self,
+        key: Key,
+        send: Send,
+        *,
+        due: float | None = None,
+        channel_id: int | None = None,
+        old: bool = False,
     ) -> None:
         """Have ``send`` go at ``due`` (or as soon as may be), in place of the
         key's waiting item. Without ``due`` a replacement keeps the waiting
         one's place (it is a newer version of the same thing); with one it
         is a new appointment, placed by that instant. ``channel_id`` puts it
-        among the table messages, spaced in that channel; without it the
-        item waits in the line."""
+        among the table messages, spaced in that channel (``old``: an edit
+        Discord caps, paced besides); without it the item waits in the line."""
         waiting = self._waiting.get(key)
         if waiting is not None and due is None:
-            waiting.send, waiting.channel_id = send, channel_id
+            waiting.send, waiting.channel_id, waiting.old = send, channel_id, old
         else:
             at = self._now() if due is None else due
-            waiting = _Item(send, at, next(self._places), channel_id)
+            waiting = _Item(send, at, next(self._places), channel_id, old)
             self._waiting[key] = waiting
         if self._napping_until is None or self._may_go_at(waiting) < self._napping_until:
             self._wake()
@@ -169,11 +192,20 @@ class Outbox:
     def _may_go_at(self, item: _Item) -> float:
         """The earliest instant ``item`` may go, by the budget, its channel's
         spacing and (for the line) the line's last request."""
-        if item.channel_id is None:
-            after = self._line_free_at
-        else:
-            after = self._channel_free_at.get(item.channel_id, item.due)
+        after = self._line_free_at if item.channel_id is None else self._channel_free(item)
         return max(item.due, after, self._last_sent + self.budget.gap_s)
+
+    def _channel_free(self, item: _Item) -> float:
+        """When a table message's channel is free for ``item``: its spacing,
+        and for an old message's edit the cap's window too."""
+        assert item.channel_id is not None
+        free = self._channel_free_at.get(item.channel_id, item.due)
+        recent = self._old_edits.get(item.channel_id)
+        if item.old and recent is not None and len(recent) >= self.budget.old_edits > 0:
+            # The window's oldest edit must have left it.
+            window_ends = recent[-self.budget.old_edits] + self.budget.old_window_s
+            free = max(free, window_ends + OLD_EDIT_MARGIN_S)
+        return free
 
     def _next(self, turn: float) -> tuple[float, Key] | None:
         """The item to send next and the instant it may go. Of the items that
@@ -190,7 +222,7 @@ class Outbox:
                 if head is None or (item.due, item.place) < (head.due, head.place):
                     head, head_key = item, key
                 continue
-            may_go_at = max(item.due, self._channel_free_at.get(item.channel_id, item.due))
+            may_go_at = max(item.due, self._channel_free(item))
             if may_go_at <= turn:
                 if ready is None or (item.due, 0, item.place) < ready[:3]:
                     ready = (item.due, 0, item.place, key)
@@ -246,8 +278,14 @@ class Outbox:
         now = self._last_sent = self._now()
         if item.channel_id is None:
             self._line_in_flight = True
-        elif self.budget.per_channel_s > 0:
-            self._channel_free_at[item.channel_id] = now + self.budget.per_channel_s
+        else:
+            if self.budget.per_channel_s > 0:
+                self._channel_free_at[item.channel_id] = now + self.budget.per_channel_s
+            if item.old and self.budget.old_edits > 0:
+                recent = self._old_edits.setdefault(item.channel_id, deque())
+                recent.append(now)
+                while len(recent) > self.budget.old_edits:
+                    recent.popleft()
         kind, number = key
         self._in_flight[key] = self._spawn(self._fly(key, item), f"outbox-{kind}-{number}")
 
@@ -268,5 +306,8 @@ class Outbox:
             if len(self._channel_free_at) > 1024:
                 now = self._now()
                 self._channel_free_at = {c: t for c, t in self._channel_free_at.items() if t > now}
+            if len(self._old_edits) > 1024:
+                since = self._now() - self.budget.old_window_s
+                self._old_edits = {c: d for c, d in self._old_edits.items() if d[-1] > since}
             if self._waiting:
                 self._wake()

@@ -8,12 +8,32 @@ is edited to the newest version known then (so the changes made while it
 waited become one edit, and the last one is always shown), posted again if
 it was deleted, and a missing permission is reported to the host; it is
 drawn again once permissions change. The game state never depends on any
-of this succeeding. Once shown, the turn it waits on goes to
-:class:`~cogs.notices.TurnNotices`.
+of this succeeding. After each try, shown or not, the turn it waits on
+goes to :class:`~cogs.notices.TurnNotices` and the live hands are redrawn;
+while the message's edits are refused or paced (below), that happens at
+each change already: a person is never kept waiting on the table message.
+
+Discord caps the edits of messages older than an hour (code 30046, answered
+as a 429 or a 400, about 3 edits per 6 s in a channel), and a table message
+of a game played over days is always that old. Its edits are paced below the
+cap (``[discord] old_message_edits`` in ``old_message_edits_window_s``; the
+outbox shows the changes made meanwhile together). An edit refused anyway
+(a 429 of any kind, raised at once rather than waited out by discord.py, or
+Discord's own 5xx error) is tried again, with the state current then, after
+a short wait; never given up. An edit refused by the cap re-posts the table
+message instead, and deletes the old one once the new one is up: a new
+message is outside the cap, so the table catches up at once and stays
+current for the next hour, and everything only the table message offers
+(Next hand, a rematch, a claim's answers, a seat request's) is where people
+look for it again. That was chosen over copying those buttons into every
+private hand: a hand is kept live for 15 minutes of its token only, and the
+table message is the one place every player, watcher and a restarted bot
+know.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass
 from enum import Enum
@@ -26,9 +46,10 @@ from bot.render.names import computer_label
 from bot.render.table import seat_name, table_message
 from bot.tables.model import Table, TableStatus
 from cogs.components import message_fields
+from cogs.fail_fast import TooManyRequests, refusing_fast
 from cogs.hands import HandScreens
 from cogs.notices import TurnNotices
-from cogs.outbox import EDIT, POST, Key, Outbox, Route
+from cogs.outbox import DELETE, EDIT, POST, Key, Outbox, Route
 from cogs.threads import TableThreads
 
 log = logging.getLogger(__name__)
@@ -41,14 +62,20 @@ NEEDED = (
     ("send_messages", "Send Messages"),
     ("embed_links", "Embed Links"),
 )
-RETRIES = 3
 UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003
+#: Discord's answer to an edit of an old message beyond its cap (a 429 or a 400).
+OLD_MESSAGE_CAP = 30046
+#: Edits of a message this old are paced (Discord caps them from an hour on;
+#: a minute's margin covers the wait for the edit's turn).
+OLD_AFTER_S = 3600.0 - 60.0
+#: The longest wait before another try of a refused edit (doubling from 1 s).
+MOST_BACKOFF_S = 8.0
 
 
 class _Drawn(Enum):
     SHOWN = "shown"
     LATER = "later"  # a rate limit or Discord's own error: try again soon
-    GONE = "gone"  # the message was deleted: post it again
+    GONE = "gone"  # the message was deleted (or is past the edit cap): post it again
     NOT_SHOWN = "not shown"  # no permission, channel gone: wait for a change
 
 
@@ -63,6 +90,8 @@ class _Screen:
     message_id: int | None = None
     check: bool = False  # draw even if the version is already shown
     failures: int = 0  # tries in a row answered with a rate limit or an error of Discord's
+    retry_in: float = 0.0  # seconds to wait before the next try, after such an answer
+    retired: int | None = None  # a message past the edit cap, deleted once the new one is up
     problem: str | None = None  # why the message cannot be shown, for the host
 
 
@@ -113,11 +142,27 @@ class TablePresenter:
             return
         if self._to_draw(screen):
             self._put(table.id, screen)
+        if screen.failures or (screen.message_id is not None and self._is_old(screen.message_id)):
+            # Its message is refused for now, or paced below the cap on old
+            # messages: whoever the table waits on is told and gets their
+            # buttons now, not seconds later with the message.
+            self.notices.turn_shown(table)
+            self.app.spawn(self.hands.refresh(table), f"hands-{table.id}")
 
     def _put(self, table_id: int, screen: _Screen, due: float | None = None) -> None:
+        old = screen.message_id is not None and self._is_old(screen.message_id)
         self.outbox.put(
-            _key(table_id), lambda: self._send(table_id), due=due, channel_id=screen.channel_id
+            _key(table_id),
+            lambda: self._send(table_id),
+            due=due,
+            channel_id=screen.channel_id,
+            old=old,
         )
+
+    def _is_old(self, message_id: int) -> bool:
+        """Whether Discord caps the message's edits (by its age, read from its id)."""
+        posted = discord.utils.snowflake_time(message_id).timestamp()
+        return self.app.now() - posted >= OLD_AFTER_S
 
     async def wait_shown(self, table_id: int) -> None:
         """Wait until the table's message shows everything committed so far."""
@@ -169,28 +214,31 @@ class TablePresenter:
         screen.check = False
         route = EDIT if screen.message_id is not None else POST
         drawn = await self._draw(snapshot, screen)
-        if drawn is _Drawn.LATER and screen.failures < RETRIES - 1:
+        if drawn is _Drawn.LATER:
+            # Refused for now: tried again after a while, with whatever is
+            # the latest state then; never given up.
             screen.check = screen.check or check
-            self._put(table_id, screen, due=self.app.now() + 2**screen.failures)
-            screen.failures += 1
-            return route
-        screen.failures = 0
+            self._put(table_id, screen, due=self.app.now() + screen.retry_in)
+        else:
+            screen.failures = 0
         if drawn is _Drawn.GONE:
             screen.check = True
             self._put(table_id, screen)  # posted at the channel's next turn
-            return route
-        if drawn is not _Drawn.SHOWN:
-            # Not shown (no permission, channel gone, Discord failing):
-            # drawn again at the next change (for a missing permission:
-            # once permissions change), or when a message is deleted.
+        elif drawn is _Drawn.NOT_SHOWN:
+            # Not shown (no permission, channel gone, a request Discord
+            # refuses): drawn again at the next change (for a missing
+            # permission: once permissions change), or when a message is deleted.
             screen.behind = snapshot
             if screen.wanted is snapshot:
                 screen.wanted = None
             if screen.problem is not None:
                 self.outbox.withdraw(_key(table_id))
             return route
-        screen.behind = None
-        screen.shown_version = max(screen.shown_version, table.version)
+        elif drawn is _Drawn.SHOWN:
+            screen.behind = None
+            screen.shown_version = max(screen.shown_version, table.version)
+        # Shown, or on its way: the person the table waits on hears of it
+        # and gets their buttons now, not after the table message's next try.
         self.notices.turn_shown(table)
         await self.hands.refresh(table)
         return route
@@ -216,7 +264,8 @@ class TablePresenter:
         try:
             if screen.message_id is not None:
                 try:
-                    await channel.get_partial_message(screen.message_id).edit(**fields)
+                    with refusing_fast():
+                        await channel.get_partial_message(screen.message_id).edit(**fields)
                     screen.problem = None
                     return _Drawn.SHOWN
                 except discord.NotFound as exc:
@@ -226,11 +275,22 @@ class TablePresenter:
                     self._by_message.pop(screen.message_id, None)
                     screen.message_id = None
                     return _Drawn.GONE
-            message = await channel.send(**fields)
+                except discord.HTTPException as exc:
+                    if exc.code != OLD_MESSAGE_CAP:
+                        raise
+                    log.info("table %d message is past the edit cap; posting it again", table.id)
+                    self._by_message.pop(screen.message_id, None)
+                    screen.retired, screen.message_id = screen.message_id, None
+                    return _Drawn.GONE
+            with refusing_fast():
+                message = await channel.send(**fields)
             screen.message_id = message.id
             self._by_message[message.id] = table.id
             screen.problem = None
             await self.app.set_message(table.id, message.id)
+            if screen.retired is not None:
+                self._delete(table, screen.retired)
+                screen.retired = None
             return _Drawn.SHOWN
         except discord.Forbidden as exc:
             await self._tell_host(table, screen, exc)
@@ -239,11 +299,27 @@ class TablePresenter:
             log.warning("table %d: its channel %d is gone", table.id, table.channel_id)
             return _Drawn.NOT_SHOWN
         except discord.HTTPException as exc:
-            # discord.py already waits out ordinary rate limits; what still
-            # arrives here (a 429 it gave up on, Discord's own 5xx errors)
-            # is worth a few more tries later.
             log.warning("table %d message not updated: %s", table.id, exc)
-            return _Drawn.LATER if exc.status == 429 or exc.status >= 500 else _Drawn.NOT_SHOWN
+            if exc.status != 429 and exc.status < 500:
+                return _Drawn.NOT_SHOWN  # the same request would be refused again
+            # A rate limit or Discord's own error: worth another try soon.
+            backoff = min(2.0**screen.failures, MOST_BACKOFF_S)
+            screen.failures += 1
+            retry_after = exc.retry_after if isinstance(exc, TooManyRequests) else None
+            screen.retry_in = max(backoff, retry_after or 0.0)
+            return _Drawn.LATER
+
+    def _delete(self, table: Table, message_id: int) -> None:
+        """Delete a table message replaced by a new one, in the outbox's line."""
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+
+        async def delete() -> Route:
+            # Already deleted by someone, or no permission: it only shows an older state.
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(message_id).delete()
+            return DELETE
+
+        self.outbox.put(("retired", message_id), delete)
 
     async def _tell_host(self, table: Table, screen: _Screen, exc: discord.Forbidden) -> None:
         missing = self._missing_permissions(table.channel_id)

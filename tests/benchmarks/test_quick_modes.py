@@ -125,6 +125,19 @@ CLOSING_KEYS = {
         "cpu_ms_per_action",
         "rss_mb",
         "resume_s",
+        "invalid_per_10min",
+    ],
+    "edit_cap": [
+        "cap_status",
+        "moves",
+        "lag_p99_s",
+        "lag_max_s",
+        "not_shown",
+        "refused",
+        "waited_out",
+        "my_hand_presses",
+        "hands_dealt",
+        "stuck",
     ],
 }
 
@@ -179,3 +192,11 @@ def test_an_unknown_house_rule_is_one_line_and_exit_2() -> None:
     run = quick_run("ai", "--house", "jokers=yes")
     assert run.returncode == 2
     assert len(run.stderr.strip().splitlines()) == 1 and "jokers" in run.stderr
+
+
+def test_the_bot_benchmark_runs_with_old_messages_under_the_cap() -> None:
+    run = quick_run("bot", "--old-messages", "--cap-status", "400")
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "old messages:" in run.stdout  # the cap was modelled
+    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    assert list(figures) == CLOSING_KEYS["bot"]

@@ -26,7 +26,7 @@ TABLE_TITLE = "Spades · table"
 #: No edit budgets: SimCord's clock stands still between the tests' clicks, so
 #: a paced edit would wait for real time. tests/discord/test_coalescing.py
 #: turns them on and moves the clock itself.
-UNPACED = DiscordSettings(table_edits_per_channel_s=0, rest_per_s=0)
+UNPACED = DiscordSettings(table_edits_per_channel_s=0, rest_per_s=0, old_message_edits=0)
 
 Message = discord.Message | simcord.ResponseMessage
 

@@ -13,9 +13,10 @@ judged (it is chosen before the cards are seen), nor a bid the rules force
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from bot.ai.base import Player
-from bot.coach.review import MIN_COST, Effect, bids_of, team_points
+from bot.coach.review import MIN_COST, bids_of, team_points
 from bot.game import bidding
 from bot.game.record import HandRecord
 from bot.game.rules import RuleSet, SpadesLead
@@ -24,12 +25,21 @@ from bot.game.types import ActionKind, Phase
 from bot.game.view import PlayerView
 
 
+class BidEffect(StrEnum):
+    """What the coach's bid would have changed, the tricks as they fell."""
+
+    MAKE_NIL = "make_nil"  # a Nil, by a seat that took no trick
+    MAKE_CONTRACT = "make_contract"
+    FEWER_BAGS = "fewer_bags"
+    MORE_POINTS = "more_points"
+
+
 @dataclass(frozen=True, slots=True)
 class BidMistake:
     seat: int
     bid: int
     better: int  # the coach's bid
-    effect: Effect  # MAKE_NIL, MAKE_CONTRACT, FEWER_BAGS or MORE_POINTS
+    effect: BidEffect
     number: int  # bags saved for FEWER_BAGS, points for MORE_POINTS
     points: int  # what the coach's bid gains the team, the tricks as they fell
 
@@ -108,13 +118,13 @@ def _judged(rules: RuleSet, record: HandRecord, seat: int, better: int) -> BidMi
     real = score_hand(rules, bids, list(won), list(before))[team]
     alternative = score_hand(rules, instead, list(won), list(before))[team]
     if better <= 0 and alternative.nils_made > real.nils_made:
-        effect, number = Effect.MAKE_NIL, 0
+        effect, number = BidEffect.MAKE_NIL, 0
     elif alternative.made and not real.made:
-        effect, number = Effect.MAKE_CONTRACT, 0
+        effect, number = BidEffect.MAKE_CONTRACT, 0
     elif alternative.new_bags < real.new_bags:
-        effect, number = Effect.FEWER_BAGS, real.new_bags - alternative.new_bags
+        effect, number = BidEffect.FEWER_BAGS, real.new_bags - alternative.new_bags
     else:
-        effect, number = Effect.MORE_POINTS, gain
+        effect, number = BidEffect.MORE_POINTS, gain
     return BidMistake(seat, bids[seat], better, effect, number, gain)
 
 

@@ -43,8 +43,6 @@ class Effect(StrEnum):
     SET_THEM = "set_them"
     FEWER_BAGS = "fewer_bags"
     MORE_POINTS = "more_points"
-    #: A bid's only (:mod:`bot.coach.bid_review`): Nil, by a seat that took no trick.
-    MAKE_NIL = "make_nil"
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bot.coach.bid_review import BidEffect
 from bot.coach.review import Effect
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.i18n import ENGLISH, N_, ntr, tr
@@ -75,9 +76,9 @@ _REASONS = {
 #: What the coach's bid would have done, per effect (``{n}``: bags, counted):
 #: words of their own, as the card's pronoun would not fit a bid in every language.
 _BID_REASONS = {
-    Effect.MAKE_NIL: N_("a Nil made, as they took no trick"),
-    Effect.MAKE_CONTRACT: N_("the contract made"),
-    Effect.MORE_POINTS: N_("more points for the team"),
+    BidEffect.MAKE_NIL: N_("a Nil made, as they took no trick"),
+    BidEffect.MAKE_CONTRACT: N_("the contract made"),
+    BidEffect.MORE_POINTS: N_("more points for the team"),
 }
 
 

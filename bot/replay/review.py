@@ -9,7 +9,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from bot.coach.bid_review import review_bids
+from bot.coach.bid_review import BidEffect, review_bids
 from bot.coach.hint import review_player
 from bot.coach.review import Effect, review_hand
 from bot.game.record import HandRecord
@@ -43,7 +43,7 @@ class BidMark:
     seat: int
     bid: int
     better: int
-    effect: Effect
+    effect: BidEffect
     number: int  # bags saved or points gained, as the effect counts
     points: int
 
@@ -103,7 +103,7 @@ def review_of(document: str) -> GameReview | None:
             return None
         return GameReview(
             [Mark(**{**raw, "effect": Effect(raw["effect"])}) for raw in found["marks"]],
-            [BidMark(**{**raw, "effect": Effect(raw["effect"])}) for raw in found["bids"]],
+            [BidMark(**{**raw, "effect": BidEffect(raw["effect"])}) for raw in found["bids"]],
         )
     except (ValueError, TypeError, KeyError, AttributeError):
         return None

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.coach.bid_review import bidding_view, review_bids
+from bot.coach.bid_review import BidEffect, bidding_view, review_bids
 from bot.coach.hint import hint_for, review_player
-from bot.coach.review import MIN_COST, Effect
+from bot.coach.review import MIN_COST
 from bot.game.record import HandRecord
 from bot.game.scoring import BLIND_NIL, NIL, score_hand
 from bot.render.replay import bid_marks_at, coach_lines, viewer_spec
@@ -58,7 +58,7 @@ def test_a_bid_far_below_the_tricks_taken_is_marked_with_its_cost() -> None:
     bids = [1, NIL, NIL, NIL]
     better = [mark.better, NIL, NIL, NIL]
     assert mark.points == worth(better, record) - worth(bids, record) >= MIN_COST
-    assert mark.effect is Effect.FEWER_BAGS and mark.number == 12 - (13 - mark.better)
+    assert mark.effect is BidEffect.FEWER_BAGS and mark.number == 12 - (13 - mark.better)
     # The real hand crossed the bag limit: the coach's bid would not have.
     assert score_hand(STANDARD, bids, record.tricks_won, record.bags_before)[0].bag_penalty < 0
 
@@ -98,9 +98,9 @@ def test_a_games_bid_marks_are_its_hands_reviews() -> None:
 
 def test_the_bidding_frame_carries_the_costliest_bid_first() -> None:
     replay = replay_of(finished(played_game("standard", seed=3)))
-    small = BidMark(1, 2, 4, 5, Effect.FEWER_BAGS, 1, 19)
-    large = BidMark(1, 1, 3, NIL, Effect.MAKE_NIL, 0, 120)
-    later = BidMark(2, 0, 6, 5, Effect.MAKE_CONTRACT, 0, 110)
+    small = BidMark(1, 2, 4, 5, BidEffect.FEWER_BAGS, 1, 19)
+    large = BidMark(1, 1, 3, NIL, BidEffect.MAKE_NIL, 0, 120)
+    later = BidMark(2, 0, 6, 5, BidEffect.MAKE_CONTRACT, 0, 110)
     review = GameReview([], [small, later, large])
     bidding = replay.frames[0]
     assert bid_marks_at(bidding, review.bids) == [large, small]

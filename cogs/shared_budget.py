@@ -1,0 +1,96 @@
+"""One REST budget for every process of the bot: slots leased from the store.
+
+Discord's global limit belongs to the token, and a sharded bot runs several
+processes on one token. They share the budget (``rest_per_s``) through the
+database they already share: requests go out in *slots* ``1 / rest_per_s``
+apart on the common clock (epoch seconds), and a process leases a few slots
+at a time (one statement, :meth:`db.rest_budget.RestBudgetSQL.lease_rest_slots`)
+that no other process is given. A slot is used within its own gap (from its
+instant to the next slot's) or not at all, so any second holds at most
+``rest_per_s`` + 1 requests, whichever processes send them. A lease is as
+many slots as the outbox has items ready, up to a quarter of a second's
+worth: the database sees a statement per several requests under load, and
+slots leased but not used (a quiet moment, a process killed) are a quarter
+second of the budget at most.
+
+A global 429 pauses the token: the pause is written to the store (no slot is
+leased before it ends) and this process's unused slots are dropped; the
+other processes learn of it at their next lease, within a quarter second.
+If the database does not answer, this process paces itself alone until it
+does (the budget is then its own again, as it was before sharing).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from bot.shards import Shards
+
+log = logging.getLogger(__name__)
+
+#: ``(now, count, gap_s)`` -> the first leased slot's instant.
+Lease = Callable[[float, int, float], Awaitable[float]]
+#: ``until``: no slot is leased before it any more.
+Pause = Callable[[float], Awaitable[None]]
+
+
+class Ledger(Protocol):
+    """Where the slots are leased: the store (:mod:`db.rest_budget`)."""
+
+    async def lease_rest_slots(self, now: float, count: int, gap_s: float) -> float: ...
+
+    async def pause_rest(self, until: float) -> None: ...
+
+
+#: A lease covers at most this many seconds of the budget.
+LEASE_S = 0.25
+
+
+class SharedBudget:
+    """This process's leased slots of the token's budget."""
+
+    def __init__(self, lease: Lease, pause: Pause) -> None:
+        self._lease = lease
+        self._pause = pause
+        self._slots: deque[float] = deque()
+        #: Statements sent to the store (leases), for the curious.
+        self.leases = 0
+
+    @classmethod
+    def between(cls, shards: Shards, ledger: Ledger) -> SharedBudget | None:
+        """The budget shared through ``ledger`` by a process of a sharded bot;
+        None for the bot's only process, which keeps a budget of its own."""
+        return None if shards.every_shard else cls(ledger.lease_rest_slots, ledger.pause_rest)
+
+    async def next_slot(self, now: float, gap_s: float, wanted: int) -> float:
+        """The instant of this process's next usable slot (leasing up to
+        ``wanted`` slots if it has none left); ``now`` if the store is away."""
+        while self._slots and self._slots[0] + gap_s <= now:
+            self._slots.popleft()  # its gap is over: not used
+        if not self._slots:
+            count = max(1, min(wanted, int(LEASE_S / gap_s)))
+            try:
+                first = await self._lease(now, count, gap_s)
+            except Exception:
+                log.warning("the shared REST budget is unreachable: pacing alone", exc_info=True)
+                return now
+            self.leases += 1
+            self._slots.extend(first + n * gap_s for n in range(count))
+        return self._slots[0]
+
+    def take(self) -> None:
+        """A request goes in the next slot (its instant has come)."""
+        if self._slots:
+            self._slots.popleft()
+
+    async def pause(self, until: float) -> None:
+        """Discord paused the token until ``until``: drop every slot before
+        it and tell the other processes."""
+        self._slots = deque(s for s in self._slots if s >= until)
+        try:
+            await self._pause(until)
+        except Exception:
+            log.warning("could not share a global rate limit's pause", exc_info=True)

@@ -195,7 +195,7 @@ class Outbox:
             return
         self._paused_until = until
         if self.shared is not None:
-            self._spawn(self.shared.pause(until), "outbox-pause")
+            self._spawn(self.shared.pause(until, self.budget.gap_s), "outbox-pause")
 
     # -- sending --------------------------------------------------------------------
 

@@ -8,14 +8,16 @@ at a time (one statement, :meth:`db.rest_budget.RestBudgetSQL.lease_rest_slots`)
 that no other process is given. A slot is used within its own gap (from its
 instant to the next slot's) or not at all, so any second holds at most
 ``rest_per_s`` + 1 requests, whichever processes send them. A lease is as
-many slots as the outbox has items ready, up to a quarter of a second's
-worth: the database sees a statement per several requests under load, and
-slots leased but not used (a quiet moment, a process killed) are a quarter
-second of the budget at most.
+many slots as the outbox has items ready, up to a tenth of a second's
+worth: the database sees a statement per several requests under load (ten
+a second at most, whatever the number of processes), and slots leased but
+not used (a quiet moment, a process killed) are a tenth of a second of the
+budget at most.
 
 A global 429 pauses the token: the pause is written to the store (no slot is
 leased before it ends) and this process's unused slots are dropped; the
-other processes learn of it at their next lease, within a quarter second.
+other processes learn of it at their next lease: their slots leased before
+it (a tenth of a second each at most) still go.
 If the database does not answer, this process paces itself alone until it
 does (the budget is then its own again, as it was before sharing).
 """
@@ -46,7 +48,7 @@ class Ledger(Protocol):
 
 
 #: A lease covers at most this many seconds of the budget.
-LEASE_S = 0.25
+LEASE_S = 0.1
 
 
 class SharedBudget:
@@ -86,11 +88,12 @@ class SharedBudget:
         if self._slots:
             self._slots.popleft()
 
-    async def pause(self, until: float) -> None:
+    async def pause(self, until: float, gap_s: float) -> None:
         """Discord paused the token until ``until``: drop every slot before
-        it and tell the other processes."""
-        self._slots = deque(s for s in self._slots if s >= until)
+        it and tell the other processes. The first slot after it is left to
+        the refused request, which discord.py sends again at that instant."""
+        self._slots = deque(s for s in self._slots if s >= until + gap_s)
         try:
-            await self._pause(until)
+            await self._pause(until + gap_s)
         except Exception:
             log.warning("could not share a global rate limit's pause", exc_info=True)

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from db.sql import StorePart
 
-#: ``free_at`` moved to ``:start`` (now, or later if slots are leased past
-#: now) plus the leased span; the row is made at the first lease.
+#: ``free_at`` moved on by the leased span from itself, or from now if that
+#: is later; the row is made at the first lease. (The casts tell PostgreSQL
+#: the parameters' type.)
 _LEASE = (
-    "INSERT INTO rest_budget (id, free_at) VALUES (1, :now + :span)"
+    "INSERT INTO rest_budget (id, free_at) VALUES (1, CAST(:now AS DOUBLE PRECISION) + :span)"
     " ON CONFLICT (id) DO UPDATE SET free_at ="
-    " CASE WHEN rest_budget.free_at > :now THEN rest_budget.free_at ELSE :now END + :span"
+    " CASE WHEN rest_budget.free_at > :now THEN rest_budget.free_at ELSE :now END"
+    " + CAST(:span AS DOUBLE PRECISION)"
     " RETURNING free_at"
 )
 _PAUSE = (

@@ -62,10 +62,15 @@ class SharedBudget:
         self.leases = 0
 
     @classmethod
+    def of(cls, ledger: Ledger) -> SharedBudget:
+        """The budget shared through ``ledger`` (the store)."""
+        return cls(ledger.lease_rest_slots, ledger.pause_rest)
+
+    @classmethod
     def between(cls, shards: Shards, ledger: Ledger) -> SharedBudget | None:
         """The budget shared through ``ledger`` by a process of a sharded bot;
         None for the bot's only process, which keeps a budget of its own."""
-        return None if shards.every_shard else cls(ledger.lease_rest_slots, ledger.pause_rest)
+        return None if shards.every_shard else cls.of(ledger)
 
     async def next_slot(self, now: float, gap_s: float, wanted: int) -> float:
         """The instant of this process's next usable slot (leasing up to

@@ -43,7 +43,7 @@ async def main(location: str, base: str, name: str, items: int, per_s: float) ->
         task.add_done_callback(tasks.discard)
         return task
 
-    shared = SharedBudget(store.lease_rest_slots, store.pause_rest)
+    shared = SharedBudget.of(store)
     outbox = Outbox(time.time, Budget(per_s=per_s, per_channel_s=0), spawn=spawn, shared=shared)
     trace = aiohttp.TraceConfig()
     fail_fast.install(trace, outbox.pause)

@@ -102,6 +102,13 @@ class Budget:
     def gap_s(self) -> float:
         return 1.0 / self.per_s if self.per_s > 0 else 0.0
 
+    @property
+    def slot_gap_s(self) -> float:
+        """The gap between two slots of a budget shared by processes
+        (:mod:`cogs.shared_budget`): one slot a second fewer than ``per_s``,
+        for the slot used late, within its gap."""
+        return 1.0 / max(self.per_s - 1, self.per_s / 2) if self.per_s > 0 else 0.0
+
 
 @dataclass(slots=True)
 class _Item:
@@ -195,7 +202,7 @@ class Outbox:
             return
         self._paused_until = until
         if self.shared is not None:
-            self._spawn(self.shared.pause(until, self.budget.gap_s), "outbox-pause")
+            self._spawn(self.shared.pause(until, self.budget.slot_gap_s), "outbox-pause")
 
     # -- sending --------------------------------------------------------------------
 
@@ -279,10 +286,12 @@ class Outbox:
             at, key = found
             if at <= now and self.shared is not None and self.budget.per_s > 0:
                 # Ready: its instant is also this process's next slot.
-                wanted = sum(1 for i in self._waiting.values() if i.due <= now)
-                at = await self.shared.next_slot(now, self.budget.gap_s, wanted)
-                if key not in self._waiting:
-                    continue  # withdrawn while the slot was leased
+                slot = self.shared.held(now, self.budget.slot_gap_s)
+                if slot is None:
+                    wanted = sum(1 for i in self._waiting.values() if i.due <= now)
+                    await self.shared.lease(self._time, self.budget.slot_gap_s, wanted)
+                    continue  # the clock moved on meanwhile
+                at = slot
             if at > now:
                 self._napping_until = at
                 await self.sleep(at - now)

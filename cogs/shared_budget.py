@@ -2,12 +2,14 @@
 
 Discord's global limit belongs to the token, and a sharded bot runs several
 processes on one token. They share the budget (``rest_per_s``) through the
-database they already share: requests go out in *slots* ``1 / rest_per_s``
-apart on the common clock (epoch seconds), and a process leases a few slots
-at a time (one statement, :meth:`db.rest_budget.RestBudgetSQL.lease_rest_slots`)
-that no other process is given. A slot is used within its own gap (from its
-instant to the next slot's) or not at all, so any second holds at most
-``rest_per_s`` + 1 requests, whichever processes send them. A lease is as
+database they already share: requests go out in *slots* on the common
+clock (epoch seconds), and a process leases a few slots at a time (one
+statement, :meth:`db.rest_budget.RestBudgetSQL.lease_rest_slots`) that no
+other process is given. A slot is used within its gap (from its instant to
+the next slot's) or not at all. Slots are ``1 / (rest_per_s - 1)`` apart
+(:attr:`cogs.outbox.Budget.slot_gap_s`): the requests of any second, whichever
+processes send them, then used at most ``rest_per_s`` slots, one of them late.
+A lease is as
 many slots as the outbox has items ready, up to a tenth of a second's
 worth: the database sees a statement per several requests under load (ten
 a second at most, whatever the number of processes), and slots leased but
@@ -33,6 +35,7 @@ from bot.shards import Shards
 
 log = logging.getLogger(__name__)
 
+Clock = Callable[[], float]
 #: ``(now, count, gap_s)`` -> the first leased slot's instant.
 Lease = Callable[[float, int, float], Awaitable[float]]
 #: ``until``: no slot is leased before it any more.
@@ -58,6 +61,7 @@ class SharedBudget:
         self._lease = lease
         self._pause = pause
         self._slots: deque[float] = deque()
+        self._round_trip_s = 0.0  # of the last lease
         #: Statements sent to the store (leases), for the curious.
         self.leases = 0
 
@@ -72,21 +76,27 @@ class SharedBudget:
         None for the bot's only process, which keeps a budget of its own."""
         return None if shards.every_shard else cls.of(ledger)
 
-    async def next_slot(self, now: float, gap_s: float, wanted: int) -> float:
-        """The instant of this process's next usable slot (leasing up to
-        ``wanted`` slots if it has none left); ``now`` if the store is away."""
+    def held(self, now: float, gap_s: float) -> float | None:
+        """This process's next slot, None if it holds none: a slot whose gap
+        (``gap_s``, to the next slot) is over by ``now`` is dropped unused."""
         while self._slots and self._slots[0] + gap_s <= now:
-            self._slots.popleft()  # its gap is over: not used
-        if not self._slots:
-            count = max(1, min(wanted, int(LEASE_S / gap_s)))
-            try:
-                first = await self._lease(now, count, gap_s)
-            except Exception:
-                log.warning("the shared REST budget is unreachable: pacing alone", exc_info=True)
-                return now
-            self.leases += 1
-            self._slots.extend(first + n * gap_s for n in range(count))
-        return self._slots[0]
+            self._slots.popleft()
+        return self._slots[0] if self._slots else None
+
+    async def lease(self, clock: Clock, gap_s: float, wanted: int) -> None:
+        """Lease up to ``wanted`` slots ``gap_s`` apart, from the instant the
+        answer is expected (the last lease's round trip from now)."""
+        count = max(1, min(wanted, int(LEASE_S / gap_s)))
+        asked = clock()
+        try:
+            first = await self._lease(asked + self._round_trip_s, count, gap_s)
+        except Exception:
+            log.warning("the shared REST budget is unreachable: pacing alone", exc_info=True)
+            self._slots.append(clock())  # one request, paced by this process alone
+            return
+        self._round_trip_s = max(0.0, clock() - asked)
+        self.leases += 1
+        self._slots.extend(first + n * gap_s for n in range(count))
 
     def take(self) -> None:
         """A request goes in the next slot (its instant has come)."""

@@ -6,22 +6,21 @@ database they already share: requests go out in *slots* on the common
 clock (epoch seconds), and a process leases a few slots at a time (one
 statement, :meth:`db.rest_budget.RestBudgetSQL.lease_rest_slots`) that no
 other process is given. A slot is used within its gap (from its instant to
-the next slot's) or not at all. Slots are ``1 / (rest_per_s - 1)`` apart
-(:attr:`cogs.outbox.Budget.slot_gap_s`): the requests of any second, whichever
-processes send them, then used at most ``rest_per_s`` slots, one of them late.
-A lease is as
-many slots as the outbox has items ready, up to a tenth of a second's
-worth: the database sees a statement per several requests under load (ten
-a second at most, whatever the number of processes), and slots leased but
-not used (a quiet moment, a process killed) are a tenth of a second of the
-budget at most.
+the next slot's) or not at all, and slots are ``1 / (rest_per_s - 1)`` apart
+(:attr:`cogs.outbox.Budget.slot_gap_s`): whichever processes send them, the
+requests of any second then use at most ``rest_per_s`` slots, one of them late.
+A lease is as many slots as the outbox has items ready, up to a tenth of a
+second's worth, leased from the instant its answer is expected: the database
+sees a statement per several requests under load (about ten a second at
+most, whatever the number of processes), and slots leased but not used (a
+quiet moment, a process killed) are a tenth of a second of the budget at most.
 
 A global 429 pauses the token: the pause is written to the store (no slot is
 leased before it ends) and this process's unused slots are dropped; the
 other processes learn of it at their next lease: their slots leased before
-it (a tenth of a second each at most) still go.
-If the database does not answer, this process paces itself alone until it
-does (the budget is then its own again, as it was before sharing).
+it (a tenth of a second each at most) still go. If the database does not
+answer, this process paces itself alone until it does (the budget is then
+its own again, as it was before sharing).
 """
 
 from __future__ import annotations

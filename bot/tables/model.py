@@ -109,7 +109,7 @@ class TableOptions(BaseModel):
             first = exc.errors()[0]
             cause = first.get("ctx", {}).get("error")
             if isinstance(cause, HouseRuleError):
-                raise errors.house_refusal(str(cause)) from None
+                raise errors.house_refusal(cause) from None
             where = ".".join(str(p) for p in first.get("loc", ()))
             message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
             raise errors.Malformed(f"{where}: {message}" if where else message) from None

@@ -45,6 +45,12 @@ async def choose(world: World, host: MemberActor, panel: Any, key: str, value: s
     return world.message(panel.id)
 
 
+async def turn_to(world: World, host: MemberActor, panel: Any, section: str) -> Any:
+    """The menus at the page of ``section`` (its button's label)."""
+    await host.click(panel, label=section)
+    return world.message(panel.id)
+
+
 def largest_legal_bid(table: Table, seat: int) -> str:
     assert table.game is not None
     return bid_text(max(view_of(table.game, seat).legal_bids), "en")
@@ -56,10 +62,11 @@ async def test_the_host_sets_house_rules_and_the_game_is_played_under_them(world
     panel = await open_menus(world, alice)
     assert chosen(panel, "deck") == ["standard"]
     panel = await choose(world, alice, panel, "deck", "jokers")
+    assert chosen(panel, "deck") == ["jokers"]
+    panel = await turn_to(world, alice, panel, "Bidding")
     panel = await choose(world, alice, panel, "bidding", "whiz")
-    assert chosen(panel, "deck") == ["jokers"] and chosen(panel, "bidding") == ["whiz"]
-    await alice.click(panel, label="Rules 2 of 4")  # the bags are on the second page
-    panel = world.message(panel.id)
+    assert chosen(panel, "bidding") == ["whiz"]
+    panel = await turn_to(world, alice, panel, "Scoring (1 of 2)")
     panel = await choose(world, alice, panel, "bags", "off")
     assert chosen(panel, "bags") == ["off"]
 
@@ -97,7 +104,7 @@ async def test_the_host_sets_house_rules_and_the_game_is_played_under_them(world
 async def test_mirror_bids_are_made_for_the_players(world: World) -> None:
     alice = world.user("alice")
     await world.new_table(alice, target=250)
-    panel = await open_menus(world, alice)
+    panel = await turn_to(world, alice, await open_menus(world, alice), "Bidding")
     await choose(world, alice, panel, "bidding", "mirror")
     await world.click(alice, "Add computer players")
     await world.click(alice, "Start")
@@ -150,6 +157,7 @@ async def test_a_combination_the_rules_refuse_changes_nothing(
     locales[alice.id] = locale
     await world.new_table(alice)
     panel = await open_menus(world, alice)
+    panel = await turn_to(world, alice, panel, "Bidding" if locale == "en-US" else "Annonces")
     panel = await choose(world, alice, panel, "bidding", "suicide")
     version = (await world.table()).version
     panel = await choose(world, alice, panel, "nil", "off")
@@ -196,7 +204,7 @@ async def test_the_menus_close_with_the_lobby(world: World) -> None:
     await world.click(alice, "Start")
     assert "House rules" not in labels_of(world.table_message())
     # Menus drawn in the lobby get the short answers of a started game.
-    page = await alice.click(panel, label="Rules 2 of 4")
+    page = await alice.click(panel, label="Scoring (1 of 2)")
     assert page.response is not None
     assert page.response.content == "The game has already started."
     pick = await alice.select(panel, ["jokers"], custom_id=_menu(panel, "deck")["custom_id"])

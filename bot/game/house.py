@@ -191,19 +191,27 @@ def _number(text: str) -> int:
 # -- the declaration -------------------------------------------------------------------
 
 
-#: Every value but the rule's ``off`` (in a :class:`Conflict`).
-ON: Final = "any value but off"
+class Some(Enum):
+    """Values of a rule named by what they are, in a :class:`Conflict`."""
+
+    #: Every value but the rule's ``off``.
+    ON = "on"
+
+
+ON: Final = Some.ON
+#: Values of a rule in a :class:`Conflict`: these, or :data:`ON`.
+Values = tuple[Value, ...] | Some
 
 
 @dataclass(frozen=True)
 class Conflict:
-    """The rule at one of ``values`` (or at :data:`ON`) cannot be played with
-    the rule ``other`` at one of ``other_values``. ``line`` says so; its
-    placeholder named ``other`` is filled with the other rule's value."""
+    """The rule at ``values`` cannot be played with the rule ``other`` at
+    ``other_values``. ``line`` says so; its placeholders named like the two
+    rules' keys are filled with their values."""
 
-    values: tuple[Value, ...] | str
+    values: Values
     other: str
-    other_values: tuple[Value, ...]
+    other_values: Values
     line: str
 
 
@@ -226,6 +234,9 @@ class HouseRule:
 
     def is_off(self, value: Value) -> bool:
         return value in self.values.off_value
+
+    def is_among(self, value: Value, values: Values) -> bool:
+        return not self.is_off(value) if values is ON else value in values
 
 
 Reader = Callable[[RuleSet], Value]
@@ -503,12 +514,13 @@ def read_value(rule: HouseRule, text: str) -> Value:
 
 
 def house_text(
-    rules: RuleSet, keys: Sequence[str] = KEYS, declared: Sequence[HouseRule] = HOUSE_RULES
+    rules: RuleSet, keys: Sequence[str] | None = None, declared: Sequence[HouseRule] = HOUSE_RULES
 ) -> str:
-    """The ``KEY=VALUE,...`` text of ``keys`` of ``rules``, which
-    :func:`apply` reads back."""
+    """The ``KEY=VALUE,...`` text of ``keys`` of ``rules`` (every rule's when
+    None), which :func:`apply` reads back."""
     by = _declared(declared)
-    return ",".join(f"{key}={by[key].values.text(by[key].read(rules))}" for key in keys)
+    chosen = [by[key] for key in keys] if keys is not None else declared
+    return ",".join(f"{rule.key}={rule.values.text(rule.read(rules))}" for rule in chosen)
 
 
 # -- the rule set ----------------------------------------------------------------------
@@ -540,11 +552,14 @@ def check_conflicts(rules: RuleSet, declared: Sequence[HouseRule] = HOUSE_RULES)
     for rule in declared:
         value = rule.read(rules)
         for conflict in rule.conflicts:
-            hit = not rule.is_off(value) if conflict.values == ON else value in conflict.values
             other = by[conflict.other]
             other_value = other.read(rules)
-            if hit and other_value in conflict.other_values:
-                raise HouseRuleError(conflict.line, **{other.key: other.values.text(other_value)})
+            if rule.is_among(value, conflict.values) and other.is_among(
+                other_value, conflict.other_values
+            ):
+                values = {rule.key: rule.values.text(value)}
+                values[other.key] = other.values.text(other_value)
+                raise HouseRuleError(conflict.line, **values)
 
 
 def _one_line(exc: ValidationError, carried: Mapping[str, Mapping[str, Any]]) -> str:

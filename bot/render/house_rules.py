@@ -18,13 +18,17 @@ from bot.game.rules import RuleSet, preset
 from bot.i18n import ENGLISH, tr
 from bot.render.ids import Act, ComponentId
 from bot.render.limits import OPTION_LABEL, clip
-from bot.render.spec import ButtonSpec, MessageSpec, Row, SelectOption, SelectSpec
+from bot.render.spec import (
+    MAX_PER_ROW,
+    MAX_ROWS,
+    ButtonSpec,
+    MessageSpec,
+    Row,
+    SelectOption,
+    SelectSpec,
+    chunk,
+)
 from bot.tables.model import Table
-
-#: The rows of a message; a page of the host's menus holds its menus and,
-#: below them, the rows of page buttons.
-ROWS: Final = 5
-BUTTONS_PER_ROW: Final = 5
 
 
 def value_words(rule: HouseRule, value: Value, lang: str = ENGLISH, *, short: bool = False) -> str:
@@ -97,9 +101,9 @@ class Page:
 def menu_pages(declared: Sequence[HouseRule] = HOUSE_RULES) -> tuple[Page, ...]:
     """The pages of the host's menus: each section's rules in their declared
     order, on as few pages as fit a message with the rows of page buttons."""
-    for menus in range(ROWS - 1, 0, -1):
+    for menus in range(MAX_ROWS - 1, 0, -1):
         pages = _pages(declared, menus)
-        if menus + -(-len(pages) // BUTTONS_PER_ROW) <= ROWS:
+        if menus + -(-len(pages) // MAX_PER_ROW) <= MAX_ROWS:  # the menus, then the pages
             return pages
     raise ValueError("too many house rules for the menus of one message")
 
@@ -158,9 +162,7 @@ def house_panel(
         )
         for n, shown in enumerate(pages)
     ]
-    rows += [
-        tuple(buttons[n : n + BUTTONS_PER_ROW]) for n in range(0, len(buttons), BUTTONS_PER_ROW)
-    ]
+    rows += chunk(buttons)
     head = tr(
         lang,
         "**House rules of table {table}** (`{preset}` preset). Each menu shows the "

@@ -523,17 +523,51 @@ def house_text(
     return ",".join(f"{rule.key}={rule.values.text(rule.read(rules))}" for rule in chosen)
 
 
+@dataclass(frozen=True)
+class HouseChoices:
+    """House rules chosen on top of the other rules of a table: values by
+    key, in the declared order. A table keeps them as this value; they are
+    written (and stored) as their :attr:`text`."""
+
+    values: tuple[tuple[str, Value], ...] = ()
+
+    @classmethod
+    def of(cls, chosen: Mapping[str, Value]) -> HouseChoices:
+        return cls(tuple((key, chosen[key]) for key in KEYS if key in chosen))
+
+    @classmethod
+    def parse(cls, text: str) -> HouseChoices:
+        return cls.of(parse_house(text))
+
+    @classmethod
+    def changed(cls, rules: RuleSet, base: RuleSet) -> HouseChoices:
+        """The choices that make ``base`` into ``rules``."""
+        return cls.of({key: _BY_KEY[key].read(rules) for key in changed_keys(rules, base)})
+
+    def with_value(self, key: str, value: Value) -> HouseChoices:
+        return HouseChoices.of({**dict(self.values), key: value})
+
+    @property
+    def text(self) -> str:
+        return ",".join(f"{key}={_BY_KEY[key].values.text(value)}" for key, value in self.values)
+
+    def __bool__(self) -> bool:
+        return bool(self.values)
+
+
 # -- the rule set ----------------------------------------------------------------------
 
 
 def apply(
     rules: RuleSet,
-    text: str | Mapping[str, Value],
+    text: str | Mapping[str, Value] | HouseChoices,
     declared: Sequence[HouseRule] = HOUSE_RULES,
 ) -> RuleSet:
     """``rules`` with the house rules of ``text`` (or of a :func:`parse_house`
-    result), validated as a whole."""
+    result, or chosen), validated as a whole."""
     by = _declared(declared)
+    if isinstance(text, HouseChoices):
+        text = dict(text.values)
     chosen = parse_house(text, declared) if isinstance(text, str) else text
     carried = {key: by[key].fields(value, rules) for key, value in chosen.items()}
     changes = {name: v for fields in carried.values() for name, v in fields.items()}

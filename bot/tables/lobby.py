@@ -161,7 +161,7 @@ def house_rule(
     except HouseRuleError as exc:
         raise errors.house_refusal(exc) from None
     return Write(
-        LogEntry(HOUSE, user_id, {"key": key, "value": value, "house": options.house}, now()),
+        LogEntry(HOUSE, user_id, {"key": key, "value": value, "house": options.house.text}, now()),
         Change(options=options.model_dump()),
         options=options,
     )

@@ -218,7 +218,7 @@ async def test_a_table_opened_with_house_rules_plays_them(
 ) -> None:
     alice, bob = world.user("alice"), world.user("bob")
     table = await world.new_table(alice, house="bags=5:50, deck=jokers, set=bid")
-    assert table.options.house == "deck=jokers,bags=5:50"  # as the menus write it
+    assert table.options.house.text == "deck=jokers,bags=5:50"  # as the menus write it
     assert table.rules.deck is Deck.JOKERS
     assert (table.rules.bag_limit, table.rules.bag_penalty) == (5, 50)
     text = embed_text(world.table_message())

@@ -28,6 +28,7 @@ from typing import Any, Final
 from pydantic import ValidationError
 
 from bot.game.errors import N_
+from bot.game.house_values import Choice, Kind, Number, Pair, Switch, Value
 from bot.game.rules import (
     FLOORS,
     MIN_TEAM_BIDS,
@@ -38,13 +39,6 @@ from bot.game.rules import (
     RuleSet,
     SetPenalty,
 )
-
-#: One rule's value: a word, a number, on/off, a pair of numbers, None for off.
-Value = str | int | bool | tuple[int, int] | None
-#: A catalog message id and its placeholders' values.
-Words = tuple[str, dict[str, object]]
-
-OFF: Final = N_("off")
 
 
 class HouseRuleError(ValueError):
@@ -65,127 +59,6 @@ class Menu(Enum):
     BIDDING = N_("Bidding")
     SCORING = N_("Scoring")
     END = N_("End of the game")
-
-
-# -- the kinds of values -------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One of a few words. Each value's words in the menus and ``/spades
-    rules``, and shorter ones for the rules line (the same when left out)."""
-
-    words: Mapping[str, str]
-    short: Mapping[str, str] | None = None
-    off_value: tuple[Value, ...] = ()
-
-    @property
-    def offered(self) -> tuple[Value, ...]:
-        return tuple(self.words)
-
-    @property
-    def expected(self) -> str:
-        return "|".join(self.words)
-
-    def read(self, text: str) -> Value:
-        if text not in self.words:
-            raise ValueError
-        return text
-
-    def text(self, value: Value) -> str:
-        return str(value)
-
-    def said(self, value: Value, *, short: bool = False) -> Words:
-        words = self.short if short and self.short else self.words
-        return words[str(value)], {}
-
-
-@dataclass(frozen=True)
-class Switch:
-    """``on`` or ``off`` (True or False)."""
-
-    on_words: str
-    offered: tuple[Value, ...] = (False, True)
-    expected: str = "on|off"
-    off_value: tuple[Value, ...] = (False,)
-
-    def read(self, text: str) -> Value:
-        if text not in ("on", "off"):
-            raise ValueError
-        return text == "on"
-
-    def text(self, value: Value) -> str:
-        return "on" if value else "off"
-
-    def said(self, value: Value, *, short: bool = False) -> Words:
-        return (self.on_words, {}) if value else (OFF, {})
-
-
-@dataclass(frozen=True)
-class Number:
-    """A whole number (``{n}`` in its words); with ``can_be_off``, ``off``
-    too (None). ``allowed``: the only numbers read (any when empty); a
-    number in ``off_value`` is said ``off``."""
-
-    said_as: str
-    offered: tuple[Value, ...]
-    expected: str
-    can_be_off: bool = False
-    allowed: tuple[int, ...] = ()
-    off_value: tuple[Value, ...] = (None,)
-
-    def read(self, text: str) -> Value:
-        if self.can_be_off and text == "off":
-            return None
-        number = _number(text)
-        if self.allowed and number not in self.allowed:
-            raise ValueError
-        return number
-
-    def text(self, value: Value) -> str:
-        return "off" if value is None else str(value)
-
-    def said(self, value: Value, *, short: bool = False) -> Words:
-        return (OFF, {}) if value in self.off_value else (self.said_as, {"n": value})
-
-
-@dataclass(frozen=True)
-class Pair:
-    """``off`` (None) or two numbers ``A:B``, said with the placeholders ``names``."""
-
-    said_as: str
-    names: tuple[str, str]
-    offered: tuple[Value, ...]
-    expected: str
-    off_words: str = OFF
-    off_value: tuple[Value, ...] = (None,)
-
-    def read(self, text: str) -> Value:
-        if text == "off":
-            return None
-        first, sep, second = text.partition(":")
-        if not sep:
-            raise ValueError
-        return _number(first), _number(second)
-
-    def text(self, value: Value) -> str:
-        if not isinstance(value, tuple):
-            return "off"
-        return f"{value[0]}:{value[1]}"
-
-    def said(self, value: Value, *, short: bool = False) -> Words:
-        if not isinstance(value, tuple):
-            return self.off_words, {}
-        return self.said_as, dict(zip(self.names, value, strict=True))
-
-
-Kind = Choice | Switch | Number | Pair
-
-
-def _number(text: str) -> int:
-    if not text.lstrip("-").isdigit():
-        raise ValueError
-    return int(text)
 
 
 # -- the declaration -------------------------------------------------------------------
@@ -330,9 +203,7 @@ HOUSE_RULES: Final[tuple[HouseRule, ...]] = (
     HouseRule(
         "nil",
         N_("Nil"),
-        Number(
-            N_("±{n} points"), (None, 50, 100), "off|50|100", can_be_off=True, allowed=(50, 100)
-        ),
+        Number(N_("±{n} points"), (None, 50, 100), "off|50|100", allowed=(50, 100)),
         Menu.BIDDING,
         *field("nil_value"),
         conflicts=(
@@ -390,21 +261,12 @@ HOUSE_RULES: Final[tuple[HouseRule, ...]] = (
         Choice({"bid": N_("10 a trick bid"), "short": N_("10 a missing trick")}),
         Menu.SCORING,
         lambda r: "bid" if r.set_penalty is SetPenalty.PER_TRICK_BID else "short",
-        lambda value, _: {
-            "set_penalty": SetPenalty.PER_TRICK_BID
-            if value == "bid"
-            else SetPenalty.PER_TRICK_SHORT,
-        },
+        lambda value, _: {"set_penalty": _SET_PENALTIES[str(value)]},
     ),
     HouseRule(
         "boston",
         N_("Boston (all 13 tricks)"),
-        Number(
-            N_("+{n} points"),
-            (None, 100, 200, 250, 500),
-            "off or a number of points",
-            can_be_off=True,
-        ),
+        Number(N_("+{n} points"), (None, 100, 200, 250, 500), "off or a number of points"),
         Menu.SCORING,
         *field("boston"),
     ),
@@ -452,12 +314,7 @@ HOUSE_RULES: Final[tuple[HouseRule, ...]] = (
     HouseRule(
         "floor",
         N_("Losing score"),
-        Number(
-            N_("{n} points"),
-            (None, *FLOORS),
-            "off or -100 to -1000 in steps of 50",
-            can_be_off=True,
-        ),
+        Number(N_("{n} points"), (None, *FLOORS), "off or -100 to -1000 in steps of 50"),
         Menu.END,
         *field("losing_score"),
     ),

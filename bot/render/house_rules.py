@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from bot.game.house import HOUSE_RULES, HouseRule, Menu, Value, by_key, changed_keys
+from bot.game.house import HOUSE_RULES, HouseRule, Menu, by_key, changed_keys
+from bot.game.house_values import Value
 from bot.game.rules import RuleSet, preset
 from bot.i18n import ENGLISH, tr
 from bot.render.ids import Act, ComponentId

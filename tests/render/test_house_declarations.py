@@ -14,18 +14,17 @@ import pytest
 from bot.game.house import (
     HOUSE_RULES,
     ON,
-    Choice,
     Conflict,
     HouseRule,
     HouseRuleError,
     Menu,
-    Number,
     apply,
     field,
     house_text,
     parse_house,
     resolved,
 )
+from bot.game.house_values import Choice, Number
 from bot.game.rules import PRESETS, TieRule
 from bot.i18n import ENGLISH, TRANSLATED, tr
 from bot.i18n_catalogs import read_catalog

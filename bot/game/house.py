@@ -16,6 +16,10 @@ the rules line (:mod:`bot.render.house_rules`). Every mistake is a
 :class:`HouseRuleError` of one line. Names and words are catalog message
 ids (the Discord layer translates them); the values of a rule are plain:
 ``str``, ``int``, ``bool``, ``(int, int)``, or ``None`` for ``off``.
+
+A new rule is a field of the rule set (and the engine code that plays it),
+one :class:`HouseRule` in :data:`HOUSE_RULES`, and its messages in the
+catalogs; its menu, text, record value and refusals follow.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from bot.render.hand import bid_text
 from bot.tables.errors import BadHouseRule, HostOnly
 from bot.tables.model import Table
 from tests.discord.harness import World, components_of, embed_text, finished, labels_of
+from tests.discord.test_access import forged
 from tests.discord.test_languages import locales  # noqa: F401 (a fixture)
 
 
@@ -234,3 +235,20 @@ async def test_a_table_opened_with_house_rules_plays_them(
         "expected standard|jokers|jokers-deuce|jjdd."
     )
     assert await world.bot.app.tables.in_channel(elsewhere.id) is None
+
+
+async def test_page_buttons_drawn_before_the_sections_still_open_menus(world: World) -> None:
+    """The page buttons of the menus' earlier layout (pages 0 to 3) keep
+    opening a page of menus; a page that never was gets the short answer."""
+    alice = world.user("alice")
+    table = await world.new_table(alice)
+    ids = [f"spades:house:{table.id}:{table.version}:{page}" for page in ("0", "1", "2", "3", "9")]
+    old = await forged(world, *ids)
+    for index in range(4):
+        opened = await alice.click(old, label=f"forged {index}")
+        assert opened.ephemeral and opened.response is not None
+        menus = [item for row in components_of(opened.response) for item in row["components"]]
+        assert any(item["type"] == 3 for item in menus)
+    refused = await alice.click(old, label="forged 4")
+    assert refused.response is not None and refused.response.content == "That button is not valid."
+    assert (await world.table()).version == table.version

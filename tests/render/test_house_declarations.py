@@ -170,3 +170,55 @@ def test_a_number_rule_reads_only_its_numbers() -> None:
     assert [nil.values.read(text) for text in ("off", "50", "100")] == [None, 50, 100]
     with pytest.raises(ValueError):
         nil.values.read("75")
+
+
+# The shapes the next rules need: a number of cards or off, a choice of two
+# words, and conflicts with a value, with any value but off, and both ways.
+#: Played here by a field the game has (Boston's points stand for the cards).
+NIL_PASS = HouseRule(
+    "nil_pass",
+    "Nil",
+    Number("{n} tricks", (None, 1, 2, 3), "off|1|2|3", allowed=(1, 2, 3)),
+    Menu.BIDDING,
+    *field("boston"),
+    conflicts=(Conflict(ON, "bidding", ("mirror",), "nil_pass must be off with {bidding}"),),
+)
+#: Played here by a field the game has (a draw at the end stands for solo).
+TEAMS = HouseRule(
+    "teams",
+    "Bidding",
+    Choice({"partners": "open", "solo": "standard"}),
+    Menu.PLAY,
+    lambda rules: "solo" if rules.tie is TieRule.DRAW else "partners",
+    lambda value, _: {"tie": TieRule.DRAW if value == "solo" else TieRule.ANOTHER_HAND},
+    conflicts=(
+        Conflict(("solo",), "bidding", ("suicide",), "{teams} cannot be played with {bidding}"),
+        Conflict(("solo",), "min_team_bid", ON, "min_team_bid must be 0 with {teams}"),
+        Conflict(("solo",), "nil_tricks", ("contract",), "{teams}: nil_tricks={nil_tricks}"),
+    ),
+)
+NEXT = (*HOUSE_RULES, NIL_PASS, TEAMS)
+
+
+def test_the_next_rules_can_be_declared() -> None:
+    assert parse_house("nil_pass=3,teams=solo", NEXT) == {"nil_pass": 3, "teams": "solo"}
+    assert parse_house("nil_pass=off", NEXT) == {"nil_pass": None}
+    with pytest.raises(HouseRuleError, match=r"^bad value nil_pass=4: expected off\|1\|2\|3$"):
+        parse_house("nil_pass=4", NEXT)
+    assert apply(STANDARD, "teams=solo", NEXT).tie is TieRule.DRAW
+    refused = {
+        "teams=solo,bidding=suicide": "solo cannot be played with suicide",
+        "min_team_bid=3,teams=solo": "min_team_bid must be 0 with solo",
+        "teams=solo,nil_tricks=contract": "solo: nil_tricks=contract",
+        "nil_pass=2,bidding=mirror": "nil_pass must be off with mirror",
+    }
+    for text, line in refused.items():
+        with pytest.raises(HouseRuleError) as caught:
+            apply(STANDARD, text, NEXT)
+        assert str(caught.value) == line
+    assert apply(STANDARD, "teams=solo,min_team_bid=0,nil_tricks=bags", NEXT)
+    assert apply(STANDARD, "nil_pass=off,bidding=mirror", NEXT).bidding.value == "mirror"
+    pages = menu_pages(NEXT)
+    assert {rule.key for page in pages for rule in page.rules} >= {"nil_pass", "teams"}
+    for page in range(len(pages)):
+        assert problems(house_panel(_lobby(), page, pages=pages)) == []

@@ -11,7 +11,7 @@ import discord
 from bot.app import SpadesApp
 from bot.i18n import tr
 from bot.refusals import InvalidButton, StaleAction, TableError
-from bot.render.house_rules import PAGES, RULE_NAMES, house_panel
+from bot.render.house_rules import PAGES, house_panel, page_of
 from bot.render.ids import ComponentId
 from bot.render.spec import MessageSpec
 from bot.tables.model import Table
@@ -46,8 +46,9 @@ class HouseRulesDesk:
         values: list[str],
     ) -> None:
         """One rule's menu: set the value chosen, then redraw the menus."""
-        key = cid.arg
-        if key not in RULE_NAMES or len(values) != 1:
+        key = cid.arg or ""
+        page = page_of(key)
+        if page is None or len(values) != 1:
             raise InvalidButton()
         lang = private_language(interaction)
         await interaction.response.defer()
@@ -67,7 +68,6 @@ class HouseRulesDesk:
                 raise
             note = explain(refused, lang) or ""
             table = await self.app.tables.get(table.id)
-        page = next(n for n, keys in enumerate(PAGES) if key in keys)
         await _redraw(interaction, house_panel(table, page, lang, note))
 
 

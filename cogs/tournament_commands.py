@@ -86,7 +86,7 @@ class TournamentGroup(
             name=name,
             format="double" if format == "double" else "single",
             target=options.target,
-            house=options.house,
+            house=options.house.text,
             turn_limit=turn_limit or "",
             teams="draw" if teams == "draw" else "pairs",
             ready_s=ready_minutes * 60,

@@ -143,21 +143,15 @@ class RuleSet(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> RuleSet:
-        # One check per line, each naming the house rule to change.
-        nil_formats = (Bidding.SUICIDE, Bidding.WHIZ)
-        fixed_formats = (Bidding.MIRROR, Bidding.WHIZ)
+        # One check per line, each naming the house rule to change. The rules
+        # that cannot be played together are declared with the house rules
+        # (bot.game.house), which checks them.
         if self.target not in TARGETS:
             raise ValueError("target must be 100 to 1000 in steps of 50")
         if self.losing_score is not None and self.losing_score not in FLOORS:
             raise ValueError("floor must be off or -100 to -1000 in steps of 50")
-        if self.nil_value is None and self.bidding in nil_formats:
-            raise ValueError(f"nil cannot be off with {self.bidding.value} bidding")
-        if self.blind_nil and self.bidding in fixed_formats:
-            raise ValueError(f"blind_nil must be off with {self.bidding.value} bidding")
         if self.min_team_bid and self.min_team_bid not in MIN_TEAM_BIDS:
             raise ValueError("min_team_bid must be 0 (off) or 2 to 6")
-        if self.min_team_bid and self.bidding in fixed_formats:
-            raise ValueError(f"min_team_bid must be 0 with {self.bidding.value} bidding")
         return self
 
     def with_options(self, **changes: object) -> RuleSet:

@@ -18,7 +18,7 @@ from bot.refusals import IllegalAction, SeveralTables, TableError
 from bot.render.answers import several_tables_text
 from bot.render.decks import card_text
 from bot.render.durations import duration_text
-from bot.render.house_rules import CHOICES, value_words
+from bot.render.house_rules import localized_values
 
 #: Wording for a click, where the service's or the engine's is too terse or
 #: speaks of seat numbers. Always used for these codes:
@@ -52,10 +52,10 @@ def refusal_text(error: BaseException, lang: str = ENGLISH) -> str | None:
         template = template or DEFAULTS.get(error.code)
     if template is None:
         template = error.template
-    text = (
-        tr(lang, template, **_localized(error.params, lang)) if error.params else tr(lang, template)
-    )
-    return sentence(text)
+    params = _localized(error.params, lang)
+    if error.code == "bad_house_rule":  # a conflict names the other rule's value
+        params = localized_values(params, lang)
+    return sentence(tr(lang, template, **params) if params else tr(lang, template))
 
 
 def sentence(text: str) -> str:
@@ -72,8 +72,6 @@ def _localized(params: Mapping[str, object], lang: str) -> dict[str, object]:
             values[key] = tr(lang, SUIT_WORDS[value])
         elif key == "card" and isinstance(value, str):
             values[key] = _card_words(value, lang)
-        elif key == "bidding" and isinstance(value, str) and value in CHOICES["bidding"]:
-            values[key] = value_words("bidding", value, lang, short=True)
     return values
 
 

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from bot.i18n import N_, tr
 from bot.render.bracket import BracketLabels
 from bot.render.decks import Style
+from bot.render.house_rules import rules_line
 from bot.render.spec import ButtonSpec, EmbedSpec, Field, MessageSpec
+from bot.tables.model import TableOptions
 from bot.tournament.model import Match, Team, Tournament
 from bot.tournament.results import Placing
 
@@ -125,6 +127,16 @@ def _cut(lines: list[str], lang: str) -> str:
     return text or "-"
 
 
+def _house_line(house: str, lang: str) -> str:
+    """The tournament's house rules in words, as its tables say them; text
+    this version cannot read (stored by a later one) is quoted as it is."""
+    try:
+        rules = TableOptions(house=house).rules()
+    except ValueError:  # pydantic's ValidationError, or HouseRuleError
+        return tr(lang, "House rules: {house}", house=house)
+    return rules_line(rules, lang)
+
+
 def tournament_message(tournament: Tournament, lang: str) -> MessageSpec:
     """The tournament's public message: its settings, registrations or
     matches under way, the standings once over, and the buttons of its phase."""
@@ -138,7 +150,7 @@ def tournament_message(tournament: Tournament, lang: str) -> MessageSpec:
         organizer=tournament.organizer_id,
     )
     if s.house:
-        description += "\n" + tr(lang, "House rules: {house}", house=s.house)
+        description += "\n" + _house_line(s.house, lang)
     fields: list[Field] = []
     rows: tuple[tuple[ButtonSpec, ...], ...] = ()
     tid = tournament.id

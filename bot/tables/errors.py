@@ -10,7 +10,7 @@ they carry ``.message`` and ``.code`` the same way, and like them a
 
 from __future__ import annotations
 
-from bot.game.rules import Bidding
+from bot.game.house import HouseRuleError
 from bot.i18n import N_
 
 
@@ -188,22 +188,12 @@ class OtherShard(TableError):
     default_message = N_("this table is run by another instance of the bot: try again in a moment")
 
 
-#: The rule set's refusals of a combination of house rules (bot.game.rules),
-#: as the players read them.
-_COMBINATIONS = (
-    N_("nil cannot be off with {bidding} bidding"),
-    N_("blind_nil must be off with {bidding} bidding"),
-    N_("min_team_bid must be 0 with {bidding} bidding"),
-)
-
-
-def house_refusal(line: str) -> BadHouseRule:
-    """The refusal of the rule set's one ``line``, in words the catalogs
-    translate; a line of another shape is quoted as it is."""
-    refusal = BadHouseRule(N_("that house rule cannot be played: {line}"), line=line)
-    for template in _COMBINATIONS:
-        for bidding in Bidding:
-            if template.format(bidding=bidding.value) == line:
-                refusal = BadHouseRule(template, bidding=bidding.value)
-    refusal.line = line
+def house_refusal(error: HouseRuleError) -> BadHouseRule:
+    """The refusal of a house rule's one line: a conflict in its own words,
+    which the catalogs translate; any other line quoted as it is."""
+    if error.params:
+        refusal = BadHouseRule(error.template, **error.params)
+    else:
+        refusal = BadHouseRule(N_("that house rule cannot be played: {line}"), line=str(error))
+    refusal.line = str(error)
     return refusal

@@ -159,9 +159,9 @@ def house_rule(
     try:
         options = live.options.with_house_rule(key, value)
     except HouseRuleError as exc:
-        raise errors.house_refusal(str(exc)) from None
+        raise errors.house_refusal(exc) from None
     return Write(
-        LogEntry(HOUSE, user_id, {"key": key, "value": value, "house": options.house}, now()),
+        LogEntry(HOUSE, user_id, {"key": key, "value": value, "house": options.house.text}, now()),
         Change(options=options.model_dump()),
         options=options,
     )

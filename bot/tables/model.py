@@ -11,12 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property, lru_cache
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
+    PlainSerializer,
     SerializerFunctionWrapHandler,
     ValidationError,
     field_validator,
@@ -24,7 +26,7 @@ from pydantic import (
     model_validator,
 )
 
-from bot.game.house import HouseRuleError, apply, changed_keys, house_text, parse_house
+from bot.game.house import HouseChoices, HouseRuleError, apply, by_key, read_value
 from bot.game.rules import DEFAULT_TURN_LIMIT_S, PRESETS, RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import GameResult
@@ -56,6 +58,14 @@ class TableStatus(StrEnum):
     def is_open(self) -> bool:
         """An open table holds its channel and is resumed after a restart."""
         return self in (TableStatus.LOBBY, TableStatus.PLAYING)
+
+
+def _chosen(house: object) -> object:
+    return HouseChoices.parse(house) if isinstance(house, str) else house
+
+
+#: House rules as a table keeps them; read from and stored as their text.
+House = Annotated[HouseChoices, BeforeValidator(_chosen), PlainSerializer(lambda house: house.text)]
 
 
 class TableOptions(BaseModel):
@@ -90,10 +100,10 @@ class TableOptions(BaseModel):
     #: keeps it (:attr:`bot.app.Snapshot.stand_in` says what holds); tables
     #: read back from the store have None here.
     stand_in: bool | None = Field(None, exclude=True)
-    #: The house rules the host set in the lobby, as ``KEY=VALUE,...`` text
-    #: (bot.game.house), applied over the preset and the choices above; empty
-    #: for the preset's rules (and for every table stored before them).
-    house: str = ""
+    #: The house rules the host set in the lobby, applied over the preset and
+    #: the choices above; stored as ``KEY=VALUE,...`` text (bot.game.house),
+    #: empty for the preset's rules (and for every table stored before them).
+    house: House = HouseChoices()
     #: Whether the players may start the next game once this one is over:
     #: not at a tournament's match table, whose one game counts for the
     #: bracket (stored only when False, so every version reads the rest).
@@ -109,7 +119,7 @@ class TableOptions(BaseModel):
             first = exc.errors()[0]
             cause = first.get("ctx", {}).get("error")
             if isinstance(cause, HouseRuleError):
-                raise errors.house_refusal(str(cause)) from None
+                raise errors.house_refusal(cause) from None
             where = ".".join(str(p) for p in first.get("loc", ()))
             message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
             raise errors.Malformed(f"{where}: {message}" if where else message) from None
@@ -152,16 +162,16 @@ class TableOptions(BaseModel):
     def with_house_rule(self, key: str, value: str) -> TableOptions:
         """These options with one house rule set (``key=value`` as
         bot.game.house writes it). Raises HouseRuleError, one line, when the
-        value or the rules it makes cannot be played. The stored text keeps
-        only the rules that differ from the table's other choices."""
-        rules = apply(self.rules(), {**_parsed(self.house), key: _read(key, value)})
-        return self._with_house_of(rules)
+        value or the rules it makes cannot be played. Only the rules that
+        differ from the table's other choices are kept."""
+        chosen = self.house.with_value(key, read_value(by_key()[key], value))
+        return self._with_house_of(apply(self.rules(), chosen))
 
     def _with_house_of(self, rules: RuleSet) -> TableOptions:
-        """These options with the house rules that make ``rules``, written as
-        the rules that differ from the table's other choices, in the keys' order."""
-        base = self.model_copy(update={"house": ""}).rules()
-        return self.model_copy(update={"house": house_text(rules, changed_keys(rules, base))})
+        """These options with the house rules that make ``rules``: the rules
+        that differ from the table's other choices."""
+        base = self.model_copy(update={"house": HouseChoices()}).rules()
+        return self.model_copy(update={"house": HouseChoices.changed(rules, base)})
 
 
 #: The options that are rules too: named like a field of RuleSet.
@@ -169,21 +179,12 @@ RULE_CHOICES = tuple(name for name in TableOptions.model_fields if name in RuleS
 
 
 @lru_cache(maxsize=256)
-def _rules(values: tuple[object, ...], house: str) -> RuleSet:
+def _rules(values: tuple[object, ...], house: HouseChoices) -> RuleSet:
     # Validating a RuleSet costs more than the rest of starting a game; rule
     # sets are frozen, so the tables with the same choices share one.
     chosen = dict(zip(RULE_CHOICES, values, strict=True))
     rules = preset(str(chosen["preset"])).with_options(**chosen)
     return apply(rules, house) if house else rules
-
-
-def _parsed(house: str) -> dict[str, Any]:
-    return parse_house(house) if house else {}
-
-
-def _read(key: str, value: str) -> Any:
-    """One house rule's value read from its text (HouseRuleError if bad)."""
-    return parse_house(f"{key}={value}")[key]
 
 
 @dataclass(frozen=True, slots=True)

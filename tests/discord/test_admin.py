@@ -211,7 +211,7 @@ async def test_house_rules_by_default_read_as_the_simulators(world: World) -> No
     done = await mod.slash(world.channel, "spades-admin defaults", house="bidding=whiz")
     assert answer(done) == "Defaults of a new table: house=bidding=whiz"
     table = await world.new_table(world.user("alice"))
-    assert table.options.house == "bidding=whiz"
+    assert table.options.house.text == "bidding=whiz"
     await mod.slash(world.channel, "spades-admin defaults", house="-")
     assert await settings(world) == ServerSettings()
 

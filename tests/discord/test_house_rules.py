@@ -17,6 +17,7 @@ from bot.render.hand import bid_text
 from bot.tables.errors import BadHouseRule, HostOnly
 from bot.tables.model import Table
 from tests.discord.harness import World, components_of, embed_text, finished, labels_of
+from tests.discord.test_access import forged
 from tests.discord.test_languages import locales  # noqa: F401 (a fixture)
 
 
@@ -45,6 +46,12 @@ async def choose(world: World, host: MemberActor, panel: Any, key: str, value: s
     return world.message(panel.id)
 
 
+async def turn_to(world: World, host: MemberActor, panel: Any, section: str) -> Any:
+    """The menus at the page of ``section`` (its button's label)."""
+    await host.click(panel, label=section)
+    return world.message(panel.id)
+
+
 def largest_legal_bid(table: Table, seat: int) -> str:
     assert table.game is not None
     return bid_text(max(view_of(table.game, seat).legal_bids), "en")
@@ -56,10 +63,11 @@ async def test_the_host_sets_house_rules_and_the_game_is_played_under_them(world
     panel = await open_menus(world, alice)
     assert chosen(panel, "deck") == ["standard"]
     panel = await choose(world, alice, panel, "deck", "jokers")
+    assert chosen(panel, "deck") == ["jokers"]
+    panel = await turn_to(world, alice, panel, "Bidding")
     panel = await choose(world, alice, panel, "bidding", "whiz")
-    assert chosen(panel, "deck") == ["jokers"] and chosen(panel, "bidding") == ["whiz"]
-    await alice.click(panel, label="Rules 2 of 4")  # the bags are on the second page
-    panel = world.message(panel.id)
+    assert chosen(panel, "bidding") == ["whiz"]
+    panel = await turn_to(world, alice, panel, "Scoring (1 of 2)")
     panel = await choose(world, alice, panel, "bags", "off")
     assert chosen(panel, "bags") == ["off"]
 
@@ -97,7 +105,7 @@ async def test_the_host_sets_house_rules_and_the_game_is_played_under_them(world
 async def test_mirror_bids_are_made_for_the_players(world: World) -> None:
     alice = world.user("alice")
     await world.new_table(alice, target=250)
-    panel = await open_menus(world, alice)
+    panel = await turn_to(world, alice, await open_menus(world, alice), "Bidding")
     await choose(world, alice, panel, "bidding", "mirror")
     await world.click(alice, "Add computer players")
     await world.click(alice, "Start")
@@ -150,6 +158,7 @@ async def test_a_combination_the_rules_refuse_changes_nothing(
     locales[alice.id] = locale
     await world.new_table(alice)
     panel = await open_menus(world, alice)
+    panel = await turn_to(world, alice, panel, "Bidding" if locale == "en-US" else "Annonces")
     panel = await choose(world, alice, panel, "bidding", "suicide")
     version = (await world.table()).version
     panel = await choose(world, alice, panel, "nil", "off")
@@ -196,7 +205,7 @@ async def test_the_menus_close_with_the_lobby(world: World) -> None:
     await world.click(alice, "Start")
     assert "House rules" not in labels_of(world.table_message())
     # Menus drawn in the lobby get the short answers of a started game.
-    page = await alice.click(panel, label="Rules 2 of 4")
+    page = await alice.click(panel, label="Scoring (1 of 2)")
     assert page.response is not None
     assert page.response.content == "The game has already started."
     pick = await alice.select(panel, ["jokers"], custom_id=_menu(panel, "deck")["custom_id"])
@@ -210,7 +219,7 @@ async def test_a_table_opened_with_house_rules_plays_them(
 ) -> None:
     alice, bob = world.user("alice"), world.user("bob")
     table = await world.new_table(alice, house="bags=5:50, deck=jokers, set=bid")
-    assert table.options.house == "deck=jokers,bags=5:50"  # as the menus write it
+    assert table.options.house.text == "deck=jokers,bags=5:50"  # as the menus write it
     assert table.rules.deck is Deck.JOKERS
     assert (table.rules.bag_limit, table.rules.bag_penalty) == (5, 50)
     text = embed_text(world.table_message())
@@ -226,3 +235,20 @@ async def test_a_table_opened_with_house_rules_plays_them(
         "expected standard|jokers|jokers-deuce|jjdd."
     )
     assert await world.bot.app.tables.in_channel(elsewhere.id) is None
+
+
+async def test_page_buttons_drawn_before_the_sections_still_open_menus(world: World) -> None:
+    """The page buttons of the menus' earlier layout (pages 0 to 3) keep
+    opening a page of menus; a page that never was gets the short answer."""
+    alice = world.user("alice")
+    table = await world.new_table(alice)
+    ids = [f"spades:house:{table.id}:{table.version}:{page}" for page in ("0", "1", "2", "3", "9")]
+    old = await forged(world, *ids)
+    for index in range(4):
+        opened = await alice.click(old, label=f"forged {index}")
+        assert opened.ephemeral and opened.response is not None
+        menus = [item for row in components_of(opened.response) for item in row["components"]]
+        assert any(item["type"] == 3 for item in menus)
+    refused = await alice.click(old, label="forged 4")
+    assert refused.response is not None and refused.response.content == "That button is not valid."
+    assert (await world.table()).version == table.version

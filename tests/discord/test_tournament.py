@@ -38,7 +38,7 @@ async def test_two_teams_play_a_final(world: World) -> None:
     assert table.status.value == "playing"
     # The tournament's rules at its table.
     options = table.options
-    assert (options.target, options.house, options.turn_limit_s) == (250, "bags=off", 3600)
+    assert (options.target, options.house.text, options.turn_limit_s) == (250, "bags=off", 3600)
     await cup.resign(playing, playing.b or 0)
     state = cup.state()
     assert state.phase == "over"

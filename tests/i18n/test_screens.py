@@ -21,7 +21,7 @@ from bot.coach.refusals import CoachBusy, HintsOff, NoHintNow
 from bot.coach.review import Effect, Mistake, Review
 from bot.game.cards import BIG_JOKER, DIAMONDS, HEARTS, LITTLE_JOKER, parse_card
 from bot.game.errors import IllegalAction
-from bot.game.house import apply
+from bot.game.house import HouseRuleError, apply
 from bot.game.record import HandRecord
 from bot.game.rules import PRESETS, preset
 from bot.game.scoring import BLIND_NIL, NIL
@@ -381,6 +381,13 @@ def _mirror_hand(lang: str) -> MessageSpec:
     )
 
 
+def _refused(house: str) -> HouseRuleError:
+    """The refusal of the house rules ``house``, which cannot be played."""
+    with pytest.raises(HouseRuleError) as refused:
+        apply(preset("standard"), house)
+    return refused.value
+
+
 HOUSE_SCREENS: dict[str, Screen] = {
     **{
         f"house rules menus {page + 1}": partial(
@@ -396,11 +403,11 @@ HOUSE_SCREENS: dict[str, Screen] = {
     ),
     "house rules in words": lambda lang: rules_text(HOUSE_OPTIONS.rules(), lang),
     "house rules refused": lambda lang: "\n".join(
-        refusal_text(house_refusal(line), lang) or ""
-        for line in (
-            "nil cannot be off with whiz bidding",
-            "blind_nil must be off with mirror bidding",
-            "min_team_bid must be 0 with suicide bidding",
+        refusal_text(house_refusal(_refused(house)), lang) or ""
+        for house in (
+            "nil=off,bidding=whiz",
+            "blind_nil=100:200,bidding=mirror",
+            "min_team_bid=4,bidding=whiz",
         )
     ),
     "mirror hand": _mirror_hand,

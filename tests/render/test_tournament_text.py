@@ -52,3 +52,22 @@ def test_the_buttons_follow_the_phase() -> None:
         t = apply(t, Register(user), 1.0)
     t = apply(t, Start(4, seed=1), 2.0)
     assert [b.label for b in tournament_message(t, "en").buttons] == ["Ready"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [
+        ("en", "House rules: Deck: jokers · Bags: never cost points"),
+        ("de", "Hausregeln: Kartenspiel: Joker · Überstiche: kosten nie Punkte"),
+    ],
+)
+def test_the_house_rules_are_said_in_words(lang: str, line: str) -> None:
+    def description(house: str) -> str:
+        t = new_tournament(1, 2, 3, 4, Settings(name="Cup", house=house))
+        embed = tournament_message(t, lang).embed
+        assert embed is not None
+        return embed.description
+
+    assert description("bags=off,deck=jokers").endswith("\n" + line)
+    # Text a later version wrote, which this one cannot read, is quoted.
+    assert description("deck=jokers,trumps=hearts").endswith(": deck=jokers,trumps=hearts")

@@ -24,7 +24,7 @@ async def test_the_house_rules_are_stored_with_the_options_and_come_back(
     table = await service.house_rule(table.id, HOST, table.version, "deck", "jokers")
     table = await service.house_rule(table.id, HOST, table.version, "bags", "off")
     assert table.rules.deck is Deck.JOKERS and table.rules.bag_penalty == 0
-    assert table.options.house == "deck=jokers,bags=off"
+    assert table.options.house.text == "deck=jokers,bags=off"
     [(stored,)] = await table_rows(store, "SELECT options FROM tables WHERE id = ?", (table.id,))
     assert json.loads(stored)["house"] == "deck=jokers,bags=off"
     logged = await table_rows(
@@ -35,7 +35,7 @@ async def test_the_house_rules_are_stored_with_the_options_and_come_back(
     assert [json.loads(payload)["key"] for _, payload in logged] == ["deck", "bags"]
     # A value set back to the preset's leaves the stored text.
     table = await service.house_rule(table.id, HOST, table.version, "bags", "10:100")
-    assert table.options.house == "deck=jokers"
+    assert table.options.house.text == "deck=jokers"
     again = await (await TableService.open(store, now=clock)).get(table.id)
     assert again.rules == table.rules and again.rules.preset == "cardgames"
 
@@ -56,7 +56,7 @@ async def test_a_table_stored_before_house_rules_loads_with_its_presets(
     old = '{"target": 500, "revokes": "allowed", "preset": "low-club", "turn_limit_s": 600}'
     await store.db.execute("UPDATE tables SET options = ? WHERE id = ?", (old, table.id))
     again = await (await TableService.open(store, now=clock)).get(table.id)
-    assert again.options.house == ""
+    assert again.options.house.text == ""
     assert again.rules == PRESETS["low-club"].with_options(turn_limit_s=600)
     # Its options are written back in the shape the earlier versions read.
     assert "house" not in TableOptions(preset="low-club").model_dump()

@@ -280,23 +280,23 @@ class TournamentStore:
     # -- deadlines (the scheduler's DeadlineStore, keyed by tournament) -----------
 
     async def put_deadline(
-        self, table_id: int, kind: str, due_at: float, data: Mapping[str, Any]
+        self, owner: int, kind: str, due_at: float, data: Mapping[str, Any]
     ) -> None:
-        """Store a deadline of tournament ``table_id`` (the scheduler's name
-        for the key), replacing the one of the same kind."""
+        """Store a deadline of tournament ``owner``, replacing the one of the
+        same kind."""
         async with self.store.transaction() as db:
             await db.execute(
                 "INSERT INTO tournament_deadlines (tournament_id, kind, due_at, data)"
                 " VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id, kind) DO UPDATE"
                 " SET due_at = excluded.due_at, data = excluded.data",
-                (table_id, kind, due_at, to_json(data)),
+                (owner, kind, due_at, to_json(data)),
             )
 
-    async def delete_deadline(self, table_id: int, kind: str) -> None:
+    async def delete_deadline(self, owner: int, kind: str) -> None:
         async with self.store.transaction() as db:
             await db.execute(
                 "DELETE FROM tournament_deadlines WHERE tournament_id = ? AND kind = ?",
-                (table_id, kind),
+                (owner, kind),
             )
 
     async def load_deadlines(self) -> list[Deadline]:

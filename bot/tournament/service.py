@@ -336,7 +336,7 @@ class TournamentService:
             log.info("tournament %d: result of table %d: %s", tournament_id, table_id, refusal.code)
 
     async def _ready_ran_out(self, deadline: Deadline) -> None:
-        tournament_id = deadline.table_id
+        tournament_id = deadline.owner
         tournament = self._tournaments.get(tournament_id)
         if tournament is None:
             return

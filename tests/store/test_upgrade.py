@@ -189,7 +189,7 @@ async def test_every_open_table_resumes_as_it_was(upgraded: Upgraded) -> None:
 async def test_deadlines_preferences_mentions_and_stats_are_kept(upgraded: Upgraded) -> None:
     store, service, written = upgraded
     expected = written.expected
-    deadlines = [[d.table_id, d.kind, d.due_at, dict(d.data)] for d in await store.load_deadlines()]
+    deadlines = [[d.owner, d.kind, d.due_at, dict(d.data)] for d in await store.load_deadlines()]
     assert deadlines == expected["deadlines"]
     assert {user: await store.get_deck(int(user)) for user in expected["decks"]} == expected[
         "decks"

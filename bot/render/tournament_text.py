@@ -18,7 +18,6 @@ from bot.tournament.model import Match, Team, Tournament
 from bot.tournament.results import Placing
 
 PREFIX = "tourney"
-TEMPLATE = rf"{PREFIX}:(?P<rest>.*)"
 _SHAPE = re.compile(r"(?P<action>[a-z_]+):(?P<tournament>\d{1,18})(?::(?P<arg>\d{1,18}))?")
 TITLE = "Spades · tournament"
 #: Embed fields hold at most 1024 characters; longer lists are cut.

@@ -19,9 +19,9 @@ from bot.coach.review import Review, review_hand
 from bot.game.record import HandRecord
 from bot.game.types import ActionKind, Phase
 from bot.game.view import view_of
+from bot.prefs import Preferences
 from bot.tables import errors as table_errors
 from bot.tables.model import Table
-from db.store import Store
 
 HINT_COOLDOWN_S = 5.0
 REVIEW_COOLDOWN_S = 10.0
@@ -34,12 +34,12 @@ _REMEMBERED_HANDS = 512
 class CoachService:
     def __init__(
         self,
-        store: Store,
+        prefs: Preferences,
         now: Callable[[], float],
         *,
         player: Callable[[], Player] = hint_player,
     ) -> None:
-        self.store = store
+        self.prefs = prefs
         self.now = now
         self.player = player
         self.hint_cooldown = Cooldown(HINT_COOLDOWN_S, now)
@@ -81,12 +81,10 @@ class CoachService:
     # -- the coach preference -------------------------------------------------------
 
     async def coach_on(self, user_id: int) -> bool:
-        """From the store every time, like the deck: another process of the
-        bot may have just changed it."""
-        return await self.store.coach_on(user_id)
+        return await self.prefs.coach(user_id)
 
     async def set_coach(self, user_id: int, on: bool) -> None:
-        await self.store.set_coach(user_id, on, self.now())
+        await self.prefs.set_coach(user_id, on)
 
     # -- reviews --------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from bot.app import Origin, SpadesApp
 from bot.coach.refusals import CoachBusy, HintsOff, NoHintNow
 from bot.coach.service import HINT_COOLDOWN_S, REVIEW_COOLDOWN_S, CoachService
 from bot.game.types import ActionKind, Phase
+from bot.prefs import Preferences
 from bot.stats.history import export_document
 from bot.stats.service import StatsService
 from bot.tables import errors as table_errors
@@ -117,12 +118,15 @@ async def test_hints_have_a_cooldown(
 
 
 async def test_the_coach_choice_is_kept(store: Store, clock: FakeClock) -> None:
-    coach = CoachService(store, clock, player=quick_search)
+    def prefs() -> Preferences:
+        return Preferences(store, clock, fresh_s=None)
+
+    coach = CoachService(prefs(), clock, player=quick_search)
     assert not await coach.coach_on(HOST)
     await coach.set_coach(HOST, True)
-    assert await CoachService(store, clock).coach_on(HOST)
+    assert await CoachService(prefs(), clock).coach_on(HOST)
     await coach.set_coach(HOST, False)
-    assert not await CoachService(store, clock).coach_on(HOST)
+    assert not await CoachService(prefs(), clock).coach_on(HOST)
 
 
 async def play_hand(service: TableService, table: Table) -> tuple[Table, str]:

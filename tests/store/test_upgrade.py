@@ -191,13 +191,14 @@ async def test_deadlines_preferences_mentions_and_stats_are_kept(upgraded: Upgra
     expected = written.expected
     deadlines = [[d.owner, d.kind, d.due_at, dict(d.data)] for d in await store.load_deadlines()]
     assert deadlines == expected["deadlines"]
-    assert {user: await store.get_deck(int(user)) for user in expected["decks"]} == expected[
-        "decks"
-    ]
+    prefs = {user: await store.get_user_prefs(int(user)) for user in expected["decks"]}
+    assert {user: chosen and chosen.deck for user, chosen in prefs.items()} == expected["decks"]
     for user, language in expected.get("languages", {}).items():
-        assert await store.get_language(int(user)) == language
+        chosen = await store.get_user_prefs(int(user))
+        assert (chosen and chosen.language) == language
     for user, coach in expected.get("coach", {}).items():
-        assert await store.coach_on(int(user)) is coach
+        chosen = await store.get_user_prefs(int(user))
+        assert (chosen is not None and chosen.coach) is coach
     mentions = {}
     for table in await service.unfinished():
         mention = await store.turn_mention(table.id)

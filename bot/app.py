@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from bot import refusals
 from bot.ai.base import current_level, player_levels
 from bot.clock import Scheduler, SystemClock
 from bot.clock.notifier import TurnNotifier
@@ -40,7 +41,6 @@ from bot.replay.service import ReplayService
 from bot.servers import ServerSettingsService
 from bot.stats.service import StatsService
 from bot.store_access import StoreUnavailable, open_store
-from bot.tables import errors as table_errors
 from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService, random_seed
 from db.announcements import AnnouncementStore
@@ -224,9 +224,9 @@ class SpadesApp:
         """Whether the table belongs to a server of this process's shards."""
         try:
             await self.tables.get(table_id)
-        except table_errors.OtherShard:
+        except refusals.OtherShard:
             return False
-        except table_errors.UnknownTable:
+        except refusals.UnknownTable:
             return True  # nothing to serve: whoever looks finds nothing there
         return True
 
@@ -289,7 +289,7 @@ class SpadesApp:
     async def create(self, origin: Origin, host_id: int, options: TableOptions) -> Snapshot:
         """Open a table with the host's ``options``."""
         if origin.channel_id is None:
-            raise table_errors.Malformed("tables are opened in a channel")
+            raise refusals.Malformed("tables are opened in a channel")
         table = await self.tables.create(origin.guild_id, origin.channel_id, host_id, options)
         if options.stand_in is not None:
             await self.clock.set_stand_in(table.id, options.stand_in)
@@ -313,9 +313,9 @@ class SpadesApp:
     def check_house_rules(self, table: Table, user_id: int) -> None:
         """Only the host sets the house rules, and only before the start."""
         if user_id != table.host_id:
-            raise table_errors.HostOnly()
+            raise refusals.HostOnly()
         if table.status is not TableStatus.LOBBY:
-            raise table_errors.AlreadyStarted()
+            raise refusals.AlreadyStarted()
 
     async def house_rule(
         self, table: Table, user_id: int, version: int, key: str, value: str
@@ -366,7 +366,7 @@ class SpadesApp:
         if origin.guild_id is None or table.guild_id != origin.guild_id:
             raise UnknownTable()
         if not table.is_open:
-            raise table_errors.TableClosed()
+            raise refusals.TableClosed()
         return await self.tables.end_by_moderator(table.id, moderator_id, note)
 
     async def claim(self, table: Table, user_id: int, version: int) -> Table:

@@ -247,8 +247,8 @@ class SpadesBot(commands.Bot):
             table_shown=self.presenter.wait_shown,
         )
         await self.add_cog(self.leaderboard)
-        places = MatchThreads(self, self.outbox, self.guild_gate, app.spawn)
-        self.tournaments = TournamentService(app, places)
+        channels = MatchThreads(self, self.outbox, self.guild_gate, app.spawn)
+        self.tournaments = TournamentService(app, channels)
         presenter = self.presenter
         self.desk = desk = TournamentDesk(
             self,
@@ -291,7 +291,7 @@ class SpadesBot(commands.Bot):
             self.settings.metrics.port,
             "all" if shards.every_shard else f"{format_shard_ids(shards.ids)}/{shards.count}",
             address=self.settings.metrics.address,
-            live_tables=self.app.tables.open_count,
+            open_tables=self.app.tables.open_count,
             outbox=lambda: len(self.outbox),
             database_errors=lambda: getattr(database, "failures", 0),
             database_reconnects=lambda: getattr(database, "reconnects", 0),

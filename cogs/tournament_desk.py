@@ -49,7 +49,7 @@ FETCH = "GET /channels/{channel_id}"
 class MatchThreads:
     """Where a match's table opens: a new thread of the tournament's channel,
     started in the outbox's line; the channel itself where the bot may not
-    start one (see :class:`bot.tournament.match_tables.Places`). The choice
+    start one (see :class:`bot.tournament.match_tables.MatchChannels`). The choice
     is written down for good, so it is made only once the tournament's
     server is known (:class:`~cogs.guilds.GuildGate`), never on the empty
     cache of a bot just started."""
@@ -72,9 +72,9 @@ class MatchThreads:
 
         async def start() -> Route:
             try:
-                place, route = await self._thread(tournament, match)
-                if place is not None:
-                    await found(place)
+                channel_id, route = await self._thread(tournament, match)
+                if channel_id is not None:
+                    await found(channel_id)
             finally:
                 self._asked.discard(asked)
             return route
@@ -86,7 +86,7 @@ class MatchThreads:
         self.spawn(once_known(), f"match-thread-{tournament.id}-{match.number}")
 
     async def _thread(self, tournament: Tournament, match: Match) -> tuple[int | None, Route]:
-        """The match's place and the request made; no place if Discord did
+        """The match's channel and the request made; none if Discord did
         not say what the channel is (the next follow-up asks again)."""
         try:
             channel = await self.guilds.channel(tournament.guild_id, tournament.channel_id)

@@ -55,7 +55,7 @@ class MatchTable:
 
     tournament_id: int
     match_no: int
-    place_id: int
+    channel_id: int  # column place_id (migration 033)
     table_id: int | None
 
 
@@ -237,13 +237,13 @@ class TournamentStore:
 
     # -- the matches' tables ------------------------------------------------------
 
-    async def set_place(self, tournament_id: int, match_no: int, place_id: int) -> None:
+    async def set_channel(self, tournament_id: int, match_no: int, channel_id: int) -> None:
         """Where the match's table is to open; kept if one was written before."""
         async with self.store.transaction() as db:
             await db.execute(
                 "INSERT INTO tournament_tables (tournament_id, match_no, place_id)"
                 " VALUES (?, ?, ?) ON CONFLICT (tournament_id, match_no) DO NOTHING",
-                (tournament_id, match_no, place_id),
+                (tournament_id, match_no, channel_id),
             )
 
     async def set_table(self, tournament_id: int, match_no: int, table_id: int) -> None:

@@ -26,6 +26,7 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import replace
 
+from bot import refusals
 from bot.clock import computer
 from bot.clock.deadlines import (
     ARCHIVE,
@@ -46,7 +47,6 @@ from bot.clock.scheduler import Deadline, Scheduler
 from bot.clock.settings import ClockSettings
 from bot.clock.view import ClockView
 from bot.game.types import ActionKind
-from bot.tables import errors
 from bot.tables.kinds import CREATE, REMATCH, START
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService
@@ -270,7 +270,7 @@ class TurnClock:
                         self.settings.expert_time_budget_s,
                     )
                     await computer.act(self.service, table, wait.seat, action)
-                except errors.StaleAction:
+                except refusals.StaleAction:
                     continue  # the table moved under us: look again
                 if action.kind is not ActionKind.LOOK:
                     break
@@ -289,7 +289,7 @@ class TurnClock:
             return
         try:
             closed = await self.service.cancel(table.id, table.host_id, table.version)
-        except errors.StaleAction:
+        except refusals.StaleAction:
             await self._replan(table.id)  # someone just acted: the lobby is alive
             return
         await self.notifier.lobby_closed(closed)
@@ -314,7 +314,7 @@ class TurnClock:
     async def _any(self, table_id: int) -> Table | None:
         try:
             return await self.service.get(table_id)
-        except errors.UnknownTable:
+        except refusals.UnknownTable:
             return None
 
     def _state(self, table_id: int) -> TableClockState:

@@ -164,11 +164,11 @@ def tournament_message(tournament: Tournament, lang: str) -> MessageSpec:
         start = ButtonSpec(str(TourneyId(START, tid)), tr(lang, "Start"), Style.GREEN)
         rows = (tuple(first), (start,))
     elif tournament.phase == "running":
-        live = [m for m in tournament.matches if m.state in ("ready_check", "playing")]
+        under_way = [m for m in tournament.matches if m.state in ("ready_check", "playing")]
         fields.append(
             Field(
                 tr(lang, "Matches under way"),
-                _cut([match_line(tournament, m, lang) for m in live], lang),
+                _cut([match_line(tournament, m, lang) for m in under_way], lang),
             )
         )
         rows = ((ButtonSpec(str(TourneyId(READY, tid)), tr(lang, "Ready"), Style.GREEN),),)

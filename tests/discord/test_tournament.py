@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from simcord import assert_error
 
-from bot.tables.errors import BadHouseRule
+from bot.refusals import BadHouseRule
 from bot.tournament.model import Match
 from cogs.errors import InteractionRefused
 from cogs.guilds import WAIT_S
@@ -423,8 +423,8 @@ async def test_a_match_table_lost_in_a_kill_opens_in_a_thread_once_the_server_is
     [thread] = world.channel.threads
     [table] = await world.bot.app.tables.unfinished()
     assert table.id == opened.table_id and table.channel_id == thread.id
-    [place] = await world.bot.tournaments.store.match_tables(cup.id)
-    assert place.place_id == thread.id
+    [match_table] = await world.bot.tournaments.store.match_tables(cup.id)
+    assert match_table.channel_id == thread.id
     fetched = ("HTTP", f"GET /channels/{world.channel.id}", None) in world.env.backend.transcript
     assert fetched == (servers_after_s > WAIT_S)
 

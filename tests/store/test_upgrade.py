@@ -78,9 +78,9 @@ def resumed(table: Table, written: Written) -> dict[str, Any]:
     if stored is not None:
         for name, default in NEW_RULES:
             assert stored["rules"].pop(name) == default
-    snapshot = None if game is None else game.snapshot()
-    if snapshot is not None:  # no claim of the rest could wait when the fixtures were written
-        assert snapshot.pop("rest") == [-1, 0, 0]
+    observed = None if game is None else game.observable()
+    if observed is not None:  # no claim of the rest could wait when the fixtures were written
+        assert observed.pop("rest") == [-1, 0, 0]
     assert table.thread_id is None  # no earlier version started threads
     shown: dict[str, Any] = as_json(
         {
@@ -99,7 +99,7 @@ def resumed(table: Table, written: Written) -> dict[str, Any]:
             "created_at": table.created_at,
             "updated_at": table.updated_at,
             "game": stored,
-            "game_snapshot": snapshot,
+            "game_snapshot": observed,
         }
     )
     return shown

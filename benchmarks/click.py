@@ -18,11 +18,13 @@ For every click, on the wall clock:
 
 For every accepted card play, the store's write transactions are counted
 from the statements the SQLite connection runs (``BEGIN`` ... ``COMMIT``,
-plus any write outside a transaction).
+plus any write outside a transaction), and so are its reads (``SELECT``
+statements), those of users' preferences (language, deck) apart.
 
 The last line is one JSON object:
 ``{"clicks": ..., "answer_p50_ms": ..., "answer_p99_ms": ..., "result_p50_ms": ...,
-"result_p99_ms": ..., "writes_per_card_play": ..., "engine_build": ...}``.
+"result_p99_ms": ..., "writes_per_card_play": ..., "engine_build": ...,
+"reads_per_card_play": ..., "prefs_reads_per_card_play": ...}``.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from .quick import parse_args
 PEOPLE = ("alice", "bob", "carol", "dave")
 PLAY_BUTTON = "spades:play:"
 WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+PREFS_TABLE = "FROM user_prefs"
 
 
 def bench_settings(db: Path) -> Settings:
@@ -68,10 +71,13 @@ def bench_settings(db: Path) -> Settings:
 class WriteCounter:
     """Counts the write transactions a store's connection runs, from its
     statements: each ``BEGIN`` is one, and so is a write run outside any (a
-    statement is a transaction of its own)."""
+    statement is a transaction of its own). Its reads are counted too:
+    ``SELECT`` statements, and those of the users' preferences."""
 
     def __init__(self) -> None:
         self.transactions = 0
+        self.reads = 0
+        self.prefs_reads = 0
         self._open = False
         self._last = ""
 
@@ -94,6 +100,9 @@ class WriteCounter:
             self._open = False
         elif word in WRITES and not self._open:
             self.transactions += 1
+        elif word == "SELECT":
+            self.reads += 1
+            self.prefs_reads += PREFS_TABLE in sql
 
 
 class AnswerClock(list[simcord.HttpLogEntry]):
@@ -115,6 +124,8 @@ class Clicks:
     answers: list[float] = field(default_factory=list)
     results: list[float] = field(default_factory=list)
     card_writes: list[int] = field(default_factory=list)
+    card_reads: list[int] = field(default_factory=list)
+    card_prefs_reads: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -151,7 +162,11 @@ class TimedPerson:
         card = custom_id is not None and custom_id.startswith(PLAY_BUTTON)
         played = await self._actions() if card else 0
         watch = self.watch
-        writes = watch.writes.transactions
+        writes, reads, prefs_reads = (
+            watch.writes.transactions,
+            watch.writes.reads,
+            watch.writes.prefs_reads,
+        )
         watch.clock.answered_at = None
         started = time.perf_counter()
         result = await self.actor.click(message, label=label, custom_id=custom_id)
@@ -162,6 +177,8 @@ class TimedPerson:
         watch.log.results.append(done - started)
         if card and await self._actions() > played:
             watch.log.card_writes.append(watch.writes.transactions - writes)
+            watch.log.card_reads.append(watch.writes.reads - reads)
+            watch.log.card_prefs_reads.append(watch.writes.prefs_reads - prefs_reads)
         return result
 
     async def _actions(self) -> int:
@@ -235,6 +252,10 @@ def main(argv: list[str] | None = None) -> int:
     spread = ", ".join(f"{n} write(s): {k} plays" for n, k in sorted(writes.items()))
     print(f"write transactions per accepted card play ({len(log.card_writes)}): {spread}")
     print(
+        f"reads per accepted card play: {statistics.fmean(log.card_reads):.2f},"
+        f" of preferences: {statistics.fmean(log.card_prefs_reads):.2f}"
+    )
+    print(
         json.dumps(
             {
                 "clicks": len(log.results),
@@ -244,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
                 "result_p99_ms": round(_ms(log.results, 0.99), 3),
                 "writes_per_card_play": round(statistics.fmean(log.card_writes), 3),
                 "engine_build": engine_build(),
+                "reads_per_card_play": round(statistics.fmean(log.card_reads), 3),
+                "prefs_reads_per_card_play": round(statistics.fmean(log.card_prefs_reads), 3),
             }
         )
     )

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from bot import refusals
 from bot.ai.base import current_level, player_levels
 from bot.clock import Scheduler, SystemClock
 from bot.clock.notifier import TurnNotifier
@@ -34,12 +35,12 @@ from bot.clock.turn_clock import TurnClock
 from bot.coach.service import CoachService
 from bot.config import Settings
 from bot.game.rules import PRESETS, RuleSet
+from bot.prefs import FRESH_S, Preferences
 from bot.refusals import NoTableHere, NotPlaying, SeveralTables, UnknownTable
 from bot.replay.service import ReplayService
 from bot.servers import ServerSettingsService
 from bot.stats.service import StatsService
 from bot.store_access import StoreUnavailable, open_store
-from bot.tables import errors as table_errors
 from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService, random_seed
 from db.announcements import AnnouncementStore
@@ -115,7 +116,10 @@ class SpadesApp:
         #: the bot runs as several processes, see bot/shards.py).
         self.shards = settings.discord.shards
         self.stats = StatsService(StatsStore(store), owns=self.shards.owns)
-        self.coach = CoachService(store, now)
+        #: Decks, languages and coach choices, read once per user (kept for
+        #: good by the bot's only process, for a while by one of several).
+        self.prefs = Preferences(store, now, fresh_s=None if self.shards.every_shard else FRESH_S)
+        self.coach = CoachService(self.prefs, now)
         self.servers = ServerSettingsService(store, now)
         self.replays = ReplayService(store, self.stats, self.servers, now, self.spawn)
         self._listeners: list[Listener] = []
@@ -220,9 +224,9 @@ class SpadesApp:
         """Whether the table belongs to a server of this process's shards."""
         try:
             await self.tables.get(table_id)
-        except table_errors.OtherShard:
+        except refusals.OtherShard:
             return False
-        except table_errors.UnknownTable:
+        except refusals.UnknownTable:
             return True  # nothing to serve: whoever looks finds nothing there
         return True
 
@@ -285,7 +289,7 @@ class SpadesApp:
     async def create(self, origin: Origin, host_id: int, options: TableOptions) -> Snapshot:
         """Open a table with the host's ``options``."""
         if origin.channel_id is None:
-            raise table_errors.Malformed("tables are opened in a channel")
+            raise refusals.Malformed("tables are opened in a channel")
         table = await self.tables.create(origin.guild_id, origin.channel_id, host_id, options)
         if options.stand_in is not None:
             await self.clock.set_stand_in(table.id, options.stand_in)
@@ -309,9 +313,9 @@ class SpadesApp:
     def check_house_rules(self, table: Table, user_id: int) -> None:
         """Only the host sets the house rules, and only before the start."""
         if user_id != table.host_id:
-            raise table_errors.HostOnly()
+            raise refusals.HostOnly()
         if table.status is not TableStatus.LOBBY:
-            raise table_errors.AlreadyStarted()
+            raise refusals.AlreadyStarted()
 
     async def house_rule(
         self, table: Table, user_id: int, version: int, key: str, value: str
@@ -362,7 +366,7 @@ class SpadesApp:
         if origin.guild_id is None or table.guild_id != origin.guild_id:
             raise UnknownTable()
         if not table.is_open:
-            raise table_errors.TableClosed()
+            raise refusals.TableClosed()
         return await self.tables.end_by_moderator(table.id, moderator_id, note)
 
     async def claim(self, table: Table, user_id: int, version: int) -> Table:
@@ -407,20 +411,19 @@ class SpadesApp:
     # -- preferences and bookkeeping --------------------------------------------
 
     async def deck_of(self, user_id: int) -> str | None:
-        """The deck design the user chose (None: the default). Read from the
-        store every time: another process of the bot may have just changed it."""
-        return await self.store.get_deck(user_id)
+        """The deck design the user chose (None: the default)."""
+        return await self.prefs.deck(user_id)
 
     async def set_deck(self, user_id: int, design: str) -> None:
-        await self.store.set_deck(user_id, design, self.now())
+        await self.prefs.set_deck(user_id, design)
 
     async def language_of(self, user_id: int) -> str | None:
         """The language the user chose for their private messages (None:
-        their Discord app's). From the store every time, like the deck."""
-        return await self.store.get_language(user_id)
+        their Discord app's)."""
+        return await self.prefs.language(user_id)
 
     async def set_language(self, user_id: int, language: str | None) -> None:
-        await self.store.set_language(user_id, language, self.now())
+        await self.prefs.set_language(user_id, language)
 
     async def set_message(self, table_id: int, message_id: int | None) -> Table:
         """Remember which public message shows the table (not an action)."""
@@ -463,14 +466,14 @@ class SpadesApp:
         if table.game_id is not None:
             await AnnouncementStore(self.store).mark_announced(table.game_id, self.now())
 
-    # -- live hand messages (db/hand_messages.py) ------------------------------------
+    # -- editable hand messages (db/hand_messages.py) --------------------------------
 
     @cached_property
     def _hand_messages(self) -> HandMessageStore:
         return HandMessageStore(self.store)
 
     async def hand_messages(self) -> list[HandMessageRow]:
-        """The private hands kept live by an earlier run (at the tables this
+        """The private hands kept editable by an earlier run (at the tables this
         process serves), still editable now; the expired ones are deleted."""
         rows = await self._hand_messages.load(self.now())
         if self.shards.every_shard:
@@ -478,8 +481,8 @@ class SpadesApp:
         return [row for row in rows if await self.serves_table(row.table_id)]
 
     async def keep_hand_message(self, row: HandMessageRow) -> None:
-        """Write down a hand message to keep live (expired ones go meanwhile)."""
+        """Write down a hand message to keep editable (expired ones go meanwhile)."""
         await self._hand_messages.save(row, self.now())
 
-    async def forget_live_hand(self, table_id: int, user_id: int, token: str) -> None:
+    async def forget_hand_message(self, table_id: int, user_id: int, token: str) -> None:
         await self._hand_messages.drop(table_id, user_id, token)

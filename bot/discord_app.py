@@ -33,7 +33,7 @@ from bot.app import (
 from bot.config import Settings
 from bot.i18n import N_, tr
 from bot.refusals import Stopping
-from bot.render.leaderboard import BOARD_PATTERN
+from bot.render.replay import PREFIX as REPLAY_PREFIX
 from bot.shards import format_shard_ids
 from bot.tables.model import Table
 from bot.tables.service import random_seed
@@ -50,25 +50,20 @@ from cogs.leaderboard import LeaderboardCog
 from cogs.notices import TurnNotices
 from cogs.outbox import Budget, Outbox
 from cogs.presenter import TablePresenter
-from cogs.replay import PATTERN as REPLAY_PATTERN
-from cogs.replay import ReplayComponent, ReplayDesk
+from cogs.replay import ReplayDesk
 from cogs.seasons import SeasonGroup, SeasonPosts
 from cogs.shared_budget import SharedBudget
 from cogs.spades import SpadesCog, Subcommand
 from cogs.table_ui import TableUI
 from cogs.threads import TableThreads
 from cogs.tournament_commands import TournamentGroup
-from cogs.tournament_desk import PATTERN as TOURNAMENT_PATTERN
-from cogs.tournament_desk import MatchThreads, TournamentComponent, TournamentDesk
+from cogs.tournament_desk import MatchThreads, TournamentDesk
 from cogs.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
 __all__ = ["ShardedSpadesBot", "SpadesBot", "StartupError", "bot_class", "intents"]
 
-#: Every component id the bot answers through a DynamicItem; any other click
-#: is answered "not valid" by :meth:`SpadesBot.on_interaction`.
-OUR_COMPONENTS = (PATTERN, BOARD_PATTERN, TOURNAMENT_PATTERN, REPLAY_PATTERN)
 INVALID_BUTTON = N_("That button is not valid.")
 #: How long a stopping bot waits for the interactions, commits and table
 #: edits under way, before it closes the gateway and the database: well
@@ -242,7 +237,7 @@ class SpadesBot(commands.Bot):
         self.add_listener(coach.remember, "on_interaction")
         ui = TableUI(app, self.hands, self.presenter, coach)
         handle_components(self, self._admitted(ui.on_component))
-        self.add_dynamic_items(SpadesComponent, TournamentComponent)
+        self.add_dynamic_items(SpadesComponent)
         self.leaderboard = LeaderboardCog(
             self,
             app,
@@ -252,8 +247,8 @@ class SpadesBot(commands.Bot):
             table_shown=self.presenter.wait_shown,
         )
         await self.add_cog(self.leaderboard)
-        places = MatchThreads(self, self.outbox, self.guild_gate, app.spawn)
-        self.tournaments = TournamentService(app, places)
+        channels = MatchThreads(self, self.outbox, self.guild_gate, app.spawn)
+        self.tournaments = TournamentService(app, channels)
         presenter = self.presenter
         self.desk = desk = TournamentDesk(
             self,
@@ -264,8 +259,7 @@ class SpadesBot(commands.Bot):
             self.admit,
         )
         replays = ReplayDesk(self, app, self.outbox, presenter.names.get)
-        ReplayComponent.desks[self] = replays
-        self.add_dynamic_items(ReplayComponent)
+        handle_components(self, replays.on_click, REPLAY_PREFIX)
         more: list[Subcommand] = [
             *self.leaderboard.commands,
             replays.command(),
@@ -297,7 +291,7 @@ class SpadesBot(commands.Bot):
             self.settings.metrics.port,
             "all" if shards.every_shard else f"{format_shard_ids(shards.ids)}/{shards.count}",
             address=self.settings.metrics.address,
-            live_tables=self.app.tables.open_count,
+            open_tables=self.app.tables.open_count,
             outbox=lambda: len(self.outbox),
             database_errors=lambda: getattr(database, "failures", 0),
             database_reconnects=lambda: getattr(database, "reconnects", 0),
@@ -433,7 +427,7 @@ class SpadesBot(commands.Bot):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if any(pattern.fullmatch(custom_id) for pattern in OUR_COMPONENTS):
+        if PATTERN.fullmatch(custom_id):
             return
         log.debug("answered an unknown component id %r", custom_id[:100])
         try:

@@ -10,7 +10,7 @@ How to write a user-facing text (the whole API):
   is not known yet (class attributes, tables of constants, command
   descriptions); it returns its argument unchanged. ``tr(lang, marked)``
   translates it at the time of use. The engine has its own ``N_`` in
-  :mod:`bot.game.errors` (it may import nothing outside ``bot.game``).
+  :mod:`bot.game.refusals` (it may import nothing outside ``bot.game``).
 - Placeholders are named (``{table}``, never ``{}`` or ``%s``) and a sentence is
   always one message: never glue translated fragments into a sentence, since
   a translator must be able to reorder it. A literal brace is doubled.

@@ -10,7 +10,7 @@ What is counted where:
   interaction's callback request; its latency runs from Discord's creation of
   the interaction, read from its id, so it includes the way to the bot);
 * rate-limited answers (status 429, retried or not), from aiohttp's tracing;
-* live tables and the outbox's queue length, read when scraped;
+* open tables and the outbox's queue length, read when scraped;
 * database errors and reconnects, from the store's own counts;
 * computer decision time, around the decision.
 """
@@ -30,7 +30,8 @@ _SHARD = ("shard",)
 #: The label of this process's figures; set by :func:`serve`.
 shard = "all"
 
-LIVE_TABLES = Gauge(
+# The metric's name stays what dashboards already read.
+OPEN_TABLES = Gauge(
     "spades_live_tables",
     "Open tables (lobby or playing) this process serves",
     _SHARD,
@@ -94,7 +95,7 @@ def serve(
     port: int,
     shards: str,
     *,
-    live_tables: Callable[[], int],
+    open_tables: Callable[[], int],
     outbox: Callable[[], int],
     database_errors: Callable[[], int],
     database_reconnects: Callable[[], int],
@@ -106,7 +107,7 @@ def serve(
     shard = shards
     for metric in (ANSWER_SECONDS, RATE_LIMITED, DECISION_SECONDS):
         metric.labels(shard)  # shown as 0 before the first one
-    LIVE_TABLES.labels(shard).set_function(live_tables)
+    OPEN_TABLES.labels(shard).set_function(open_tables)
     OUTBOX.labels(shard).set_function(outbox)
     DATABASE_ERRORS.labels(shard).set_function(database_errors)
     DATABASE_RECONNECTS.labels(shard).set_function(database_reconnects)

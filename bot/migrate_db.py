@@ -71,7 +71,7 @@ async def _open_tables(store: Store) -> dict[int, tuple[Any, ...]]:
 
 
 def _state(table: Table) -> tuple[Any, ...]:
-    game = table.game.snapshot() if table.game is not None else None
+    game = table.game.observable() if table.game is not None else None
     return (replace(table, game=None), game)
 
 

@@ -11,7 +11,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from bot.tables import errors
+from bot import refusals
 from bot.tables.model import TableOptions
 from db.store import Store
 
@@ -50,7 +50,7 @@ class ServerSettings(BaseModel):
         explicit = {name: value for name, value in chosen.items() if value is not None}
         try:
             return TableOptions.chosen(**{**NEW_TABLE, **self.defaults, **explicit})
-        except (errors.Malformed, errors.BadHouseRule):
+        except (refusals.Malformed, refusals.BadHouseRule):
             # Defaults this version no longer accepts (or that clash with the
             # host's choices) must not keep tables from opening: the host's
             # choices alone, which say what is wrong if they are.

@@ -18,11 +18,11 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
+from bot import refusals
 from bot.app import COMPUTER_LEVELS, Origin, SpadesApp
 from bot.i18n import N_, tr
 from bot.refusals import UnknownTable
 from bot.servers import ServerSettings
-from bot.tables import errors as table_errors
 from bot.tables.model import TableOptions
 from cogs.errors import InteractionRefused
 from cogs.guilds import server_of
@@ -291,8 +291,8 @@ class AdminGroup(
             del defaults["house"]  # "-": no house rules
         try:
             TableOptions.chosen(**defaults)
-        except (table_errors.Malformed, table_errors.BadHouseRule) as exc:
-            why = exc.line if isinstance(exc, table_errors.BadHouseRule) else str(exc)
+        except (refusals.Malformed, refusals.BadHouseRule) as exc:
+            why = exc.line if isinstance(exc, refusals.BadHouseRule) else str(exc)
             raise _refuse(
                 interaction, N_("Those defaults do not fit together: {why}"), why=why
             ) from None
@@ -319,11 +319,11 @@ class AdminGroup(
         origin = Origin(interaction.guild_id, interaction.channel_id)
         try:
             ended = await self.app.end_by_moderator(origin, table, interaction.user.id, reason)
-        except (UnknownTable, table_errors.UnknownTable):
+        except (UnknownTable, refusals.UnknownTable):
             raise _refuse(
                 interaction, N_("There is no table {table} on this server."), table=table
             ) from None
-        except table_errors.TableClosed:
+        except refusals.TableClosed:
             raise _refuse(interaction, N_("Table {table} is already over."), table=table) from None
         await _answer(interaction, N_("Table {table} is ended."), table=ended.id)
 

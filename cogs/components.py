@@ -1,9 +1,12 @@
 """Buttons and menus: specs to discord.py objects, and clicks back to the bot.
 
 Every component the bot sends is a :class:`SpadesComponent`, a persistent
-DynamicItem whose custom_id (see bot.render.ids) holds the whole request, so
-a click on any message, however old and after any restart, reaches the
-handler registered for its client with the same information.
+DynamicItem whose custom_id holds the whole request, so a click on any
+message, however old and after any restart, reaches the handler its client
+registered for the id's first word with the same information. The words:
+a table's buttons and menus (``spades:``, :mod:`bot.render.ids`), a replay
+viewer's (``spades-replay:``), a leaderboard page's (``spades-board:``) and
+a tournament's (``tourney:``).
 """
 
 from __future__ import annotations
@@ -16,22 +19,39 @@ from typing import Any
 import discord
 from discord.ui import DynamicItem, Item
 
+from bot.render import ids, leaderboard, replay, tournament_text
 from bot.render.decks import Style
-from bot.render.ids import TEMPLATE
 from bot.render.spec import ButtonSpec, EmbedSpec, MessageSpec, SelectSpec
 
-#: ``handler(interaction, rest_of_custom_id, selected_values)``
-ComponentHandler = Callable[[discord.Interaction[Any], str, list[str]], Awaitable[None]]
-# One handler per running client: a restarted bot is a new client.
-_handlers: weakref.WeakKeyDictionary[discord.Client, ComponentHandler] = weakref.WeakKeyDictionary()
-#: ``spades:`` and anything after it, newlines included: the callback answers
-#: every such id, valid or not.
-PATTERN = re.compile(TEMPLATE, re.DOTALL)
+#: ``handler(interaction, rest_of_custom_id, values)``: a menu's choices
+#: (texts, or the users a user menu chose); none for a button.
+ComponentHandler = Callable[[discord.Interaction[Any], str, list[Any]], Awaitable[None]]
+#: The first word of every custom_id the bot sends.
+PREFIXES = (ids.PREFIX, replay.PREFIX, leaderboard.BOARD_PREFIX, tournament_text.PREFIX)
+#: One of those words, a colon and anything after it, newlines included: the
+#: handler answers every such id, valid or not.
+PATTERN = re.compile(rf"(?P<prefix>{'|'.join(map(re.escape, PREFIXES))}):(?P<rest>.*)", re.DOTALL)
+# Per running client (a restarted bot is a new client), per prefix.
+_handlers: weakref.WeakKeyDictionary[discord.Client, dict[str, ComponentHandler]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
-def handle_components(client: discord.Client, handler: ComponentHandler) -> None:
-    """Send the clicks on ``client``'s spades components to ``handler``."""
-    _handlers[client] = handler
+def handle_components(
+    client: discord.Client, handler: ComponentHandler, prefix: str = ids.PREFIX
+) -> None:
+    """Send the clicks on ``client``'s components whose id starts with
+    ``prefix`` to ``handler``."""
+    if prefix not in PREFIXES:
+        raise ValueError(f"{prefix!r} is not a component prefix of the bot")
+    _handlers.setdefault(client, {})[prefix] = handler
+
+
+def forget_components(client: discord.Client, prefix: str, handler: ComponentHandler) -> None:
+    """Stop sending those clicks to ``handler`` (if it is still the one)."""
+    handlers = _handlers.get(client, {})
+    if handlers.get(prefix) == handler:
+        del handlers[prefix]
 
 
 BUTTON_STYLES = {
@@ -43,28 +63,37 @@ BUTTON_STYLES = {
 
 
 class SpadesComponent(DynamicItem[Item[Any]], template=PATTERN):
-    """Any ``spades:...`` button or menu. Parsing and validation of the rest
-    happen in the callback, never in ``from_custom_id``: an exception there is
+    """Any button or menu of the bot. Parsing and validation of the rest
+    happen in the handler, never in ``from_custom_id``: an exception there is
     swallowed by discord.py and the click would go unanswered."""
 
-    def __init__(self, item: Item[Any], rest: str) -> None:
+    def __init__(self, item: Item[Any], prefix: str, rest: str) -> None:
         super().__init__(item)
+        self.prefix = prefix
         self.rest = rest
+
+    @classmethod
+    def of(cls, item: Item[Any], custom_id: str) -> SpadesComponent:
+        """``item`` (whose id is ``custom_id``, one of the bot's) as a component."""
+        match = PATTERN.fullmatch(custom_id)
+        if match is None:
+            raise ValueError(f"{custom_id[:40]!r} is not a component id of the bot")
+        return cls(item, match["prefix"], match["rest"])
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: Item[Any], match: re.Match[str], /
     ) -> SpadesComponent:
-        return cls(item, match["rest"])
+        return cls(item, match["prefix"], match["rest"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler = _handlers.get(interaction.client)
+        handler = _handlers.get(interaction.client, {}).get(self.prefix)
         if handler is not None:
             values = list(getattr(self.item, "values", ()))
             await handler(interaction, self.rest, values)
 
 
-def _button(spec: ButtonSpec, row: int, kind: type[SpadesComponent]) -> SpadesComponent:
+def _button(spec: ButtonSpec, row: int) -> SpadesComponent:
     button: discord.ui.Button[Any] = discord.ui.Button(
         custom_id=spec.custom_id,
         label=spec.label,
@@ -73,10 +102,10 @@ def _button(spec: ButtonSpec, row: int, kind: type[SpadesComponent]) -> SpadesCo
         disabled=spec.disabled,
         row=row,
     )
-    return kind(button, spec.custom_id.split(":", 1)[1])
+    return SpadesComponent.of(button, spec.custom_id)
 
 
-def _select(spec: SelectSpec, row: int, kind: type[SpadesComponent]) -> SpadesComponent:
+def _select(spec: SelectSpec, row: int) -> SpadesComponent:
     select: discord.ui.Select[Any] = discord.ui.Select(
         custom_id=spec.custom_id,
         placeholder=spec.placeholder,
@@ -86,19 +115,18 @@ def _select(spec: SelectSpec, row: int, kind: type[SpadesComponent]) -> SpadesCo
         ],
         row=row,
     )
-    return kind(select, spec.custom_id.split(":", 1)[1])
+    return SpadesComponent.of(select, spec.custom_id)
 
 
-def to_view(spec: MessageSpec, kind: type[SpadesComponent] = SpadesComponent) -> discord.ui.View:
-    """The buttons and menus of ``spec``, as items of ``kind`` (the
-    DynamicItem whose template their ids match)."""
+def to_view(spec: MessageSpec) -> discord.ui.View:
+    """The buttons and menus of ``spec``."""
     view = discord.ui.View(timeout=None)
     for index, row in enumerate(spec.rows):
         if isinstance(row, SelectSpec):
-            view.add_item(_select(row, index, kind))
+            view.add_item(_select(row, index))
         else:
             for button in row:
-                view.add_item(_button(button, index, kind))
+                view.add_item(_button(button, index))
     return view
 
 

@@ -1,4 +1,4 @@
-"""Private hand messages: drawn for their owner only, and kept live while possible.
+"""Private hand messages: drawn for their owner only, and kept editable while possible.
 
 A hand is always sent as a fresh ephemeral answer ("My hand", /spades hand)
 or redrawn in answer to a click on it; nothing depends on an old message.
@@ -8,11 +8,11 @@ table, so the owner's buttons come alive when it is their turn. Each redraw
 reads the table's current state under a per-hand lock, so the last edit
 always shows the newest state.
 
-A live hand is edited through a webhook built from the application id and
+An editable hand is edited through a webhook built from the application id and
 the interaction's token, which outlive the interaction object: both are
 written to the database when a hand is opened, and again when clicks on it
 have brought a token five minutes newer (not at every click: a card play
-stays one write), so a restarted bot keeps the same messages live. What
+stays one write), so a restarted bot keeps the same messages editable. What
 a hand last showed stays in memory; after a restart a hand is redrawn once
 if its table moved on since it was opened.
 
@@ -33,7 +33,7 @@ from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
 from bot.app import HandMessageRow, SpadesApp
-from bot.refusals import TableError
+from bot.refusals import Refusal
 from bot.render.decks import Deck, deck
 from bot.render.hand_screen import hand_moment, hand_screen
 from bot.render.spec import MessageSpec
@@ -75,7 +75,7 @@ class HandScreens:
         self._messages: dict[_Key, _HandMessage] = {}
 
     async def resume(self) -> None:
-        """Keep live the hands an earlier run of the bot kept live (at start-up).
+        """Keep editable the hands an earlier run of the bot kept editable (at start-up).
         The database knows the version a hand was opened at, not what it last
         showed: one whose table moved on since is redrawn once, when the
         table is next drawn (at once after a restart)."""
@@ -108,7 +108,7 @@ class HandScreens:
         return hand_screen(table, user_id, await self.deck_of(user_id), note, lang)
 
     async def open(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        """Answer with a fresh private hand, and keep it live."""
+        """Answer with a fresh private hand, and keep it editable."""
         user = interaction.user.id
         table = (await self.app.open_hand(table, user)).table
         lang = private_language(interaction)
@@ -146,7 +146,7 @@ class HandScreens:
     def _track(
         self, interaction: discord.Interaction[Any], table_id: int
     ) -> tuple[_Key, _HandMessage]:
-        """Keep the hand message of this interaction live: the owner's most
+        """Keep the hand message of this interaction editable: the owner's most
         recently used hand message is the one kept current."""
         key = (table_id, interaction.user.id)
         expires = interaction.created_at.timestamp() + LIVE_FOR_S
@@ -170,9 +170,9 @@ class HandScreens:
 
     async def _drawn(self, key: _Key, message: _HandMessage, table: Table) -> None:
         """``message`` now shows ``table``. If it is still the owner's
-        live hand, remember that, and write it down the first time."""
+        editable hand, remember that, and write it down the first time."""
         if self._messages.get(key) is not message:
-            return  # a newer hand of the owner's is the live one
+            return  # a newer hand of the owner's is the editable one
         message.version, message.moment = table.version, hand_moment(table, key[1])
         stored = message.stored_expires_at
         if stored is None or message.expires_at - stored >= REWRITE_AFTER_S:
@@ -182,10 +182,10 @@ class HandScreens:
             )
             await self.app.keep_hand_message(row)
 
-    # -- keeping hands live ----------------------------------------------------------
+    # -- keeping hands editable -------------------------------------------------------
 
     async def refresh(self, table: Table) -> None:
-        """Redraw the live hands of the table whose owner's moment changed."""
+        """Redraw the editable hands of the table whose owner's moment changed."""
         now = self.app.now()
         for key in [k for k in self._messages if k[0] == table.id]:
             message = self._messages.get(key)
@@ -214,9 +214,9 @@ class HandScreens:
             try:
                 spec = await self.spec(table, key[1], lang=message.language)
                 await edit_answer(self.client, message.application_id, message.token, spec)
-            except (discord.HTTPException, TableError) as exc:
+            except (discord.HTTPException, Refusal) as exc:
                 # Deleted (or refused): the owner opens a fresh hand next time.
-                log.debug("live hand of table %d dropped: %s", key[0], exc)
+                log.debug("editable hand of table %d dropped: %s", key[0], exc)
                 await self._forget(key, message)
                 return
             message.version = table.version
@@ -228,7 +228,7 @@ class HandScreens:
             return
         del self._messages[key]
         if message.stored_token is not None:
-            await self.app.forget_live_hand(key[0], key[1], message.stored_token)
+            await self.app.forget_hand_message(key[0], key[1], message.stored_token)
 
 
 async def edit_answer(

@@ -10,7 +10,7 @@ import discord
 
 from bot.app import SpadesApp
 from bot.i18n import tr
-from bot.refusals import InvalidButton, StaleAction, TableError
+from bot.refusals import InvalidButton, Refusal, StaleAction
 from bot.render.house_rules import PAGES, house_panel, page_of
 from bot.render.ids import ComponentId
 from bot.render.spec import MessageSpec
@@ -63,7 +63,7 @@ class HouseRulesDesk:
                 "Here are its rules now.",
             )
             table = await self.app.tables.get(table.id)
-        except TableError as refused:
+        except Refusal as refused:
             if refused.code != "bad_house_rule":
                 raise
             note = explain(refused, lang) or ""

@@ -36,12 +36,11 @@ from bot.stats.seasons import ALL_TIME, Season
 from bot.stats.service import StatsService, chart_png, finished_by, finished_from_table
 from bot.tables.model import Table
 from bot.tournament.results import placings, tournament_matches
-from cogs.components import to_embed
+from cogs.components import forget_components, handle_components, to_embed, to_view
 from cogs.errors import InteractionRefused
 from cogs.languages import private_language
-from cogs.leaderboard_pages import BoardButton, board_fields, guild_of
+from cogs.leaderboard_pages import board_fields, guild_of, page_buttons
 from cogs.outbox import POST, Outbox, Route
-from cogs.replay import replay_view
 from cogs.threads import TableThreads
 
 log = logging.getLogger(__name__)
@@ -138,7 +137,7 @@ def _build_commands(cog: LeaderboardCog) -> list[app_commands.Command[Any, ..., 
         matches = await tournament_matches(cog.app.store, [g.game_id for g in games])
         embed = to_embed(screens.history_embed(games, who.display_name, lang, matches))
         buttons = [replay_button(g.game_id, lang, numbered=True) for g in games]
-        view = replay_view(MessageSpec(rows=tuple(chunk(buttons))))
+        view = to_view(MessageSpec(rows=tuple(chunk(buttons))))
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
         view.stop()  # dispatched by the template, not by the view
 
@@ -206,19 +205,15 @@ class LeaderboardCog(commands.Cog):
         self.table_shown = table_shown
         #: ``/spades leaderboard``, ``stats``, ``history`` and ``rating-settings``.
         self.commands = _build_commands(self)
+        self._pages = page_buttons(self.stats.leaderboard, app.language_of)
 
     async def cog_load(self) -> None:
-        BoardButton.sources[self.bot] = self.stats.leaderboard
-        BoardButton.languages[self.bot] = self.app.language_of
-        self.bot.add_dynamic_items(BoardButton)
+        handle_components(self.bot, self._pages, screens.BOARD_PREFIX)
         self.app.subscribe(self.on_change)
         self.app.spawn(self._catch_up(), "stats-catch-up")
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(BoardButton)
-        if BoardButton.sources.get(self.bot) == self.stats.leaderboard:
-            del BoardButton.sources[self.bot]
-            BoardButton.languages.pop(self.bot, None)
+        forget_components(self.bot, screens.BOARD_PREFIX, self._pages)
 
     async def _catch_up(self) -> None:
         counted = await self.stats.catch_up()
@@ -261,9 +256,7 @@ class LeaderboardCog(commands.Cog):
         async def post() -> Route:
             try:
                 current = await self.app.tables.get(table.id)  # its thread may be gone since
-                await self.threads.send(
-                    current, content=text, file=picture, view=replay_view(replay)
-                )
+                await self.threads.send(current, content=text, file=picture, view=to_view(replay))
             except discord.Forbidden as exc:
                 # The host is told about missing permissions with the table message.
                 log.warning("could not post the picture of game %d: %s", game.game_id, exc)

@@ -7,18 +7,15 @@ finds the pages (no cog is looked up at click time).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable
-from typing import Any, ClassVar
-from weakref import WeakKeyDictionary
+from typing import Any
 
 import discord
-from discord.ui import DynamicItem, Item
 
 from bot.i18n import resolve, tr
 from bot.render import leaderboard as screens
 from bot.stats.leaderboard import LeaderboardPage, SortKey
-from cogs.components import BUTTON_STYLES, to_embed
+from cogs.components import ComponentHandler, message_fields
 from cogs.errors import InteractionRefused, report
 from cogs.languages import KEY, private_language
 
@@ -28,35 +25,17 @@ PageSource = Callable[[int, SortKey, int, int | None], Awaitable[LeaderboardPage
 LanguageSource = Callable[[int], Awaitable[str | None]]
 
 
-class BoardButton(DynamicItem[Item[Any]], template=screens.BOARD_PATTERN):
-    """A leaderboard page button; it works on any leaderboard message, after
-    any restart. The id is checked in the callback, where a bad one can be
-    answered (an exception in ``from_custom_id`` would leave it unanswered)."""
+def page_buttons(source: PageSource, languages: LanguageSource) -> ComponentHandler:
+    """The handler of the page buttons (``spades-board:``), which work on
+    any leaderboard message, after any restart; a bad id is answered."""
 
-    #: Each bot's page source, registered by its cog when it loads.
-    sources: ClassVar[WeakKeyDictionary[Any, PageSource]] = WeakKeyDictionary()
-    languages: ClassVar[WeakKeyDictionary[Any, LanguageSource]] = WeakKeyDictionary()
-
-    def __init__(self, item: Item[Any], rest: str = "") -> None:
-        super().__init__(item)
-        self.rest = rest
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: Item[Any], match: re.Match[str], /
-    ) -> BoardButton:
-        return cls(item, match["rest"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def on_click(interaction: discord.Interaction[Any], rest: str, _: list[Any]) -> None:
         try:
-            languages = self.languages.get(interaction.client)
-            if languages is not None:
-                chosen = await languages(interaction.user.id)
-                interaction.extras[KEY] = resolve(chosen or interaction.locale)
+            chosen = await languages(interaction.user.id)
+            interaction.extras[KEY] = resolve(chosen or interaction.locale)
             lang = private_language(interaction)
-            wanted = screens.parse_board_id(self.rest)
-            source = self.sources.get(interaction.client)
-            if wanted is None or source is None:
+            wanted = screens.parse_board_id(rest)
+            if wanted is None:
                 raise InteractionRefused(tr(lang, "That button is not valid."))
             guild = guild_of(interaction)
             page = await source(guild.id, *wanted)
@@ -64,20 +43,13 @@ class BoardButton(DynamicItem[Item[Any]], template=screens.BOARD_PATTERN):
         except Exception as exc:
             await report(interaction, exc)
 
+    return on_click
+
 
 def board_fields(page: LeaderboardPage, guild_name: str, lang: str) -> dict[str, Any]:
-    spec = screens.board_message(page, guild_name, lang)
-    assert spec.embed is not None
-    view = discord.ui.View(timeout=None)
-    for button in spec.buttons:
-        item: discord.ui.Button[Any] = discord.ui.Button(
-            label=button.label,
-            custom_id=button.custom_id,
-            disabled=button.disabled,
-            style=BUTTON_STYLES[button.style],
-        )
-        view.add_item(BoardButton(item))
-    return {"embed": to_embed(spec.embed), "view": view}
+    fields = message_fields(screens.board_message(page, guild_name, lang))
+    del fields["content"]
+    return fields
 
 
 def guild_of(interaction: discord.Interaction[Any]) -> discord.Guild:

@@ -57,8 +57,10 @@ log = logging.getLogger(__name__)
 
 #: What an item brings up to date: a kind ("table", "notice", "clock",
 #: "post", "results": a game in the server's results channel, "notify": a
-#: new table's mention of the server's role) and the id of its table or game.
-Key = tuple[str, int]
+#: new table's mention of the server's role) and the id of its table or game;
+#: a kind about a part of something has both ids (("ready", tournament,
+#: match), ("season", server, season number)).
+Key = tuple[str, int] | tuple[str, int, int]
 #: Discord's route of the request a ``send`` made ("PATCH /channels/..."),
 #: or None if nothing was left to send.
 Route = str | None
@@ -323,8 +325,8 @@ class Outbox:
                 recent.append(now)
                 while len(recent) > self.budget.old_edits:
                     recent.popleft()
-        kind, number = key
-        self._in_flight[key] = self._spawn(self._fly(key, item), f"outbox-{kind}-{number}")
+        name = "-".join(map(str, ("outbox", *key)))
+        self._in_flight[key] = self._spawn(self._fly(key, item), name)
 
     async def _fly(self, key: Key, item: _Item) -> None:
         try:

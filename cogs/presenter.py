@@ -9,7 +9,7 @@ waited become one edit, and the last one is always shown), posted again if
 it was deleted, and a missing permission is reported to the host; it is
 drawn again once permissions change. The game state never depends on any
 of this succeeding. After each try, shown or not, the turn it waits on
-goes to :class:`~cogs.notices.TurnNotices` and the live hands are redrawn;
+goes to :class:`~cogs.notices.TurnNotices` and the editable hands are redrawn;
 while the message's edits are refused or paced (below), that happens at
 each change already: a person is never kept waiting on the table message.
 
@@ -26,7 +26,7 @@ message is outside the cap, so the table catches up at once and stays
 current for the next hour, and everything only the table message offers
 (Next hand, a rematch, a claim's answers, a seat request's) is where people
 look for it again. That was chosen over copying those buttons into every
-private hand: a hand is kept live for 15 minutes of its token only, and the
+private hand: a hand is kept editable for 15 minutes of its token only, and the
 table message is the one place every player, watcher and a restarted bot
 know.
 """

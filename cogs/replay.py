@@ -12,10 +12,8 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
 from collections.abc import Callable
-from typing import Any, ClassVar
-from weakref import WeakKeyDictionary
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -25,7 +23,6 @@ from bot.i18n import N_, tr
 from bot.refusals import InvalidButton
 from bot.render.decks import DeckName, deck
 from bot.render.replay import (
-    TEMPLATE,
     ReplayId,
     Step,
     coach_lines,
@@ -36,37 +33,19 @@ from bot.render.replay import (
 )
 from bot.render.replay_picture import render_frame
 from bot.render.results import seat_name
-from bot.render.spec import MessageSpec
 from bot.replay.frames import Replay
-from cogs.components import SpadesComponent, to_view
+from cogs.components import to_view
 from cogs.errors import report
 from cogs.languages import learn_language, private_language
 from cogs.outbox import POST, Outbox, Route
 
 log = logging.getLogger(__name__)
 
-PATTERN = re.compile(TEMPLATE, re.DOTALL)
 NO_MENTIONS = discord.AllowedMentions.none()
 #: A user's display name if the bot already knows it.
 KnownName = Callable[[int], str | None]
 #: Display names kept between clicks (four per game viewed).
 KEPT_NAMES = 2000
-
-
-class ReplayComponent(SpadesComponent, template=PATTERN):
-    """Any ``spades-replay:...`` button or menu; parsed in the callback."""
-
-    desks: ClassVar[WeakKeyDictionary[Any, ReplayDesk]] = WeakKeyDictionary()
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        desk = self.desks.get(interaction.client)
-        if desk is not None:
-            values = list(getattr(self.item, "values", ()))
-            await desk.on_click(interaction, self.rest, values)
-
-
-def replay_view(spec: MessageSpec) -> discord.ui.View:
-    return to_view(spec, ReplayComponent)
 
 
 class ReplayDesk:
@@ -138,7 +117,7 @@ class ReplayDesk:
         return {
             "content": spec.content,
             "file": discord.File(io.BytesIO(png), _filename(replay, index)),
-            "view": replay_view(spec),
+            "view": to_view(spec),
         }
 
     async def _coach(self, replay: Replay, index: int, lang: str) -> tuple[list[str], bool]:

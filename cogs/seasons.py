@@ -49,7 +49,7 @@ class SeasonPosts:
             await self.app.stats.season_posted(season, self.app.now())
             return
         lang = resolve(settings.defaults.get("language") or ENGLISH)
-        key = ("season", season.guild_id * 1000 + season.number)
+        key = ("season", season.guild_id, season.number)
 
         async def send() -> Route:
             stats = self.app.stats

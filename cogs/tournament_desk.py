@@ -13,8 +13,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
-import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -36,7 +34,7 @@ from bot.tournament.match_tables import Found
 from bot.tournament.model import Match, Tournament
 from bot.tournament.service import TournamentService
 from bot.tournament.state import apply
-from cogs.components import BUTTON_STYLES, SpadesComponent, to_embed
+from cogs.components import SpadesComponent, handle_components, message_fields
 from cogs.errors import InteractionRefused, report
 from cogs.guilds import GuildGate
 from cogs.languages import private_language
@@ -44,51 +42,14 @@ from cogs.outbox import EDIT, POST, Key, Outbox, Route, Spawn
 
 log = logging.getLogger(__name__)
 
-PATTERN = re.compile(text.TEMPLATE, re.DOTALL)
 THREAD = "POST /channels/{channel_id}/threads"
 FETCH = "GET /channels/{channel_id}"
-People = list[discord.abc.User]
-Handler = Callable[[discord.Interaction[Any], str, People], Awaitable[None]]
-_handlers: weakref.WeakKeyDictionary[discord.Client, Handler] = weakref.WeakKeyDictionary()
-
-
-class TournamentComponent(SpadesComponent, template=PATTERN):
-    """Any ``tourney:...`` button or menu; parsed in the callback. Menus
-    choose people: their values are users."""
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler = _handlers.get(interaction.client)
-        if handler is not None:
-            chosen = [
-                v for v in getattr(self.item, "values", ()) if isinstance(v, discord.abc.User)
-            ]
-            await handler(interaction, self.rest, chosen)
-
-
-def _view(spec: MessageSpec) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for index, row in enumerate(spec.rows):
-        assert isinstance(row, tuple), "tournament messages have buttons only"
-        for b in row:
-            button: discord.ui.Button[Any] = discord.ui.Button(
-                custom_id=b.custom_id, label=b.label, style=BUTTON_STYLES[b.style], row=index
-            )
-            view.add_item(TournamentComponent(button, b.custom_id.split(":", 1)[1]))
-    return view
-
-
-def _fields(spec: MessageSpec) -> dict[str, Any]:
-    return {
-        "content": spec.content or None,
-        "embed": to_embed(spec.embed) if spec.embed is not None else None,
-        "view": _view(spec),
-    }
 
 
 class MatchThreads:
     """Where a match's table opens: a new thread of the tournament's channel,
     started in the outbox's line; the channel itself where the bot may not
-    start one (see :class:`bot.tournament.match_tables.Places`). The choice
+    start one (see :class:`bot.tournament.match_tables.MatchChannels`). The choice
     is written down for good, so it is made only once the tournament's
     server is known (:class:`~cogs.guilds.GuildGate`), never on the empty
     cache of a bot just started."""
@@ -107,13 +68,13 @@ class MatchThreads:
         if asked in self._asked:
             return
         self._asked.add(asked)
-        key = ("match-thread", tournament.id * 1000 + match.number)
+        key = ("match-thread", tournament.id, match.number)
 
         async def start() -> Route:
             try:
-                place, route = await self._thread(tournament, match)
-                if place is not None:
-                    await found(place)
+                channel_id, route = await self._thread(tournament, match)
+                if channel_id is not None:
+                    await found(channel_id)
             finally:
                 self._asked.discard(asked)
             return route
@@ -125,7 +86,7 @@ class MatchThreads:
         self.spawn(once_known(), f"match-thread-{tournament.id}-{match.number}")
 
     async def _thread(self, tournament: Tournament, match: Match) -> tuple[int | None, Route]:
-        """The match's place and the request made; no place if Discord did
+        """The match's channel and the request made; none if Discord did
         not say what the channel is (the next follow-up asks again)."""
         try:
             channel = await self.guilds.channel(tournament.guild_id, tournament.channel_id)
@@ -168,7 +129,7 @@ class TournamentDesk:
         #: Whether to take a click at all (not while the bot is stopping).
         self.admit = admit
         self._seen: dict[int, Tournament] = {}  # the last state each tournament was shown in
-        _handlers[client] = self.on_component
+        handle_components(client, self.on_component, text.PREFIX)
         service.subscribe(self.on_change)
 
     # -- what changed -----------------------------------------------------------------
@@ -201,7 +162,7 @@ class TournamentDesk:
             return None
         version = self.service.version(tournament_id)
         lang = self._lang(tournament_id)
-        fields = _fields(text.tournament_message(tournament, lang))
+        fields = message_fields(text.tournament_message(tournament, lang))
         picture = await self._picture(tournament, lang)
         if picture is not None:
             fields["attachments" if row.message_id else "file"] = (
@@ -262,14 +223,14 @@ class TournamentDesk:
         )
         try:
             await channel.send(
-                **_fields(spec), allowed_mentions=discord.AllowedMentions(users=True)
+                **message_fields(spec), allowed_mentions=discord.AllowedMentions(users=True)
             )
         except discord.HTTPException as exc:
             log.info("tournament %d: %r not posted: %s", tournament.id, key, exc)
 
     def _tell_ready(self, tournament: Tournament, match: Match) -> None:
         spec = text.ready_notice(tournament, match, self._lang(tournament.id))
-        self._post(("ready", tournament.id * 1000 + match.number), tournament, spec)
+        self._post(("ready", tournament.id, match.number), tournament, spec)
 
     def _tell_left_out(self, tournament: Tournament) -> None:
         spec = MessageSpec(content=text.left_out_notice(tournament, self._lang(tournament.id)))
@@ -279,7 +240,7 @@ class TournamentDesk:
         spec = MessageSpec(
             content=text.partner_asked(tournament, user, partner, self._lang(tournament.id))
         )
-        self._post(("partner", partner), tournament, spec)
+        self._post(("partner", tournament.id, partner), tournament, spec)
 
     async def post_owed_standings(self) -> None:
         """Post the final standings a stop left unposted (after a restart)."""
@@ -310,10 +271,12 @@ class TournamentDesk:
     # -- clicks ---------------------------------------------------------------------------
 
     async def on_component(
-        self, interaction: discord.Interaction[Any], rest: str, chosen: People
+        self, interaction: discord.Interaction[Any], rest: str, values: list[Any]
     ) -> None:
         if not await self.admit(interaction):
             return
+        # A menu of the desk chooses people: its values are users.
+        chosen = [v for v in values if isinstance(v, discord.abc.User)]
         for person in (interaction.user, *chosen):
             self.remember(person)
         try:
@@ -371,7 +334,7 @@ class TournamentDesk:
             custom_id=custom_id, placeholder=tr(lang, "Your partner")
         )
         view = discord.ui.View(timeout=None)
-        view.add_item(TournamentComponent(menu, custom_id.split(":", 1)[1]))
+        view.add_item(SpadesComponent.of(menu, custom_id))
         await interaction.response.send_message(
             tr(lang, "Choose your partner: they confirm on the tournament message."),
             view=view,

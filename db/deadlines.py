@@ -1,6 +1,11 @@
 """Deadlines of the turn clock (table ``deadlines``): at most one per table
 and kind. The store only keeps them; the scheduler and the turn clock give
-them their meaning."""
+them their meaning.
+
+A deadline's ``owner`` is what it belongs to: a table here, a tournament in
+:mod:`db.tournaments` (each kind of owner has its own table of rows). The
+column keeps its name ``table_id`` of migration 004: renaming it would take a
+migration that rebuilds the table (SQLite), for no change in what it holds."""
 
 from __future__ import annotations
 
@@ -16,24 +21,25 @@ DeadlineKey = tuple[int, str]
 
 @dataclass(frozen=True, slots=True)
 class Deadline:
-    """Something that must happen to a table at ``due_at`` (epoch seconds).
-    ``data`` is JSON-compatible: it is stored with the row."""
+    """Something that must happen to ``owner`` (a table's or a tournament's
+    id) at ``due_at`` (epoch seconds). ``data`` is JSON-compatible: it is
+    stored with the row."""
 
-    table_id: int
+    owner: int
     kind: str
     due_at: float
     data: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def key(self) -> DeadlineKey:
-        return (self.table_id, self.kind)
+        return (self.owner, self.kind)
 
 
 class DeadlineSQL(StorePart):
     """The deadline rows, written each in a transaction of its own."""
 
     async def put_deadline(
-        self, table_id: int, kind: str, due_at: float, data: Mapping[str, Any]
+        self, owner: int, kind: str, due_at: float, data: Mapping[str, Any]
     ) -> None:
         """Store a deadline, replacing the table's deadline of the same kind."""
         async with self.transaction() as db:
@@ -41,17 +47,17 @@ class DeadlineSQL(StorePart):
                 "INSERT INTO deadlines (table_id, kind, due_at, data) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (table_id, kind) DO UPDATE"
                 " SET due_at = excluded.due_at, data = excluded.data",
-                (table_id, kind, due_at, to_json(data)),
+                (owner, kind, due_at, to_json(data)),
             )
 
-    async def delete_deadline(self, table_id: int, kind: str | None = None) -> None:
+    async def delete_deadline(self, owner: int, kind: str | None = None) -> None:
         """Remove one deadline of a table, or all of them when ``kind`` is None."""
         async with self.transaction() as db:
             if kind is None:
-                await db.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
+                await db.execute("DELETE FROM deadlines WHERE table_id = ?", (owner,))
             else:
                 await db.execute(
-                    "DELETE FROM deadlines WHERE table_id = ? AND kind = ?", (table_id, kind)
+                    "DELETE FROM deadlines WHERE table_id = ? AND kind = ?", (owner, kind)
                 )
 
     async def load_deadlines(self) -> list[Deadline]:
@@ -78,20 +84,20 @@ class DeadlineSQL(StorePart):
 DeadlineRow = tuple[int, str, float, str]
 
 
-def deadline_rows(table_id: int, deadlines: Sequence[Deadline]) -> list[DeadlineRow]:
+def deadline_rows(owner: int, deadlines: Sequence[Deadline]) -> list[DeadlineRow]:
     """The rows of ``deadlines``, checked before any write: all of them the
     table's, one per kind (the key of a row)."""
-    if any(d.table_id != table_id for d in deadlines):
-        raise ValueError(f"a deadline of another table written with table {table_id}")
+    if any(d.owner != owner for d in deadlines):
+        raise ValueError(f"a deadline of another owner written with owner {owner}")
     if len({d.kind for d in deadlines}) != len(deadlines):
-        raise ValueError(f"two deadlines of the same kind for table {table_id}")
-    return [(table_id, d.kind, d.due_at, to_json(d.data)) for d in deadlines]
+        raise ValueError(f"two deadlines of the same kind for owner {owner}")
+    return [(owner, d.kind, d.due_at, to_json(d.data)) for d in deadlines]
 
 
-async def replace_deadlines(db: Statements, table_id: int, rows: list[DeadlineRow]) -> None:
+async def replace_deadlines(db: Statements, owner: int, rows: list[DeadlineRow]) -> None:
     """Inside the caller's transaction: the table's deadlines become exactly
     ``rows`` (none: the table has no deadline left)."""
-    await db.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
+    await db.execute("DELETE FROM deadlines WHERE table_id = ?", (owner,))
     if rows:
         await db.executemany(
             "INSERT INTO deadlines (table_id, kind, due_at, data) VALUES (?, ?, ?, ?)", rows

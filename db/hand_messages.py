@@ -1,4 +1,5 @@
-"""SQL of the private hand messages kept live across a restart (table ``live_hands``).
+"""SQL of the private hand messages kept editable across a restart (table
+``live_hands``, named so by migration 019: "live" is "editable" there).
 
 A row holds what editing one player's hand message needs once the
 interaction object that drew it is gone: the application id and the
@@ -32,7 +33,7 @@ class HandMessageStore:
         self.store = store
 
     async def load(self, now: float) -> list[HandMessageRow]:
-        """The hands still live at ``now``; the expired ones are deleted."""
+        """The hands still editable at ``now``; the expired ones are deleted."""
         rows = [
             HandMessageRow(*row)
             for row in await self.store.db.fetchall(
@@ -46,8 +47,8 @@ class HandMessageStore:
         return [row for row in rows if row.expires_at > now]
 
     async def save(self, row: HandMessageRow, now: float) -> None:
-        """Keep ``row`` as the player's live hand at its table, unless a hand
-        that stays live longer is kept already; expired rows go meanwhile."""
+        """Keep ``row`` as the player's editable hand at its table, unless a hand
+        that stays editable longer is kept already; expired rows go meanwhile."""
         async with self.store.transaction() as db:
             await _delete_expired(db, now)
             await db.execute(

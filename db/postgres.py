@@ -253,7 +253,7 @@ class PostgresDatabase:
         self._answered()
 
     @asynccontextmanager
-    async def read_snapshot(self) -> AsyncIterator[PostgresStatements]:
+    async def consistent_read(self) -> AsyncIterator[PostgresStatements]:
         """Several reads that see one state of the database while other
         processes write: one read-only REPEATABLE READ transaction."""
         self._check_reachable()

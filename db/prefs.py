@@ -19,6 +19,7 @@ class UserPrefs:
     data: dict[str, Any]
     updated_at: float
     language: str | None = None  # None: their Discord app's language
+    coach: bool = False  # a review after each hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,17 +38,12 @@ class PrefsSQL(StorePart):
 
     async def get_user_prefs(self, user_id: int) -> UserPrefs | None:
         row = await self.db.fetchone(
-            "SELECT deck, data, updated_at, language FROM user_prefs WHERE user_id = ?",
+            "SELECT deck, data, updated_at, language, coach FROM user_prefs WHERE user_id = ?",
             (user_id,),
         )
         if row is None:
             return None
-        return UserPrefs(user_id, row[0], json.loads(row[1]), row[2], row[3])
-
-    async def get_deck(self, user_id: int) -> str | None:
-        """The user's deck design, or None if they never chose one."""
-        prefs = await self.get_user_prefs(user_id)
-        return prefs.deck if prefs else None
+        return UserPrefs(user_id, row[0], json.loads(row[1]), row[2], row[3], bool(row[4]))
 
     async def set_deck(self, user_id: int, deck: str | None, at: float) -> None:
         async with self.transaction() as db:
@@ -58,11 +54,6 @@ class PrefsSQL(StorePart):
                 (user_id, deck, at),
             )
 
-    async def get_language(self, user_id: int) -> str | None:
-        """The language the user chose for their private messages, or None."""
-        prefs = await self.get_user_prefs(user_id)
-        return prefs.language if prefs else None
-
     async def set_language(self, user_id: int, language: str | None, at: float) -> None:
         """Choose the user's language (None: their Discord app's again)."""
         async with self.transaction() as db:
@@ -72,11 +63,6 @@ class PrefsSQL(StorePart):
                 " SET language = excluded.language, updated_at = excluded.updated_at",
                 (user_id, language, at),
             )
-
-    async def coach_on(self, user_id: int) -> bool:
-        """Whether the user asked for a review after each hand (default no)."""
-        row = await self.db.fetchone("SELECT coach FROM user_prefs WHERE user_id = ?", (user_id,))
-        return bool(row[0]) if row is not None else False
 
     async def set_coach(self, user_id: int, on: bool, at: float) -> None:
         async with self.transaction() as db:

@@ -110,8 +110,8 @@ class Database(Protocol):
         """``async with db.transaction() as tx:`` runs the block in one
         transaction, rolled back if it raises."""
 
-    def read_snapshot(self) -> AbstractAsyncContextManager[Statements]:
-        """``async with db.read_snapshot() as tx:`` runs several reads that
+    def consistent_read(self) -> AbstractAsyncContextManager[Statements]:
+        """``async with db.consistent_read() as tx:`` runs several reads that
         all see one state of the database, whatever other processes write."""
 
     async def execute(self, sql: str, args: Args = ()) -> int:

@@ -218,8 +218,8 @@ class SQLiteDatabase(SQLiteStatements):
             await self.connection.commit()
 
     @asynccontextmanager
-    async def read_snapshot(self) -> AsyncIterator[SQLiteStatements]:
-        """``async with store.read_snapshot() as db:`` runs several reads that
+    async def consistent_read(self) -> AsyncIterator[SQLiteStatements]:
+        """``async with store.consistent_read() as db:`` runs several reads that
         see one state of the database while other processes write: one
         deferred (read-only) transaction, which in WAL mode blocks no writer
         elsewhere. This process's own writes wait until it ends."""

@@ -42,9 +42,9 @@ class TableReads(StorePart):
         state_formats: Sequence[str],
         with_log: bool = False,
     ) -> list[TableRecord]:
-        # Several queries, one snapshot: a table another process creates or
+        # Several queries, one consistent read: a table another process creates or
         # changes meanwhile is read whole or not at all.
-        async with self.db.read_snapshot() as db:
+        async with self.db.consistent_read() as db:
             return await self._read_tables(db, where, args, tuple(state_formats), with_log)
 
     async def _read_tables(

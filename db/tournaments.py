@@ -55,7 +55,7 @@ class MatchTable:
 
     tournament_id: int
     match_no: int
-    place_id: int
+    channel_id: int  # column place_id (migration 033)
     table_id: int | None
 
 
@@ -237,13 +237,13 @@ class TournamentStore:
 
     # -- the matches' tables ------------------------------------------------------
 
-    async def set_place(self, tournament_id: int, match_no: int, place_id: int) -> None:
+    async def set_channel(self, tournament_id: int, match_no: int, channel_id: int) -> None:
         """Where the match's table is to open; kept if one was written before."""
         async with self.store.transaction() as db:
             await db.execute(
                 "INSERT INTO tournament_tables (tournament_id, match_no, place_id)"
                 " VALUES (?, ?, ?) ON CONFLICT (tournament_id, match_no) DO NOTHING",
-                (tournament_id, match_no, place_id),
+                (tournament_id, match_no, channel_id),
             )
 
     async def set_table(self, tournament_id: int, match_no: int, table_id: int) -> None:
@@ -280,23 +280,23 @@ class TournamentStore:
     # -- deadlines (the scheduler's DeadlineStore, keyed by tournament) -----------
 
     async def put_deadline(
-        self, table_id: int, kind: str, due_at: float, data: Mapping[str, Any]
+        self, owner: int, kind: str, due_at: float, data: Mapping[str, Any]
     ) -> None:
-        """Store a deadline of tournament ``table_id`` (the scheduler's name
-        for the key), replacing the one of the same kind."""
+        """Store a deadline of tournament ``owner``, replacing the one of the
+        same kind."""
         async with self.store.transaction() as db:
             await db.execute(
                 "INSERT INTO tournament_deadlines (tournament_id, kind, due_at, data)"
                 " VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id, kind) DO UPDATE"
                 " SET due_at = excluded.due_at, data = excluded.data",
-                (table_id, kind, due_at, to_json(data)),
+                (owner, kind, due_at, to_json(data)),
             )
 
-    async def delete_deadline(self, table_id: int, kind: str) -> None:
+    async def delete_deadline(self, owner: int, kind: str) -> None:
         async with self.store.transaction() as db:
             await db.execute(
                 "DELETE FROM tournament_deadlines WHERE tournament_id = ? AND kind = ?",
-                (table_id, kind),
+                (owner, kind),
             )
 
     async def load_deadlines(self) -> list[Deadline]:

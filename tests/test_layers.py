@@ -77,7 +77,7 @@ def imports() -> dict[str, frozenset[str]]:
     for name, path in known.items():
         found = {target for target in _imported(path, name) if target in known}
         # A module's own packages are initialised before it anyway: an edge to
-        # them (``from bot.game import errors``) is no dependency of its own.
+        # them (``from bot.game import refusals``) is no dependency of its own.
         found -= {name, *(name.rsplit(".", depth)[0] for depth in range(1, name.count(".") + 1))}
         graph[name] = frozenset(found)
     return graph

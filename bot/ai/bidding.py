@@ -123,10 +123,10 @@ def as_standard(hand: int, deck: str) -> int:
         return hand
     held = hand & SPADE_MASK
     renamed = 0
-    for place, card in enumerate(deck_trumps(deck)):
+    for from_top, card in enumerate(deck_trumps(deck)):
         if held >> card & 1:
-            if place <= ACE:
-                renamed |= 1 << card_of(SPADES, ACE - place)
+            if from_top <= ACE:
+                renamed |= 1 << card_of(SPADES, ACE - from_top)
             else:
                 free = ~(renamed >> FIRST_TRUMP)
                 renamed |= (free & -free) << FIRST_TRUMP  # the lowest rank left

@@ -83,10 +83,10 @@ class _ClaimSearch:
                 return known
         seat = (leader + len(trick)) & 3
         hand = hands[seat]
-        live = _others(hands, seat)
+        in_play = _others(hands, seat)
         for card in trick:
-            live |= 1 << card
-        moves = distinct_moves(legal_mask(hand, trick, broken, lowest_club), live)
+            in_play |= 1 << card
+        moves = distinct_moves(legal_mask(hand, trick, broken, lowest_club), in_play)
         ours = (seat & 1) == (claimer & 1)
         result = not ours  # OR for the claimer's side, AND for the opponents
         for card in reversed(moves):

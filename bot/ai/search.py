@@ -144,12 +144,12 @@ class SearchPlayer:
         if not legal & (legal - 1):
             return legal.bit_length() - 1
         knowledge = knowledge_of(view)
-        live = knowledge.unseen | mask_of(view.trick)
-        moves = distinct_moves(legal, live)
+        in_play = knowledge.unseen | mask_of(view.trick)
+        moves = distinct_moves(legal, in_play)
         heuristic = play_card(view)
         if len(moves) == 1:
             return heuristic
-        preferred = _representative(heuristic, moves, live)
+        preferred = _representative(heuristic, moves, in_play)
         bids = [b if b is not None else 0 for b in view.bids]
         plan = plan_of(view.rules, view.bids, view.bags, view.scores)
         valuer = HandValuer(view.rules, view.team, view.scores, view.bags)
@@ -353,13 +353,13 @@ class Tally:
         return best if mean > EVIDENCE * error + MIN_GAIN else self.preferred
 
 
-def _representative(card: int, moves: Sequence[int], live: int) -> int:
+def _representative(card: int, moves: Sequence[int], in_play: int) -> int:
     """The move standing for ``card`` among the distinct moves."""
     if card in moves:
         return card
     for move in sorted(moves, reverse=True):
         if move < card and suit_of(move) == suit_of(card):
-            if not live & ((1 << card) - 1) & ~((2 << move) - 1):
+            if not in_play & ((1 << card) - 1) & ~((2 << move) - 1):
                 return move
             break
     return moves[0]

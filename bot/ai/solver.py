@@ -25,9 +25,9 @@ LOWER = 1  # the stored value is a lower bound
 UPPER = 2  # the stored value is an upper bound
 
 
-def distinct_moves(legal: int, live: int) -> list[int]:
+def distinct_moves(legal: int, in_play: int) -> list[int]:
     """One card of each group of equivalent cards of ``legal``: cards of a
-    suit with no ``live`` card (held by another seat or on the table) between
+    suit with no ``in_play`` card (held by another seat or on the table) between
     them win and lose exactly the same tricks."""
     moves: list[int] = []
     previous = -2
@@ -39,7 +39,7 @@ def distinct_moves(legal: int, live: int) -> list[int]:
         if (
             previous >= 0
             and suit_of(previous) == suit_of(card)
-            and not live & ((1 << card) - 1) & ~((2 << previous) - 1)
+            and not in_play & ((1 << card) - 1) & ~((2 << previous) - 1)
         ):
             previous = card
             continue
@@ -106,16 +106,16 @@ class Solver:
         seat = (leader + played) & 3
         hand = hands[seat]
         legal = legal_mask(hand, trick, broken, False)
-        live = 0
+        in_play = 0
         for other in range(4):
             if other != seat:
-                live |= hands[other]
+                in_play |= hands[other]
         for card in trick:
-            live |= 1 << card
+            in_play |= 1 << card
         maximizing = (seat & 1) == self.team
         alpha0, beta0 = alpha, beta
         best = -1.0 if maximizing else 2.0
-        moves = distinct_moves(legal, live)
+        moves = distinct_moves(legal, in_play)
         for card in reversed(moves):
             bit = 1 << card
             hands[seat] = hand ^ bit

@@ -12,7 +12,7 @@ from bot import metrics
 from bot.ai.base import RandomPlayer, make_player
 from bot.ai.rest_claim import claim_holds
 from bot.clock.deadlines import forced_bid
-from bot.game.errors import IllegalAction
+from bot.game.refusals import IllegalAction
 from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import view_of
 from bot.tables.model import Table

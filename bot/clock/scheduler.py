@@ -1,11 +1,13 @@
 """One scheduler for the whole bot: durable deadlines, fired by a single task.
 
-Deadlines are rows in the store, keyed by ``(table_id, kind)``: arming a key
+Deadlines are rows in the store, keyed by ``(owner, kind)``, the owner being
+what the deadlines belong to: a table for the turn clock, a tournament for
+the tournaments' scheduler. Arming a key
 again replaces its deadline, cancelling it removes the row. One asyncio task
 sleeps until the earliest deadline is due (a heap ordered by due time), fires
 everything that is due, and sleeps again; arming a nearer deadline wakes it
-early. There is no per-table task and no polling. A change that writes a
-table's deadlines inside its own transaction hands them to
+early. There is no per-owner task and no polling. A change that writes an
+owner's deadlines inside its own transaction hands them to
 :meth:`Scheduler.adopt`, which tracks them without writing again.
 
 Exactly once, across restarts: :meth:`Scheduler.start` loads every stored row
@@ -72,10 +74,10 @@ class DeadlineStore(Protocol):
     """The part of the store the scheduler persists deadlines in."""
 
     async def put_deadline(
-        self, table_id: int, kind: str, due_at: float, data: Mapping[str, Any]
+        self, owner: int, kind: str, due_at: float, data: Mapping[str, Any]
     ) -> None: ...
 
-    async def delete_deadline(self, table_id: int, kind: str) -> None: ...
+    async def delete_deadline(self, owner: int, kind: str) -> None: ...
 
     async def load_deadlines(self) -> Iterable[Deadline]: ...
 
@@ -88,12 +90,12 @@ class MemoryDeadlineStore:
         self.rows: dict[DeadlineKey, Deadline] = {}
 
     async def put_deadline(
-        self, table_id: int, kind: str, due_at: float, data: Mapping[str, Any]
+        self, owner: int, kind: str, due_at: float, data: Mapping[str, Any]
     ) -> None:
-        self.rows[(table_id, kind)] = Deadline(table_id, kind, due_at, dict(data))
+        self.rows[(owner, kind)] = Deadline(owner, kind, due_at, dict(data))
 
-    async def delete_deadline(self, table_id: int, kind: str) -> None:
-        self.rows.pop((table_id, kind), None)
+    async def delete_deadline(self, owner: int, kind: str) -> None:
+        self.rows.pop((owner, kind), None)
 
     async def load_deadlines(self) -> list[Deadline]:
         return list(self.rows.values())
@@ -116,14 +118,14 @@ class Scheduler:
         serves: Callable[[int], Awaitable[bool]] | None = None,
     ) -> None:
         self.store = store
-        # Which tables' stored deadlines this scheduler loads: a process of a
+        # Which owners' stored deadlines this scheduler loads: a process of a
         # sharded bot leaves the other shards' tables to their own process.
         self.serves = serves
         self.clock: Clock = clock or SystemClock()
         self.retry_after_s = retry_after_s
         self.max_attempts = max_attempts
         self._handlers: dict[str, Handler] = {}
-        # Per table, per kind: a table's deadlines are found without a scan.
+        # Per owner, per kind: an owner's deadlines are found without a scan.
         self._pending: dict[int, dict[str, Deadline]] = {}
         self._pending_count = 0
         # Entries are (due_at, sequence, deadline); an entry whose deadline is
@@ -148,16 +150,16 @@ class Scheduler:
         self._handlers[kind] = handler
 
     async def start(self) -> None:
-        """Load every stored deadline (of the tables it serves) and start the
+        """Load every stored deadline (of the owners it serves) and start the
         firing task. Deadlines that fell due while the bot was down fire at once."""
         if self._loop_task is not None:
             raise RuntimeError("the scheduler is already running")
         served: dict[int, bool] = {}
         for deadline in await self.store.load_deadlines():
             if self.serves is not None:
-                if deadline.table_id not in served:
-                    served[deadline.table_id] = await self.serves(deadline.table_id)
-                if not served[deadline.table_id]:
+                if deadline.owner not in served:
+                    served[deadline.owner] = await self.serves(deadline.owner)
+                if not served[deadline.owner]:
                     continue
             self._remember(deadline)
         self._heap.extend(
@@ -194,46 +196,44 @@ class Scheduler:
 
     async def arm(self, deadline: Deadline) -> None:
         """Store ``deadline``, replacing any pending one with the same key."""
-        await self.store.put_deadline(
-            deadline.table_id, deadline.kind, deadline.due_at, deadline.data
-        )
+        await self.store.put_deadline(deadline.owner, deadline.kind, deadline.due_at, deadline.data)
         self._track(deadline)
 
-    async def cancel(self, table_id: int, kind: str) -> bool:
+    async def cancel(self, owner: int, kind: str) -> bool:
         """Drop the pending deadline of that key; True if there was one."""
-        had = self._forget((table_id, kind)) is not None
+        had = self._forget((owner, kind)) is not None
         # Before start() the stored rows are not loaded yet: delete blindly.
         if had or self._loop_task is None:
-            await self.store.delete_deadline(table_id, kind)
+            await self.store.delete_deadline(owner, kind)
         if had:
             self._compact_if_sparse()
         return had
 
-    async def cancel_table(self, table_id: int) -> None:
-        """Drop every pending deadline of a table (it ended or was closed)."""
-        for kind in list(self._pending.get(table_id, ())):
-            await self.cancel(table_id, kind)
+    async def cancel_all(self, owner: int) -> None:
+        """Drop every pending deadline of an owner (a table ended or was closed)."""
+        for kind in list(self._pending.get(owner, ())):
+            await self.cancel(owner, kind)
 
-    async def set_table(self, table_id: int, deadlines: tuple[Deadline, ...]) -> None:
-        """Store and track exactly ``deadlines`` as the table's pending ones:
+    async def set_all(self, owner: int, deadlines: tuple[Deadline, ...]) -> None:
+        """Store and track exactly ``deadlines`` as the owner's pending ones:
         the others are cancelled, and only those that differ from the pending
         deadline of their key are written."""
-        wanted = _by_kind(table_id, deadlines)
-        for kind in [kind for kind in self._pending.get(table_id, ()) if kind not in wanted]:
-            await self.cancel(table_id, kind)
+        wanted = _by_kind(owner, deadlines)
+        for kind in [kind for kind in self._pending.get(owner, ()) if kind not in wanted]:
+            await self.cancel(owner, kind)
         for deadline in wanted.values():
             if self._pending_at(deadline.key) != deadline:
                 await self.arm(deadline)
 
-    def adopt(self, table_id: int, deadlines: tuple[Deadline, ...]) -> None:
-        """The store has just committed exactly ``deadlines`` as the table's
+    def adopt(self, owner: int, deadlines: tuple[Deadline, ...]) -> None:
+        """The store has just committed exactly ``deadlines`` as the owner's
         rows (inside the transaction of the change that called for them): track
-        them, and forget the table's other pending deadlines, without writing to
+        them, and forget the owner's other pending deadlines, without writing to
         the store. A deadline equal to the pending one keeps its place."""
-        wanted = _by_kind(table_id, deadlines)
-        dropped = [kind for kind in self._pending.get(table_id, ()) if kind not in wanted]
+        wanted = _by_kind(owner, deadlines)
+        dropped = [kind for kind in self._pending.get(owner, ()) if kind not in wanted]
         for kind in dropped:
-            self._forget((table_id, kind))
+            self._forget((owner, kind))
         for deadline in wanted.values():
             if self._pending_at(deadline.key) != deadline:
                 self._track(deadline)
@@ -248,10 +248,10 @@ class Scheduler:
             return
         self._consumed.add(id(deadline))
         if self._pending_at(deadline.key) is None:
-            await self.store.delete_deadline(deadline.table_id, deadline.kind)
+            await self.store.delete_deadline(deadline.owner, deadline.kind)
 
-    def pending(self, table_id: int, kind: str) -> Deadline | None:
-        return self._pending_at((table_id, kind))
+    def pending(self, owner: int, kind: str) -> Deadline | None:
+        return self._pending_at((owner, kind))
 
     def __len__(self) -> int:
         return self._pending_count
@@ -275,7 +275,7 @@ class Scheduler:
 
     def _remember(self, deadline: Deadline) -> bool:
         """Make ``deadline`` the pending one of its key; True if it replaced one."""
-        kinds = self._pending.setdefault(deadline.table_id, {})
+        kinds = self._pending.setdefault(deadline.owner, {})
         replaced = deadline.kind in kinds
         kinds[deadline.kind] = deadline
         self._pending_count += not replaced
@@ -346,21 +346,19 @@ class Scheduler:
         handler = self._handlers.get(deadline.kind)
         try:
             if handler is None:
-                log.error(
-                    "no handler for %s deadline of table %s", deadline.kind, deadline.table_id
-                )
+                log.error("no handler for %s deadline of %s", deadline.kind, deadline.owner)
             else:
                 await handler(deadline)
             self.fired_count += 1
         except Exception:
-            log.exception("%s deadline of table %s failed", deadline.kind, deadline.table_id)
+            log.exception("%s deadline of %s failed", deadline.kind, deadline.owner)
             if await self._retry(deadline):
                 return
         finally:
             consumed = id(deadline) in self._consumed
             self._consumed.discard(id(deadline))
         if not consumed and self._pending_at(deadline.key) is None:
-            await self.store.delete_deadline(deadline.table_id, deadline.kind)
+            await self.store.delete_deadline(deadline.owner, deadline.kind)
 
     async def _retry(self, deadline: Deadline) -> bool:
         """Arm a failed deadline again later, unless the handler re-armed its
@@ -370,14 +368,14 @@ class Scheduler:
         attempt = int(deadline.data.get("attempt", 1))
         if attempt >= self.max_attempts:
             log.error(
-                "giving up the %s deadline of table %s after %d attempts",
+                "giving up the %s deadline of %s after %d attempts",
                 deadline.kind,
-                deadline.table_id,
+                deadline.owner,
                 attempt,
             )
             return False
         retry = Deadline(
-            deadline.table_id,
+            deadline.owner,
             deadline.kind,
             self.clock.now() + self.retry_after_s * attempt,
             {**deadline.data, "attempt": attempt + 1},
@@ -397,13 +395,13 @@ class Scheduler:
             self._idle.set()
 
 
-def _by_kind(table_id: int, deadlines: tuple[Deadline, ...]) -> dict[str, Deadline]:
-    """A table's deadlines by kind, refusing any that a table's rows cannot be."""
+def _by_kind(owner: int, deadlines: tuple[Deadline, ...]) -> dict[str, Deadline]:
+    """An owner's deadlines by kind, refusing any that its rows cannot be."""
     by_kind = {d.kind: d for d in deadlines}
     if len(by_kind) < len(deadlines):
-        raise ValueError(f"table {table_id} has at most one deadline of each kind")
-    if any(d.table_id != table_id for d in deadlines):
-        raise ValueError(f"deadlines of another table given as table {table_id}'s")
+        raise ValueError(f"owner {owner} has at most one deadline of each kind")
+    if any(d.owner != owner for d in deadlines):
+        raise ValueError(f"deadlines of another owner given as {owner}'s")
     return by_kind
 
 

@@ -26,6 +26,7 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import replace
 
+from bot import refusals
 from bot.clock import computer
 from bot.clock.deadlines import (
     ARCHIVE,
@@ -46,7 +47,6 @@ from bot.clock.scheduler import Deadline, Scheduler
 from bot.clock.settings import ClockSettings
 from bot.clock.view import ClockView
 from bot.game.types import ActionKind
-from bot.tables import errors
 from bot.tables.kinds import CREATE, REMATCH, START
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService
@@ -215,19 +215,19 @@ class TurnClock:
         async with lock:
             table = await self._any(table_id)
             if table is None:
-                await self.scheduler.cancel_table(table_id)
+                await self.scheduler.cancel_all(table_id)
             else:  # (a table that is over keeps only its thread's archiving)
-                await self.scheduler.set_table(table_id, self.deadlines_for(table))
+                await self.scheduler.set_all(table_id, self.deadlines_for(table))
             if table is None or not table.is_open:
                 self._locks.pop(table_id, None)
 
     # -- handlers ---------------------------------------------------------------
 
     async def _on_turn(self, deadline: Deadline) -> None:
-        table = await self._current(deadline.table_id)
+        table = await self._current(deadline.owner)
         wait = wait_of(table, self._seats_state(table)) if table is not None else None
         if table is None or wait is None or wait.ident != deadline.data.get("turn"):
-            await self._replan(deadline.table_id)  # stale: make sure the right one is armed
+            await self._replan(deadline.owner)  # stale: make sure the right one is armed
             return
         now = self.now()
         stages = turn_stages(table, self.settings, wait.since)
@@ -254,11 +254,11 @@ class TurnClock:
 
     async def _on_computer(self, deadline: Deadline) -> None:
         ident = str(deadline.data.get("turn"))
-        key = (deadline.table_id, ident)
+        key = (deadline.owner, ident)
         self._computing.add(key)
         try:
             for _ in range(8):
-                table = await self._current(deadline.table_id)
+                table = await self._current(deadline.owner)
                 wait = wait_of(table, self._seats_state(table)) if table is not None else None
                 if table is None or wait is None or wait.ident != ident:
                     break
@@ -270,17 +270,17 @@ class TurnClock:
                         self.settings.expert_time_budget_s,
                     )
                     await computer.act(self.service, table, wait.seat, action)
-                except errors.StaleAction:
+                except refusals.StaleAction:
                     continue  # the table moved under us: look again
                 if action.kind is not ActionKind.LOOK:
                     break
                 # Having looked at its cards, the same seat now bids.
         finally:
             self._computing.discard(key)
-        await self._replan(deadline.table_id)
+        await self._replan(deadline.owner)
 
     async def _on_lobby(self, deadline: Deadline) -> None:
-        table = await self._current(deadline.table_id)
+        table = await self._current(deadline.owner)
         if table is None or table.status is not TableStatus.LOBBY:
             return
         idle = self.settings.lobby_idle_s
@@ -289,13 +289,13 @@ class TurnClock:
             return
         try:
             closed = await self.service.cancel(table.id, table.host_id, table.version)
-        except errors.StaleAction:
+        except refusals.StaleAction:
             await self._replan(table.id)  # someone just acted: the lobby is alive
             return
         await self.notifier.lobby_closed(closed)
 
     async def _on_archive(self, deadline: Deadline) -> None:
-        table = await self._any(deadline.table_id)
+        table = await self._any(deadline.owner)
         if table is None or table.is_open or table.thread_id is None:
             return  # a rematch keeps the thread; a lost one is not archived
         waits = int(deadline.data.get("waits", 0))
@@ -314,7 +314,7 @@ class TurnClock:
     async def _any(self, table_id: int) -> Table | None:
         try:
             return await self.service.get(table_id)
-        except errors.UnknownTable:
+        except refusals.UnknownTable:
             return None
 
     def _state(self, table_id: int) -> TableClockState:

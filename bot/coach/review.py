@@ -166,12 +166,12 @@ class _Judge:
         """Both sides at their best from ``position`` to the end: the tricks taken."""
         while position.tricks_left:
             legal = position.legal_mask()
-            live = 0
+            in_play = 0
             mover = position.to_act
             for other in range(4):
                 if other != mover:
-                    live |= position.hands[other]
-            moves = distinct_moves(legal, live | mask_of(position.trick))
+                    in_play |= position.hands[other]
+            moves = distinct_moves(legal, in_play | mask_of(position.trick))
             values = self.solver.values_of_moves(position, moves)
             pick = max if mover & 1 == self.team else min
             position.play(moves[values.index(pick(values))])
@@ -181,11 +181,11 @@ class _Judge:
         legal = position.legal_mask()
         if not legal >> card & 1 or not legal & (legal - 1):
             return None  # a revoke (the table's business), or no choice at all
-        live = 0
+        in_play = 0
         for other in range(4):
             if other != seat:
-                live |= position.hands[other]
-        moves = distinct_moves(legal, live | mask_of(position.trick))
+                in_play |= position.hands[other]
+        moves = distinct_moves(legal, in_play | mask_of(position.trick))
         results = {move: self._after(position, move) for move in moves}
         if card not in results:
             results[card] = self._after(position, card)

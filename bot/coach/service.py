@@ -11,17 +11,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from bot import refusals
 from bot.ai.base import Player
 from bot.coach.cooldown import Cooldown, whole_seconds
 from bot.coach.hint import Hint, can_hint, hint_for, hint_player
-from bot.coach.refusals import CoachBusy, HintsOff, NoHintNow
 from bot.coach.review import Review, review_hand
 from bot.game.record import HandRecord
 from bot.game.types import ActionKind, Phase
 from bot.game.view import view_of
-from bot.tables import errors as table_errors
+from bot.prefs import Preferences
+from bot.refusals import CoachBusy, HintsOff, NoHintNow
 from bot.tables.model import Table
-from db.store import Store
 
 HINT_COOLDOWN_S = 5.0
 REVIEW_COOLDOWN_S = 10.0
@@ -34,12 +34,12 @@ _REMEMBERED_HANDS = 512
 class CoachService:
     def __init__(
         self,
-        store: Store,
+        prefs: Preferences,
         now: Callable[[], float],
         *,
         player: Callable[[], Player] = hint_player,
     ) -> None:
-        self.store = store
+        self.prefs = prefs
         self.now = now
         self.player = player
         self.hint_cooldown = Cooldown(HINT_COOLDOWN_S, now)
@@ -58,17 +58,17 @@ class CoachService:
         seat = table.seat_of(user_id)
         if seat is None:
             if table.is_spectator(user_id):
-                raise table_errors.Spectator()
-            raise table_errors.NotSeated()
+                raise refusals.Spectator()
+            raise refusals.NotSeated()
         game = table.game
         if game is None:
-            raise table_errors.NotStarted()
+            raise refusals.NotStarted()
         if version > table.version:
-            raise table_errors.StaleAction()
+            raise refusals.StaleAction()
         if stamp is None and version != table.version:
-            raise table_errors.StaleAction()
+            raise refusals.StaleAction()
         if stamp is not None and stamp != game.action_count:
-            raise table_errors.StaleAction()
+            raise refusals.StaleAction()
         view = view_of(game, seat)
         if not can_hint(view):
             raise NoHintNow()
@@ -81,12 +81,10 @@ class CoachService:
     # -- the coach preference -------------------------------------------------------
 
     async def coach_on(self, user_id: int) -> bool:
-        """From the store every time, like the deck: another process of the
-        bot may have just changed it."""
-        return await self.store.coach_on(user_id)
+        return await self.prefs.coach(user_id)
 
     async def set_coach(self, user_id: int, on: bool) -> None:
-        await self.store.set_coach(user_id, on, self.now())
+        await self.prefs.set_coach(user_id, on)
 
     # -- reviews --------------------------------------------------------------------
 

@@ -32,8 +32,8 @@ import bot.game.native  # noqa: F401
 
 # isort: split
 from bot.game.cards import card_name, cards_of, mask_of, parse_card, parse_cards
-from bot.game.errors import IllegalAction
 from bot.game.record import HandRecord
+from bot.game.refusals import IllegalAction
 from bot.game.rules import PRESETS, RuleSet, preset
 from bot.game.scoring import BLIND_NIL, NIL, score_hand
 from bot.game.state import Game

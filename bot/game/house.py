@@ -31,8 +31,8 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 
-from bot.game.errors import N_
 from bot.game.house_values import Choice, Kind, Number, Pair, Switch, Value
+from bot.game.refusals import N_
 from bot.game.rules import (
     FLOORS,
     MIN_TEAM_BIDS,
@@ -47,7 +47,7 @@ from bot.game.rules import (
 
 class HouseRuleError(ValueError):
     """A house rule that cannot be played, said in one line. ``template``
-    and ``params`` say it again for the catalog (see bot.game.errors)."""
+    and ``params`` say it again for the catalog (see bot.game.refusals)."""
 
     def __init__(self, template: str, **params: object) -> None:
         super().__init__(template.format(**params) if params else template)

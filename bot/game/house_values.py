@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from bot.game.errors import N_
+from bot.game.refusals import N_
 
 #: One rule's value: a word, a number, on/off, a pair of numbers, None for off.
 Value = str | int | bool | tuple[int, int] | None

@@ -1,173 +1,91 @@
-"""Why the game refuses an action: each check raises, or builds, the
-:class:`~bot.game.errors.IllegalAction` that says so in a short sentence.
+"""Refused actions. Each message is written for the player who tried it.
 
-The game (:mod:`bot.game.state`) runs these before it changes anything, and
-its hot paths only call them once their inline checks have failed: these
-functions read the game's public fields and never change them.
+A message is an English template with named placeholders (``template``) and
+their values (``params``), so that the Discord layer can say it in the
+player's language (see :mod:`bot.i18n`); ``message`` is it filled in. A
+value named ``<x>_card`` is a card and ``<x>_s`` a duration in seconds: the
+template's ``{x}`` shows it in the reader's language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NoReturn, Protocol
 
-from bot.game import errors
-from bot.game.cards import (
-    CARD_COUNT,
-    CLUBS,
-    DECK_MASKS,
-    SUIT_MASKS,
-    TRUMP,
-    card_name,
-    lowest_card,
-    suit_of,
-)
-from bot.game.durations import format_duration
-from bot.game.errors import N_
-from bot.game.rules import Bidding, FirstLead, RevokeRule, RuleSet
-from bot.game.scoring import BLIND_NIL, bid_text
-from bot.game.trick import Trick
-from bot.game.types import Phase, team_of
+def N_(message: str) -> str:
+    """Mark ``message`` for the message catalog (the engine may import
+    nothing outside ``bot.game``; :func:`bot.i18n.N_` is the same)."""
+    return message
 
 
-class Game(Protocol):
-    """What the checks read of a game (the game module implements it; naming
-    it here keeps this module below the game)."""
+class IllegalAction(Exception):
+    """An action the rules refuse. The game state is left untouched."""
 
-    @property
-    def rules(self) -> RuleSet: ...
-    @property
-    def phase(self) -> Phase: ...
-    @property
-    def to_act(self) -> int: ...
-    @property
-    def looked(self) -> Sequence[bool]: ...
-    @property
-    def trick(self) -> Sequence[int]: ...
-    @property
-    def tricks(self) -> Sequence[Trick]: ...
-    @property
-    def waiting_since(self) -> float: ...
-    def waited_on(self) -> int | None: ...
-    def blind_nil_open(self, seat: int) -> bool: ...
-    def legal_bids(self, seat: int) -> list[int]: ...
+    code = "illegal"
+
+    def __init__(self, message: str, **params: object) -> None:
+        text = message.format(**params) if params else message
+        super().__init__(text)
+        self.template = message
+        self.params = params
+        self.message = text
 
 
-def check_seat(seat: int) -> None:
-    if not isinstance(seat, int) or not 0 <= seat < 4:
-        raise errors.NotSeated(N_("you are not seated at this table"))
+class WrongPhase(IllegalAction):
+    code = "wrong_phase"
 
 
-def check_not_over(game: Game) -> None:
-    if game.phase is Phase.GAME_OVER:
-        raise errors.GameIsOver(N_("the game is over"))
+class GameIsOver(IllegalAction):
+    code = "game_over"
 
 
-def check_bid(game: Game, seat: int, bid: object) -> NoReturn:
-    """Raise the reason a bid that is not one of the seat's legal bids is refused."""
-    check_seat(seat)
-    if game.phase is not Phase.BIDDING:
-        check_not_over(game)
-        raise errors.WrongPhase(N_("bidding is over for this hand"))
-    if seat != game.to_act:
-        raise errors.NotYourTurn(
-            N_("it is not your turn to bid: seat {seat} bids next"), seat=game.to_act
-        )
-    if bid == BLIND_NIL and type(bid) is int and not game.blind_nil_open(seat):
-        raise _blind_nil_refusal(game, seat)
-    rules = game.rules
-    if rules.bidding is Bidding.OPEN and not rules.min_team_bid and rules.nil_value is not None:
-        raise errors.BidOutOfRange(N_("bid from 1 to 13 tricks, or Nil"))
-    offered = ", ".join(bid_text(b) for b in game.legal_bids(seat))
-    raise errors.BidOutOfRange(
-        N_("the rules of this table leave you these bids: {bids}"), bids=offered
-    )
+class NotYourTurn(IllegalAction):
+    code = "not_your_turn"
 
 
-def _blind_nil_refusal(game: Game, seat: int) -> errors.BlindNilNotAllowed:
-    if not game.rules.blind_nil:
-        return errors.BlindNilNotAllowed(N_("Blind Nil is not played at this table"))
-    if game.looked[seat]:
-        return errors.BlindNilNotAllowed(N_("Blind Nil must be bid before you look at your cards"))
-    return errors.BlindNilNotAllowed(
-        N_("Blind Nil is allowed only when your team trails by {points} points or more"),
-        points=game.rules.blind_nil_min_deficit,
-    )
+class NotSeated(IllegalAction):
+    code = "not_seated"
 
 
-def play_refusal(game: Game, seat: int, card: int) -> errors.IllegalAction:
-    """Why ``seat`` may not play ``card`` now (a card it does not hold, or not its turn)."""
-    if game.phase is not Phase.PLAYING:
-        check_seat(seat)
-        check_not_over(game)
-        if game.phase is Phase.BIDDING:
-            return errors.WrongPhase(N_("bidding is not over yet"))
-        return errors.WrongPhase(N_("this hand is over"))
-    if game.waited_on() != game.to_act:  # a claim of the rest waits for answers
-        check_seat(seat)
-        return errors.RestClaimRefused(N_("play waits for the answers to the claim"))
-    if seat != game.to_act:
-        check_seat(seat)
-        return errors.NotYourTurn(
-            N_("it is not your turn: seat {seat} plays next"), seat=game.to_act
-        )
-    if (
-        not isinstance(card, int)
-        or not 0 <= card < CARD_COUNT
-        or not DECK_MASKS[game.rules.deck.value] >> card & 1
-    ):
-        return errors.MalformedAction(N_("{card} is not a card"), card=repr(card))
-    return errors.CardNotInHand(N_("you do not hold the {card}"), card=card_name(card))
+class CardNotInHand(IllegalAction):
+    code = "card_not_in_hand"
 
 
-def lead_refusal(game: Game, hand: int, card: int) -> errors.IllegalAction:
-    """Why a held card may not lead the trick: the first-lead rule or unbroken spades."""
-    first_lead = game.rules.first_lead
-    if not game.tricks and first_lead is FirstLead.LOWEST_CLUB:
-        clubs = hand & SUIT_MASKS[CLUBS]
-        if clubs:
-            lowest = card_name(lowest_card(clubs))
-            return errors.FirstLeadRule(
-                N_("the first trick opens with your lowest club {card}"), card=lowest
-            )
-    if suit_of(card) == TRUMP and not game.tricks and first_lead is FirstLead.NO_SPADE:
-        return errors.FirstLeadRule(N_("the first trick may not open with a spade"))
-    return errors.SpadesNotBroken(N_("spades are not broken: lead another suit"))
+class MustFollowSuit(IllegalAction):
+    code = "must_follow_suit"
 
 
-def check_challenge(game: Game, seat: int, accused: int) -> None:
-    check_seat(seat)
-    check_not_over(game)
-    if game.rules.revokes is RevokeRule.BLOCKED:
-        raise errors.ChallengeRefused(N_("revokes are blocked at this table: nobody can revoke"))
-    if not 0 <= accused < 4:
-        raise errors.ChallengeRefused(N_("you can only challenge a player at this table"))
-    if team_of(accused) == team_of(seat):
-        raise errors.ChallengeRefused(N_("you can only challenge an opponent, not your partner"))
-    if game.phase is Phase.BIDDING or not (game.tricks or game.trick):
-        raise errors.ChallengeRefused(
-            N_(
-                "no card has been played in this hand yet; a revoke can only be "
-                "called until the next hand starts"
-            )
-        )
+class SpadesNotBroken(IllegalAction):
+    code = "spades_not_broken"
 
 
-def check_timeout_claim(game: Game, seat: int, at: float) -> int:
-    """The seat whose time ran out, when ``seat`` may claim the win at ``at``."""
-    check_seat(seat)
-    check_not_over(game)
-    waiting = game.waited_on()
-    if waiting is None:
-        raise errors.ClaimRefused(N_("the table is not waiting on anyone to bid or play"))
-    if team_of(seat) == team_of(waiting):
-        raise errors.ClaimRefused(N_("only the other team can claim the win"))
-    waited = at - game.waiting_since
-    if waited <= game.rules.turn_limit_s:
-        left_s = game.rules.turn_limit_s - waited
-        raise errors.ClaimRefused(
-            N_("the turn limit has not passed yet: {left} to go"),
-            left=format_duration(left_s),
-            left_s=left_s,
-        )
-    return waiting
+class FirstLeadRule(IllegalAction):
+    code = "first_lead"
+
+
+class BidOutOfRange(IllegalAction):
+    code = "bid_out_of_range"
+
+
+class BlindNilNotAllowed(IllegalAction):
+    code = "blind_nil_not_allowed"
+
+
+class AlreadyLooked(IllegalAction):
+    code = "already_looked"
+
+
+class ChallengeRefused(IllegalAction):
+    code = "challenge_refused"
+
+
+class ClaimRefused(IllegalAction):
+    code = "claim_refused"
+
+
+class RestClaimRefused(IllegalAction):
+    """A claim of the rest of the tricks, or an answer to one, out of place."""
+
+    code = "rest_claim_refused"
+
+
+class MalformedAction(IllegalAction):
+    code = "malformed"

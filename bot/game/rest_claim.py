@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from bot.game import errors, refusals
+from bot.game import checks, refusals
 from bot.game.cards import HAND_SIZE
-from bot.game.errors import N_
+from bot.game.refusals import N_
 from bot.game.trick import Trick
 from bot.game.types import ActionKind, LogEntry, Phase, team_of
 
@@ -102,16 +102,16 @@ def apply(game: Game, kind: ActionKind, seat: int, at: float) -> None:
     """The claim (:data:`ActionKind.CLAIM_REST`) or an answer to it, checked
     first like every action of the game (nothing changes when refused)."""
     rest = game.rest
-    refusals.check_seat(seat)
+    checks.check_seat(seat)
     if game.phase is Phase.GAME_OVER:
-        raise errors.GameIsOver(N_("the game is over"))
+        raise refusals.GameIsOver(N_("the game is over"))
     if kind is ActionKind.CLAIM_REST:
         if rest.waiting:
-            raise errors.RestClaimRefused(N_("a claim is already waiting for an answer"))
+            raise refusals.RestClaimRefused(N_("a claim is already waiting for an answer"))
         if seat != game._turn:
-            raise errors.RestClaimRefused(N_("you can claim the rest only on your turn to play"))
+            raise refusals.RestClaimRefused(N_("you can claim the rest only on your turn to play"))
         if refused_this_turn(game, seat):
-            raise errors.RestClaimRefused(
+            raise refusals.RestClaimRefused(
                 N_("your claim was refused: you can claim again on your next turn")
             )
         game.rest = RestClaim(seat, 0, rest.shown | 1 << seat)
@@ -136,8 +136,8 @@ def apply(game: Game, kind: ActionKind, seat: int, at: float) -> None:
 
 def _check_answer(rest: RestClaim, seat: int) -> None:
     if not rest.waiting:
-        raise errors.RestClaimRefused(N_("there is no claim to answer"))
+        raise refusals.RestClaimRefused(N_("there is no claim to answer"))
     if team_of(seat) == team_of(rest.claimer):
-        raise errors.RestClaimRefused(N_("only the claimer's opponents answer a claim"))
+        raise refusals.RestClaimRefused(N_("only the claimer's opponents answer a claim"))
     if rest.accepted >> seat & 1:
-        raise errors.RestClaimRefused(N_("you have already accepted this claim"))
+        raise refusals.RestClaimRefused(N_("you have already accepted this claim"))

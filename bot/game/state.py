@@ -1,8 +1,8 @@
 """The game: one game of partnership Spades, from the first deal to the result.
 
 The state is the seed plus an append-only list of :class:`~bot.game.types.Action`;
-every method that changes the state validates first (:mod:`bot.game.refusals`)
-and raises an :class:`~bot.game.errors.IllegalAction` subclass, touching
+every method that changes the state validates first (:mod:`bot.game.checks`)
+and raises an :class:`~bot.game.refusals.IllegalAction` subclass, touching
 nothing. The engine owns no clock: actions carry the time they were made.
 ``play``, ``bid`` and ``legal_cards``, the hot paths of simulations, work on
 private fields derived from the public ones (the seat to play, the suit led,
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final, cast
 
-from bot.game import bidding, errors, refusals, rest_claim
+from bot.game import bidding, checks, refusals, rest_claim
 from bot.game.cards import (
     CARD_COUNT,
     HAND_SIZE,
@@ -25,8 +25,8 @@ from bot.game.cards import (
     suit_of,
 )
 from bot.game.deal import deal, first_dealer
-from bot.game.errors import N_
 from bot.game.record import HandRecord
+from bot.game.refusals import N_
 from bot.game.rest_claim import NO_CLAIM, RestClaim
 from bot.game.rules import Bidding, FirstLead, RevokeRule, RuleSet, SpadesLead
 from bot.game.scoring import game_result, score_hand
@@ -175,7 +175,7 @@ class Game:
             data.get("fixed_deals") or None,
         )
 
-    def snapshot(self) -> dict[str, Any]:
+    def observable(self) -> dict[str, Any]:
         """Everything observable about the state, for comparing two games."""
         return {
             "phase": self.phase.value,
@@ -316,13 +316,13 @@ class Game:
         elif kind in rest_claim.KINDS:
             rest_claim.apply(self, kind, action.seat, action.at)
         else:  # pragma: no cover - ActionKind is closed
-            raise errors.MalformedAction(N_("unknown action {kind}"), kind=repr(kind))
+            raise refusals.MalformedAction(N_("unknown action {kind}"), kind=repr(kind))
 
     def look(self, seat: int, at: float = 0.0) -> None:
-        refusals.check_seat(seat)
-        refusals.check_not_over(self)
+        checks.check_seat(seat)
+        checks.check_not_over(self)
         if self.looked[seat]:
-            raise errors.AlreadyLooked(N_("you have already looked at this hand"))
+            raise refusals.AlreadyLooked(N_("you have already looked at this hand"))
         self.looked[seat] = True
         self._log.append((ActionKind.LOOK, seat, 0, at))
 
@@ -332,7 +332,7 @@ class Game:
         # checks argument types before the method runs).
         rules = self.rules
         if type(bid) is not int:  # 3.0 and True equal bids but are none
-            refusals.check_bid(self, seat, bid)
+            checks.check_bid(self, seat, bid)
         if 0 < bid <= HAND_SIZE and rules.bidding is _OPEN and not rules.min_team_bid:
             # The common case, checked without listing the legal bids: a
             # number at an open table without a team minimum.
@@ -340,7 +340,7 @@ class Game:
         else:
             legal = bid in self.legal_bids(seat)  # (none out of turn or phase)
         if not legal:
-            refusals.check_bid(self, seat, bid)
+            checks.check_bid(self, seat, bid)
         value: int = bid
         self.bids[seat] = value
         bid_order = self.bid_order
@@ -358,7 +358,7 @@ class Game:
         # and the update are written out inline on private derived fields,
         # every refusal is built in ``refusals``.
         if seat != self._turn or seat < 0:
-            raise refusals.play_refusal(self, seat, card)
+            raise checks.play_refusal(self, seat, card)
         hands = self.hands
         hand = hands[seat]
         try:
@@ -366,20 +366,20 @@ class Game:
         except TypeError:  # not even a number
             held = 0
         if not held:
-            raise refusals.play_refusal(self, seat, card)
+            raise checks.play_refusal(self, seat, card)
         bit = 1 << card
         trick = self.trick
         if trick:
             led = self._led_mask
             if not bit & led and hand & led:  # a revoke: the suit led is held
                 if self.rules.revokes is RevokeRule.BLOCKED:
-                    raise errors.MustFollowSuit(
+                    raise refusals.MustFollowSuit(
                         N_("you must follow {suit}"), suit=SUIT_NAMES[self._led]
                     )
                 self.revokes.append((seat, len(self.tricks)))
         else:
             if not lead_mask(hand, self.spades_broken, self._club_lead) & bit:
-                raise refusals.lead_refusal(self, hand, card)
+                raise checks.lead_refusal(self, hand, card)
             self._led = led = suit_of(card)
             self._led_mask = SUIT_MASKS[led]
             self._club_lead = False
@@ -408,10 +408,10 @@ class Game:
         self._finish_hand()
 
     def next_hand(self, seat: int, at: float = 0.0) -> None:
-        refusals.check_seat(seat)
-        refusals.check_not_over(self)
+        checks.check_seat(seat)
+        checks.check_not_over(self)
         if self.phase is not Phase.HAND_OVER:
-            raise errors.WrongPhase(N_("this hand is not over yet"))
+            raise refusals.WrongPhase(N_("this hand is not over yet"))
         self._log.append((ActionKind.NEXT_HAND, seat, 0, at))
         self.dealer = (self.dealer + 1) & 3
         self.waiting_since = at
@@ -419,7 +419,7 @@ class Game:
 
     def challenge(self, seat: int, accused: int, at: float = 0.0) -> None:
         """A revoke challenge by ``seat`` against ``accused``: it ends the game."""
-        refusals.check_challenge(self, seat, accused)
+        checks.check_challenge(self, seat, accused)
         self._log.append((ActionKind.CHALLENGE, seat, accused, at))
         if any(revoker == accused for revoker, _ in self.revokes):
             self._end(GameResult(1 - team_of(accused), EndReason.REVOKE, accused))
@@ -427,20 +427,20 @@ class Game:
             self._end(GameResult(1 - team_of(seat), EndReason.FALSE_CLAIM, seat))
 
     def resign(self, seat: int, at: float = 0.0) -> None:
-        refusals.check_seat(seat)
-        refusals.check_not_over(self)
+        checks.check_seat(seat)
+        checks.check_not_over(self)
         self._log.append((ActionKind.RESIGN, seat, 0, at))
         self._end(GameResult(1 - team_of(seat), EndReason.RESIGNATION, seat))
 
     def claim_timeout(self, seat: int, at: float = 0.0) -> None:
-        waiting = refusals.check_timeout_claim(self, seat, at)
+        waiting = checks.check_timeout_claim(self, seat, at)
         self._log.append((ActionKind.CLAIM_TIMEOUT, seat, 0, at))
         self._end(GameResult(1 - team_of(waiting), EndReason.TIMEOUT, waiting))
 
     def end_by_moderator(self, note: str | None, at: float = 0.0) -> None:
         """A moderator ends the game, nobody winning; ``note`` (their reason)
         stays with the result and checkpoints, not in a replay. Logs seat 0."""
-        refusals.check_not_over(self)
+        checks.check_not_over(self)
         self._log.append((ActionKind.MODERATOR_END, 0, 0, at))
         self._end(GameResult(None, EndReason.MODERATOR, None, note))
 

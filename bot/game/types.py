@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, NamedTuple
 
-from bot.game import errors
+from bot.game import refusals
 
 
 class Phase(StrEnum):
@@ -69,14 +69,14 @@ class Action(NamedTuple):
     @classmethod
     def from_json(cls, data: object) -> Action:
         if not isinstance(data, dict):
-            raise errors.MalformedAction(f"that action is malformed: {data!r} is not an object")
+            raise refusals.MalformedAction(f"that action is malformed: {data!r} is not an object")
         try:
             kind = ActionKind(data["kind"])
             seat = int(data["seat"])
             value = int(data.get("value", 0))
             at = float(data.get("at", 0.0))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise errors.MalformedAction(f"that action is malformed: {exc}") from None
+            raise refusals.MalformedAction(f"that action is malformed: {exc}") from None
         return cls(kind, seat, value, at)
 
     @classmethod

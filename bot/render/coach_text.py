@@ -4,7 +4,7 @@ and the answers of ``/spades coach``.
 Each sentence is one catalog message with named placeholders, so that a
 translator can reorder it; a counted number picks its plural form. Cards are
 written as the reader's decks print them, suits in the reader's words. The
-coach's refusals are :mod:`bot.coach.refusals`, answered like every refusal
+coach's refusals are :mod:`bot.refusals`, answered like every refusal
 (:mod:`bot.render.refusal_text`).
 """
 

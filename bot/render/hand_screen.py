@@ -7,6 +7,7 @@ Only a seated player has a hand; the message is drawn from that seat's
 
 from __future__ import annotations
 
+from bot import refusals
 from bot.game.view import view_of
 from bot.i18n import ENGLISH, N_
 from bot.render.decks import Deck
@@ -14,7 +15,6 @@ from bot.render.hand import hand_message
 from bot.render.hint_button import with_hint_button
 from bot.render.spec import MessageSpec
 from bot.render.table import seat_labels
-from bot.tables import errors as table_errors
 from bot.tables.model import Table
 
 
@@ -26,10 +26,10 @@ def hand_screen(
     seat = table.seat_of(user_id)
     if seat is None:
         if table.is_spectator(user_id):
-            raise table_errors.Spectator(N_("you are watching: only players have a hand"))
-        raise table_errors.NotSeated()
+            raise refusals.Spectator(N_("you are watching: only players have a hand"))
+        raise refusals.NotSeated()
     if table.game is None:
-        raise table_errors.NotStarted()
+        raise refusals.NotStarted()
     view = view_of(table.game, seat)
     spec = hand_message(
         view,
@@ -49,7 +49,7 @@ def hand_screen(
 def hand_moment(table: Table, user_id: int) -> tuple[object, ...]:
     """What decides the buttons of a hand: the hand, the phase, whose turn.
 
-    A live hand is redrawn when this changes: when the owner's turn comes or
+    An editable hand is redrawn when this changes: when the owner's turn comes or
     goes, or a hand starts or ends. In between, the owner's buttons are all
     disabled, so the message may show an older trick without harm.
     """

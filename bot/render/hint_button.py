@@ -22,8 +22,8 @@ def with_hint_button(
     stamp: int,
     lang: str = ENGLISH,
 ) -> MessageSpec:
-    """``spec`` with a Hint button while the hand is bid or played: live on
-    the owner's turn, greyed out otherwise. ``stamp`` (the game's action
+    """``spec`` with a Hint button while the hand is bid or played: enabled
+    on the owner's turn, greyed out otherwise. ``stamp`` (the game's action
     count) names the decision it was drawn for. It takes a row of its own,
     or, when the cards fill every row, the last row with room. Its label is
     in the owner's ``lang``."""

@@ -13,9 +13,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 PREFIX = "spades"
-# Every component the bot sends matches this; anything else starting with
-# ``spades:`` is answered as an invalid button rather than ignored.
-TEMPLATE = rf"{PREFIX}:(?P<rest>.*)"
 _SHAPE = re.compile(
     r"(?P<action>[a-z_]+):(?P<table>\d{1,18}):(?P<version>\d{1,18})(?::(?P<arg>[A-Za-z0-9_-]{1,20}))?"
 )

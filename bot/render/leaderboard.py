@@ -34,9 +34,6 @@ COLOUR = 0x2B6CB0
 # -- page buttons: ``spades-board:<sort>:<page>:<slot>[:<season>]`` -----------------
 
 BOARD_PREFIX = "spades-board"
-BOARD_TEMPLATE = rf"{BOARD_PREFIX}:(?P<rest>.*)"
-#: Newlines included, so that every id starting so is answered by the button.
-BOARD_PATTERN = re.compile(BOARD_TEMPLATE, re.DOTALL)
 # The sort, the page the button leads to, and which button (ids must differ);
 # on a server with seasons, which board (a season's number, 0 for all time).
 _BOARD_SHAPE = re.compile(

@@ -2,7 +2,7 @@
 or a command that was refused.
 
 Refusals carry an English ``template`` with named ``params`` (see
-:mod:`bot.game.errors`); the template is looked up in the catalog and the
+:mod:`bot.game.refusals`); the template is looked up in the catalog and the
 values that are words in their own right are written in the reader's
 language too: a card name as their decks print it, a duration, a suit.
 """
@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from bot.game.cards import CardError, parse_card
 from bot.i18n import ENGLISH, N_, tr
-from bot.refusals import IllegalAction, SeveralTables, TableError
+from bot.refusals import IllegalAction, Refusal, SeveralTables
 from bot.render.answers import several_tables_text
 from bot.render.decks import card_text
 from bot.render.durations import duration_text
@@ -45,10 +45,10 @@ def refusal_text(error: BaseException, lang: str = ENGLISH) -> str | None:
     """The answer for a refusal of the core, or None for any other error."""
     if isinstance(error, SeveralTables):
         return several_tables_text(error.channel_ids, lang)
-    if not isinstance(error, TableError | IllegalAction):
+    if not isinstance(error, Refusal | IllegalAction):
         return None
     template = ALWAYS.get(error.code)
-    if isinstance(error, TableError) and error.template == type(error).default_message:
+    if isinstance(error, Refusal) and error.template == type(error).default_message:
         template = template or DEFAULTS.get(error.code)
     if template is None:
         template = error.template

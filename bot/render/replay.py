@@ -26,7 +26,6 @@ from bot.replay.frames import Frame, Replay
 from bot.replay.review import BidMark, GameReview, Mark
 
 PREFIX = "spades-replay"
-TEMPLATE = rf"{PREFIX}:(?P<rest>.*)"
 _SHAPE = re.compile(r"(?P<step>[a-z]+):(?P<game>\d{1,18}):(?P<frame>\d{1,5})")
 #: A select menu lists at most 25 options: the hands around the one shown.
 MENU_HANDS = 25

@@ -20,7 +20,6 @@ from bot.tournament.model import Match, Team, Tournament
 from bot.tournament.results import Placing
 
 PREFIX = "tourney"
-TEMPLATE = rf"{PREFIX}:(?P<rest>.*)"
 _SHAPE = re.compile(r"(?P<action>[a-z_]+):(?P<tournament>\d{1,18})(?::(?P<arg>\d{1,18}))?")
 TITLE = "Spades · tournament"
 #: Embed fields hold at most 1024 characters; longer lists are cut.
@@ -177,11 +176,11 @@ def tournament_message(tournament: Tournament, lang: str) -> MessageSpec:
         start = ButtonSpec(str(TourneyId(START, tid)), tr(lang, "Start"), Style.GREEN)
         rows = (tuple(first), (start,))
     elif tournament.phase == "running":
-        live = [m for m in tournament.matches if m.state in ("ready_check", "playing")]
+        under_way = [m for m in tournament.matches if m.state in ("ready_check", "playing")]
         fields.append(
             Field(
                 tr(lang, "Matches under way"),
-                _cut([match_line(tournament, m, lang) for m in live], lang),
+                _cut([match_line(tournament, m, lang) for m in under_way], lang),
             )
         )
         rows = ((ButtonSpec(str(TourneyId(READY, tid)), tr(lang, "Ready"), Style.GREEN),),)

@@ -15,8 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from bot.i18n import N_
-from bot.refusals import Refusal
+from bot.refusals import GameNotOver, NoFinishedGame, ShareRefused
 from bot.replay.frames import Replay, replay_of
 from bot.replay.review import GameReview, review_game, review_json, review_of
 from bot.servers import ServerSettingsService
@@ -30,21 +29,6 @@ log = logging.getLogger(__name__)
 CACHED = 64
 
 Spawn = Callable[[Coroutine[Any, Any, Any], str], Any]
-
-
-class NoFinishedGame(Refusal):
-    code = "no_finished_game"
-    default_message = N_("There is no finished game {game} on this server.")
-
-
-class GameNotOver(Refusal):
-    code = "game_not_over"
-    default_message = N_("Game {game} is still being played: its replay opens once it is over.")
-
-
-class ShareRefused(Refusal):
-    code = "replay_share_refused"
-    default_message = N_("Only the players of game {game} may share its replay on this server.")
 
 
 class ReplayService:

@@ -147,7 +147,7 @@ def read_hands(rules: RuleSet, records: Iterable[Mapping[str, Any]]) -> list[Rec
     hands = [read_hand(rules, r) for r in records]
     for index, hand in enumerate(hands, start=1):
         if hand.number != index:
-            raise BadRecord(f"hand {hand.number} is recorded in place {index}")
+            raise BadRecord(f"hand {hand.number} is recorded at index {index}")
     return hands
 
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import N_
-from bot.refusals import Refusal
+from bot.refusals import SeasonNameEmpty, SeasonNameTooLong, UnknownSeason
 from db.stats_records import SeasonRow
 
 #: The longest season name: it stands in leaderboard titles and menus.
@@ -20,26 +19,6 @@ NAME_LENGTH = 40
 ALL_TIME = 0
 
 Season = SeasonRow
-
-
-class SeasonNameEmpty(Refusal):
-    code = "season_name_empty"
-    default_message = N_("give the new season a name")
-
-
-class SeasonNameTooLong(Refusal):
-    code = "season_name_long"
-    default_message = N_("a season's name has at most {limit} characters")
-
-
-class SeasonNameTaken(Refusal):
-    code = "season_name_taken"
-    default_message = N_("this server already had a season called {name}")
-
-
-class UnknownSeason(Refusal):
-    code = "unknown_season"
-    default_message = N_("this server has no season called {name}")
 
 
 def season_name(text: str) -> tuple[str, str]:

@@ -18,6 +18,7 @@ from typing import Any
 from bot.game.rules import RuleSet
 from bot.game.types import ENGINE_KINDS, Action, ActionKind, EndReason
 from bot.i18n import ENGLISH
+from bot.refusals import SeasonNameTaken
 from bot.stats.chart import score_chart_png
 from bot.stats.counting import (
     RatingChange,
@@ -31,7 +32,7 @@ from bot.stats.history import export_bytes
 from bot.stats.leaderboard import PAGE_SIZE, LeaderboardPage, SortKey, page_span
 from bot.stats.ratings import Skill
 from bot.stats.records import BadRecord, FinishedGame, SeatPlayer
-from bot.stats.seasons import ALL_TIME, Season, SeasonNameTaken, named, season_name
+from bot.stats.seasons import ALL_TIME, Season, named, season_name
 from bot.stats.summary import PartnerRecord, PlayerStats, SeasonStanding
 from bot.stats.tally import Tally
 from bot.tables.model import Table, TableStatus

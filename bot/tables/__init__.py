@@ -2,12 +2,11 @@
 
 ``TableService`` (in :mod:`bot.tables.service`) is the one entry point; it
 hands out immutable :class:`Table` snapshots and raises
-:class:`~bot.tables.errors.TableError` subclasses or the engine's
+:class:`~bot.refusals.Refusal` subclasses or the engine's
 ``IllegalAction`` for refused actions.
 """
 
-from bot.tables.errors import TableError
 from bot.tables.model import Seat, Table, TableOptions, TableStatus
 from bot.tables.service import TableService
 
-__all__ = ["Seat", "Table", "TableError", "TableOptions", "TableService", "TableStatus"]
+__all__ = ["Seat", "Table", "TableOptions", "TableService", "TableStatus"]

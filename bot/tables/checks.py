@@ -1,13 +1,13 @@
 """The checks every action shares: ids, versions, who is acting, the phase.
 
-Each raises the :mod:`bot.tables.errors` refusal that explains itself to the
+Each raises the :mod:`bot.refusals` refusal that explains itself to the
 person who clicked; none changes anything.
 """
 
 from __future__ import annotations
 
+from bot import refusals
 from bot.game.cards import CARD_COUNT, parse_card
-from bot.tables import errors
 from bot.tables.live import LiveTable
 from bot.tables.model import TableStatus
 
@@ -18,7 +18,7 @@ def is_int(value: object) -> bool:
 
 def check_id(value: object, what: str) -> None:
     if not is_int(value) or not 0 <= value < 2**63:  # type: ignore[operator]
-        raise errors.Malformed(f"that is not a valid {what} id")
+        raise refusals.Malformed(f"that is not a valid {what} id")
 
 
 def check_version(live: LiveTable, version: object) -> None:
@@ -33,7 +33,7 @@ def check_version(live: LiveTable, version: object) -> None:
         return
     assert live.visible_version is not None
     if version < live.visible_version:
-        raise errors.StaleAction()
+        raise refusals.StaleAction()
 
 
 def check_not_ahead(live: LiveTable, version: object) -> None:
@@ -41,25 +41,25 @@ def check_not_ahead(live: LiveTable, version: object) -> None:
     (join, leave, look): any version will do, but it must be a version the
     table has had."""
     if not is_int(version):
-        raise errors.Malformed("the table version is missing or not a number")
+        raise refusals.Malformed("the table version is missing or not a number")
     assert isinstance(version, int)
     if version > live.version:
-        raise errors.StaleAction()
+        raise refusals.StaleAction()
 
 
 def check_host(live: LiveTable, user_id: int) -> None:
     if user_id != live.host_id:
         if live.seat_of(user_id) is None and user_id not in live.spectators:
-            raise errors.NotSeated()
-        raise errors.HostOnly()
+            raise refusals.NotSeated()
+        raise refusals.HostOnly()
 
 
 def check_lobby(live: LiveTable) -> None:
     if live.status is TableStatus.LOBBY:
         return
     if live.status is TableStatus.PLAYING:
-        raise errors.AlreadyStarted()
-    raise errors.TableClosed()
+        raise refusals.AlreadyStarted()
+    raise refusals.TableClosed()
 
 
 def check_member(live: LiveTable, user_id: int) -> int:
@@ -67,8 +67,8 @@ def check_member(live: LiveTable, user_id: int) -> int:
     seat = live.seat_of(user_id)
     if seat is None:
         if user_id in live.spectators:
-            raise errors.Spectator()
-        raise errors.NotSeated()
+            raise refusals.Spectator()
+        raise refusals.NotSeated()
     return seat
 
 
@@ -78,11 +78,11 @@ def card_value(card: object, deck: str = "standard") -> int:
     if is_int(card):
         assert isinstance(card, int)
         if not 0 <= card < CARD_COUNT:
-            raise errors.Malformed(f"{card} is not a card")
+            raise refusals.Malformed(f"{card} is not a card")
         return card
     if isinstance(card, str):
         try:
             return parse_card(card, deck)
         except ValueError:
-            raise errors.Malformed(f"{card[:10]!r} is not a card") from None
-    raise errors.Malformed("that is not a card")
+            raise refusals.Malformed(f"{card[:10]!r} is not a card") from None
+    raise refusals.Malformed("that is not a card")

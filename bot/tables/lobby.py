@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from bot import refusals
 from bot.ai.base import player_levels
 from bot.game.house import KEYS, HouseRuleError
 from bot.game.state import Game
 from bot.i18n import N_
-from bot.tables import errors
 from bot.tables.checks import (
     check_host,
     check_lobby,
@@ -52,9 +52,9 @@ def join(live: LiveTable, user_id: int, version: int, now: Clock) -> Write:
     """The lowest free seat in the lobby, else a place among the spectators.
     Whatever the table looked like when the button was drawn."""
     if not live.status.is_open:
-        raise errors.TableClosed()
+        raise refusals.TableClosed()
     if live.seat_of(user_id) is not None or user_id in live.spectators:
-        raise errors.AlreadyJoined()
+        raise refusals.AlreadyJoined()
     check_not_ahead(live, version)
     at = now()
     free = [n for n, seat in enumerate(live.seats) if seat.is_empty]
@@ -67,7 +67,7 @@ def join(live: LiveTable, user_id: int, version: int, now: Clock) -> Write:
             seats=seats,
         )
     if not live.options.watchers:
-        raise errors.ClosedToWatchers()
+        raise refusals.ClosedToWatchers()
     return Write(
         LogEntry(WATCH, user_id, {}, at),
         Change(add_spectator=user_id),
@@ -79,13 +79,13 @@ def leave(live: LiveTable, user_id: int, version: int, now: Clock) -> Write:
     """A seat given up before the start, or a spectator gone; any version."""
     seat = live.seat_of(user_id)
     if seat is None and user_id not in live.spectators:
-        raise errors.NotSeated()
+        raise refusals.NotSeated()
     if seat is not None and user_id == live.host_id:
-        raise errors.HostCannotLeave()
+        raise refusals.HostCannotLeave()
     if seat is not None and live.status is not TableStatus.LOBBY:
         if live.status is TableStatus.PLAYING:
-            raise errors.AlreadyStarted(N_("the game has started: resign to leave it"))
-        raise errors.TableClosed()
+            raise refusals.AlreadyStarted(N_("the game has started: resign to leave it"))
+        raise refusals.TableClosed()
     check_not_ahead(live, version)
     at = now()
     if seat is None:
@@ -113,9 +113,11 @@ def choose_partner(
     check_host(live, user_id)
     check_lobby(live)
     if any(seat.is_empty for seat in live.seats):
-        raise errors.NotEnoughPlayers(N_("all four seats must be taken before you pick a partner"))
+        raise refusals.NotEnoughPlayers(
+            N_("all four seats must be taken before you pick a partner")
+        )
     if not is_int(chosen) or not 1 <= chosen <= 3:
-        raise errors.BadPartner()
+        raise refusals.BadPartner()
     check_version(live, version)
     others = [n for n in (1, 2, 3) if n != chosen]
     old = live.seats
@@ -131,12 +133,12 @@ def add_computers(live: LiveTable, user_id: int, version: int, level: str, now: 
     check_host(live, user_id)
     check_lobby(live)
     if not isinstance(level, str) or level not in player_levels():
-        raise errors.Malformed(
+        raise refusals.Malformed(
             f"unknown computer player level {level!r}: choose one of {', '.join(player_levels())}"
         )
     empty = [n for n, seat in enumerate(live.seats) if seat.is_empty]
     if not empty:
-        raise errors.TableFull()
+        raise refusals.TableFull()
     check_version(live, version)
     seats = [Seat(computer_level=level) if seat.is_empty else seat for seat in live.seats]
     return Write(
@@ -154,12 +156,12 @@ def house_rule(
     check_host(live, user_id)
     check_lobby(live)
     if key not in KEYS or not isinstance(value, str):
-        raise errors.Malformed(f"unknown house rule {key!r}")
+        raise refusals.Malformed(f"unknown house rule {key!r}")
     check_version(live, version)
     try:
         options = live.options.with_house_rule(key, value)
     except HouseRuleError as exc:
-        raise errors.house_refusal(exc) from None
+        raise refusals.house_refusal(exc) from None
     return Write(
         LogEntry(HOUSE, user_id, {"key": key, "value": value, "house": options.house.text}, now()),
         Change(options=options.model_dump()),
@@ -171,7 +173,7 @@ def start(live: LiveTable, user_id: int, version: int, now: Clock, seed: SeedSou
     check_host(live, user_id)
     check_lobby(live)
     if any(seat.is_empty for seat in live.seats):
-        raise errors.NotEnoughPlayers(N_("four players must be seated to start"))
+        raise refusals.NotEnoughPlayers(N_("four players must be seated to start"))
     check_version(live, version)
     return _new_game(live, START, user_id, list(live.seats), now(), seed())
 
@@ -190,18 +192,18 @@ def rematch(
     another table is open in its channel."""
     check_member(live, user_id)
     if not live.options.rematch:
-        raise errors.NoRematch()
+        raise refusals.NoRematch()
     if live.status is not TableStatus.FINISHED:
         if live.status is TableStatus.CANCELLED:
-            raise errors.TableClosed()
+            raise refusals.TableClosed()
         if is_int(version) and version < live.game_version and live.game_number > 1:
-            raise errors.RematchStarted()  # drawn at the end of the game before this one
-        raise errors.NotOver(N_("the game is not over yet: a rematch comes after it"))
+            raise refusals.RematchStarted()  # drawn at the end of the game before this one
+        raise refusals.NotOver(N_("the game is not over yet: a rematch comes after it"))
     if not isinstance(swap_teams, bool):
-        raise errors.Malformed("swap_teams must be true or false")
+        raise refusals.Malformed("swap_teams must be true or false")
     check_version(live, version)
     if channel_busy:
-        raise errors.ChannelBusy()
+        raise refusals.ChannelBusy()
     old = live.seats
     seats = [old[0], old[2], old[1], old[3]] if swap_teams else list(old)
     return _new_game(live, REMATCH, user_id, seats, now(), seed(), swap_teams=swap_teams)

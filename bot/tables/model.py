@@ -26,11 +26,11 @@ from pydantic import (
     model_validator,
 )
 
+from bot import refusals
 from bot.game.house import HouseChoices, HouseRuleError, apply, by_key, read_value
 from bot.game.rules import DEFAULT_TURN_LIMIT_S, PRESETS, RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import GameResult
-from bot.tables import errors
 
 __all__ = [
     "DEFAULT_TURN_LIMIT_S",
@@ -119,10 +119,10 @@ class TableOptions(BaseModel):
             first = exc.errors()[0]
             cause = first.get("ctx", {}).get("error")
             if isinstance(cause, HouseRuleError):
-                raise errors.house_refusal(cause) from None
+                raise refusals.house_refusal(cause) from None
             where = ".".join(str(p) for p in first.get("loc", ()))
             message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
-            raise errors.Malformed(f"{where}: {message}" if where else message) from None
+            raise refusals.Malformed(f"{where}: {message}" if where else message) from None
         return options._with_house_of(options.rules()) if options.house else options
 
     @model_serializer(mode="wrap")

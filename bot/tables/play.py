@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot import refusals
 from bot.game.state import Game
 from bot.game.types import Action, ActionKind
-from bot.tables import errors
 from bot.tables.checks import check_member, check_not_ahead, check_version
 from bot.tables.game_rows import add_state, game_end, stores_state
 from bot.tables.kinds import CANCEL
@@ -40,23 +40,23 @@ def engine_write(
         assert computer_seat is not None
         seat = computer_seat
         if not live.seats[seat].is_computer:
-            raise errors.NotAComputer()
+            raise refusals.NotAComputer()
     else:
         seat = check_member(live, user_id)
     if stand_in:
-        raise errors.NoClaimAtStandIn()
+        raise refusals.NoClaimAtStandIn()
     if kind is ActionKind.LOOK:
         check_not_ahead(live, version)  # looking depends on nothing shown
     else:
         check_version(live, version)
     if live.game is None:
         if live.status is TableStatus.CANCELLED:
-            raise errors.TableClosed()
-        raise errors.NotStarted()
+            raise refusals.TableClosed()
+        raise refusals.NotStarted()
     if live.status is TableStatus.CANCELLED:  # pragma: no cover - never started
-        raise errors.TableClosed()
+        raise refusals.TableClosed()
     if kind is ActionKind.LOOK and not _look_matters(live.game, seat):
-        raise errors.Malformed("looking at your cards matters only before a Blind Nil bid")
+        raise refusals.Malformed("looking at your cards matters only before a Blind Nil bid")
     number = value if isinstance(value, int) else value(live)
     at = now()
     game = copy_game(live.game)
@@ -85,7 +85,7 @@ def moderator_write(live: LiveTable, moderator_id: int, note: str, now: Clock) -
             LogEntry(CANCEL, moderator_id, payload, at), Change(status=closed.value), status=closed
         )
     if live.status is not TableStatus.PLAYING or live.game is None or live.game.over:
-        raise errors.TableClosed()
+        raise refusals.TableClosed()
     game = copy_game(live.game)
     game.end_by_moderator(note, at)
     payload.update(seat=0, value=0)  # the fields of every engine action

@@ -14,12 +14,12 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable
 
+from bot import refusals
 from bot.game import checkpoint
-from bot.game.errors import IllegalAction
+from bot.game.refusals import IllegalAction
 from bot.game.rules import RuleSet
 from bot.game.state import Game
 from bot.game.types import Action
-from bot.tables import errors
 from bot.tables.checks import is_int
 from bot.tables.game_rows import readable_formats
 from bot.tables.kinds import ENGINE_KINDS, UNSEEN_KINDS
@@ -105,7 +105,7 @@ class TableRegistry:
     async def live(self, table_id: int) -> LiveTable:
         """The table, read back from the store if it is not in memory."""
         if not is_int(table_id):
-            raise errors.UnknownTable()
+            raise refusals.UnknownTable()
         live = self.tables.get(table_id)
         if live is not None:
             return live
@@ -114,9 +114,9 @@ class TableRegistry:
             if live is None:
                 record = await self.store.load_table(table_id, readable_formats())
                 if record is None:
-                    raise errors.UnknownTable()
+                    raise refusals.UnknownTable()
                 if not self.owns(record.guild_id):
-                    raise errors.OtherShard()
+                    raise refusals.OtherShard()
                 live = await self._make_live(record)
         return live
 
@@ -144,12 +144,12 @@ class TableRegistry:
         try:
             committed = await self.store.commit_action(live.id, live.version, write.entry, change)
         except ChannelTaken:
-            raise errors.ChannelBusy() from None
+            raise refusals.ChannelBusy() from None
         except VersionConflict:
             # Another process wrote this table: what we hold is outdated, so
             # it is dropped and read back from the store when next asked for.
             self._drop(live)
-            raise errors.StaleAction() from None
+            raise refusals.StaleAction() from None
         except DatabaseAway:
             self._unsure.add(live.id)
             raise
@@ -174,7 +174,7 @@ class TableRegistry:
         if record is not None and record.version != live.version:
             self.by_channel.pop(live.channel_id, None)
             await self._make_live(record)
-            raise errors.StaleAction()
+            raise refusals.StaleAction()
 
     async def _last_visible_version(self, table_id: int) -> int:
         """From the log: the version of the last change players can see."""

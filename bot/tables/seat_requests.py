@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from bot import refusals
 from bot.game.types import Phase
-from bot.tables import errors
 from bot.tables.checks import check_not_ahead, check_version, is_int
 from bot.tables.kinds import SEAT_ASK, SEAT_GIVEN, SEAT_REFUSED
 from bot.tables.live import LiveTable, Write, pending_after
@@ -42,16 +42,16 @@ def ask(
     watchers, between hands, for a seat a computer holds, none waiting yet.
     Any version: the request means the same whatever the table showed."""
     if live.seat_of(user_id) is not None:
-        raise errors.AlreadySeated()
+        raise refusals.AlreadySeated()
     if not live.options.watchers:
-        raise errors.ClosedToWatchers()
+        raise refusals.ClosedToWatchers()
     game = live.game
     if live.status is not TableStatus.PLAYING or game is None or game.phase is not Phase.HAND_OVER:
-        raise errors.NotBetweenHands()
+        raise refusals.NotBetweenHands()
     if live.seat_request is not None:
-        raise errors.SeatRequestPending()
+        raise refusals.SeatRequestPending()
     if not is_int(seat) or not 0 <= seat <= 3:
-        raise errors.Malformed("a seat is a number from 0 to 3")
+        raise refusals.Malformed("a seat is a number from 0 to 3")
     _check_machine(live, seat, away)
     check_not_ahead(live, version)
     return Write(LogEntry(SEAT_ASK, user_id, {"seat": seat}, now()))
@@ -63,12 +63,12 @@ def reply(
     """The host's answer to the waiting request. Accepted, the asker takes
     the seat (and stops watching)."""
     if user_id != live.host_id:
-        raise errors.HostOnly()
+        raise refusals.HostOnly()
     request = live.seat_request
     if request is None:
-        raise errors.NoSeatRequest()
+        raise refusals.NoSeatRequest()
     if not isinstance(accept, bool):
-        raise errors.Malformed("accept must be true or false")
+        raise refusals.Malformed("accept must be true or false")
     check_version(live, version)
     payload: dict[str, Any] = {"seat": request.seat, "user_id": request.user_id}
     if not accept:
@@ -93,4 +93,4 @@ def reply(
 
 def _check_machine(live: LiveTable, seat: int, away: frozenset[int]) -> None:
     if not live.seats[seat].is_computer and seat not in away:
-        raise errors.NotAComputer()
+        raise refusals.NotAComputer()

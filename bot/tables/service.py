@@ -5,9 +5,8 @@ click was made against, and either commits exactly one log row (plus the
 version bump and whatever rows the action derives) before returning the new
 :class:`~bot.tables.model.Table`, or raises and writes nothing:
 
-* :class:`~bot.tables.errors.TableError` subclasses for table-level refusals
-  (unknown table, not seated, host only, wrong phase, stale version, ...);
-* the engine's :class:`~bot.game.errors.IllegalAction` for rules refusals.
+* the core's :class:`~bot.refusals.Refusal` (unknown table, not seated, stale, ...);
+* the engine's :class:`~bot.game.refusals.IllegalAction` for rules refusals.
 
 Checks run in this order: who is acting (seated, spectator, host), then the
 version, then the phase and the rules. The version refuses a click only if
@@ -42,8 +41,9 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Literal
 
+from bot import refusals
 from bot.game.types import Action, ActionKind
-from bot.tables import errors, lobby, seat_requests
+from bot.tables import lobby, seat_requests
 from bot.tables.checks import card_value, check_id, is_int
 from bot.tables.kinds import COMPUTER_KINDS, CREATE, REMATCH, START
 from bot.tables.live import LiveTable, Write
@@ -176,9 +176,9 @@ class TableService:
         if guild_id is not None:
             check_id(guild_id, "server")
         if not self._registry.owns(guild_id):
-            raise errors.OtherShard()
+            raise refusals.OtherShard()
         if channel_id in self._registry.by_channel:
-            raise errors.ChannelBusy()
+            raise refusals.ChannelBusy()
         at = self.now()
         seats = [Seat(user_id=host_id), EMPTY_SEAT, EMPTY_SEAT, EMPTY_SEAT]
         entry = LogEntry(
@@ -198,7 +198,7 @@ class TableService:
                 language=options.language,
             )
         except ChannelTaken:
-            raise errors.ChannelBusy() from None
+            raise refusals.ChannelBusy() from None
         live = LiveTable(
             id=table_id,
             guild_id=guild_id,
@@ -368,7 +368,7 @@ class TableService:
     async def bid(self, table_id: int, user_id: int, bid: int, version: int) -> Table:
         """Bid 1-13, NIL (0) or BLIND_NIL (-1)."""
         if not is_int(bid):
-            raise errors.Malformed("a bid is a number of tricks, or Nil")
+            raise refusals.Malformed("a bid is a number of tricks, or Nil")
         return await self._engine_act(table_id, user_id, version, ActionKind.BID, bid)
 
     async def play(self, table_id: int, user_id: int, card: int | str, version: int) -> Table:
@@ -396,7 +396,7 @@ class TableService:
                 seat = live.seat_of(accused_user_id)
                 return -1 if seat is None else seat  # the engine refuses -1
             if not is_int(accused_seat):
-                raise errors.Malformed("say whom you accuse of revoking")
+                raise refusals.Malformed("say whom you accuse of revoking")
             assert accused_seat is not None
             return accused_seat
 
@@ -446,11 +446,13 @@ class TableService:
         """A computer player's action for its own seat, through the same checks
         and commit as a person's. The action's ``at`` is replaced by the clock."""
         if not is_int(seat) or not 0 <= seat <= 3:
-            raise errors.Malformed("a seat is a number from 0 to 3")
+            raise refusals.Malformed("a seat is a number from 0 to 3")
         if not isinstance(action, Action) or action.seat != seat:
-            raise errors.Malformed("a computer player acts for its own seat")
+            raise refusals.Malformed("a computer player acts for its own seat")
         if action.kind not in COMPUTER_KINDS:
-            raise errors.Malformed(f"computer players do not {action.kind.value.replace('_', ' ')}")
+            raise refusals.Malformed(
+                f"computer players do not {action.kind.value.replace('_', ' ')}"
+            )
         return await self._engine_act(
             table_id, None, version, action.kind, action.value, computer_seat=seat
         )

@@ -154,27 +154,27 @@ def build_matches(team_count: int, fmt: Format) -> tuple[Match, ...]:
     if not 2 <= team_count <= MAX_TEAMS:
         raise ValueError(f"a bracket takes 2 to {MAX_TEAMS} teams, not {team_count}")
     nodes = _layout(bracket_size(team_count), fmt)
-    live_count: list[int] = []
+    teams_in: list[int] = []
 
-    def live(source: Source) -> bool:
+    def brings_team(source: Source) -> bool:
         kind, ref = source
         if kind == "seed":
             return ref <= team_count
         if kind == "winner":
-            return live_count[ref] > 0
-        return live_count[ref] == 2
+            return teams_in[ref] > 0
+        return teams_in[ref] == 2
 
     for node in nodes:
-        live_count.append(sum(live(s) for s in node.sources))
+        teams_in.append(sum(brings_team(s) for s in node.sources))
 
     def resolve(source: Source) -> Source:
         """The source a slot really takes its team from, past the byes."""
         kind, ref = source
-        if kind == "winner" and live_count[ref] == 1:
-            return resolve(next(s for s in nodes[ref].sources if live(s)))
+        if kind == "winner" and teams_in[ref] == 1:
+            return resolve(next(s for s in nodes[ref].sources if brings_team(s)))
         return source
 
-    real = [i for i, count in enumerate(live_count) if count == 2]
+    real = [i for i, count in enumerate(teams_in) if count == 2]
     number = {node: n for n, node in enumerate(real, start=1)}
     matches = {
         n: Match(n, nodes[i].bracket, nodes[i].round, nodes[i].position) for i, n in number.items()
@@ -186,7 +186,7 @@ def build_matches(team_count: int, fmt: Format) -> tuple[Match, ...]:
             kind, ref = resolve(source)
             here = Destination(target, slot)
             if kind == "seed":
-                matches[target] = place(matches[target], slot, ref)
+                matches[target] = with_team(matches[target], slot, ref)
             elif kind == "winner":
                 matches[number[ref]] = replace(matches[number[ref]], winner_to=here)
             else:
@@ -194,7 +194,7 @@ def build_matches(team_count: int, fmt: Format) -> tuple[Match, ...]:
     return tuple(matches[n] for n in sorted(matches))
 
 
-def place(match: Match, slot: Slot, team: int) -> Match:
+def with_team(match: Match, slot: Slot, team: int) -> Match:
     """``match`` with ``team`` in ``slot``."""
     return replace(match, a=team) if slot == "a" else replace(match, b=team)
 

@@ -1,10 +1,10 @@
 """Opening a match's table: once, whatever stops the process on the way.
 
-A match's table opens in a place of its own (a thread of the tournament's
-channel, where the bot may start one; else the channel itself). The place
+A match's table opens in a channel of its own (a thread of the tournament's
+channel, where the bot may start one; else the channel itself). The channel
 is written down before the table is opened, and a channel has at most one
 open table, so a step repeated after a restart finds the table it opened
-the first time in that place and carries on from where it stopped: seating
+the first time in that channel and carries on from where it stopped: seating
 the teams (team a at seats 0 and 2, team b at 1 and 3), then starting the
 game. Only a Discord thread started just before a crash, and never written
 down, is left behind (empty).
@@ -16,8 +16,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
+from bot import refusals
 from bot.app import SpadesApp
-from bot.tables import errors as table_errors
 from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tournament.model import Match, Tournament
 from db.tournaments import TournamentStore
@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 Found = Callable[[int], Awaitable[None]]
 
 
-class Places(Protocol):
+class MatchChannels(Protocol):
     """Where match tables open (the Discord layer knows threads)."""
 
     def request(self, tournament: Tournament, match: Match, found: Found) -> None:
@@ -54,7 +54,7 @@ def match_options(settings: dict[str, object]) -> TableOptions:
         "target": settings.get("target", 500),
         "house": settings.get("house", ""),
         "language": settings.get("language", "en"),
-        "thread": False,  # the table's place is already its own thread
+        "thread": False,  # the table's channel is already its own thread
         "rematch": False,  # the match is its one game
     }
     if minutes:
@@ -63,16 +63,16 @@ def match_options(settings: dict[str, object]) -> TableOptions:
 
 
 class MatchTables:
-    def __init__(self, app: SpadesApp, store: TournamentStore, places: Places) -> None:
+    def __init__(self, app: SpadesApp, store: TournamentStore, channels: MatchChannels) -> None:
         self.app = app
         self.store = store
-        self.places = places
+        self.channels = channels
         self.opened = 0  # tables opened by this process (benchmarks count them)
 
     async def open(self, tournament: Tournament, match: Match, then: Found) -> int | None:
         """The id of the match's table, open with the game started; None if
-        it has no place yet (one is asked for: ``then`` is called once it is
-        written down) or its place is taken by another table for now (tried
+        it has no channel yet (one is asked for: ``then`` is called once it
+        is written down) or its channel is taken by another table for now (tried
         again at the next follow-up)."""
         found = {m.match_no: m for m in await self.store.match_tables(tournament.id)}
         known = found.get(match.number)
@@ -80,20 +80,20 @@ class MatchTables:
             return known.table_id
         if known is None:
 
-            async def place_found(place: int) -> None:
-                await self.store.set_place(tournament.id, match.number, place)
-                await then(place)
+            async def channel_found(channel_id: int) -> None:
+                await self.store.set_channel(tournament.id, match.number, channel_id)
+                await then(channel_id)
 
-            self.places.request(tournament, match, place_found)
+            self.channels.request(tournament, match, channel_found)
             return None
         players = seating(tournament, match)
-        table = await self._table_at(tournament, known.place_id, players)
+        table = await self._table_at(tournament, known.channel_id, players)
         if table is None:
             return None
-        if known.place_id != tournament.channel_id and table.thread_id is None:
+        if known.channel_id != tournament.channel_id and table.thread_id is None:
             # The table's channel is its thread: known as such, it is
             # archived once the game is over, like any table's thread.
-            table = await self.app.set_thread(table.id, known.place_id)
+            table = await self.app.set_thread(table.id, known.channel_id)
         for user in (u for u in players if not table.is_seated(u)):
             table = await self.app.tables.join(table.id, user, table.version)
         if table.status is TableStatus.LOBBY:
@@ -102,10 +102,10 @@ class MatchTables:
         return table.id
 
     async def _table_at(
-        self, tournament: Tournament, place: int, players: list[int]
+        self, tournament: Tournament, channel_id: int, players: list[int]
     ) -> Table | None:
-        """The match's table in its place: the one opened there before, or a new one."""
-        there = await self.app.tables.in_channel(place)
+        """The match's table in its channel: the one opened there before, or a new one."""
+        there = await self.app.tables.in_channel(channel_id)
         if there is not None:
             seated = {s.user_id for s in there.seats if s.user_id is not None}
             if there.host_id == players[0] and seated <= set(players):
@@ -115,9 +115,9 @@ class MatchTables:
         assert row is not None
         try:
             table = await self.app.tables.create(
-                tournament.guild_id or None, place, players[0], match_options(row.settings)
+                tournament.guild_id or None, channel_id, players[0], match_options(row.settings)
             )
-        except table_errors.ChannelBusy:
+        except refusals.ChannelBusy:
             return None
         self.opened += 1
         return table

@@ -98,7 +98,7 @@ class Match:
     number: int
     bracket: Bracket
     round: int
-    #: Its place from the top among its round's matches in the full bracket
+    #: Its position from the top among its round's matches in the full bracket
     #: (byes included), for drawing it.
     position: int = 0
     a: int | None = None

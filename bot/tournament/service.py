@@ -27,7 +27,7 @@ from typing import Any
 
 from bot.app import Snapshot, SpadesApp
 from bot.clock import Deadline, Scheduler, SystemClock
-from bot.tables.errors import TableClosed
+from bot.refusals import TableClosed
 from bot.tables.model import TableStatus
 from bot.tournament.events import (
     Cancel,
@@ -40,7 +40,7 @@ from bot.tournament.events import (
     TournamentRefusal,
     event_to_json,
 )
-from bot.tournament.match_tables import MatchTables, Places
+from bot.tournament.match_tables import MatchChannels, MatchTables
 from bot.tournament.model import Match, Settings, Tournament
 from bot.tournament.results import rebuild
 from bot.tournament.state import apply
@@ -58,10 +58,10 @@ Listener = Callable[[Tournament], None]
 
 
 class TournamentService:
-    def __init__(self, app: SpadesApp, places: Places) -> None:
+    def __init__(self, app: SpadesApp, channels: MatchChannels) -> None:
         self.app = app
         self.store = TournamentStore(app.store)
-        self.tables = MatchTables(app, self.store, places)
+        self.tables = MatchTables(app, self.store, channels)
         self.scheduler = Scheduler(self.store, SystemClock(app.now), serves=self._serves)
         self.scheduler.on(READY, self._ready_ran_out)
         self._tournaments: dict[int, Tournament] = {}
@@ -224,12 +224,12 @@ class TournamentService:
             raise TournamentRefusal("unknown_tournament")
         apply(tournament, event, self.app.now())  # raises TournamentRefusal
         note = event.reason
-        for place in await self.store.match_tables(tournament_id):
-            if place.table_id is None:
+        for match_table in await self.store.match_tables(tournament_id):
+            if match_table.table_id is None:
                 continue
-            if isinstance(event, Decide) and place.match_no != event.match:
+            if isinstance(event, Decide) and match_table.match_no != event.match:
                 continue
-            table = await self.app.tables.get(place.table_id)
+            table = await self.app.tables.get(match_table.table_id)
             if not table.is_open:
                 continue
             with contextlib.suppress(TableClosed):  # its game ended meanwhile
@@ -293,10 +293,10 @@ class TournamentService:
     async def _follow_match(self, tournament: Tournament, match: Match) -> None:
         if match.all_ready:
 
-            async def placed(_place: int) -> None:
+            async def channel_found(_channel_id: int) -> None:
                 self.app.spawn(self._follow_up(tournament.id), f"tournament-{tournament.id}")
 
-            table_id = await self.tables.open(tournament, match, placed)
+            table_id = await self.tables.open(tournament, match, channel_found)
             if table_id is not None:
                 await self._commit(tournament.id, TableOpened(match.number, table_id))
         elif match.state == "playing" and match.table_id is not None:
@@ -336,7 +336,7 @@ class TournamentService:
             log.info("tournament %d: result of table %d: %s", tournament_id, table_id, refusal.code)
 
     async def _ready_ran_out(self, deadline: Deadline) -> None:
-        tournament_id = deadline.table_id
+        tournament_id = deadline.owner
         tournament = self._tournaments.get(tournament_id)
         if tournament is None:
             return

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from bot.tournament.bracket import build_matches, final_standings, place, seed_teams
+from bot.tournament.bracket import build_matches, final_standings, seed_teams, with_team
 from bot.tournament.events import (
     Cancel,
     ConfirmPartner,
@@ -219,7 +219,7 @@ def _finish(
         if to is not None:
             target = t.match(to.match)
             assert target is not None
-            t = _put(t, place(target, to.slot, team))
+            t = _put(t, with_team(target, to.slot, team))
     if done.winner_to is None:
         return replace(
             t, phase="over", standings=final_standings(t.matches, [team.id for team in t.teams])

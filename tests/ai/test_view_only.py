@@ -12,7 +12,7 @@ from bot.ai.base import Player
 from bot.ai.heuristic import HeuristicPlayer
 from bot.ai.search import SearchPlayer
 from bot.game.cards import SUIT_MASKS, cards_of, mask_of
-from bot.game.errors import IllegalAction
+from bot.game.refusals import IllegalAction
 from bot.game.rules import PRESETS, preset
 from bot.game.state import Game
 from bot.game.types import Phase

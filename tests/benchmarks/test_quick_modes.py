@@ -77,6 +77,8 @@ CLOSING_KEYS = {
         "result_p99_ms",
         "writes_per_card_play",
         "engine_build",
+        "reads_per_card_play",
+        "prefs_reads_per_card_play",
     ],
     "shards": [
         "backend",

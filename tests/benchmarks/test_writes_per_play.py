@@ -1,6 +1,7 @@
 """How many write transactions one accepted card play costs the store, clicked
-through the real bot: the figure the click benchmark reports, pinned here so
-that a change to it is deliberate."""
+through the real bot, and that it reads no preference of the players (their
+language and deck are kept between clicks): the figures the click benchmark
+reports, pinned here so that a change to them is deliberate."""
 
 from __future__ import annotations
 
@@ -36,3 +37,4 @@ async def test_one_card_play_makes_the_known_number_of_write_transactions(world:
     assert after.game.actions[-1].kind is ActionKind.PLAY
     assert world.hands_opened == opened, "only the card was clicked"
     assert writes.transactions == WRITES_PER_CARD_PLAY
+    assert writes.prefs_reads == 0

@@ -85,7 +85,7 @@ async def test_adopting_bad_deadlines_is_refused_and_changes_nothing(harness: Ha
     t0 = harness.clock.now()
     pending = Deadline(1, "ping", t0 + 60)
     await scheduler.arm(pending)
-    with pytest.raises(ValueError, match="another table"):
+    with pytest.raises(ValueError, match="another owner"):
         scheduler.adopt(1, (Deadline(2, "ping", t0 + 30),))
     with pytest.raises(ValueError, match="one deadline of each kind"):
         scheduler.adopt(1, (Deadline(1, "ping", t0 + 30), Deadline(1, "ping", t0 + 40)))
@@ -109,7 +109,7 @@ class CountingStore(MemoryDeadlineStore):
         await super().put_deadline(table_id, kind, due_at, data)
 
 
-async def test_set_table_writes_only_what_differs(harness: Harness) -> None:
+async def test_set_all_writes_only_what_differs(harness: Harness) -> None:
     ping_and_pong(harness)
     store = harness.store = CountingStore()
     scheduler = await harness.start()
@@ -118,10 +118,10 @@ async def test_set_table_writes_only_what_differs(harness: Harness) -> None:
     await scheduler.arm(kept)
     await scheduler.arm(Deadline(1, "pong", t0 + 90))
     store.writes.clear()
-    await scheduler.set_table(1, (kept,))
+    await scheduler.set_all(1, (kept,))
     assert store.writes == []
     assert set(store.rows) == {(1, "ping")}
-    await scheduler.set_table(1, (kept, Deadline(1, "pong", t0 + 30)))
+    await scheduler.set_all(1, (kept, Deadline(1, "pong", t0 + 30)))
     assert store.writes == [(1, "pong")]
     assert scheduler.pending(1, "ping") is kept
     await harness.clock.advance(HOUR)

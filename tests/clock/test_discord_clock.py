@@ -13,7 +13,7 @@ import simcord
 from bot.clock.turn_clock import TurnClock
 from bot.config import DatabaseSettings, HealthSettings, Settings, TableSettings
 from bot.discord_app import SpadesBot
-from bot.game.errors import ClaimRefused
+from bot.game.refusals import ClaimRefused
 from bot.game.types import Phase
 from tests.clock.world import pending_of
 from tests.discord.harness import UNPACED, World

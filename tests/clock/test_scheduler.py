@@ -35,9 +35,9 @@ async def test_nearer_deadline_wakes_the_sleeping_task(harness: Harness) -> None
     await harness.clock.advance(10)
     await scheduler.arm(Deadline(2, "ping", t0 + 60))
     await harness.clock.advance(50)
-    assert [(at - t0, d.table_id) for at, d in harness.recorder.fired] == [(60, 2)]
+    assert [(at - t0, d.owner) for at, d in harness.recorder.fired] == [(60, 2)]
     await harness.clock.advance(48 * HOUR)
-    assert [(at - t0, d.table_id) for at, d in harness.recorder.fired] == [
+    assert [(at - t0, d.owner) for at, d in harness.recorder.fired] == [
         (60, 2),
         (48 * HOUR, 1),
     ]
@@ -51,7 +51,7 @@ async def test_one_sleeping_timer_however_many_deadlines(harness: Harness) -> No
     await harness.settle()
     assert harness.clock.sleepers == 1
     await harness.clock.advance(1000)
-    assert [d.table_id for _, d in harness.recorder.fired] == list(range(199, -1, -1))
+    assert [d.owner for _, d in harness.recorder.fired] == list(range(199, -1, -1))
 
 
 async def test_cancel_drops_the_deadline_and_its_row(harness: Harness) -> None:
@@ -79,7 +79,7 @@ async def test_arming_a_key_again_replaces_its_deadline(harness: Harness) -> Non
     assert len(harness.recorder.fired) == 1
 
 
-async def test_cancel_table_drops_every_kind(harness: Harness) -> None:
+async def test_cancel_all_drops_every_kind(harness: Harness) -> None:
     def both(scheduler: Scheduler) -> None:
         scheduler.on("ping", harness.recorder)
         scheduler.on("pong", harness.recorder)
@@ -90,7 +90,7 @@ async def test_cancel_table_drops_every_kind(harness: Harness) -> None:
     await scheduler.arm(Deadline(1, "ping", t0 + 60))
     await scheduler.arm(Deadline(1, "pong", t0 + 90))
     await scheduler.arm(Deadline(2, "pong", t0 + 90))
-    await scheduler.cancel_table(1)
+    await scheduler.cancel_all(1)
     await harness.clock.advance(100)
     assert harness.recorder.keys() == [(2, "pong")]
 
@@ -224,7 +224,7 @@ async def test_stop_lets_a_running_handler_finish_within_grace() -> None:
 
     async def slow(deadline: Deadline) -> None:
         await asyncio.sleep(0.01)
-        finished.append(deadline.table_id)
+        finished.append(deadline.owner)
 
     scheduler = Scheduler(store, clock)
     scheduler.on("slow", slow)
@@ -242,7 +242,7 @@ async def test_real_clock_fires_short_deadlines_promptly() -> None:
     done = asyncio.Event()
 
     async def record(deadline: Deadline) -> None:
-        fired[deadline.table_id] = time.time() - deadline.due_at
+        fired[deadline.owner] = time.time() - deadline.due_at
         if len(fired) == 20:
             done.set()
 

@@ -8,7 +8,7 @@ import pytest
 
 from bot.clock import ClockSettings
 from bot.clock.deadlines import CLAIM_MARGIN_S
-from bot.game.errors import ClaimRefused
+from bot.game.refusals import ClaimRefused
 from bot.game.types import EndReason, Phase
 from bot.tables.model import Table, TableStatus
 from tests.clock.world import GUESTS, HOST, HOUR, World, pending_of

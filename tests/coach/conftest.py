@@ -7,6 +7,7 @@ import pytest
 
 from bot.ai.search import SearchPlayer
 from bot.coach.service import CoachService
+from bot.prefs import Preferences
 from bot.stats.service import StatsService
 from bot.tables.service import TableService
 from db.stats_store import StatsStore
@@ -43,4 +44,4 @@ def quick_search() -> SearchPlayer:
 
 @pytest.fixture
 def coach(store: Store, clock: FakeClock) -> CoachService:
-    return CoachService(store, clock, player=quick_search)
+    return CoachService(Preferences(store, clock, fresh_s=None), clock, player=quick_search)

@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from bot import refusals
 from bot.app import Origin, SpadesApp
-from bot.coach.refusals import CoachBusy, HintsOff, NoHintNow
 from bot.coach.service import HINT_COOLDOWN_S, REVIEW_COOLDOWN_S, CoachService
 from bot.game.types import ActionKind, Phase
+from bot.prefs import Preferences
+from bot.refusals import CoachBusy, HintsOff, NoHintNow
 from bot.stats.history import export_document
 from bot.stats.service import StatsService
-from bot.tables import errors as table_errors
 from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService
 from db.store import Store
@@ -66,9 +67,9 @@ async def test_no_hint_for_spectators_or_strangers(
     table = await started(service, hints=True)
     table = await service.join(table.id, SPECTATOR, table.version)
     assert table.is_spectator(SPECTATOR)
-    with pytest.raises(table_errors.Spectator):
+    with pytest.raises(refusals.Spectator):
         await coach.hint(table, SPECTATOR, table.version, stamp(table))
-    with pytest.raises(table_errors.NotSeated):
+    with pytest.raises(refusals.NotSeated):
         await coach.hint(table, 999, table.version, stamp(table))
 
 
@@ -76,7 +77,7 @@ async def test_no_hint_off_turn_or_before_the_deal(
     service: TableService, coach: CoachService
 ) -> None:
     lobby = await seated_table(service, hints=True, channel=501)
-    with pytest.raises(table_errors.NotStarted):
+    with pytest.raises(refusals.NotStarted):
         await coach.hint(lobby, HOST, lobby.version, None)
     table = await started(service, hints=True)
     other = waited_user(table, after=1)
@@ -87,13 +88,13 @@ async def test_no_hint_off_turn_or_before_the_deal(
 async def test_no_hint_from_an_outdated_hand(service: TableService, coach: CoachService) -> None:
     table = await started(service, hints=True)
     user = waited_user(table)
-    with pytest.raises(table_errors.StaleAction):
+    with pytest.raises(refusals.StaleAction):
         await coach.hint(table, user, table.version, stamp(table) - 1)
-    with pytest.raises(table_errors.StaleAction):
+    with pytest.raises(refusals.StaleAction):
         await coach.hint(table, user, table.version + 1, stamp(table))
     watched = await service.join(table.id, SPECTATOR, table.version)
     # A button without the decision's stamp must match the version exactly...
-    with pytest.raises(table_errors.StaleAction):
+    with pytest.raises(refusals.StaleAction):
         await coach.hint(watched, user, table.version, None)
     # ...one with it still answers when only a spectator came meanwhile.
     hint = await coach.hint(watched, user, table.version, stamp(table))
@@ -117,12 +118,15 @@ async def test_hints_have_a_cooldown(
 
 
 async def test_the_coach_choice_is_kept(store: Store, clock: FakeClock) -> None:
-    coach = CoachService(store, clock, player=quick_search)
+    def prefs() -> Preferences:
+        return Preferences(store, clock, fresh_s=None)
+
+    coach = CoachService(prefs(), clock, player=quick_search)
     assert not await coach.coach_on(HOST)
     await coach.set_coach(HOST, True)
-    assert await CoachService(store, clock).coach_on(HOST)
+    assert await CoachService(prefs(), clock).coach_on(HOST)
     await coach.set_coach(HOST, False)
-    assert not await CoachService(store, clock).coach_on(HOST)
+    assert not await CoachService(prefs(), clock).coach_on(HOST)
 
 
 async def play_hand(service: TableService, table: Table) -> tuple[Table, str]:

@@ -187,8 +187,8 @@ class World:
         stored = self.env.backend.get_message(self.channel.id, message_id)
         return simcord.ResponseMessage(self.env, stored)
 
-    async def live_hand(self, user: MemberActor) -> simcord.ResponseMessage:
-        """The user's last hand message if the bot kept it live and it has
+    async def editable_hand(self, user: MemberActor) -> simcord.ResponseMessage:
+        """The user's last hand message if the bot kept it editable and it has
         something to click, else a fresh one."""
         known = self.hand_ids.get(user.id)
         if known is not None:
@@ -213,7 +213,7 @@ class World:
         user_id = table.seats[seat].user_id
         assert user_id is not None, "the table waits on a computer player"
         user = self.by_id(user_id)
-        hand = await self.live_hand(user)
+        hand = await self.editable_hand(user)
         enabled = [b for b in buttons_of(hand) if not b.disabled]
         if game.phase is Phase.BIDDING:
             label = bid(table, seat) if bid else "3"

@@ -8,7 +8,7 @@ from simcord import MemberActor, SetupError, assert_error
 
 from bot.game.cards import card_name, cards_of
 from bot.game.types import Phase
-from bot.tables.errors import Spectator
+from bot.refusals import Spectator
 from bot.tables.model import Table
 from tests.discord.harness import World, buttons_of, embed_text
 

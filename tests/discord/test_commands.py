@@ -8,8 +8,8 @@ import pytest
 from simcord import assert_error
 
 from bot.config import Settings
+from bot.refusals import ChannelBusy, HostCannotLeave
 from bot.runner import health
-from bot.tables.errors import ChannelBusy, HostCannotLeave
 from bot.tables.model import TableStatus
 from tests.discord.harness import World, buttons_of, embed_text, labels_of
 

@@ -13,8 +13,8 @@ from bot.game.cards import BIG_JOKER, LITTLE_JOKER, card_name
 from bot.game.rules import Bidding, Deck
 from bot.game.scoring import NIL
 from bot.game.view import view_of
+from bot.refusals import BadHouseRule, HostOnly
 from bot.render.hand import bid_text
-from bot.tables.errors import BadHouseRule, HostOnly
 from bot.tables.model import Table
 from tests.discord.harness import World, components_of, embed_text, finished, labels_of
 from tests.discord.test_access import forged

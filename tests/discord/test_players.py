@@ -7,7 +7,7 @@ import pytest
 import simcord
 from simcord import assert_error
 
-from bot.tables.errors import ClosedToWatchers
+from bot.refusals import ClosedToWatchers
 from bot.tables.model import Table
 from tests.discord.harness import World, finished
 

@@ -12,8 +12,8 @@ import simcord
 from PIL import Image
 
 from bot.game.types import Phase
+from bot.refusals import GameNotOver, NoFinishedGame
 from bot.render.replay_picture import HEIGHT, WIDTH
-from bot.replay.service import GameNotOver, NoFinishedGame
 from bot.tables.model import Table, TableStatus
 from tests.discord.harness import World, buttons_of, components_of, finished
 from tests.discord.privacy import PrivacyWatch

@@ -5,7 +5,7 @@ from __future__ import annotations
 from simcord import MemberActor, assert_error
 
 from bot.game.cards import SPADES, SUIT_MASKS
-from bot.game.errors import ChallengeRefused
+from bot.game.refusals import ChallengeRefused
 from bot.game.types import EndReason, Phase
 from bot.tables.model import Table, TableStatus
 from tests.discord.harness import Button, World, buttons_of, embed_text
@@ -41,7 +41,7 @@ async def revoke_now(world: World) -> tuple[Table, int]:
     seat = table.game.waited_on()
     assert seat is not None
     player = world.by_id(table.seats[seat].user_id or 0)
-    hand = await world.live_hand(player)
+    hand = await world.editable_hand(player)
     led = table.game.trick[0] // 13
     off_suit = [b for b in buttons_of(hand) if suit_of_button(b) != led]
     assert off_suit and all(not b.disabled for b in off_suit), "allowed: off-suit cards enabled"

@@ -12,8 +12,7 @@ import pytest
 import simcord
 from simcord import MemberActor
 
-from bot.refusals import Refusal
-from bot.stats.seasons import UnknownSeason
+from bot.refusals import Refusal, UnknownSeason
 from cogs.errors import InteractionRefused
 from cogs.seasons import SeasonPosts
 from tests.discord.harness import World

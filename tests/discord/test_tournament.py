@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from simcord import assert_error
 
-from bot.tables.errors import BadHouseRule
+from bot.refusals import BadHouseRule
 from bot.tournament.model import Match
 from cogs.errors import InteractionRefused
 from cogs.guilds import WAIT_S
@@ -423,7 +423,39 @@ async def test_a_match_table_lost_in_a_kill_opens_in_a_thread_once_the_server_is
     [thread] = world.channel.threads
     [table] = await world.bot.app.tables.unfinished()
     assert table.id == opened.table_id and table.channel_id == thread.id
-    [place] = await world.bot.tournaments.store.match_tables(cup.id)
-    assert place.place_id == thread.id
+    [match_table] = await world.bot.tournaments.store.match_tables(cup.id)
+    assert match_table.channel_id == thread.id
     fetched = ("HTTP", f"GET /channels/{world.channel.id}", None) in world.env.backend.transcript
     assert fetched == (servers_after_s > WAIT_S)
+
+
+async def test_partner_requests_of_two_tournaments_waiting_together_are_both_posted(
+    world: World,
+) -> None:
+    """Each tournament's post has a key of its own (the tournament and the
+    person): two asking the same partner while the outbox is held up are
+    both posted, neither replacing the other."""
+    ann, ben, cat = (world.user(n) for n in ("ann", "ben", "cat"))
+    first = Cup(world, ann)
+    await first.open()
+    second_channel = world.guild.create_text_channel("more-spades")
+    opened = await cat.slash(second_channel, "spades tournament new", name="Second")
+    assert opened.response is not None
+    second = next(
+        m for m in second_channel.history() if m.embeds and "Second" in (m.embeds[0].title or "")
+    )
+    world.bot.outbox.pause(30)  # a global 429: what is put meanwhile waits
+    for asker, message in ((ann, first.message()), (cat, second)):
+        menu = await asker.click(message, label="Register")
+        assert menu.response is not None
+        asked = await asker.select(menu.response, [ben])
+        assert asked.response is not None and "asked" in asked.response.content
+    await world.env.advance_time(31)
+    await world.env.settle()
+    for channel, asker in ((world.channel, ann), (second_channel, cat)):
+        posts = [m.content for m in channel.history() if f"<@{asker.id}> asks you" in m.content]
+        assert posts == [
+            f"<@{ben.id}>: <@{asker.id}> asks you to be their partner in "
+            f"{'Cup' if asker is ann else 'Second'}. Press Confirm partner (or Decline "
+            "partner) on the tournament message."
+        ], (channel, posts)

@@ -78,7 +78,7 @@ async def test_a_match_table_offers_no_rematch(world: World) -> None:
     await cup.resign(playing, playing.b or 0)
     table = await world.bot.app.tables.get(playing.table_id or 0)
     assert table.status.value == "finished" and cup.state().phase == "over"
-    message = world.table_message(cup.place(table.channel_id))
+    message = world.table_message(cup.channel(table.channel_id))
     assert not [label for label in labels_of(message) if "Rematch" in label]
     assert "its result goes to the bracket" in embed_text(message)
     # The table message as an earlier version drew it, with a rematch button:
@@ -89,7 +89,7 @@ async def test_a_match_table_offers_no_rematch(world: World) -> None:
     thread = world.bot.get_partial_messageable(table.channel_id, guild_id=world.guild.id)
     await thread.get_partial_message(message.id).edit(view=view)
     view.stop()
-    pressed = world.table_message(cup.place(table.channel_id))
+    pressed = world.table_message(cup.channel(table.channel_id))
     player = cup.team_players(playing.a or 0)[0]
     answer = await player.click(pressed, label="Rematch: same teams")
     private = answer.followups[0] if answer.followups else answer.response

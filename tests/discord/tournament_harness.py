@@ -56,7 +56,7 @@ class Cup:
         assert confirmed.response is not None
         assert confirmed.response.content == "You are registered as partners.", confirmed
 
-    def place(self, channel_id: int) -> simcord.ChannelHandle:
+    def channel(self, channel_id: int) -> simcord.ChannelHandle:
         """The thread (or the channel) a match's table plays in."""
         if channel_id == self.world.channel.id:
             return self.world.channel
@@ -88,7 +88,7 @@ class Cup:
         assert current is not None and current.table_id is not None, current
         table = await self.world.bot.app.tables.get(current.table_id)
         player = self.team_players(loser)[0]
-        asked = await player.slash(self.place(table.channel_id), "spades resign")
+        asked = await player.slash(self.channel(table.channel_id), "spades resign")
         assert asked.response is not None, asked
         await player.click(asked.response, label="Yes, resign")
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.game import errors
+from bot.game import refusals
 from bot.game.cards import SUIT_MASKS, cards_of, parse_cards
-from bot.game.refusals import check_timeout_claim
+from bot.game.checks import check_timeout_claim
 from bot.game.rules import RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import Phase
@@ -100,6 +100,6 @@ def timeout_claimable(game: Game, seat: int, at: float) -> bool:
     """Whether the engine's own check lets ``seat`` claim the turn clock's win at ``at``."""
     try:
         check_timeout_claim(game, seat, at)
-    except errors.ClaimRefused:
+    except refusals.ClaimRefused:
         return False
     return True

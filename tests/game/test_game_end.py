@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.game.errors import IllegalAction
+from bot.game.refusals import IllegalAction
 from bot.game.rules import preset
 from bot.game.scoring import NIL
 from bot.game.state import Game

@@ -12,8 +12,8 @@ import pytest
 
 from bot.game.bidding import spade_count
 from bot.game.cards import DECK_MASKS, DECKS, SPADE_MASK, SUIT_MASKS, cards_of, suit_of
-from bot.game.errors import IllegalAction
 from bot.game.house import apply
+from bot.game.refusals import IllegalAction
 from bot.game.rules import Bidding, RuleSet, preset
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.game.state import Game
@@ -106,10 +106,10 @@ def play_random_game(rules: RuleSet, seed: int) -> Game:
         held = game.hands[seat]
         illegal = cards_of(held & ~legal)
         if illegal:
-            before = game.snapshot()
+            before = game.observable()
             with pytest.raises(IllegalAction):
                 game.play(seat, rng.choice(illegal))
-            assert game.snapshot() == before
+            assert game.observable() == before
         records = len(game.hand_records)
         game.play(seat, rng.choice(cards_of(legal)))
         if len(game.hand_records) > records:  # the hand's last card

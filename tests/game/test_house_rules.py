@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from bot.game import errors
+from bot.game import refusals
 from bot.game.bidding import legal_bids, spade_count
 from bot.game.cards import (
     BIG_JOKER,
@@ -370,7 +370,7 @@ def test_mirror_bids_are_forced_and_made_in_turn() -> None:
         assert game.legal_bids(seat) == [forced]
         assert view_of(game, seat).forced_bid == forced
         other = NIL if forced else 1
-        with pytest.raises(errors.BidOutOfRange, match="leave you these bids"):
+        with pytest.raises(refusals.BidOutOfRange, match="leave you these bids"):
             game.bid(seat, other)
         game.bid(seat, forced)
     assert game.phase is Phase.PLAYING
@@ -382,7 +382,7 @@ def test_mirror_bids_are_forced_and_made_in_turn() -> None:
 def test_an_open_table_bids_by_choice() -> None:
     game = Game.new(STANDARD, 5)
     assert game.forced_bid(game.to_act) is None
-    with pytest.raises(errors.BidOutOfRange, match="bid from 1 to 13 tricks, or Nil"):
+    with pytest.raises(refusals.BidOutOfRange, match="bid from 1 to 13 tricks, or Nil"):
         game.bid(game.to_act, 14)
 
 
@@ -393,7 +393,7 @@ def test_the_second_partner_is_held_to_the_team_minimum() -> None:
     game.bid(game.to_act, 3)  # the other team's first bid
     partner = game.to_act
     assert partner == (first + 2) & 3
-    with pytest.raises(errors.BidOutOfRange, match="3, 4, 5"):
+    with pytest.raises(refusals.BidOutOfRange, match="3, 4, 5"):
         game.bid(partner, 2)
     game.bid(partner, 3)
 

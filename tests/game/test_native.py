@@ -171,9 +171,9 @@ def test_a_module_the_build_depends_on_edited_after_it(build: Path) -> None:
 
 
 def test_missing_source(build: Path) -> None:
-    (build / "errors.py").unlink()
+    (build / "refusals.py").unlink()
     reason = reason_to_run_sources(build)
-    assert reason is not None and "errors.py" in reason
+    assert reason is not None and "refusals.py" in reason
 
 
 def test_missing_shared_library(build: Path, shared_library: list[bool]) -> None:

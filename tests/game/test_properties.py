@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.game.cards import DECK_MASK, cards_of, mask_of
-from bot.game.errors import IllegalAction
+from bot.game.refusals import IllegalAction
 from bot.game.rules import PRESETS, RevokeRule, preset
 from bot.game.scoring import BLIND_NIL
 from bot.game.state import Game
@@ -148,9 +148,9 @@ def check_end(game: Game) -> bool:
 
 def round_trip(game: Game) -> None:
     copy = Game.from_json(json.loads(json.dumps(game.to_json())))
-    assert copy.snapshot() == game.snapshot()
+    assert copy.observable() == game.observable()
     replayed = Game.replay(game.rules, game.seed, game.actions, game.started_at)
-    assert replayed.snapshot() == game.snapshot()
+    assert replayed.observable() == game.observable()
 
 
 def play_checked_game(
@@ -211,7 +211,7 @@ def test_random_games_with_revokes_follow_the_rules(
 def test_the_same_seed_deals_the_same_cards(seed: int) -> None:
     rules = PRESETS["cardgames"]
     first, second = Game.new(rules, seed), Game.new(rules, seed)
-    assert first.snapshot() == second.snapshot()
+    assert first.observable() == second.observable()
     other = Game.new(rules, seed + 1)
     assert other.dealt != first.dealt
 
@@ -253,12 +253,12 @@ def test_any_action_is_accepted_exactly_when_the_legal_queries_allow_it(
             break
         kind, seat, value = junk_action(game, rng)
         expected = accepted(game, kind, seat, value)
-        before = game.snapshot()
+        before = game.observable()
         try:
             game.apply(Action(kind, seat, value))
         except IllegalAction:
             assert not expected, (kind, seat, value)
-            assert game.snapshot() == before
+            assert game.observable() == before
         else:
             assert expected, (kind, seat, value)
     round_trip(game)

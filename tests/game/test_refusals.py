@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.game import errors
+from bot.game import refusals
 from bot.game.cards import parse_card
 from bot.game.rules import preset
 from bot.game.scoring import BLIND_NIL, NIL
@@ -84,103 +84,113 @@ def after_bid(game: Game, seat: int, bid: int) -> Game:
     return game
 
 
-Refusal = tuple[str, Callable[[], Game], Callable[[Game], object], type[errors.IllegalAction]]
+Refusal = tuple[str, Callable[[], Game], Callable[[Game], object], type[refusals.IllegalAction]]
 
 REFUSALS: list[Refusal] = [
-    ("bid out of turn", bidding, lambda g: g.bid(2, 3), errors.NotYourTurn),
-    ("play out of turn", leading, lambda g: g.play(0, C("AS")), errors.NotYourTurn),
-    ("follow out of turn", following, lambda g: g.play(3, C("2D")), errors.NotYourTurn),
-    ("card not in hand", leading, lambda g: g.play(1, C("AS")), errors.CardNotInHand),
-    ("card already played", following, lambda g: g.play(2, C("2C")), errors.CardNotInHand),
-    ("not a card", leading, lambda g: g.play(1, 52), errors.MalformedAction),
-    ("negative card", leading, lambda g: g.play(1, -1), errors.MalformedAction),
+    ("bid out of turn", bidding, lambda g: g.bid(2, 3), refusals.NotYourTurn),
+    ("play out of turn", leading, lambda g: g.play(0, C("AS")), refusals.NotYourTurn),
+    ("follow out of turn", following, lambda g: g.play(3, C("2D")), refusals.NotYourTurn),
+    ("card not in hand", leading, lambda g: g.play(1, C("AS")), refusals.CardNotInHand),
+    ("card already played", following, lambda g: g.play(2, C("2C")), refusals.CardNotInHand),
+    ("not a card", leading, lambda g: g.play(1, 52), refusals.MalformedAction),
+    ("negative card", leading, lambda g: g.play(1, -1), refusals.MalformedAction),
     (
         "revoke at a blocked table",
         lambda: following(revokes="blocked"),
         lambda g: g.play(2, C("AH")),
-        errors.MustFollowSuit,
+        refusals.MustFollowSuit,
     ),
-    ("lead an unbroken spade", leading, lambda g: g.play(1, C("7S")), errors.SpadesNotBroken),
+    ("lead an unbroken spade", leading, lambda g: g.play(1, C("7S")), refusals.SpadesNotBroken),
     (
         "first lead not the lowest club",
         lambda: leading("low-club"),
         lambda g: g.play(1, C("8C")),
-        errors.FirstLeadRule,
+        refusals.FirstLeadRule,
     ),
     (
         "first lead a spade at the no-spade table",
         lambda: leading("cardgames"),
         lambda g: g.play(1, C("7S")),
-        errors.FirstLeadRule,
+        refusals.FirstLeadRule,
     ),
-    ("bid 14", bidding, lambda g: g.bid(1, 14), errors.BidOutOfRange),
-    ("bid -2", bidding, lambda g: g.bid(1, -2), errors.BidOutOfRange),
-    ("bid not a number", bidding, lambda g: g.bid(1, "3"), errors.BidOutOfRange),
-    ("bid a float", bidding, lambda g: g.bid(1, 3.0), errors.BidOutOfRange),
-    ("bid True", bidding, lambda g: g.bid(1, True), errors.BidOutOfRange),
+    ("bid 14", bidding, lambda g: g.bid(1, 14), refusals.BidOutOfRange),
+    ("bid -2", bidding, lambda g: g.bid(1, -2), refusals.BidOutOfRange),
+    ("bid not a number", bidding, lambda g: g.bid(1, "3"), refusals.BidOutOfRange),
+    ("bid a float", bidding, lambda g: g.bid(1, 3.0), refusals.BidOutOfRange),
+    ("bid True", bidding, lambda g: g.bid(1, True), refusals.BidOutOfRange),
     (
         "blind nil not played here",
         bidding,
         lambda g: g.bid(1, BLIND_NIL),
-        errors.BlindNilNotAllowed,
+        refusals.BlindNilNotAllowed,
     ),
     (
         "blind nil when not trailing",
         lambda: bidding("blind-nil"),
         lambda g: g.bid(1, BLIND_NIL),
-        errors.BlindNilNotAllowed,
+        refusals.BlindNilNotAllowed,
     ),
     (
         "blind nil after looking",
         lambda: looked(blind_nil_table_trailing(), 2),
         lambda g: g.bid(2, BLIND_NIL),
-        errors.BlindNilNotAllowed,
+        refusals.BlindNilNotAllowed,
     ),
     (
         "blind nil by the leading team",
         lambda: after_bid(blind_nil_table_trailing(), 2, 1),
         lambda g: g.bid(3, BLIND_NIL),
-        errors.BlindNilNotAllowed,
+        refusals.BlindNilNotAllowed,
     ),
-    ("look twice", lambda: looked(bidding(), 1), lambda g: g.look(1), errors.AlreadyLooked),
-    ("play while bidding", bidding, lambda g: g.play(1, C("2C")), errors.WrongPhase),
-    ("bid while playing", leading, lambda g: g.bid(1, 3), errors.WrongPhase),
-    ("next hand during the hand", leading, lambda g: g.next_hand(0), errors.WrongPhase),
-    ("play after the hand", hand_over, lambda g: g.play(1, C("2S")), errors.WrongPhase),
-    ("bid after the hand", hand_over, lambda g: g.bid(1, 3), errors.WrongPhase),
-    ("play after the game", game_over, lambda g: g.play(1, C("2C")), errors.GameIsOver),
-    ("bid after the game", bid_resigned, lambda g: g.bid(1, 1), errors.GameIsOver),
-    ("next hand after the game", game_over, lambda g: g.next_hand(0), errors.GameIsOver),
-    ("look after the game", game_over, lambda g: g.look(2), errors.GameIsOver),
-    ("resign after the game", game_over, lambda g: g.resign(1), errors.GameIsOver),
-    ("claim after the game", game_over, lambda g: g.claim_timeout(0, 10 * DAY), errors.GameIsOver),
-    ("challenge after the game", game_over, lambda g: g.challenge(1, 0), errors.GameIsOver),
-    ("bid by a non-seat", bidding, lambda g: g.bid(4, 3), errors.NotSeated),
-    ("play by a non-seat", leading, lambda g: g.play(-1, C("2C")), errors.NotSeated),
+    ("look twice", lambda: looked(bidding(), 1), lambda g: g.look(1), refusals.AlreadyLooked),
+    ("play while bidding", bidding, lambda g: g.play(1, C("2C")), refusals.WrongPhase),
+    ("bid while playing", leading, lambda g: g.bid(1, 3), refusals.WrongPhase),
+    ("next hand during the hand", leading, lambda g: g.next_hand(0), refusals.WrongPhase),
+    ("play after the hand", hand_over, lambda g: g.play(1, C("2S")), refusals.WrongPhase),
+    ("bid after the hand", hand_over, lambda g: g.bid(1, 3), refusals.WrongPhase),
+    ("play after the game", game_over, lambda g: g.play(1, C("2C")), refusals.GameIsOver),
+    ("bid after the game", bid_resigned, lambda g: g.bid(1, 1), refusals.GameIsOver),
+    ("next hand after the game", game_over, lambda g: g.next_hand(0), refusals.GameIsOver),
+    ("look after the game", game_over, lambda g: g.look(2), refusals.GameIsOver),
+    ("resign after the game", game_over, lambda g: g.resign(1), refusals.GameIsOver),
+    (
+        "claim after the game",
+        game_over,
+        lambda g: g.claim_timeout(0, 10 * DAY),
+        refusals.GameIsOver,
+    ),
+    ("challenge after the game", game_over, lambda g: g.challenge(1, 0), refusals.GameIsOver),
+    ("bid by a non-seat", bidding, lambda g: g.bid(4, 3), refusals.NotSeated),
+    ("play by a non-seat", leading, lambda g: g.play(-1, C("2C")), refusals.NotSeated),
     # -1 is also the engine's "nobody's turn": it must not pass for a seat.
-    ("play by seat -1 while bidding", bidding, lambda g: g.play(-1, C("2C")), errors.NotSeated),
-    ("play by seat -1 between hands", hand_over, lambda g: g.play(-1, C("2C")), errors.NotSeated),
-    ("resign by a non-seat", leading, lambda g: g.resign(7), errors.NotSeated),
-    ("look by a non-seat", bidding, lambda g: g.look(4), errors.NotSeated),
+    ("play by seat -1 while bidding", bidding, lambda g: g.play(-1, C("2C")), refusals.NotSeated),
+    ("play by seat -1 between hands", hand_over, lambda g: g.play(-1, C("2C")), refusals.NotSeated),
+    ("resign by a non-seat", leading, lambda g: g.resign(7), refusals.NotSeated),
+    ("look by a non-seat", bidding, lambda g: g.look(4), refusals.NotSeated),
     (
         "claim before the limit",
         bidding,
         lambda g: g.claim_timeout(0, 1000.0 + 2 * DAY),
-        errors.ClaimRefused,
+        refusals.ClaimRefused,
     ),
     (
         "claim by the waiting seat's partner",
         bidding,
         lambda g: g.claim_timeout(3, 1000.0 + 3 * DAY),
-        errors.ClaimRefused,
+        refusals.ClaimRefused,
     ),
     (
         "claim by the waiting seat",
         bidding,
         lambda g: g.claim_timeout(1, 1000.0 + 3 * DAY),
-        errors.ClaimRefused,
+        refusals.ClaimRefused,
     ),
-    ("claim between hands", hand_over, lambda g: g.claim_timeout(0, 10 * DAY), errors.ClaimRefused),
+    (
+        "claim between hands",
+        hand_over,
+        lambda g: g.claim_timeout(0, 10 * DAY),
+        refusals.ClaimRefused,
+    ),
 ]
 
 
@@ -192,29 +202,29 @@ REFUSALS: list[Refusal] = [
 def test_refused_action_changes_nothing(
     setup: Callable[[], Game],
     action: Callable[[Game], object],
-    error: type[errors.IllegalAction],
+    error: type[refusals.IllegalAction],
 ) -> None:
     game = setup()
-    before = game.snapshot()
+    before = game.observable()
     saved = game.to_json()
     with pytest.raises(error) as refused:
         action(game)
     assert refused.value.code == error.code
     assert refused.value.message and refused.value.message == str(refused.value)
-    assert game.snapshot() == before
+    assert game.observable() == before
     assert game.to_json() == saved
 
 
 def test_refusal_messages_name_the_rule() -> None:
     game = following(revokes="blocked")
-    with pytest.raises(errors.MustFollowSuit, match="follow clubs"):
+    with pytest.raises(refusals.MustFollowSuit, match="follow clubs"):
         game.play(2, C("AH"))
-    with pytest.raises(errors.CardNotInHand, match="AS"):
+    with pytest.raises(refusals.CardNotInHand, match="AS"):
         game.play(2, C("AS"))
     game = leading("low-club")
-    with pytest.raises(errors.FirstLeadRule, match="2C"):
+    with pytest.raises(refusals.FirstLeadRule, match="2C"):
         game.play(1, C("3C"))
-    with pytest.raises(errors.NotYourTurn, match="seat 1"):
+    with pytest.raises(refusals.NotYourTurn, match="seat 1"):
         game.play(2, C("9C"))
 
 
@@ -245,7 +255,7 @@ def test_a_timeout_claim_after_the_limit_ends_the_game() -> None:
 def test_the_turn_clock_restarts_at_every_bid_and_card() -> None:
     game = bidding(turn_limit_s=3600)
     game.bid(1, 2, at=5000.0)  # seat 2 is now waited on since 5000
-    with pytest.raises(errors.ClaimRefused, match="to go"):
+    with pytest.raises(refusals.ClaimRefused, match="to go"):
         game.claim_timeout(1, 5000.0 + 3600)
     game.claim_timeout(1, 5000.0 + 3601)
     assert game.result is not None and game.result.winner == 1 and game.result.seat == 2

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.game import errors
+from bot.game import refusals
 from bot.game.cards import parse_card
 from bot.game.random_play import play_random_game, random_card
 from bot.game.rules import PRESETS, preset
@@ -36,14 +36,14 @@ def through_json(game: Game) -> Game:
 
 def assert_rebuilt(game: Game) -> None:
     copy = through_json(game)
-    assert copy.snapshot() == game.snapshot()
+    assert copy.observable() == game.observable()
     assert copy.actions == game.actions
     assert copy.hand_records == game.hand_records
     assert copy.to_json() == game.to_json()
     replayed = Game.replay(
         game.rules, game.seed, list(game.actions), game.started_at, game.fixed_deals or None
     )
-    assert replayed.snapshot() == game.snapshot()
+    assert replayed.observable() == game.observable()
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
@@ -134,13 +134,13 @@ def test_an_action_round_trips_through_json() -> None:
     ],
 )
 def test_a_malformed_action_is_refused(data: object) -> None:
-    with pytest.raises(errors.MalformedAction):
+    with pytest.raises(refusals.MalformedAction):
         Action.from_json(data)
 
 
 def test_a_replay_refuses_an_illegal_action() -> None:
     rules = preset("standard")
-    with pytest.raises(errors.NotYourTurn):
+    with pytest.raises(refusals.NotYourTurn):
         Game.replay(rules, 1, [Action(ActionKind.BID, 3, 4)])
 
 
@@ -163,12 +163,12 @@ def test_a_game_copies_through_its_constructor_fields() -> None:
     fields = {f.name: getattr(game, f.name) for f in dataclasses.fields(game)}
     copies: dict[str, Any] = {k: list(v) if isinstance(v, list) else v for k, v in fields.items()}
     copy = Game(**copies)
-    assert copy.snapshot() == game.snapshot()
+    assert copy.observable() == game.observable()
     for _ in range(60):
         if game.over:
             break
         action = random_action(game, rng)
         game.apply(action)
         copy.apply(action)
-        assert copy.snapshot() == game.snapshot()
+        assert copy.observable() == game.observable()
         assert copy.legal_cards(copy.to_act) == game.legal_cards(game.to_act)

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from bot.ai.rest_claim import claim_holds, sure_win
-from bot.game import checkpoint, errors
+from bot.game import checkpoint, refusals
 from bot.game.cards import cards_of, parse_card
 from bot.game.house import apply as apply_house
 from bot.game.random_play import random_card
@@ -93,7 +93,7 @@ def test_a_refused_claim_lets_play_go_on_and_keeps_the_cards_shown() -> None:
     game = game_at_turn_of(2, MIXED_DEAL)
     claim(game, 2, at=110.0)
     assert game.legal_play_mask(2) == 0
-    with pytest.raises(errors.RestClaimRefused):
+    with pytest.raises(refusals.RestClaimRefused):
         game.play(2, cards_of(game.hands[2])[0], at=110.5)
     refuse(game, 3, at=111.0)
     assert game.rest == RestClaim(NO_SEAT, 0, 0b0100)
@@ -111,7 +111,7 @@ def test_a_refused_claimer_claims_again_on_its_next_turn_only() -> None:
     claim(game, 2)
     refuse(game, 1)
     assert not claimable(game, 2)
-    with pytest.raises(errors.RestClaimRefused, match="claim again on your next turn"):
+    with pytest.raises(refusals.RestClaimRefused, match="claim again on your next turn"):
         claim(game, 2)
     game.play(2, cards_of(game.legal_play_mask(2))[0])
     while game.to_act != 2 or game.trick:
@@ -124,17 +124,17 @@ def test_a_refused_claimer_claims_again_on_its_next_turn_only() -> None:
 def test_claims_and_answers_out_of_place_are_refused() -> None:
     game = game_at_turn_of(0, MIXED_DEAL)
     for seat in (1, 2, 3):
-        with pytest.raises(errors.RestClaimRefused):
+        with pytest.raises(refusals.RestClaimRefused):
             claim(game, seat)
-    with pytest.raises(errors.RestClaimRefused):
+    with pytest.raises(refusals.RestClaimRefused):
         accept(game, 1)  # nothing to answer
     claim(game, 0)
-    with pytest.raises(errors.RestClaimRefused):
+    with pytest.raises(refusals.RestClaimRefused):
         claim(game, 0)  # already waiting
-    with pytest.raises(errors.RestClaimRefused):
+    with pytest.raises(refusals.RestClaimRefused):
         accept(game, 2)  # the partner does not answer
     accept(game, 3)
-    with pytest.raises(errors.RestClaimRefused):
+    with pytest.raises(refusals.RestClaimRefused):
         accept(game, 3)
     assert game.waited_on() == 1
     # While the table waits on an answer, the claimer's team may claim the
@@ -147,7 +147,7 @@ def test_a_claim_waiting_when_the_game_ends_cannot_be_answered() -> None:
     game = game_at_turn_of(0, MIXED_DEAL)
     claim(game, 0)
     game.resign(1)
-    with pytest.raises(errors.GameIsOver):
+    with pytest.raises(refusals.GameIsOver):
         accept(game, 3)
 
 
@@ -180,7 +180,7 @@ def _assert_checkpoint(game: Game) -> None:
     history = checkpoint.encode_history(game)
     current = checkpoint.encode_current(game, checkpoint.history_extent(game))
     decoded, _ = checkpoint.decode(game.rules, history, current)
-    assert decoded.snapshot() == game.snapshot()
+    assert decoded.observable() == game.observable()
     assert decoded.hand_records == game.hand_records
 
 
@@ -196,7 +196,7 @@ def test_a_checkpoint_written_before_claims_still_decodes() -> None:
     # Format 5: the same tuple without the claim fields, records without "claim".
     old = (5, *fields[1:23], [r[:14] for r in fields[23]], *fields[24:27])
     decoded, _ = checkpoint.decode(game.rules, None, marshal.dumps(old))
-    assert decoded.snapshot() == game.snapshot()
+    assert decoded.observable() == game.observable()
     assert decoded.hand_records == game.hand_records
     assert checkpoint.READ_FINGERPRINTS[1] == "5:8c85928d9108eed0"  # what version 5 wrote
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.game import errors
+from bot.game import refusals
 from bot.game.cards import parse_card
 from bot.game.rules import preset
 from bot.game.state import Game
@@ -91,48 +91,48 @@ def test_a_challenge_after_the_last_trick_is_allowed_until_the_next_hand() -> No
     assert (game.result.winner, game.result.reason) == (1, EndReason.REVOKE)
 
 
-def refused(game: Game, seat: int, accused: int, error: type[errors.IllegalAction]) -> None:
-    before = game.snapshot()
+def refused(game: Game, seat: int, accused: int, error: type[refusals.IllegalAction]) -> None:
+    before = game.observable()
     with pytest.raises(error):
         game.challenge(seat, accused)
-    assert game.snapshot() == before
+    assert game.observable() == before
 
 
 def test_a_challenge_against_a_partner_is_refused() -> None:
-    refused(after_revoke(), 0, 2, errors.ChallengeRefused)
+    refused(after_revoke(), 0, 2, refusals.ChallengeRefused)
 
 
 def test_a_challenge_against_oneself_is_refused() -> None:
-    refused(after_revoke(), 2, 2, errors.ChallengeRefused)
+    refused(after_revoke(), 2, 2, refusals.ChallengeRefused)
 
 
 @pytest.mark.parametrize("seat", [-1, 4, 9])
 def test_a_challenge_by_someone_not_seated_is_refused(seat: int) -> None:
-    refused(after_revoke(), seat, 2, errors.NotSeated)
+    refused(after_revoke(), seat, 2, refusals.NotSeated)
 
 
 @pytest.mark.parametrize("accused", [-1, 4])
 def test_a_challenge_against_someone_not_seated_is_refused(accused: int) -> None:
-    refused(after_revoke(), 1, accused, errors.ChallengeRefused)
+    refused(after_revoke(), 1, accused, refusals.ChallengeRefused)
 
 
 def test_a_challenge_at_a_table_with_revokes_blocked_is_refused() -> None:
-    refused(after_revoke("blocked"), 1, 2, errors.ChallengeRefused)
+    refused(after_revoke("blocked"), 1, 2, refusals.ChallengeRefused)
 
 
 def test_a_challenge_before_any_card_of_the_hand_is_refused() -> None:
     rules = preset("standard")
     game = Game.new(rules, 5, fixed_deals=[MIXED_DEAL])
-    refused(game, 1, 2, errors.ChallengeRefused)  # bidding
+    refused(game, 1, 2, refusals.ChallengeRefused)  # bidding
     bid_round(game, {0: 1, 1: 1, 2: 1, 3: 1})
-    refused(game, 1, 2, errors.ChallengeRefused)  # no card played yet
+    refused(game, 1, 2, refusals.ChallengeRefused)  # no card played yet
 
 
 def test_a_challenge_after_the_next_hand_began_is_refused() -> None:
     game = after_revoke()
     play_out_lowest(game)
     game.next_hand(3)
-    refused(game, 1, 2, errors.ChallengeRefused)
+    refused(game, 1, 2, refusals.ChallengeRefused)
     # Once the new hand's cards are played, the old revoke is out of reach:
     # a challenge now concerns this hand, where seat 2 has not revoked.
     bid_round(game, {0: 1, 1: 1, 2: 1, 3: 1})
@@ -144,4 +144,4 @@ def test_a_challenge_after_the_next_hand_began_is_refused() -> None:
 def test_a_challenge_after_the_game_ended_is_refused() -> None:
     game = after_revoke()
     game.resign(0)
-    refused(game, 1, 2, errors.GameIsOver)
+    refused(game, 1, 2, refusals.GameIsOver)

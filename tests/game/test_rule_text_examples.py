@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.game import errors
+from bot.game import refusals
 from bot.game.cards import parse_card
 from bot.game.rules import FirstDealer, preset
 from bot.game.scoring import BLIND_NIL, NIL, TeamHandResult, score_hand
@@ -157,7 +157,7 @@ def test_003_first_lead_may_be_anything_but_a_spade() -> None:
     deal = make_deal({1: "AS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"})
     game = Game.new(rules, 1, fixed_deals=[deal])
     bid_round(game, {0: 1, 1: 1, 2: 1, 3: 1})
-    with pytest.raises(errors.FirstLeadRule):
+    with pytest.raises(refusals.FirstLeadRule):
         game.play(1, parse_card("AS"))
     game.play(1, parse_card("2H"))
     assert game.trick == [parse_card("2H")]
@@ -177,7 +177,7 @@ def test_001_the_first_trick_opens_with_the_lowest_club() -> None:
     game = new_game("low-club", [deal])
     bid_round(game, {0: 1, 1: 1, 2: 1, 3: 1})
     for refused in ("9C", "2H", "AS"):
-        with pytest.raises(errors.FirstLeadRule):
+        with pytest.raises(refusals.FirstLeadRule):
             game.play(1, parse_card(refused))
     assert game.legal_play_mask(1) == 1 << parse_card("3C")
     game.play(1, parse_card("3C"))
@@ -187,7 +187,7 @@ def test_001_without_clubs_the_first_lead_is_a_heart_or_diamond() -> None:
     deal = make_deal({1: "AS KS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH"})
     game = new_game("low-club", [deal])
     bid_round(game, {0: 1, 1: 1, 2: 1, 3: 1})
-    with pytest.raises(errors.SpadesNotBroken):
+    with pytest.raises(refusals.SpadesNotBroken):
         game.play(1, parse_card("AS"))
     game.play(1, parse_card("QH"))
 
@@ -281,5 +281,5 @@ def test_what_breaks_spades(preset_name: str, broken: bool) -> None:
     if broken:
         game.play(3, parse_card("AS"))
     else:
-        with pytest.raises(errors.SpadesNotBroken):
+        with pytest.raises(refusals.SpadesNotBroken):
             game.play(3, parse_card("AS"))

@@ -16,13 +16,13 @@ from functools import partial
 
 import pytest
 
+from bot import refusals
 from bot.coach.reasons import Count, CountItem, Reason, Why
-from bot.coach.refusals import CoachBusy, HintsOff, NoHintNow
 from bot.coach.review import Effect, Mistake, Review
 from bot.game.cards import BIG_JOKER, DIAMONDS, HEARTS, LITTLE_JOKER, parse_card
-from bot.game.errors import IllegalAction
 from bot.game.house import HouseRuleError, apply
 from bot.game.record import HandRecord
+from bot.game.refusals import IllegalAction
 from bot.game.rules import PRESETS, preset
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.game.state import Game
@@ -30,7 +30,15 @@ from bot.game.types import EndReason, GameResult
 from bot.game.view import view_of
 from bot.i18n import ENGLISH, TRANSLATED
 from bot.i18n_catalogs import read_catalog
-from bot.refusals import NoTableHere, SeveralTables, StaleAction
+from bot.refusals import (
+    CoachBusy,
+    HintsOff,
+    NoHintNow,
+    NoTableHere,
+    SeveralTables,
+    StaleAction,
+    house_refusal,
+)
 from bot.render import clock_text
 from bot.render.answers import joined_text, several_tables_text
 from bot.render.coach_text import (
@@ -61,8 +69,6 @@ from bot.stats.leaderboard import LeaderboardPage, LeaderboardRow, SortKey, page
 from bot.stats.records import FinishedGame, computer, human
 from bot.stats.summary import PartnerRecord, PlayerStats
 from bot.stats.tally import Tally
-from bot.tables import errors as table_errors
-from bot.tables.errors import house_refusal
 from bot.tables.model import Seat, Table, TableOptions, TableStatus
 from db.stats_store import HistoryRow
 from tests.discord.test_render import table_of
@@ -219,12 +225,12 @@ ERRORS: tuple[BaseException, ...] = (
     StaleAction(),
     NoTableHere(),
     SeveralTables([1, 2, 3]),
-    table_errors.Spectator(),
-    table_errors.HostOnly(),
-    table_errors.TableFull(),
-    table_errors.NotStarted(),
-    table_errors.NoClaimAtStandIn(),
-    table_errors.NotEnoughPlayers("all four seats must be taken before you pick a partner"),
+    refusals.Spectator(),
+    refusals.HostOnly(),
+    refusals.TableFull(),
+    refusals.NotStarted(),
+    refusals.NoClaimAtStandIn(),
+    refusals.NotEnoughPlayers("all four seats must be taken before you pick a partner"),
 )
 
 

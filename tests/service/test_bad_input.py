@@ -7,9 +7,9 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from bot.game import errors as rules
+from bot import refusals as core
+from bot.game import refusals as rules
 from bot.game.types import Action, ActionKind, Phase
-from bot.tables import errors
 from bot.tables.model import Table, TableOptions
 from bot.tables.service import TableService
 from tests.service.conftest import dump
@@ -55,64 +55,64 @@ async def playing(full_lobby: Table, service: TableService) -> Table:
 
 
 LOBBY_CASES: list[tuple[str, Attempt, type[Exception]]] = [
-    ("unknown table", lambda s, t: s.join(424242, 5, 1), errors.UnknownTable),
-    ("table id not a number", lambda s, t: s.join("1", 5, 1), errors.UnknownTable),  # type: ignore[arg-type]
+    ("unknown table", lambda s, t: s.join(424242, 5, 1), core.UnknownTable),
+    ("table id not a number", lambda s, t: s.join("1", 5, 1), core.UnknownTable),  # type: ignore[arg-type]
     # Joining does not depend on the version shown (see test_versions), but
     # the host's actions do.
-    ("stale version", lambda s, t: s.cancel(t.id, HOST, t.version - 1), errors.StaleAction),
-    ("future version", lambda s, t: s.join(t.id, 5, t.version + 1), errors.StaleAction),
-    ("version not a number", lambda s, t: s.join(t.id, 5, "2"), errors.Malformed),  # type: ignore[arg-type]
-    ("negative user id", lambda s, t: s.join(t.id, -5, t.version), errors.Malformed),
-    ("user id a bool", lambda s, t: s.join(t.id, True, t.version), errors.Malformed),
-    ("join twice", lambda s, t: s.join(t.id, GUESTS[0], t.version), errors.AlreadyJoined),
-    ("host leaves", lambda s, t: s.leave(t.id, HOST, t.version), errors.HostCannotLeave),
-    ("outsider leaves", lambda s, t: s.leave(t.id, OUTSIDER, t.version), errors.NotSeated),
-    ("guest starts", lambda s, t: s.start(t.id, GUESTS[0], t.version), errors.HostOnly),
-    ("outsider starts", lambda s, t: s.start(t.id, OUTSIDER, t.version), errors.NotSeated),
-    ("start with two seated", lambda s, t: s.start(t.id, HOST, t.version), errors.NotEnoughPlayers),
-    ("guest cancels", lambda s, t: s.cancel(t.id, GUESTS[0], t.version), errors.HostOnly),
+    ("stale version", lambda s, t: s.cancel(t.id, HOST, t.version - 1), core.StaleAction),
+    ("future version", lambda s, t: s.join(t.id, 5, t.version + 1), core.StaleAction),
+    ("version not a number", lambda s, t: s.join(t.id, 5, "2"), core.Malformed),  # type: ignore[arg-type]
+    ("negative user id", lambda s, t: s.join(t.id, -5, t.version), core.Malformed),
+    ("user id a bool", lambda s, t: s.join(t.id, True, t.version), core.Malformed),
+    ("join twice", lambda s, t: s.join(t.id, GUESTS[0], t.version), core.AlreadyJoined),
+    ("host leaves", lambda s, t: s.leave(t.id, HOST, t.version), core.HostCannotLeave),
+    ("outsider leaves", lambda s, t: s.leave(t.id, OUTSIDER, t.version), core.NotSeated),
+    ("guest starts", lambda s, t: s.start(t.id, GUESTS[0], t.version), core.HostOnly),
+    ("outsider starts", lambda s, t: s.start(t.id, OUTSIDER, t.version), core.NotSeated),
+    ("start with two seated", lambda s, t: s.start(t.id, HOST, t.version), core.NotEnoughPlayers),
+    ("guest cancels", lambda s, t: s.cancel(t.id, GUESTS[0], t.version), core.HostOnly),
     (
         "guest adds computers",
         lambda s, t: s.add_computers(t.id, GUESTS[0], t.version, "random"),
-        errors.HostOnly,
+        core.HostOnly,
     ),
     (
         "unknown computer level",
         lambda s, t: s.add_computers(t.id, HOST, t.version, "oracle"),
-        errors.Malformed,
+        core.Malformed,
     ),
     (
         "partner before four seated",
         lambda s, t: s.choose_partner(t.id, HOST, t.version, 1),
-        errors.NotEnoughPlayers,
+        core.NotEnoughPlayers,
     ),
-    ("bid in the lobby", lambda s, t: s.bid(t.id, HOST, 3, t.version), errors.NotStarted),
-    ("play in the lobby", lambda s, t: s.play(t.id, HOST, 5, t.version), errors.NotStarted),
-    ("resign in the lobby", lambda s, t: s.resign(t.id, HOST, t.version), errors.NotStarted),
-    ("rematch in the lobby", lambda s, t: s.rematch(t.id, HOST, t.version), errors.NotOver),
-    ("create in a busy channel", lambda s, t: s.create(1, 500, 77), errors.ChannelBusy),
+    ("bid in the lobby", lambda s, t: s.bid(t.id, HOST, 3, t.version), core.NotStarted),
+    ("play in the lobby", lambda s, t: s.play(t.id, HOST, 5, t.version), core.NotStarted),
+    ("resign in the lobby", lambda s, t: s.resign(t.id, HOST, t.version), core.NotStarted),
+    ("rematch in the lobby", lambda s, t: s.rematch(t.id, HOST, t.version), core.NotOver),
+    ("create in a busy channel", lambda s, t: s.create(1, 500, 77), core.ChannelBusy),
     (
         "target not offered",
         lambda s, t: s.create(1, 600, 77, TableOptions.chosen(target=300)),
-        errors.Malformed,
+        core.Malformed,
     ),
     (
         "unknown revoke rule",
         lambda s, t: s.create(1, 600, 77, TableOptions.chosen(revokes="maybe")),
-        errors.Malformed,
+        core.Malformed,
     ),
     (
         "unknown preset",
         lambda s, t: s.create(1, 600, 77, TableOptions.chosen(preset="hearts")),
-        errors.Malformed,
+        core.Malformed,
     ),
     (
         "turn limit zero",
         lambda s, t: s.create(1, 600, 77, TableOptions.chosen(turn_limit_s=0)),
-        errors.Malformed,
+        core.Malformed,
     ),
-    ("channel id text", lambda s, t: s.create(1, "600", 77), errors.Malformed),  # type: ignore[arg-type]
-    ("message id negative", lambda s, t: s.set_message(t.id, -1), errors.Malformed),
+    ("channel id text", lambda s, t: s.create(1, "600", 77), core.Malformed),  # type: ignore[arg-type]
+    ("message id negative", lambda s, t: s.set_message(t.id, -1), core.Malformed),
 ]
 
 
@@ -131,32 +131,32 @@ FULL_LOBBY_CASES: list[tuple[str, Attempt, type[Exception]]] = [
     (
         "computers with no empty seat",
         lambda s, t: s.add_computers(t.id, HOST, t.version, "random"),
-        errors.TableFull,
+        core.TableFull,
     ),
     (
         "partner is the host",
         lambda s, t: s.choose_partner(t.id, HOST, t.version, 0),
-        errors.BadPartner,
+        core.BadPartner,
     ),
     (
         "partner seat not a number",
         lambda s, t: s.choose_partner(t.id, HOST, t.version, "2"),  # type: ignore[arg-type]
-        errors.BadPartner,
+        core.BadPartner,
     ),
     (
         "partner seat out of range",
         lambda s, t: s.choose_partner(t.id, HOST, t.version, 4),
-        errors.BadPartner,
+        core.BadPartner,
     ),
     (
         "guest picks a partner",
         lambda s, t: s.choose_partner(t.id, GUESTS[0], t.version, 2),
-        errors.HostOnly,
+        core.HostOnly,
     ),
-    ("spectator starts", lambda s, t: s.start(t.id, WATCHER, t.version), errors.HostOnly),
+    ("spectator starts", lambda s, t: s.start(t.id, WATCHER, t.version), core.HostOnly),
     # t.version - 1 is before the spectator came, which the host's view does
     # not show: still up to date. Before the last guest sat down is not.
-    ("stale start", lambda s, t: s.start(t.id, HOST, t.version - 2), errors.StaleAction),
+    ("stale start", lambda s, t: s.start(t.id, HOST, t.version - 2), core.StaleAction),
 ]
 
 
@@ -182,16 +182,16 @@ def _not_first_bidder(t: Table) -> int:
 
 
 PLAYING_CASES: list[tuple[str, Attempt, type[Exception]]] = [
-    ("spectator bids", lambda s, t: s.bid(t.id, WATCHER, 3, t.version), errors.Spectator),
-    ("outsider bids", lambda s, t: s.bid(t.id, OUTSIDER, 3, t.version), errors.NotSeated),
-    ("outsider resigns", lambda s, t: s.resign(t.id, OUTSIDER, t.version), errors.NotSeated),
+    ("spectator bids", lambda s, t: s.bid(t.id, WATCHER, 3, t.version), core.Spectator),
+    ("outsider bids", lambda s, t: s.bid(t.id, OUTSIDER, 3, t.version), core.NotSeated),
+    ("outsider resigns", lambda s, t: s.resign(t.id, OUTSIDER, t.version), core.NotSeated),
     (
         "bid out of turn",
         lambda s, t: s.bid(t.id, _not_first_bidder(t), 3, t.version),
         rules.NotYourTurn,
     ),
     ("bid 14", lambda s, t: s.bid(t.id, _first_bidder(t), 14, t.version), rules.BidOutOfRange),
-    ("bid as text", lambda s, t: s.bid(t.id, _first_bidder(t), "3", t.version), errors.Malformed),  # type: ignore[arg-type]
+    ("bid as text", lambda s, t: s.bid(t.id, _first_bidder(t), "3", t.version), core.Malformed),  # type: ignore[arg-type]
     (
         "blind nil not played",
         lambda s, t: s.bid(t.id, _first_bidder(t), -1, t.version),
@@ -202,32 +202,32 @@ PLAYING_CASES: list[tuple[str, Attempt, type[Exception]]] = [
         lambda s, t: s.play(t.id, _first_bidder(t), 3, t.version),
         rules.WrongPhase,
     ),
-    ("card 56", lambda s, t: s.play(t.id, _first_bidder(t), 56, t.version), errors.Malformed),
+    ("card 56", lambda s, t: s.play(t.id, _first_bidder(t), 56, t.version), core.Malformed),
     (
         "card name nonsense",
         lambda s, t: s.play(t.id, _first_bidder(t), "ZZ", t.version),
-        errors.Malformed,
+        core.Malformed,
     ),
-    ("card a float", lambda s, t: s.play(t.id, _first_bidder(t), 3.0, t.version), errors.Malformed),  # type: ignore[arg-type]
-    ("stale bid", lambda s, t: s.bid(t.id, _first_bidder(t), 3, t.version - 1), errors.StaleAction),
+    ("card a float", lambda s, t: s.play(t.id, _first_bidder(t), 3.0, t.version), core.Malformed),  # type: ignore[arg-type]
+    ("stale bid", lambda s, t: s.bid(t.id, _first_bidder(t), 3, t.version - 1), core.StaleAction),
     (
         "join twice while playing",
         lambda s, t: s.join(t.id, WATCHER, t.version),
-        errors.AlreadyJoined,
+        core.AlreadyJoined,
     ),
     (
         "seated player leaves",
         lambda s, t: s.leave(t.id, GUESTS[0], t.version),
-        errors.AlreadyStarted,
+        core.AlreadyStarted,
     ),
-    ("start again", lambda s, t: s.start(t.id, HOST, t.version), errors.AlreadyStarted),
-    ("cancel a started table", lambda s, t: s.cancel(t.id, HOST, t.version), errors.AlreadyStarted),
+    ("start again", lambda s, t: s.start(t.id, HOST, t.version), core.AlreadyStarted),
+    ("cancel a started table", lambda s, t: s.cancel(t.id, HOST, t.version), core.AlreadyStarted),
     (
         "add computers after start",
         lambda s, t: s.add_computers(t.id, HOST, t.version, "random"),
-        errors.AlreadyStarted,
+        core.AlreadyStarted,
     ),
-    ("rematch before the end", lambda s, t: s.rematch(t.id, HOST, t.version), errors.NotOver),
+    ("rematch before the end", lambda s, t: s.rematch(t.id, HOST, t.version), core.NotOver),
     ("next hand while bidding", lambda s, t: s.next_hand(t.id, HOST, t.version), rules.WrongPhase),
     (
         "early timeout claim",
@@ -244,26 +244,26 @@ PLAYING_CASES: list[tuple[str, Attempt, type[Exception]]] = [
         lambda s, t: s.challenge(t.id, HOST, OUTSIDER, t.version),
         rules.ChallengeRefused,
     ),
-    ("challenge nobody", lambda s, t: s.challenge(t.id, HOST, None, t.version), errors.Malformed),
+    ("challenge nobody", lambda s, t: s.challenge(t.id, HOST, None, t.version), core.Malformed),
     (
         "computer acts for a human seat",
         lambda s, t: s.computer_act(t.id, 1, t.version, Action(ActionKind.BID, 1, 3)),
-        errors.NotAComputer,
+        core.NotAComputer,
     ),
     (
         "computer seat 7",
         lambda s, t: s.computer_act(t.id, 7, t.version, Action(ActionKind.BID, 7, 3)),
-        errors.Malformed,
+        core.Malformed,
     ),
     (
         "computer acts for another seat",
         lambda s, t: s.computer_act(t.id, 1, t.version, Action(ActionKind.BID, 2, 3)),
-        errors.Malformed,
+        core.Malformed,
     ),
     (
         "computer action not an Action",
         lambda s, t: s.computer_act(t.id, 1, t.version, {"kind": "bid"}),  # type: ignore[arg-type]
-        errors.Malformed,
+        core.Malformed,
     ),
 ]
 
@@ -327,7 +327,7 @@ async def test_rules_refusals_in_play_change_nothing(service: TableService) -> N
         lambda s, t: s.computer_act(
             t.id, computer, t.version, Action(ActionKind.CHALLENGE, computer, 0)
         ),
-        errors.Malformed,
+        core.Malformed,
     )
     legal = (follow & -follow).bit_length() - 1
     played = await service.play(table.id, user, legal, table.version)
@@ -335,7 +335,7 @@ async def test_rules_refusals_in_play_change_nothing(service: TableService) -> N
         service,
         played,
         lambda s, t: s.play(t.id, user, legal, table.version),
-        errors.StaleAction,
+        core.StaleAction,
     )
 
 
@@ -343,10 +343,10 @@ async def test_refusals_at_closed_tables(service: TableService) -> None:
     cancelled = await service.create(1, 500, HOST)
     cancelled = await service.cancel(cancelled.id, HOST, cancelled.version)
     closed_cases: list[tuple[Attempt, type[Exception]]] = [
-        (lambda s, t: s.join(t.id, 5, t.version), errors.TableClosed),
-        (lambda s, t: s.start(t.id, HOST, t.version), errors.TableClosed),
-        (lambda s, t: s.cancel(t.id, HOST, t.version), errors.TableClosed),
-        (lambda s, t: s.rematch(t.id, HOST, t.version), errors.TableClosed),
+        (lambda s, t: s.join(t.id, 5, t.version), core.TableClosed),
+        (lambda s, t: s.start(t.id, HOST, t.version), core.TableClosed),
+        (lambda s, t: s.cancel(t.id, HOST, t.version), core.TableClosed),
+        (lambda s, t: s.rematch(t.id, HOST, t.version), core.TableClosed),
     ]
     for attempt, error in closed_cases:
         await refused(service, cancelled, attempt, error)
@@ -354,13 +354,13 @@ async def test_refusals_at_closed_tables(service: TableService) -> None:
     finished = await service.start(finished.id, HOST, finished.version)
     finished = await service.resign(finished.id, HOST, finished.version)
     finished_cases: list[tuple[Attempt, type[Exception]]] = [
-        (lambda s, t: s.join(t.id, 5, t.version), errors.TableClosed),
+        (lambda s, t: s.join(t.id, 5, t.version), core.TableClosed),
         (lambda s, t: s.resign(t.id, HOST, t.version), rules.GameIsOver),
         (lambda s, t: s.bid(t.id, GUESTS[0], 3, t.version), rules.GameIsOver),
-        (lambda s, t: s.leave(t.id, GUESTS[0], t.version), errors.TableClosed),
+        (lambda s, t: s.leave(t.id, GUESTS[0], t.version), core.TableClosed),
         (
             lambda s, t: s.rematch(t.id, HOST, t.version, swap_teams="yes"),  # type: ignore[arg-type]
-            errors.Malformed,
+            core.Malformed,
         ),
     ]
     for attempt, error in finished_cases:

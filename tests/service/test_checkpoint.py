@@ -66,7 +66,7 @@ def test_decode_of_encode_is_the_same_game_at_every_step(preset: str, house: str
             current = checkpoint.encode_current(game, extent)
             restored, restored_marks = checkpoint.decode(rules, history, current)
             assert restored_marks == extent
-            assert restored.snapshot() == game.snapshot()
+            assert restored.observable() == game.observable()
             assert restored.actions == game.actions
             assert [r.to_json("g", rules) for r in restored.hand_records] == [
                 r.to_json("g", rules) for r in game.hand_records
@@ -78,7 +78,7 @@ def test_decode_of_encode_is_the_same_game_at_every_step(preset: str, house: str
             probe = random.Random(len(game.actions))
             _step(game, twin)
             _step(restored, probe)
-            assert restored.snapshot() == game.snapshot()
+            assert restored.observable() == game.observable()
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -144,7 +144,7 @@ async def _tables_after_play(path: Path) -> dict[int, dict[str, object]]:
                 if table.status is not TableStatus.PLAYING:
                     break
                 table = await chooser.step(service, table)
-        return {t.id: t.game.snapshot() for t in await service.unfinished() if t.game is not None}
+        return {t.id: t.game.observable() for t in await service.unfinished() if t.game is not None}
     finally:
         await store.close()
 
@@ -153,7 +153,7 @@ async def _resumed(path: Path) -> dict[int, dict[str, object]]:
     store = await Store.open(path)
     try:
         service = await TableService.open(store)
-        return {t.id: t.game.snapshot() for t in await service.unfinished() if t.game is not None}
+        return {t.id: t.game.observable() for t in await service.unfinished() if t.game is not None}
     finally:
         await store.close()
 
@@ -179,7 +179,7 @@ async def test_tables_resume_as_played_through_game_ends_and_rematches(tmp_path:
             if rematches == 2 and table.game is not None and table.game.hand_records:
                 break
         assert table.game is not None
-        played = table.game.snapshot()
+        played = table.game.observable()
     finally:
         await store.close()
     assert rematches == 2
@@ -217,7 +217,7 @@ async def test_foreign_or_broken_checkpoints_fall_back_to_the_log(tmp_path: Path
                 while table.status is TableStatus.PLAYING and _mid_trick(table.game):
                     table = await chooser.step(service, table)
                 stepped.append(table_id)
-        expected = {t.id: t.game.snapshot() for t in await service.unfinished() if t.game}
+        expected = {t.id: t.game.observable() for t in await service.unfinished() if t.game}
     finally:
         await store.close()
     assert stepped

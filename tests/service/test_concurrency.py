@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.game.errors import IllegalAction
+from bot import refusals
 from bot.game.random_play import random_card
+from bot.game.refusals import IllegalAction
 from bot.game.view import view_of
-from bot.tables import errors
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from db.store import Store
@@ -55,8 +55,8 @@ async def test_fifty_clicks_on_one_turn_commit_once(service: TableService, store
     accepted = [o for o in outcomes if isinstance(o, Table)]
     refused = [o for o in outcomes if not isinstance(o, Table)]
     assert len(accepted) == 1
-    assert all(isinstance(o, (errors.StaleAction, IllegalAction)) for o in refused), refused
-    assert sum(isinstance(o, errors.StaleAction) for o in refused) >= 39
+    assert all(isinstance(o, (refusals.StaleAction, IllegalAction)) for o in refused), refused
+    assert sum(isinstance(o, refusals.StaleAction) for o in refused) >= 39
     assert accepted[0].version == table.version + 1
     assert await log_rows(store, table.id) == rows_before + 1
     assert (await service.get(table.id)).version == table.version + 1
@@ -107,7 +107,7 @@ async def test_random_clicks_from_everyone_keep_the_log_consistent(
                 else:
                     await service.play(table.id, user, rng.randrange(52), version)
                 accepted += 1
-            except (errors.TableError, IllegalAction):
+            except (refusals.Refusal, IllegalAction):
                 pass
         return accepted
 
@@ -119,4 +119,4 @@ async def test_random_clicks_from_everyone_keep_the_log_consistent(
     reopened = await TableService.open(service.store)
     again = await reopened.get(table.id)
     assert again.game is not None and final.game is not None
-    assert again.game.snapshot() == final.game.snapshot()
+    assert again.game.observable() == final.game.observable()

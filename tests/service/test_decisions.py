@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from bot import refusals
 from bot.game.view import view_of
-from bot.tables import errors
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService
 from db.store import Change, Store
@@ -87,7 +87,7 @@ async def test_a_spectator_coming_does_not_outdate_a_card(service: TableService)
     assert played.version == table.version + 2
     # A card played is a change the players see: a click drawn before it is not.
     nxt, other = _to_act(played)
-    with pytest.raises(errors.StaleAction):
+    with pytest.raises(refusals.StaleAction):
         await service.play(table.id, nxt, other, watched.version)
     unwatched = await service.leave(table.id, WATCHER, played.version)
     again = await service.play(table.id, nxt, other, played.version)
@@ -105,12 +105,12 @@ async def test_a_spectator_before_a_restart_does_not_outdate_a_card(
     assert played.version == table.version + 2
     nxt, other = _to_act(played)
     before = await dump(store)
-    with pytest.raises(errors.StaleAction):
+    with pytest.raises(refusals.StaleAction):
         await reopened.play(table.id, nxt, other, table.version + 1)
     assert await dump(store) == before
     # Reopened once more: the card is a visible change, also read from the log.
     again = await TableService.open(store, now=clock, seed_source=seed_counter())
-    with pytest.raises(errors.StaleAction):
+    with pytest.raises(refusals.StaleAction):
         await again.play(table.id, nxt, other, table.version + 1)
     assert await dump(store) == before
 
@@ -123,7 +123,7 @@ async def test_looking_without_blind_nil_is_refused(
     table = await service.start(table.id, HOST, table.version)
     user = waited_user(table)
     before = await dump(store)
-    with pytest.raises(errors.Malformed):
+    with pytest.raises(refusals.Malformed):
         await service.look(table.id, user, table.version)
     assert await dump(store) == before
     assert await service.get(table.id) == table
@@ -136,7 +136,7 @@ async def test_looking_after_bidding_is_refused(service: TableService, store: St
     table = await service.look(table.id, user, table.version)
     table = await service.bid(table.id, user, 3, table.version)
     before = await dump(store)
-    with pytest.raises(errors.Malformed):
+    with pytest.raises(refusals.Malformed):
         await service.look(table.id, user, table.version)
     assert await dump(store) == before
 
@@ -154,13 +154,13 @@ async def test_the_loser_of_a_rematch_race_is_told_it_started(service: TableServ
     started = [o for o in outcomes if isinstance(o, Table)]
     lost = [o for o in outcomes if not isinstance(o, Table)]
     assert len(started) == 1 and started[0].game_number == 2
-    assert len(lost) == 1 and isinstance(lost[0], errors.RematchStarted)
+    assert len(lost) == 1 and isinstance(lost[0], refusals.RematchStarted)
     assert lost[0].code == "rematch_started"
     assert lost[0].message == "the rematch has already started"
     # A rematch click on the playing game itself is still "not over".
-    with pytest.raises(errors.NotOver) as caught:
+    with pytest.raises(refusals.NotOver) as caught:
         await service.rematch(table.id, HOST, started[0].version)
-    assert not isinstance(caught.value, errors.RematchStarted)
+    assert not isinstance(caught.value, refusals.RematchStarted)
 
 
 async def test_no_claim_at_a_stand_in_table(
@@ -173,7 +173,7 @@ async def test_no_claim_at_a_stand_in_table(
     claimant = table.seats[(waited + 1) % 4].user_id
     assert claimant is not None
     before = await dump(store)
-    with pytest.raises(errors.NoClaimAtStandIn) as caught:
+    with pytest.raises(refusals.NoClaimAtStandIn) as caught:
         await service.claim_timeout(table.id, claimant, table.version, stand_in=True)
     assert caught.value.code == "no_claim_at_stand_in"
     assert "no win to claim" in caught.value.message
@@ -213,7 +213,8 @@ async def test_before_commit_sees_the_new_table_and_its_change_is_written(
     played = await service.play(table.id, user, card, table.version)
     prospective, planned, returned = seen[-1]
     assert prospective.version == table.version + 1 == played.version
-    assert prospective.game is not None and prospective.game.snapshot() == played.game.snapshot()  # type: ignore[union-attr]
+    assert prospective.game is not None and played.game is not None
+    assert prospective.game.observable() == played.game.observable()
     # A trick's first card changes nothing but the log; its last stores the state.
     assert planned is None
     assert received[-1] is returned
@@ -227,9 +228,9 @@ async def test_before_commit_sees_the_new_table_and_its_change_is_written(
     planned = seen[-1][1]
     assert planned is not None and planned.state is not None
     calls = len(seen)
-    with pytest.raises(errors.StaleAction):
+    with pytest.raises(refusals.StaleAction):
         await service.play(table.id, user, card, table.version)
-    with pytest.raises(errors.NotSeated):
+    with pytest.raises(refusals.NotSeated):
         await service.leave(table.id, WATCHER, played.version)
     assert len(seen) == calls and len(received) == calls
 

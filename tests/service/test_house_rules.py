@@ -8,8 +8,8 @@ import json
 
 import pytest
 
+from bot import refusals
 from bot.game.rules import PRESETS, Bidding, Deck
-from bot.tables import errors
 from bot.tables.model import TableOptions
 from bot.tables.service import TableService
 from db.store import Store
@@ -45,7 +45,7 @@ async def test_a_game_started_after_them_is_played_under_them(service: TableServ
     table = await service.house_rule(table.id, HOST, table.version, "bidding", "whiz")
     table = await service.start(table.id, HOST, table.version)
     assert table.game is not None and table.game.rules.bidding is Bidding.WHIZ
-    with pytest.raises(errors.AlreadyStarted):
+    with pytest.raises(refusals.AlreadyStarted):
         await service.house_rule(table.id, HOST, table.version, "bidding", "open")
 
 
@@ -64,9 +64,9 @@ async def test_a_table_stored_before_house_rules_loads_with_its_presets(
 
 async def test_only_the_host_sets_them(service: TableService) -> None:
     table = await seated_table(service)
-    with pytest.raises(errors.HostOnly):
+    with pytest.raises(refusals.HostOnly):
         await service.house_rule(table.id, GUESTS[0], table.version, "deck", "jokers")
-    with pytest.raises(errors.NotSeated):
+    with pytest.raises(refusals.NotSeated):
         await service.house_rule(table.id, 9999, table.version, "deck", "jokers")
     assert (await service.get(table.id)).rules.deck is Deck.STANDARD
 
@@ -92,7 +92,7 @@ async def test_a_combination_the_rule_set_refuses_is_one_translated_line(
 ) -> None:
     table = await service.create(1, 500, HOST)
     table = await service.house_rule(table.id, HOST, table.version, *first)
-    with pytest.raises(errors.BadHouseRule) as refused:
+    with pytest.raises(refusals.BadHouseRule) as refused:
         await service.house_rule(table.id, HOST, table.version, *then)
     assert refused.value.template == template
     assert (await service.get(table.id)).version == table.version
@@ -100,12 +100,12 @@ async def test_a_combination_the_rule_set_refuses_is_one_translated_line(
 
 async def test_a_forged_value_or_key_is_refused(service: TableService) -> None:
     table = await service.create(1, 500, HOST)
-    with pytest.raises(errors.BadHouseRule) as refused:
+    with pytest.raises(refusals.BadHouseRule) as refused:
         await service.house_rule(table.id, HOST, table.version, "deck", "tarot")
     assert refused.value.params == {
         "line": "bad value deck=tarot: expected standard|jokers|jokers-deuce|jjdd"
     }
-    with pytest.raises(errors.Malformed):
+    with pytest.raises(refusals.Malformed):
         await service.house_rule(table.id, HOST, table.version, "trumps", "hearts")
-    with pytest.raises(errors.StaleAction):
+    with pytest.raises(refusals.StaleAction):
         await service.house_rule(table.id, HOST, table.version - 1, "deck", "jokers")

@@ -8,8 +8,8 @@ import logging
 
 import pytest
 
+from bot import refusals
 from bot.game.types import ActionKind, EndReason, Phase
-from bot.tables import errors
 from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService
 from db.store import Store
@@ -90,7 +90,7 @@ async def test_joining_after_the_start_makes_a_spectator(service: TableService) 
     table = await service.start(table.id, HOST, table.version)
     table = await service.join(table.id, 3000, table.version)
     assert table.spectators == (3000,)
-    with pytest.raises(errors.Spectator, match="you are watching this table"):
+    with pytest.raises(refusals.Spectator, match="you are watching this table"):
         await service.resign(table.id, 3000, table.version)
 
 
@@ -172,7 +172,7 @@ async def test_rematch_waits_for_a_free_channel(service: TableService) -> None:
     table = await service.start(table.id, HOST, table.version)
     table = await service.resign(table.id, HOST, table.version)
     other = await service.create(1, 500, 7777)
-    with pytest.raises(errors.ChannelBusy, match="a table is already open in this channel"):
+    with pytest.raises(refusals.ChannelBusy, match="a table is already open in this channel"):
         await service.rematch(table.id, HOST, table.version)
     await service.cancel(other.id, 7777, other.version)
     table = await service.rematch(table.id, HOST, table.version)
@@ -288,12 +288,12 @@ async def test_published_snapshots_never_change(service: TableService) -> None:
     table = await seated_table(service)
     before = await service.start(table.id, HOST, table.version)
     assert before.game is not None
-    frozen = before.game.snapshot()
+    frozen = before.game.observable()
     chooser = Chooser(11)
     after = before
     for _ in range(10):
         after = await chooser.step(service, after)
-    assert before.game.snapshot() == frozen
+    assert before.game.observable() == frozen
     assert after.version == before.version + 10
 
 
@@ -313,7 +313,7 @@ async def test_closed_tables_leave_memory_and_come_back_intact(
     again = await service.get(first.id)
     assert again.version == first.version and again.status is TableStatus.FINISHED
     assert again.game is not None and first.game is not None
-    assert again.game.snapshot() == first.game.snapshot()
+    assert again.game.observable() == first.game.observable()
     assert again.result == first.result
     table = await service.rematch(first.id, HOST, again.version)
     assert table.status is TableStatus.PLAYING and table.game_number == 2

@@ -27,7 +27,7 @@ def observable(table: Table) -> dict[str, Any]:
         "options": table.options,
         "game_number": table.game_number,
         "game_id": table.game_id,
-        "game": table.game.snapshot() if table.game else None,
+        "game": table.game.observable() if table.game else None,
         "created_at": table.created_at,
         "updated_at": table.updated_at,
     }

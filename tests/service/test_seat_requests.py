@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot import refusals
 from bot.game.types import Phase
-from bot.tables import errors
 from bot.tables.kinds import SEAT_ASK, SEAT_GIVEN, SEAT_REFUSED
 from bot.tables.model import Seat, SeatRequest, Table
 from bot.tables.service import TableService
@@ -52,7 +52,7 @@ async def test_a_watcher_asks_the_host_accepts_and_the_seat_is_theirs(
     assert given.seats[1] == Seat(user_id=WATCHER)
     assert given.spectators == ()
     assert given.seat_request is None
-    with pytest.raises(errors.NoSeatRequest):  # a second press of Accept
+    with pytest.raises(refusals.NoSeatRequest):  # a second press of Accept
         await service.answer_seat(table.id, HOST, asked.version, True, NONE)
     log = await store.action_log(table.id)
     assert [e.kind for e in log[-2:]] == [SEAT_ASK, SEAT_GIVEN]
@@ -88,32 +88,32 @@ async def test_a_declined_request_leaves_the_computer_in_its_seat(
     assert declined.spectators == (WATCHER,)
     assert (await store.action_log(table.id))[-1].kind == SEAT_REFUSED
     # A second press of either button: nothing left to answer.
-    with pytest.raises(errors.NoSeatRequest):
+    with pytest.raises(refusals.NoSeatRequest):
         await service.answer_seat(table.id, HOST, asked.version, True, NONE)
 
 
 async def test_every_refusal_changes_nothing(service: TableService, store: Store) -> None:
     table = await one_person_and_computers(service)
-    with pytest.raises(errors.NotBetweenHands):  # the first hand is being bid
+    with pytest.raises(refusals.NotBetweenHands):  # the first hand is being bid
         await service.ask_seat(table.id, WATCHER, table.version, 1, NONE)
     table = await between_hands(service, table, Chooser(3))
-    with pytest.raises(errors.AlreadySeated):
+    with pytest.raises(refusals.AlreadySeated):
         await service.ask_seat(table.id, HOST, table.version, 1, NONE)
-    with pytest.raises(errors.NotAComputer):
+    with pytest.raises(refusals.NotAComputer):
         await service.ask_seat(table.id, WATCHER, table.version, 0, NONE)
-    with pytest.raises(errors.NoSeatRequest):
+    with pytest.raises(refusals.NoSeatRequest):
         await service.answer_seat(table.id, HOST, table.version, True, NONE)
     asked = await service.ask_seat(table.id, WATCHER, table.version, 2, NONE)
-    with pytest.raises(errors.SeatRequestPending):
+    with pytest.raises(refusals.SeatRequestPending):
         await service.ask_seat(table.id, OTHER, asked.version, 1, NONE)
-    with pytest.raises(errors.HostOnly):
+    with pytest.raises(refusals.HostOnly):
         await service.answer_seat(table.id, WATCHER, asked.version, True, NONE)
     assert (await service.get(table.id)).version == asked.version
     assert len(await store.action_log(table.id)) == asked.version
 
     closed = await one_person_and_computers(service, channel=501, watchers=False)
     closed = await between_hands(service, closed, Chooser(4))
-    with pytest.raises(errors.ClosedToWatchers):
+    with pytest.raises(refusals.ClosedToWatchers):
         await service.ask_seat(closed.id, WATCHER, closed.version, 1, NONE)
 
 
@@ -122,7 +122,7 @@ async def test_the_next_deal_drops_a_request_left_unanswered(service: TableServi
     asked = await service.ask_seat(table.id, WATCHER, table.version, 1, NONE)
     dealt = await service.next_hand(table.id, HOST, asked.version)
     assert dealt.seat_request is None
-    with pytest.raises(errors.NoSeatRequest):
+    with pytest.raises(refusals.NoSeatRequest):
         await service.answer_seat(table.id, HOST, asked.version, True, NONE)
 
 
@@ -134,10 +134,10 @@ async def test_a_seat_a_computer_plays_for_a_late_person_may_be_asked_for(
     table = await service.join(table.id, WATCHER, table.version)
     table = await between_hands(service, table, Chooser(6))
     late = frozenset({1})  # the guest at seat 1 timed out; a computer plays for them
-    with pytest.raises(errors.NotAComputer):
+    with pytest.raises(refusals.NotAComputer):
         await service.ask_seat(table.id, WATCHER, table.version, 1, NONE)
     asked = await service.ask_seat(table.id, WATCHER, table.version, 1, late)
-    with pytest.raises(errors.NotAComputer):  # the guest came back meanwhile
+    with pytest.raises(refusals.NotAComputer):  # the guest came back meanwhile
         await service.answer_seat(table.id, HOST, asked.version, True, NONE)
     given = await service.answer_seat(table.id, HOST, asked.version, True, late)
     assert given.seats[1] == Seat(user_id=WATCHER)

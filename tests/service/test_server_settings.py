@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.refusals import Malformed
 from bot.servers import ServerSettings, ServerSettingsService
-from bot.tables.errors import Malformed
 from tests.backends import Backend
 
 

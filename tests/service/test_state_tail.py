@@ -55,7 +55,7 @@ async def test_a_resume_after_any_action_is_the_game_as_played(store: Store) -> 
         assert all(e.kind in ("play", "bid") for e in behind)
         resumed = await _resumed_game(store, table.id)
         assert resumed is not None
-        assert resumed.snapshot() == table.game.snapshot()
+        assert resumed.observable() == table.game.observable()
         assert resumed.actions == table.game.actions
     assert lags == {0, 1, 2, 3}
     # The resumed table plays on: its next stored state is whole again.
@@ -68,7 +68,7 @@ async def test_a_resume_after_any_action_is_the_game_as_played(store: Store) -> 
         if not game.trick and game.phase.value != "bidding":
             break
     assert await _stored_version(store, table.id) == table.version
-    assert (await _resumed_game(store, table.id)).snapshot() == table.game.snapshot()  # type: ignore[union-attr]
+    assert (await _resumed_game(store, table.id)).observable() == table.game.observable()  # type: ignore[union-attr]
 
 
 async def _mid_trick(service: TableService, chooser: Chooser, channel: int) -> Table:
@@ -117,7 +117,7 @@ async def test_states_the_earlier_version_wrote_resume_without_a_replay(
     monkeypatch.setattr(Game, "replay", no_replay)
     resumed = await _resumed_game(store, table.id)
     assert resumed is not None and table.game is not None
-    assert resumed.snapshot() == table.game.snapshot()
+    assert resumed.observable() == table.game.observable()
 
 
 async def test_a_tail_the_engine_refuses_falls_back_to_the_log(
@@ -133,5 +133,5 @@ async def test_a_tail_the_engine_refuses_falls_back_to_the_log(
     )
     resumed = await _resumed_game(store, table.id)
     assert resumed is not None and table.game is not None
-    assert resumed.snapshot() == table.game.snapshot()
+    assert resumed.observable() == table.game.observable()
     assert "unusable stored state, replaying its log" in caplog.text

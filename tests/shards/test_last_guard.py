@@ -9,7 +9,7 @@ import asyncio
 
 from bot.game.types import Phase
 from bot.game.view import view_of
-from bot.tables.errors import StaleAction
+from bot.refusals import StaleAction
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService
 

@@ -8,8 +8,8 @@ import asyncio
 import pytest
 
 from bot.app import Origin
+from bot.refusals import OtherShard
 from bot.stats.leaderboard import SortKey
-from bot.tables.errors import OtherShard
 from bot.tables.model import TableStatus
 from tests.service.driver import GUESTS, HOST, Chooser
 

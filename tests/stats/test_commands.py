@@ -16,9 +16,9 @@ from simcord import MemberActor
 
 from bot.config import DatabaseSettings, Settings, TableSettings
 from bot.discord_app import SpadesBot
+from cogs.components import SpadesComponent
 from cogs.errors import InteractionRefused
 from cogs.leaderboard import LeaderboardCog
-from cogs.leaderboard_pages import BoardButton
 from tests.discord.harness import UNPACED
 from tests.stats.replay import replay_actions, replay_hands
 
@@ -247,7 +247,8 @@ async def test_forged_and_stale_page_buttons(club: Club) -> None:
     stale = "spades-board:wins:40:next"  # a page that no longer exists
     view = discord.ui.View(timeout=None)
     for custom_id in (forged, stale):
-        view.add_item(BoardButton(discord.ui.Button(label=custom_id, custom_id=custom_id)))
+        button: discord.ui.Button[Any] = discord.ui.Button(label=custom_id, custom_id=custom_id)
+        view.add_item(SpadesComponent.of(button, custom_id))
     channel = club.bot.get_partial_messageable(club.channel.id, guild_id=club.guild.id)
     message = await channel.send("old buttons", view=view)
     await club.env.settle()

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from bot.refusals import SeasonNameEmpty, SeasonNameTaken, SeasonNameTooLong
 from bot.stats.counting import SkillKey, plan_counting
 from bot.stats.leaderboard import SortKey
 from bot.stats.ratings import Skill
 from bot.stats.records import FinishedGame
-from bot.stats.seasons import ALL_TIME, SeasonNameEmpty, SeasonNameTaken, SeasonNameTooLong
+from bot.stats.seasons import ALL_TIME
 from bot.stats.service import StatsService
 from tests.backends import table_rows
 

@@ -97,7 +97,7 @@ async def _games(path: str) -> dict[int, tuple[int, TableStatus, object]]:
         service = await TableService.open(store)
         result: dict[int, tuple[int, TableStatus, object]] = {}
         for table in await service.unfinished():
-            game = table.game.snapshot() if table.game is not None else None
+            game = table.game.observable() if table.game is not None else None
             result[table.id] = (table.version, table.status, game)
         return result
     finally:

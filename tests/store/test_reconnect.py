@@ -80,7 +80,7 @@ async def test_a_restarted_server_costs_a_moment_and_loses_nothing(server: Serve
         again = await TableService.open(store)
         reread = await again.get(table.id)
         assert reread.game is not None and table.game is not None
-        assert reread.game.snapshot() == table.game.snapshot()
+        assert reread.game.observable() == table.game.observable()
     finally:
         await store.close()
 

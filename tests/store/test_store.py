@@ -175,7 +175,6 @@ async def test_a_turn_mention_survives_a_restart_until_cleared(backend: Backend)
 
 
 async def test_user_prefs(store: Store) -> None:
-    assert await store.get_deck(42) is None
     assert await store.get_user_prefs(42) is None
     await store.set_deck(42, "four-color", at=5.0)
     await store.set_user_data(42, {"compact": True}, at=6.0)
@@ -183,5 +182,9 @@ async def test_user_prefs(store: Store) -> None:
     assert prefs is not None
     assert (prefs.deck, prefs.data, prefs.updated_at) == ("four-color", {"compact": True}, 6.0)
     await store.set_deck(42, "classic", at=7.0)
-    assert await store.get_deck(42) == "classic"
-    assert (await store.get_user_prefs(42)).data == {"compact": True}  # type: ignore[union-attr]
+    prefs = await store.get_user_prefs(42)
+    assert prefs is not None and (prefs.deck, prefs.data) == ("classic", {"compact": True})
+    await store.set_language(42, "de", at=8.0)
+    await store.set_coach(42, True, at=9.0)
+    prefs = await store.get_user_prefs(42)
+    assert prefs is not None and (prefs.language, prefs.coach) == ("de", True)

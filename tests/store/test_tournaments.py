@@ -114,10 +114,10 @@ async def test_a_match_keeps_its_first_place_and_finds_its_table(
 ) -> None:
     tid = await _new(tournaments)
     (table_id,) = await open_tables(tournaments.store, 1)
-    await tournaments.set_place(tid, 2, 111)
-    await tournaments.set_place(tid, 2, 222)  # a second attempt keeps the first place
+    await tournaments.set_channel(tid, 2, 111)
+    await tournaments.set_channel(tid, 2, 222)  # a second attempt keeps the first channel
     [match] = await tournaments.match_tables(tid)
-    assert (match.place_id, match.table_id) == (111, None)
+    assert (match.channel_id, match.table_id) == (111, None)
     await tournaments.set_table(tid, 2, table_id)
     assert await table_rows(
         tournaments.store,
@@ -135,7 +135,7 @@ async def test_a_game_at_a_match_table_names_its_tournament_and_match(
 ) -> None:
     tid = await _new(tournaments)
     match_table, other_table = await open_tables(tournaments.store, 2)
-    await tournaments.set_place(tid, 3, 111)
+    await tournaments.set_channel(tid, 3, 111)
     await tournaments.set_table(tid, 3, match_table)
     start = GameStart(1, "standard", {}, 9, 2.0, FOUR_SEATED)
     games = [

@@ -78,9 +78,9 @@ def resumed(table: Table, written: Written) -> dict[str, Any]:
     if stored is not None:
         for name, default in NEW_RULES:
             assert stored["rules"].pop(name) == default
-    snapshot = None if game is None else game.snapshot()
-    if snapshot is not None:  # no claim of the rest could wait when the fixtures were written
-        assert snapshot.pop("rest") == [-1, 0, 0]
+    observed = None if game is None else game.observable()
+    if observed is not None:  # no claim of the rest could wait when the fixtures were written
+        assert observed.pop("rest") == [-1, 0, 0]
     assert table.thread_id is None  # no earlier version started threads
     shown: dict[str, Any] = as_json(
         {
@@ -99,7 +99,7 @@ def resumed(table: Table, written: Written) -> dict[str, Any]:
             "created_at": table.created_at,
             "updated_at": table.updated_at,
             "game": stored,
-            "game_snapshot": snapshot,
+            "game_snapshot": observed,
         }
     )
     return shown
@@ -189,15 +189,16 @@ async def test_every_open_table_resumes_as_it_was(upgraded: Upgraded) -> None:
 async def test_deadlines_preferences_mentions_and_stats_are_kept(upgraded: Upgraded) -> None:
     store, service, written = upgraded
     expected = written.expected
-    deadlines = [[d.table_id, d.kind, d.due_at, dict(d.data)] for d in await store.load_deadlines()]
+    deadlines = [[d.owner, d.kind, d.due_at, dict(d.data)] for d in await store.load_deadlines()]
     assert deadlines == expected["deadlines"]
-    assert {user: await store.get_deck(int(user)) for user in expected["decks"]} == expected[
-        "decks"
-    ]
+    prefs = {user: await store.get_user_prefs(int(user)) for user in expected["decks"]}
+    assert {user: chosen and chosen.deck for user, chosen in prefs.items()} == expected["decks"]
     for user, language in expected.get("languages", {}).items():
-        assert await store.get_language(int(user)) == language
+        chosen = await store.get_user_prefs(int(user))
+        assert (chosen and chosen.language) == language
     for user, coach in expected.get("coach", {}).items():
-        assert await store.coach_on(int(user)) is coach
+        chosen = await store.get_user_prefs(int(user))
+        assert (chosen is not None and chosen.coach) is coach
     mentions = {}
     for table in await service.unfinished():
         mention = await store.turn_mention(table.id)

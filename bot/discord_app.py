@@ -54,6 +54,7 @@ from cogs.replay import PATTERN as REPLAY_PATTERN
 from cogs.replay import ReplayComponent, ReplayDesk
 from cogs.seasons import SeasonGroup, SeasonPosts
 from cogs.spades import SpadesCog, Subcommand
+from cogs.table_tokens import TableTokens
 from cogs.table_ui import TableUI
 from cogs.threads import TableThreads
 from cogs.tournament_commands import TournamentGroup
@@ -223,10 +224,13 @@ class SpadesBot(commands.Bot):
         self._built = True
         self.outbox = Outbox(app.now, Budget.of(self.settings.discord), spawn=app.spawn)
         threads = TableThreads(self, app, self.outbox, self.guild_gate)
-        notices.attach(app, self.outbox, threads)
+        tokens = TableTokens(app.now)
+        notices.attach(app, self.outbox, threads, tokens)
         self.hands = HandScreens(app, self)
         await self.hands.resume()
-        self.presenter = TablePresenter(self, app, self.hands, self.outbox, notices, threads)
+        self.presenter = TablePresenter(
+            self, app, self.hands, self.outbox, notices, threads, tokens
+        )
         app.subscribe(self.presenter.on_change)
         coach = CoachDesk(app, self)
         app.subscribe(coach.on_change)

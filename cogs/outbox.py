@@ -74,6 +74,10 @@ Spawn = Callable[[Coroutine[Any, Any, None], str], asyncio.Task[Any]]
 #: the next such edit waits this much longer than the window says.
 OLD_EDIT_MARGIN_S = 0.05
 
+#: Seconds between two requests through one interaction token: Discord
+#: allows about 5 in 2 s per token (a margin over 0.4).
+PER_TOKEN_S = 0.45
+
 POST = "POST /channels/{channel_id}/messages"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 DELETE = "DELETE /channels/{channel_id}/messages/{message_id}"
@@ -90,17 +94,19 @@ class Budget:
     per_channel_s: float
     old_edits: int = 0
     old_window_s: float = 0.0
-    #: Seconds between two requests through one interaction token (Discord
-    #: allows about 5 in 2 s per token; a margin over 0.4).
-    per_token_s: float = 0.45
+    #: Seconds between two requests through one interaction token.
+    per_token_s: float = 0.0
 
     @classmethod
     def of(cls, settings: DiscordSettings) -> Budget:
+        # Unpaced (a rest_per_s of 0): no spacing per token either.
+        per_token_s = PER_TOKEN_S if settings.rest_per_s > 0 else 0.0
         return cls(
             settings.rest_per_s,
             settings.table_edits_per_channel_s,
             settings.old_message_edits,
             settings.old_message_edits_window_s,
+            per_token_s,
         )
 
     @property

@@ -1,7 +1,7 @@
 """The whole bot under load: many live tables, some in play, inside Discord's limits.
 
     python -m benchmarks.bot [--tables 1000] [--active 100] [--seconds 120]
-        [--old-messages [--cap-status 429|400]] [--quick]
+        [--old-messages [--cap-status 429|400]] [--processes N] [--quick]
 
 The real bot (every feature, default settings) runs in SimCord's simulated
 Discord over a SQLite file in a temporary folder. ``--tables`` tables are
@@ -49,12 +49,19 @@ play (its id says so), and Discord's cap on edits of messages older than an
 hour is modelled (tests/discord/edit_cap.py: 3 edits per 6 s per channel,
 answered with a 429 and code 30046, or a 400 with ``--cap-status 400``).
 
+With ``--processes N`` the table messages, notices and posts go out through
+N outboxes sharing the token's budget through the store, each what one
+process of a sharded bot runs (benchmarks/processes.py says why they live in
+one simulated bot); ``peak_rest_per_s`` is then theirs together, against
+``budget_per_s`` (``[discord] rest_per_s``).
+
 The last line is one JSON object: ``{"tables", "active", "actions",
 "response_p50_ms", "response_p99_ms", "shown_p99_ms", "rest_per_action",
 "peak_rest_per_s", "rate_limited", "invalid_requests", "cpu_ms_per_action",
-"rss_mb", "resume_s", "invalid_per_10min", "global_per_s_peak",
-"interaction_per_s_peak", "global_per_active_table_s", "table_edits_via_tokens"}``
-(the last: the share of table-message edits made through interaction tokens).
+"rss_mb", "resume_s", "invalid_per_10min", "processes", "budget_per_s",
+"global_per_s_peak", "interaction_per_s_peak", "global_per_active_table_s",
+"table_edits_via_tokens"}`` (the last: the share of table-message edits made
+through interaction tokens).
 """
 
 from __future__ import annotations
@@ -90,6 +97,7 @@ from tests.discord.edit_cap import TWO_HOURS_S, EditCap, posted_earlier
 from tests.discord.harness import TABLE_TITLE, World, labels_of
 
 from .click import PEOPLE, Stopwatch, _ms, timed_world
+from .processes import outboxes_per_process
 from .quick import parse_args
 
 #: Discord's global limit on a bot's token-authenticated requests, per second.
@@ -184,13 +192,15 @@ class TimedBot(SpadesBot):
 
     resumed_in: float | None = None
     env: simcord.Env | None = None
+    processes = 1  # outboxes sharing the token's budget (--processes)
     #: Waits on purpose that were not the bot's own work (see
     #: :meth:`wait_on_fake_clock`): there should be none.
     unowned_waits = 0
 
     async def setup_hook(self) -> None:
         started = time.perf_counter()
-        await super().setup_hook()
+        with outboxes_per_process(self, self.processes):
+            await super().setup_hook()
         self.resumed_in = time.perf_counter() - started
         if self.env is not None:
             self.wait_on_fake_clock(self.env)
@@ -455,6 +465,7 @@ class Run:
     unowned_waits: int
     fake_s: float  # of the fake clock, from the end of the set-up to the end
     cap: EditCap | None  # with --old-messages
+    budget_per_s: float  # [discord] rest_per_s: of all the processes together
 
 
 def tail_s(bot: SpadesBot, tables: int) -> float:
@@ -500,7 +511,13 @@ def lap(what: str, since: float) -> float:
 
 
 async def run(
-    folder: Path, tables: int, active: int, seconds: float, seed: int, cap_status: int | None
+    folder: Path,
+    tables: int,
+    active: int,
+    seconds: float,
+    seed: int,
+    cap_status: int | None,
+    processes: int = 1,
 ) -> Run:
     """``cap_status``: with table messages two hours old, the edit cap's
     answer (429 or 400); None: table messages as new as the set-up."""
@@ -511,7 +528,9 @@ async def run(
         # table_edits_per_channel_s) included: they are what keeps a bot
         # with many tables under Discord's limits.
         settings = Settings(database=DatabaseSettings(path=folder / "spades.db"))
-        return TimedBot(settings, seed_source=lambda: next(seeds))
+        made = TimedBot(settings, seed_source=lambda: next(seeds))
+        made.processes = processes
+        return made
 
     bots = [make_bot()]
     bot = bots[0]
@@ -630,6 +649,7 @@ async def run(
         sum(made.unowned_waits for made in bots),
         fake_s,
         cap,
+        bot.settings.discord.rest_per_s,
     )
 
 
@@ -681,7 +701,7 @@ def describe_play(traffic: Traffic, watch: Stopwatch, unowned_waits: int) -> Non
             )
 
 
-def report(result: Run, tables: int, active: int) -> dict[str, Any]:
+def report(result: Run, tables: int, active: int, processes: int = 1) -> dict[str, Any]:
     traffic = result.traffic
     actions = max(traffic.actions, 1)
     play = traffic.requests[: result.play_requests]
@@ -733,6 +753,8 @@ def report(result: Run, tables: int, active: int) -> dict[str, Any]:
         "rss_mb": round(result.rss_mb, 1),
         "resume_s": round(result.resume_s, 3),
         "invalid_per_10min": round(per_10min, 1),
+        "processes": processes,
+        "budget_per_s": result.budget_per_s,
         "global_per_s_peak": peak,
         "interaction_per_s_peak": interaction_peak,
         "global_per_active_table_s": round(per_table_s, 4),
@@ -758,16 +780,22 @@ def main(argv: list[str] | None = None) -> int:
         default=429,
         help="how the cap answers an edit beyond it (with --old-messages)",
     )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="outboxes sharing the token's budget"
+    )
     args = parse_args(parser, argv, tables=20, active=4, seconds=20.0)
-    if not 1 <= args.active <= args.tables or args.seconds <= 0:
-        parser.error("need 1 <= --active <= --tables and --seconds above 0")
+    if not 1 <= args.active <= args.tables or args.seconds <= 0 or args.processes < 1:
+        parser.error("need 1 <= --active <= --tables, --seconds above 0 and --processes >= 1")
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
         cap_status = args.cap_status if args.old_messages else None
         result = asyncio.run(
-            run(Path(tmp), args.tables, args.active, args.seconds, args.seed, cap_status)
+            run(
+                Path(tmp),
+                *(args.tables, args.active, args.seconds, args.seed, cap_status, args.processes),
+            )
         )
-        figures = report(result, args.tables, args.active)
+        figures = report(result, args.tables, args.active, args.processes)
     print(f"wall {time.perf_counter() - started:.1f} s")
     print(json.dumps(figures))
     return 0

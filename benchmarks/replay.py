@@ -25,9 +25,9 @@ import time
 from pathlib import Path
 
 from bot.render.decks import DeckName
-from bot.render.replay import coach_line, frame_scene, marks_at
+from bot.render.replay import coach_lines, frame_scene
 from bot.render.replay_picture import render_frame
-from bot.replay.review import marks_json, review_game
+from bot.replay.review import review_game, review_json
 from bot.replay.service import ReplayService
 from bot.servers import ServerSettingsService
 from bot.stats.service import StatsService
@@ -49,9 +49,10 @@ async def _frame(
 ) -> int:
     """One click's work: the replay, the coach's marks, the scene and the PNG."""
     replay = await service.replay(guild, game)
-    marks = await service.marks(replay) or []
+    review = await service.review(replay)
+    assert review is not None, "every review is stored before the clicks"
     at = index if index is not None else 0
-    notes = [coach_line(m, NAMES, lang) for m in marks_at(replay.frames[at], marks)]
+    notes = coach_lines(replay.frames[at], review, NAMES, lang)
     scene = frame_scene(replay, at, NAMES, notes[0] if notes else "", lang)
     png = await asyncio.to_thread(render_frame, scene, DeckName.CLASSIC, lang)
     return len(png)
@@ -74,10 +75,10 @@ async def run(args: argparse.Namespace, path: Path) -> dict[str, float]:
         for game in range(1, args.games + 1):
             replay = await service.replay(guild, game)
             started = time.perf_counter()
-            marks = review_game(replay.rules, replay.records)
+            review = review_game(replay.rules, replay.records)
             review_ms.append((time.perf_counter() - started) * 1000)
             hands += len(replay.records)
-            await store.set_game_review(game, marks_json(marks), time.time())
+            await store.set_game_review(game, review_json(review), time.time())
         cold_ms, step_ms, sizes = [], [], []
         for game in range(1, args.games + 1):
             fresh = ReplayService(

@@ -53,6 +53,7 @@ from cogs.presenter import TablePresenter
 from cogs.replay import PATTERN as REPLAY_PATTERN
 from cogs.replay import ReplayComponent, ReplayDesk
 from cogs.seasons import SeasonGroup, SeasonPosts
+from cogs.shared_budget import SharedBudget
 from cogs.spades import SpadesCog, Subcommand
 from cogs.table_tokens import TableTokens
 from cogs.table_ui import TableUI
@@ -145,7 +146,7 @@ class SpadesBot(commands.Bot):
         trace = aiohttp.TraceConfig()
         if settings.metrics.port:
             metrics.count_rate_limits(trace)
-        fail_fast.install(trace)
+        fail_fast.install(trace, self._paused_by_discord)
         client_options.setdefault("http_trace", trace)
         # The bot never joins voice: no warnings about voice libraries.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -176,6 +177,11 @@ class SpadesBot(commands.Bot):
     def now() -> float:
         """Epoch seconds. discord.utils.utcnow, so a simulated Discord can steer it."""
         return discord.utils.utcnow().timestamp()
+
+    def _paused_by_discord(self, seconds: float) -> None:
+        """A global 429: the outbox sends nothing for ``seconds``."""
+        if self._built:
+            self.outbox.pause(seconds)
 
     # -- start and stop ----------------------------------------------------------
 
@@ -222,15 +228,15 @@ class SpadesBot(commands.Bot):
             seed_source=self.seed_source,
         )
         self._built = True
-        self.outbox = Outbox(app.now, Budget.of(self.settings.discord), spawn=app.spawn)
+        # The processes of a sharded bot share the token's budget (the database's).
+        shared = SharedBudget.between(self.settings.discord.shards, self.store)
+        budget = Budget.of(self.settings.discord)
+        self.outbox = Outbox(app.now, budget, spawn=app.spawn, shared=shared)
         threads = TableThreads(self, app, self.outbox, self.guild_gate)
-        tokens = TableTokens(app.now)
-        notices.attach(app, self.outbox, threads, tokens)
+        notices.attach(app, self.outbox, threads, TableTokens(app.now))
         self.hands = HandScreens(app, self)
         await self.hands.resume()
-        self.presenter = TablePresenter(
-            self, app, self.hands, self.outbox, notices, threads, tokens
-        )
+        self.presenter = TablePresenter(self, app, self.hands, self.outbox, notices, threads)
         app.subscribe(self.presenter.on_change)
         coach = CoachDesk(app, self)
         app.subscribe(coach.on_change)

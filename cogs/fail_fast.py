@@ -9,11 +9,17 @@ then an hour's block). Within :func:`refusing_fast`, a 429 answer raises
 session (which sees every answer before discord.py does); every other
 request keeps discord.py's own handling. The caller tries again later, with
 the state current then.
+
+The same trace hears of Discord's *global* 429 (the token's limit, not a
+route's; ``X-RateLimit-Global`` or ``"global": true``), whoever made the
+request, and tells :func:`install`'s ``on_global`` how long the token is
+paused: the outbox then sends nothing meanwhile, nor does any other process
+sharing its budget.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -29,8 +35,7 @@ class TooManyRequests(discord.HTTPException):
 
     def __init__(self, response: aiohttp.ClientResponse, data: dict[str, Any]) -> None:
         super().__init__(response, data)
-        retry_after = data.get("retry_after")
-        self.retry_after = float(retry_after) if isinstance(retry_after, int | float) else None
+        self.retry_after = _seconds(data.get("retry_after"))
 
 
 @contextmanager
@@ -43,20 +48,42 @@ def refusing_fast() -> Iterator[None]:
         _refusing_fast.reset(token)
 
 
-def install(trace: aiohttp.TraceConfig) -> None:
-    """Have ``trace`` (discord.py's ``http_trace``) raise for :func:`refusing_fast`."""
-    trace.on_request_end.append(_refuse)
+#: Told the seconds the token is paused for, at a global 429.
+OnGlobal = Callable[[float], None]
 
 
-async def _refuse(
-    _session: aiohttp.ClientSession, _context: Any, params: aiohttp.TraceRequestEndParams
-) -> None:
-    response = params.response
-    if response.status != 429 or not _refusing_fast.get():
-        return
+def install(trace: aiohttp.TraceConfig, on_global: OnGlobal | None = None) -> None:
+    """Have ``trace`` (discord.py's ``http_trace``) raise for :func:`refusing_fast`,
+    and tell ``on_global`` of every global 429."""
+
+    async def answered(
+        _session: aiohttp.ClientSession, _context: Any, params: aiohttp.TraceRequestEndParams
+    ) -> None:
+        response = params.response
+        if response.status != 429:
+            return
+        try:
+            data = await response.json(content_type=None)
+        except (aiohttp.ClientError, ValueError):
+            return  # not Discord's answer (a proxy's page): discord.py raises for it itself
+        if not isinstance(data, dict):
+            return
+        headers = response.headers
+        if on_global is not None and (
+            data.get("global") is True or headers.get("X-RateLimit-Global", "").lower() == "true"
+        ):
+            seconds = _seconds(data.get("retry_after")) or _seconds(headers.get("Retry-After"))
+            on_global(seconds if seconds is not None else 1.0)
+        if _refusing_fast.get():
+            raise TooManyRequests(response, data)
+
+    trace.on_request_end.append(answered)
+
+
+def _seconds(value: Any) -> float | None:
+    """A retry-after figure (a number, or a header's text), None if there is none."""
     try:
-        data = await response.json(content_type=None)
-    except (aiohttp.ClientError, ValueError):
-        return  # not Discord's answer (a proxy's page): discord.py raises for it itself
-    if isinstance(data, dict):
-        raise TooManyRequests(response, data)
+        seconds = float(value)
+    except (TypeError, ValueError):
+        return None
+    return seconds if seconds >= 0 else None

@@ -34,6 +34,11 @@ token (``per_token_s``) and, for a table message, per channel as above.
 When the budget's next turn comes, of the items that may go then the one
 waiting the longest goes (a table message waits from its first change not
 shown yet); all requests together are at least ``1 / rest_per_s`` apart.
+In a process of a sharded bot the budget is the token's, shared with the
+other processes (:mod:`cogs.shared_budget`): a request also waits for a slot
+this process leased. Discord's global 429 pauses every request on the budget
+(``pause``),
+in every process that shares the budget.
 One task at a time sends: it naps until the next instant something may
 go, starts that item's request in a task of its own, and hands over to a
 successor. Time is the application's clock; naps are ``sleep``
@@ -53,6 +58,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.config import DiscordSettings
+from cogs.shared_budget import SharedBudget
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +119,13 @@ class Budget:
     def gap_s(self) -> float:
         return 1.0 / self.per_s if self.per_s > 0 else 0.0
 
+    @property
+    def slot_gap_s(self) -> float:
+        """The gap between two slots of a budget shared by processes
+        (:mod:`cogs.shared_budget`): one slot a second fewer than ``per_s``,
+        for the slot used late, within its gap."""
+        return 1.0 / max(self.per_s - 1, self.per_s / 2) if self.per_s > 0 else 0.0
+
 
 @dataclass(slots=True)
 class _Item:
@@ -129,10 +142,15 @@ class _Item:
 
 
 class Outbox:
-    def __init__(self, now: Clock, budget: Budget, *, spawn: Spawn) -> None:
+    def __init__(
+        self, now: Clock, budget: Budget, *, spawn: Spawn, shared: SharedBudget | None = None
+    ) -> None:
         self._now = now
         #: The budget in force; replacing it applies from the next request.
         self.budget = budget
+        #: The token's budget shared with the bot's other processes, if any.
+        self.shared = shared
+        self._paused_until = float("-inf")  # a global 429's pause
         #: How the sending task naps (see the module's docstring).
         self.sleep: Sleep = asyncio.sleep
         self._spawn = spawn
@@ -203,6 +221,16 @@ class Outbox:
                 return  # cannot happen: something waiting always has a way out
             await asyncio.wait({task})
 
+    def pause(self, retry_after_s: float) -> None:
+        """Discord answered a global 429: nothing goes for ``retry_after_s``,
+        from this process or (sharing the budget) any other."""
+        until = self._now() + retry_after_s
+        if until <= self._paused_until:
+            return
+        self._paused_until = until
+        if self.shared is not None:
+            self._spawn(self.shared.pause(until, self.budget.slot_gap_s), "outbox-pause")
+
     # -- sending --------------------------------------------------------------------
 
     def _wake(self) -> None:
@@ -221,7 +249,7 @@ class Outbox:
         if item.token is not None:
             return self._token_may_go_at(item)
         after = self._line_free_at if item.channel_id is None else self._channel_free(item)
-        return max(item.due, after, self._last_sent + self.budget.gap_s)
+        return max(item.due, after, self._last_sent + self.budget.gap_s, self._paused_until)
 
     def _token_may_go_at(self, item: _Item) -> float:
         """When an item through a token may go: its token's spacing and, for a
@@ -299,11 +327,23 @@ class Outbox:
     async def _send_next(self) -> None:
         while True:
             now = self._time()
-            turn = max(now, self._last_sent + self.budget.gap_s)
+            turn = max(now, self._last_sent + self.budget.gap_s, self._paused_until)
             found = self._next(now, turn)
             if found is None:
                 return
             at, key = found
+            on_budget = self._waiting[key].token is None
+            if at <= now and on_budget and self.shared is not None and self.budget.per_s > 0:
+                # Ready: its instant is also this process's next slot (an
+                # item through a token needs none: it is off the budget).
+                slot = self.shared.held(now, self.budget.slot_gap_s)
+                if slot is None:
+                    wanted = sum(
+                        1 for i in self._waiting.values() if i.due <= now and i.token is None
+                    )
+                    await self.shared.lease(self._time, self.budget.slot_gap_s, wanted)
+                    continue  # the clock moved on meanwhile
+                at = slot
             if at > now:
                 self._napping_until = at
                 await self.sleep(at - now)
@@ -325,6 +365,8 @@ class Outbox:
         now = self._now()
         if item.token is None:
             self._last_sent = now
+            if self.shared is not None:
+                self.shared.take()
         elif self.budget.per_token_s > 0:
             self._token_free_at[item.token] = now + self.budget.per_token_s
         if item.in_line:

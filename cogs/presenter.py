@@ -124,10 +124,10 @@ class TablePresenter:
         outbox: Outbox,
         notices: TurnNotices,
         threads: TableThreads,
-        tokens: TableTokens,
     ) -> None:
         self.client = client
-        self.tokens = tokens
+        # The notices' tokens: a press's token serves both the table message and its notices.
+        self.tokens: TableTokens = notices.tokens
         self.app = app
         self.hands = hands
         self.outbox = outbox

@@ -28,9 +28,8 @@ from bot.render.replay import (
     TEMPLATE,
     ReplayId,
     Step,
-    coach_line,
+    coach_lines,
     frame_scene,
-    marks_at,
     parse_replay_id,
     shared_text,
     viewer_spec,
@@ -144,11 +143,11 @@ class ReplayDesk:
 
     async def _coach(self, replay: Replay, index: int, lang: str) -> tuple[list[str], bool]:
         """The coach's lines for the frame, and whether the review is still under way."""
-        marks = await self.replays.marks(replay)
-        if marks is None:
+        review = await self.replays.review(replay)
+        if review is None:
             return [], True
         names = await self._seat_names(replay, lang)
-        return [coach_line(m, names, lang) for m in marks_at(replay.frames[index], marks)], False
+        return coach_lines(replay.frames[index], review, names, lang), False
 
     async def _picture(
         self, replay: Replay, index: int, coach: list[str], design: DeckName, lang: str

@@ -14,13 +14,19 @@ class GameReviewSQL(StorePart):
         )
         return None if row is None else str(row[0])
 
-    async def set_game_review(self, game_id: int, review: str, at: float) -> None:
-        """Keep a game's review; a second writer's copy (the same review) is ignored."""
+    async def set_game_review(
+        self, game_id: int, review: str, at: float, stale: str | None = None
+    ) -> None:
+        """Keep a game's review; a second writer's copy (the same review) is
+        ignored. ``stale``: the stored document this one replaces (of an
+        older shape), if it is still the one stored."""
         async with self.transaction() as db:
             await db.execute(
                 "INSERT INTO game_reviews (game_id, review, reviewed_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (game_id) DO NOTHING",
-                (game_id, review, at),
+                " ON CONFLICT (game_id) DO UPDATE"
+                " SET review = excluded.review, reviewed_at = excluded.reviewed_at"
+                " WHERE game_reviews.review = ?",
+                (game_id, review, at, stale),
             )
 
     async def game_place(self, game_id: int) -> tuple[int | None, bool] | None:

@@ -438,45 +438,38 @@ def _board_scope(guild_id: int, season: int | None) -> tuple[str, str, tuple[int
     return "stats_season_players", "guild_id = ? AND season_no = ?", (guild_id, season)
 
 
-def _player_upsert() -> str:
-    columns = ", ".join(TALLY_COLUMNS)
-    values = ", ".join(f":{c}" for c in TALLY_COLUMNS)
-    adds = ", ".join(f"{c} = stats_players.{c} + excluded.{c}" for c in TALLY_COLUMNS)
-    # A new player starts from the skill given; an unrated game (:rated = 0)
-    # leaves an existing player's skill as it was.
+def _rating_upsert(
+    table: str, keys: tuple[str, ...], columns: tuple[str, ...], *, last_played: bool = False
+) -> str:
+    """Adds one game to a player's row of ``table`` (all time, or a season's).
+    A new player starts from the skill given; an unrated game (:rated = 0)
+    leaves an existing player's skill as it was. With ``last_played`` the row
+    keeps when the player last played (:at), the latest game winning."""
+    names = [*keys, "mu", "sigma", "rating", "rated_games", *columns]
+    values = [*(f":{k}" for k in keys), ":mu", ":sigma", ":rating", ":rated"]
+    values += [f":{c}" for c in columns]
+    sets = [
+        f"{c} = CASE WHEN :rated = 1 THEN excluded.{c} ELSE {table}.{c} END"
+        for c in ("mu", "sigma", "rating")
+    ]
+    sets.append(f"rated_games = {table}.rated_games + :rated")
+    sets += [f"{c} = {table}.{c} + excluded.{c}" for c in columns]
+    if last_played:
+        names.append("last_played_at")
+        values.append(":at")
+        sets.append(
+            f"last_played_at = CASE WHEN excluded.last_played_at > {table}.last_played_at "
+            f"THEN excluded.last_played_at ELSE {table}.last_played_at END"
+        )
     return (
-        f"INSERT INTO stats_players (guild_id, user_id, mu, sigma, rating, rated_games, "
-        f"{columns}, last_played_at) "
-        f"VALUES (:guild_id, :user_id, :mu, :sigma, :rating, :rated, {values}, :at) "
-        f"ON CONFLICT (guild_id, user_id) DO UPDATE SET "
-        f"mu = CASE WHEN :rated = 1 THEN excluded.mu ELSE stats_players.mu END, "
-        f"sigma = CASE WHEN :rated = 1 THEN excluded.sigma ELSE stats_players.sigma END, "
-        f"rating = CASE WHEN :rated = 1 THEN excluded.rating ELSE stats_players.rating END, "
-        f"rated_games = stats_players.rated_games + :rated, {adds}, "
-        f"last_played_at = CASE WHEN excluded.last_played_at > stats_players.last_played_at "
-        f"THEN excluded.last_played_at ELSE stats_players.last_played_at END"
+        f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join(values)}) "
+        f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {', '.join(sets)}"
     )
 
 
-_PLAYER_UPSERT = _player_upsert()
-
-
-def _season_player_upsert() -> str:
-    columns = ", ".join(SEASON_COLUMNS)
-    values = ", ".join(f":{c}" for c in SEASON_COLUMNS)
-    adds = ", ".join(f"{c} = stats_season_players.{c} + excluded.{c}" for c in SEASON_COLUMNS)
-    # As a player's all-time row: an unrated game leaves the skill alone.
-    return (
-        f"INSERT INTO stats_season_players (guild_id, season_no, user_id, mu, sigma, rating, "
-        f"rated_games, {columns}) "
-        f"VALUES (:guild_id, :season_no, :user_id, :mu, :sigma, :rating, :rated, {values}) "
-        f"ON CONFLICT (guild_id, season_no, user_id) DO UPDATE SET "
-        f"mu = CASE WHEN :rated = 1 THEN excluded.mu ELSE stats_season_players.mu END, "
-        f"sigma = CASE WHEN :rated = 1 THEN excluded.sigma ELSE stats_season_players.sigma END, "
-        f"rating = CASE WHEN :rated = 1 THEN excluded.rating "
-        f"ELSE stats_season_players.rating END, "
-        f"rated_games = stats_season_players.rated_games + :rated, {adds}"
-    )
-
-
-_SEASON_PLAYER_UPSERT = _season_player_upsert()
+_PLAYER_UPSERT = _rating_upsert(
+    "stats_players", ("guild_id", "user_id"), TALLY_COLUMNS, last_played=True
+)
+_SEASON_PLAYER_UPSERT = _rating_upsert(
+    "stats_season_players", ("guild_id", "season_no", "user_id"), SEASON_COLUMNS
+)

@@ -16,7 +16,8 @@ written once for both databases:
   :mod:`db.table_records`);
 * :mod:`db.deadlines`: the turn clock's deadlines;
 * :mod:`db.prefs`: user preferences and turn mentions;
-* :mod:`db.server_settings`: each server's settings.
+* :mod:`db.server_settings`: each server's settings;
+* :mod:`db.rest_budget`: the token's REST budget, leased by every process.
 
 The statistics (:mod:`db.stats_store`) and the turn clock's table state
 (:mod:`db.clock_store`) share the store's database and transactions.
@@ -40,6 +41,7 @@ from db.errors import (
 )
 from db.game_reviews import GameReviewSQL
 from db.prefs import PrefsSQL, TurnMention, UserPrefs
+from db.rest_budget import RestBudgetSQL
 from db.schema import MIGRATIONS_DIR, Migration, find_migrations
 from db.server_settings import ServerSettingsSQL
 from db.sql import Database
@@ -91,7 +93,7 @@ __all__ = [
 ]
 
 
-class Store(TableSQL, DeadlineSQL, PrefsSQL, ServerSettingsSQL, GameReviewSQL):
+class Store(TableSQL, DeadlineSQL, PrefsSQL, ServerSettingsSQL, GameReviewSQL, RestBudgetSQL):
     """The database. Create with ``await Store.open(target)``; ``await close()``."""
 
     def __init__(self, db: Database) -> None:

@@ -23,6 +23,10 @@ HINT_TIME_BUDGET_S = 0.6
 #: that makes a hint reproducible when the search reaches it in time.
 HINT_SAMPLES = 96
 HINT_SEED = 15
+#: Wall-clock limit of a stored review's search: far more than the hint's
+#: samples need, so that the sample limit ends it and the review does not
+#: depend on the machine's load (it is made once per game, in the background).
+REVIEW_TIME_BUDGET_S = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +37,11 @@ class Hint:
 
 def hint_player() -> Player:
     return SearchPlayer(seed=HINT_SEED, time_budget=HINT_TIME_BUDGET_S, max_samples=HINT_SAMPLES)
+
+
+def review_player() -> Player:
+    """The hint's search, patient: the same choice on a busy machine as on an idle one."""
+    return SearchPlayer(seed=HINT_SEED, time_budget=REVIEW_TIME_BUDGET_S, max_samples=HINT_SAMPLES)
 
 
 def can_hint(view: PlayerView) -> bool:

@@ -119,6 +119,18 @@ def _decisions(rules: RuleSet, record: HandRecord, seat: int) -> list[tuple[int,
     return found
 
 
+def team_points(
+    rules: RuleSet, bids: Sequence[int], won: Sequence[int], bags_before: Sequence[int], team: int
+) -> int:
+    """``team``'s points of the hand less the other team's, each bag charged
+    its share of the bag penalty (rather than the penalty falling on the hand
+    that happens to reach the limit)."""
+    results = score_hand(rules, list(bids), list(won), list(bags_before))
+    per_bag = rules.bag_penalty / rules.bag_limit
+    worth = [r.points - r.bag_penalty - round(r.new_bags * per_bag) for r in results]
+    return worth[team] - worth[1 - team]
+
+
 class _Judge:
     """Values positions of one hand for one team, in points of the hand."""
 
@@ -132,16 +144,12 @@ class _Judge:
         self.solver = Solver(team, self._scaled)
 
     def points(self, won: Sequence[int]) -> int:
-        """The team's points of the hand less the other team's, each bag
-        charged its share of the bag penalty (rather than the penalty falling
-        on the hand that happens to reach the limit)."""
         key = tuple(won)
         cached = self._points.get(key)
         if cached is None:
-            results = score_hand(self.rules, self.bids, list(won), self.bags_before)
-            per_bag = self.rules.bag_penalty / self.rules.bag_limit
-            worth = [r.points - r.bag_penalty - round(r.new_bags * per_bag) for r in results]
-            cached = self._points[key] = worth[self.team] - worth[1 - self.team]
+            cached = self._points[key] = team_points(
+                self.rules, self.bids, won, self.bags_before, self.team
+            )
         return cached
 
     def _scaled(self, won: Sequence[int]) -> float:

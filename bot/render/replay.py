@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bot.coach.bid_review import BidEffect
 from bot.coach.review import Effect
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.i18n import ENGLISH, N_, ntr, tr
@@ -22,7 +23,7 @@ from bot.render.replay_picture import Scene
 from bot.render.spec import ButtonSpec, MessageSpec, SelectOption, SelectSpec
 from bot.render.table import seat_name, team_name
 from bot.replay.frames import Frame, Replay
-from bot.replay.review import Mark
+from bot.replay.review import BidMark, GameReview, Mark
 
 PREFIX = "spades-replay"
 TEMPLATE = rf"{PREFIX}:(?P<rest>.*)"
@@ -72,6 +73,13 @@ _REASONS = {
     Effect.SET_THEM: N_("it sets the opponents"),
     Effect.MORE_POINTS: N_("it scores more"),
 }
+#: What the coach's bid would have done, per effect (``{n}``: bags, counted):
+#: words of their own, as the card's pronoun would not fit a bid in every language.
+_BID_REASONS = {
+    BidEffect.MAKE_NIL: N_("a Nil made, as they took no trick"),
+    BidEffect.MAKE_CONTRACT: N_("the contract made"),
+    BidEffect.MORE_POINTS: N_("more points for the team"),
+}
 
 
 def _reason(mark: Mark, lang: str) -> str:
@@ -95,11 +103,51 @@ def coach_line(mark: Mark, names: Sequence[str], lang: str = ENGLISH) -> str:
     )
 
 
+def bid_line(mark: BidMark, names: Sequence[str], lang: str = ENGLISH) -> str:
+    """One line: who bid what, its cost in points with the tricks as they
+    fell (the play under another bid is unknown), the coach's bid and why."""
+    return ntr(
+        lang,
+        "Coach: with the tricks as they fell, {name}'s bid of {bid} cost {n} point; "
+        "the coach would have bid {better}: {reason}.",
+        "Coach: with the tricks as they fell, {name}'s bid of {bid} cost {n} points; "
+        "the coach would have bid {better}: {reason}.",
+        mark.points,
+        name=names[mark.seat],
+        bid=_bid(mark.bid, lang),
+        better=_bid(mark.better, lang),
+        reason=_bid_reason(mark, lang),
+    )
+
+
+def _bid_reason(mark: BidMark, lang: str) -> str:
+    template = _BID_REASONS.get(mark.effect)
+    if template is not None:
+        return tr(lang, template)
+    return ntr(lang, "{n} bag fewer", "{n} bags fewer", mark.number)
+
+
 def marks_at(frame: Frame, marks: Sequence[Mark]) -> list[Mark]:
     """The coach's marks on the trick this frame shows."""
     if frame.trick == 0 or frame.claim is not None:
         return []
     return [m for m in marks if m.hand == frame.hand and m.trick == frame.trick]
+
+
+def bid_marks_at(frame: Frame, bids: Sequence[BidMark]) -> list[BidMark]:
+    """The coach's marks on the bids of a hand's bidding frame, costliest first."""
+    if frame.trick != 0:
+        return []
+    return sorted((m for m in bids if m.hand == frame.hand), key=lambda m: (-m.points, m.seat))
+
+
+def coach_lines(
+    frame: Frame, review: GameReview, names: Sequence[str], lang: str = ENGLISH
+) -> list[str]:
+    """The coach's lines on a frame: its costly bids or the costly cards of its trick."""
+    return [bid_line(m, names, lang) for m in bid_marks_at(frame, review.bids)] + [
+        coach_line(m, names, lang) for m in marks_at(frame, review.cards)
+    ]
 
 
 # -- the picture's words ----------------------------------------------------------

@@ -1,6 +1,7 @@
 """The coach's review of a whole game, for its replay: each seat's costliest
-card of each hand (:func:`bot.coach.review.review_hand`), computed once and
-stored as one JSON document."""
+card of each hand (:func:`bot.coach.review.review_hand`) and its costly bids
+(:func:`bot.coach.bid_review.review_bids`), computed once and stored as one
+JSON document."""
 
 from __future__ import annotations
 
@@ -8,12 +9,15 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
+from bot.coach.bid_review import BidEffect, review_bids
+from bot.coach.hint import review_player
 from bot.coach.review import Effect, review_hand
 from bot.game.record import HandRecord
 from bot.game.rules import RuleSet
 
-#: The document's shape; a newer shape is read as "not reviewed" and redone.
-VERSION = 1
+#: The document's shape; another shape is read as "not reviewed" and redone
+#: (version 1 had no bids).
+VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,15 +34,37 @@ class Mark:
     points: int  # what the better card gains the team, in points of the hand
 
 
-def review_game(rules: RuleSet, records: Sequence[HandRecord]) -> list[Mark]:
-    """Every seat's costliest card of every hand. CPU work of seconds: run it
-    off the event loop."""
-    marks = []
+@dataclass(frozen=True, slots=True)
+class BidMark:
+    """A costly bid: who made it, in which hand, the coach's bid instead, and
+    what that would have gained with the tricks as they fell."""
+
+    hand: int
+    seat: int
+    bid: int
+    better: int
+    effect: BidEffect
+    number: int  # bags saved or points gained, as the effect counts
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameReview:
+    cards: list[Mark]
+    bids: list[BidMark]
+
+
+def review_game(rules: RuleSet, records: Sequence[HandRecord]) -> GameReview:
+    """Every seat's costliest card and costly bid of every hand. CPU work of
+    seconds: run it off the event loop."""
+    cards = []
+    bids = []
+    player = review_player()
     for record in records:
         for seat in range(4):
             mistake = review_hand(rules, record, seat).mistake
             if mistake is not None:
-                marks.append(
+                cards.append(
                     Mark(
                         record.hand,
                         mistake.trick,
@@ -50,19 +76,34 @@ def review_game(rules: RuleSet, records: Sequence[HandRecord]) -> list[Mark]:
                         mistake.points,
                     )
                 )
-    return marks
+        for bid in review_bids(rules, record, player):
+            bids.append(
+                BidMark(
+                    record.hand, bid.seat, bid.bid, bid.better, bid.effect, bid.number, bid.points
+                )
+            )
+    return GameReview(cards, bids)
 
 
-def marks_json(marks: Sequence[Mark]) -> str:
-    return json.dumps({"version": VERSION, "marks": [asdict(m) for m in marks]})
+def review_json(review: GameReview) -> str:
+    return json.dumps(
+        {
+            "version": VERSION,
+            "marks": [asdict(m) for m in review.cards],
+            "bids": [asdict(m) for m in review.bids],
+        }
+    )
 
 
-def marks_of(document: str) -> list[Mark] | None:
-    """The marks of a stored document; None if this version cannot read it."""
+def review_of(document: str) -> GameReview | None:
+    """The review of a stored document; None if this version cannot read it."""
     try:
         found = json.loads(document)
         if found.get("version") != VERSION:
             return None
-        return [Mark(**{**raw, "effect": Effect(raw["effect"])}) for raw in found["marks"]]
+        return GameReview(
+            [Mark(**{**raw, "effect": Effect(raw["effect"])}) for raw in found["marks"]],
+            [BidMark(**{**raw, "effect": BidEffect(raw["effect"])}) for raw in found["bids"]],
+        )
     except (ValueError, TypeError, KeyError, AttributeError):
         return None

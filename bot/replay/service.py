@@ -18,7 +18,7 @@ from typing import Any
 from bot.i18n import N_
 from bot.refusals import Refusal
 from bot.replay.frames import Replay, replay_of
-from bot.replay.review import Mark, marks_json, marks_of, review_game
+from bot.replay.review import GameReview, review_game, review_json, review_of
 from bot.servers import ServerSettingsService
 from bot.stats.records import BadRecord
 from bot.stats.service import StatsService
@@ -62,7 +62,7 @@ class ReplayService:
         self.now = now
         self.spawn = spawn
         self._replays: OrderedDict[int, Replay] = OrderedDict()
-        self._marks: dict[int, list[Mark]] = {}
+        self._reviews: dict[int, GameReview] = {}
         self._reviewing: set[int] = set()
         # One review at a time: they are seconds of CPU each.
         self._worker = asyncio.Semaphore(1)
@@ -94,7 +94,7 @@ class ReplayService:
         self._replays[game_id] = replay
         while len(self._replays) > CACHED:
             dropped, _ = self._replays.popitem(last=False)
-            self._marks.pop(dropped, None)
+            self._reviews.pop(dropped, None)
         return replay
 
     async def may_share(self, replay: Replay, user_id: int) -> None:
@@ -104,27 +104,28 @@ class ReplayService:
         if not (await self.servers.of(replay.guild_id)).replays_shared:
             raise ShareRefused(game=replay.game_id)
 
-    async def marks(self, replay: Replay) -> list[Mark] | None:
-        """The coach's marks of the game; None while the review is made (it
-        starts in the background the first time it is asked for)."""
-        known = self._marks.get(replay.game_id)
+    async def review(self, replay: Replay) -> GameReview | None:
+        """The coach's review of the game; None while it is made (it starts
+        in the background the first time it is asked for)."""
+        known = self._reviews.get(replay.game_id)
         if known is not None:
             return known
         document = await self.store.game_review(replay.game_id)
-        found = None if document is None else marks_of(document)
+        found = None if document is None else review_of(document)
         if found is not None:
-            self._marks[replay.game_id] = found
+            self._reviews[replay.game_id] = found
             return found
         if replay.game_id not in self._reviewing:
             self._reviewing.add(replay.game_id)
-            self.spawn(self._review(replay), f"replay-review-{replay.game_id}")
+            # An older shape's document is replaced by the new review.
+            self.spawn(self._review(replay, document), f"replay-review-{replay.game_id}")
         return None
 
-    async def _review(self, replay: Replay) -> None:
+    async def _review(self, replay: Replay, stale: str | None) -> None:
         try:
             async with self._worker:
-                marks = await asyncio.to_thread(review_game, replay.rules, replay.records)
-            await self.store.set_game_review(replay.game_id, marks_json(marks), self.now())
-            self._marks[replay.game_id] = marks
+                review = await asyncio.to_thread(review_game, replay.rules, replay.records)
+            await self.store.set_game_review(replay.game_id, review_json(review), self.now(), stale)
+            self._reviews[replay.game_id] = review
         finally:
             self._reviewing.discard(replay.game_id)

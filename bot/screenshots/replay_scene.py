@@ -19,7 +19,8 @@ async def replay_screen(game: Game) -> None:
     await game.bot.app.wait_background()
     replays = game.bot.app.replays
     replay = await replays.replay(table.guild_id, table.game_id)
-    marks = await replays.marks(replay) or []
+    review = await replays.review(replay)
+    marks = [] if review is None else review.cards
     marked = next(
         (i for i, frame in enumerate(replay.frames) if marks_at(frame, marks)), STEPS // 2
     )

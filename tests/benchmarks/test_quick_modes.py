@@ -126,6 +126,12 @@ CLOSING_KEYS = {
         "rss_mb",
         "resume_s",
         "invalid_per_10min",
+        "processes",
+        "budget_per_s",
+        "global_per_s_peak",
+        "interaction_per_s_peak",
+        "global_per_active_table_s",
+        "table_edits_via_tokens",
     ],
     "edit_cap": [
         "cap_status",
@@ -143,7 +149,8 @@ CLOSING_KEYS = {
 
 
 def test_every_benchmark_is_listed() -> None:
-    found = {p.stem for p in (ROOT / "benchmarks").glob("*.py")} - {"__init__", "quick"}
+    helpers = {"__init__", "quick", "processes"}  # parts of the benchmarks, not ones
+    found = {p.stem for p in (ROOT / "benchmarks").glob("*.py")} - helpers
     assert found == set(CLOSING_KEYS)
 
 
@@ -200,3 +207,10 @@ def test_the_bot_benchmark_runs_with_old_messages_under_the_cap() -> None:
     assert "old messages:" in run.stdout  # the cap was modelled
     figures = json.loads(run.stdout.strip().splitlines()[-1])
     assert list(figures) == CLOSING_KEYS["bot"]
+
+
+def test_the_bot_benchmark_runs_with_outboxes_sharing_one_budget() -> None:
+    run = quick_run("bot", "--processes", "2")
+    assert run.returncode == 0, run.stderr[-3000:]
+    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    assert figures["processes"] == 2

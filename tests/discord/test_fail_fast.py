@@ -48,6 +48,8 @@ class FakeDiscord:
     refusals: int = 1
     retry_after_s: float = RETRY_AFTER_S
     edits: list[str] = field(default_factory=list)
+    global_limit: bool = False  # the refusals are the token's global 429
+    pauses: list[float] = field(default_factory=list)  # what the trace heard of
 
     async def me(self, _request: web.Request) -> web.Response:
         return answer({"id": "1", "username": "bot", "discriminator": "0"})
@@ -58,6 +60,10 @@ class FakeDiscord:
             # Discord's 429s come through its proxy (discord.py checks for Via).
             headers = {"Via": "1.1 google", "Retry-After": str(self.retry_after_s)}
             body = {**CAP, "retry_after": self.retry_after_s}
+            if self.global_limit:
+                body = {"message": "You are being rate limited.", "global": True}
+                body["retry_after"] = self.retry_after_s
+                headers["X-RateLimit-Global"] = "true"
             return answer(body, status=429, headers=headers)
         return answer({"id": request.match_info["message"]})
 
@@ -80,7 +86,7 @@ async def discord_at(
     await server.start_server()
     monkeypatch.setattr(Route, "BASE", str(server.make_url("/api/v10")))
     trace = aiohttp.TraceConfig()
-    fail_fast.install(trace)
+    fail_fast.install(trace, fake.pauses.append)
     http = HTTPClient(asyncio.get_running_loop(), http_trace=trace)
     await http.static_login("token")
     try:
@@ -129,3 +135,15 @@ async def test_only_the_request_within_refusing_fast_gives_up(
         await refused_at_once()
     assert await ordinary == {"id": "24"}
     assert sorted(fake.edits) == ["23", "24", "24"]
+
+
+async def test_a_global_429_pauses_the_outbox_and_a_route_s_does_not(
+    discord_at: tuple[FakeDiscord, HTTPClient],
+) -> None:
+    fake, http = discord_at
+    fake.retry_after_s = 0.2
+    await edit(http, 10, 25, "refused by the route's limit, then sent")
+    assert fake.pauses == []
+    fake.refusals, fake.global_limit = 3, True  # the third edit (the first two: above)
+    assert await edit(http, 10, 26, "refused by the token's limit, then sent") == {"id": "26"}
+    assert fake.pauses == [0.2]  # the seconds the token is paused for

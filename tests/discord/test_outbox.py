@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
@@ -286,3 +287,14 @@ async def test_an_item_that_fails_is_logged_and_the_outbox_goes_on(
     assert record.exc_info is not None and "no luck with a" in str(record.exc_info[1])
     assert all(task.exception() is None for task in owner.tasks)
     assert outbox.requests == {POST: 1}
+
+
+async def test_a_global_429_s_pause_holds_everything_until_it_is_over(owner: Owner) -> None:
+    outbox = owner.outbox(BUDGET)
+    outbox.pause(0.3)  # seconds the token is paused for; the clock stands still
+    started = time.monotonic()
+    owner.put(outbox, "a", "a1")
+    await let_run()
+    assert owner.served == [] and owner.waiting(outbox, "a")
+    await owner.until_served(1)
+    assert time.monotonic() - started >= 0.29  # asyncio may wake a hair early

@@ -134,7 +134,7 @@ def test_replay_ids_read_back_and_forged_ones_are_refused() -> None:
 @pytest.mark.parametrize("name", ["claim", "jokers", "suicide"])
 def test_the_coach_marks_cards_each_seat_held_and_played_in_that_trick(name: str) -> None:
     replay = replay_of(finished(GAMES[name]()))
-    marks = review_game(replay.rules, replay.records)
+    marks = review_game(replay.rules, replay.records).cards
     assert marks
     frames = {(f.hand, f.trick): f for f in replay.frames}
     for mark in marks:

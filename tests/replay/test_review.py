@@ -9,9 +9,9 @@ from collections.abc import Coroutine
 from typing import Any
 
 from benchmarks.leaderboard import fill, make_servers, play_pool
-from bot.coach.review import review_hand
+from bot.coach.review import MIN_COST, review_hand
 from bot.replay.frames import replay_of
-from bot.replay.review import marks_json, marks_of, review_game
+from bot.replay.review import GameReview, review_game, review_json, review_of
 from bot.replay.service import ReplayService
 from bot.servers import ServerSettingsService
 from bot.stats.service import StatsService
@@ -41,7 +41,8 @@ def service(store: Store, spawned: Spawned) -> ReplayService:
 def test_the_marks_are_each_seats_costliest_card_of_each_hand() -> None:
     game = played_game("standard", seed=3)
     replay = replay_of(finished(game))
-    marks = review_game(replay.rules, replay.records)
+    review = review_game(replay.rules, replay.records)
+    marks = review.cards
     expected = [
         (record.hand, seat, mistake.trick, mistake.played, mistake.better, mistake.points)
         for record in game.hand_records
@@ -50,9 +51,11 @@ def test_the_marks_are_each_seats_costliest_card_of_each_hand() -> None:
     ]
     assert [(m.hand, m.seat, m.trick, m.played, m.better, m.points) for m in marks] == expected
     assert marks and all(m.points > 0 for m in marks)
-    assert marks_of(marks_json(marks)) == marks
-    assert marks_of('{"version": 99, "marks": []}') is None
-    assert marks_of("not json") is None
+    assert review.bids and all(m.points >= MIN_COST for m in review.bids)
+    assert review_of(review_json(review)) == review
+    assert review_of('{"version": 99, "marks": [], "bids": []}') is None
+    assert review_of('{"version": 1, "marks": []}') is None  # before bids were reviewed
+    assert review_of("not json") is None
 
 
 async def test_a_review_is_computed_once_and_stored(backend: Backend) -> None:
@@ -63,20 +66,20 @@ async def test_a_review_is_computed_once_and_stored(backend: Backend) -> None:
         assert await store.game_review(replay.game_id) is None
         spawned = Spawned()
         first = service(store, spawned)
-        assert await first.marks(replay) is None  # under way
-        assert await first.marks(replay) is None  # still: not started twice
+        assert await first.review(replay) is None  # under way
+        assert await first.review(replay) is None  # still: not started twice
         assert len(spawned.tasks) == 1
         await asyncio.gather(*spawned.tasks)
-        marks = await first.marks(replay)
-        assert marks is not None and marks == review_game(replay.rules, replay.records)
+        review = await first.review(replay)
+        assert review is not None and review == review_game(replay.rules, replay.records)
         stored = await store.game_review(replay.game_id)
-        assert stored is not None and marks_of(stored) == marks
+        assert stored is not None and review_of(stored) == review
         # A second writer (another process) leaves the first review in place.
-        await store.set_game_review(replay.game_id, marks_json([]), 9.0)
+        await store.set_game_review(replay.game_id, review_json(GameReview([], [])), 9.0)
         assert await store.game_review(replay.game_id) == stored
         # Another process (or a restart) reads it from the store.
         again = Spawned()
-        assert await service(store, again).marks(replay) == marks
+        assert await service(store, again).review(replay) == review
         assert again.tasks == []
     finally:
         await store.close()
@@ -94,5 +97,26 @@ async def test_a_game_is_placed_on_its_server_and_known_over_or_not(backend: Bac
             await db.execute("UPDATE games SET ended_at = NULL WHERE id = ?", (1,))
         assert await store.game_place(1) == (guild, False)
         assert await store.game_place(2) is None
+    finally:
+        await store.close()
+
+
+async def test_a_review_of_an_older_shape_is_redone_and_replaced(backend: Backend) -> None:
+    replay = replay_of(finished(played_game("standard", seed=3)))
+    old = '{"version": 1, "marks": []}'  # stored before bids were reviewed
+    store = await backend.open()
+    try:
+        await store.set_game_review(replay.game_id, old, 1.0)
+        spawned = Spawned()
+        first = service(store, spawned)
+        assert await first.review(replay) is None  # redone, in the background
+        await asyncio.gather(*spawned.tasks)
+        review = await first.review(replay)
+        assert review is not None and review.bids
+        stored = await store.game_review(replay.game_id)
+        assert stored is not None and review_of(stored) == review
+        # A writer that read the old document too finds it replaced: the first stays.
+        await store.set_game_review(replay.game_id, review_json(GameReview([], [])), 9.0, old)
+        assert await store.game_review(replay.game_id) == stored
     finally:
         await store.close()

@@ -1,0 +1,113 @@
+"""One REST budget for every process of the bot: slots leased from the store.
+
+Discord's global limit belongs to the token, and a sharded bot runs several
+processes on one token. They share the budget (``rest_per_s``) through the
+database they already share: requests go out in *slots* on the common
+clock (epoch seconds), and a process leases a few slots at a time (one
+statement, :meth:`db.rest_budget.RestBudgetSQL.lease_rest_slots`) that no
+other process is given. A slot is used within its gap (from its instant to
+the next slot's) or not at all, and slots are ``1 / (rest_per_s - 1)`` apart
+(:attr:`cogs.outbox.Budget.slot_gap_s`): whichever processes send them, the
+requests of any second then use at most ``rest_per_s`` slots, one of them late.
+A lease is as many slots as the outbox has items ready, up to a tenth of a
+second's worth, leased from the instant its answer is expected: the database
+sees a statement per several requests under load (about ten a second at
+most, whatever the number of processes), and slots leased but not used (a
+quiet moment, a process killed) are a tenth of a second of the budget at most.
+
+A global 429 pauses the token: the pause is written to the store (no slot is
+leased before it ends) and this process's unused slots are dropped; the
+other processes learn of it at their next lease: their slots leased before
+it (a tenth of a second each at most) still go. If the database does not
+answer, this process paces itself alone until it does (the budget is then
+its own again, as it was before sharing).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from bot.shards import Shards
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+#: ``(now, count, gap_s)`` -> the first leased slot's instant.
+Lease = Callable[[float, int, float], Awaitable[float]]
+#: ``until``: no slot is leased before it any more.
+Pause = Callable[[float], Awaitable[None]]
+
+
+class Ledger(Protocol):
+    """Where the slots are leased: the store (:mod:`db.rest_budget`)."""
+
+    async def lease_rest_slots(self, now: float, count: int, gap_s: float) -> float: ...
+
+    async def pause_rest(self, until: float) -> None: ...
+
+
+#: A lease covers at most this many seconds of the budget.
+LEASE_S = 0.1
+
+
+class SharedBudget:
+    """This process's leased slots of the token's budget."""
+
+    def __init__(self, lease: Lease, pause: Pause) -> None:
+        self._lease = lease
+        self._pause = pause
+        self._slots: deque[float] = deque()
+        self._round_trip_s = 0.0  # of the last lease
+        #: Statements sent to the store (leases), for the curious.
+        self.leases = 0
+
+    @classmethod
+    def of(cls, ledger: Ledger) -> SharedBudget:
+        """The budget shared through ``ledger`` (the store)."""
+        return cls(ledger.lease_rest_slots, ledger.pause_rest)
+
+    @classmethod
+    def between(cls, shards: Shards, ledger: Ledger) -> SharedBudget | None:
+        """The budget shared through ``ledger`` by a process of a sharded bot;
+        None for the bot's only process, which keeps a budget of its own."""
+        return None if shards.every_shard else cls.of(ledger)
+
+    def held(self, now: float, gap_s: float) -> float | None:
+        """This process's next slot, None if it holds none: a slot whose gap
+        (``gap_s``, to the next slot) is over by ``now`` is dropped unused."""
+        while self._slots and self._slots[0] + gap_s <= now:
+            self._slots.popleft()
+        return self._slots[0] if self._slots else None
+
+    async def lease(self, clock: Clock, gap_s: float, wanted: int) -> None:
+        """Lease up to ``wanted`` slots ``gap_s`` apart, from the instant the
+        answer is expected (the last lease's round trip from now)."""
+        count = max(1, min(wanted, int(LEASE_S / gap_s)))
+        asked = clock()
+        try:
+            first = await self._lease(asked + self._round_trip_s, count, gap_s)
+        except Exception:
+            log.warning("the shared REST budget is unreachable: pacing alone", exc_info=True)
+            self._slots.append(clock())  # one request, paced by this process alone
+            return
+        self._round_trip_s = max(0.0, clock() - asked)
+        self.leases += 1
+        self._slots.extend(first + n * gap_s for n in range(count))
+
+    def take(self) -> None:
+        """A request goes in the next slot (its instant has come)."""
+        if self._slots:
+            self._slots.popleft()
+
+    async def pause(self, until: float, gap_s: float) -> None:
+        """Discord paused the token until ``until``: drop every slot before
+        it and tell the other processes. The first slot after it is left to
+        the refused request, which discord.py sends again at that instant."""
+        self._slots = deque(s for s in self._slots if s >= until + gap_s)
+        try:
+            await self._pause(until + gap_s)
+        except Exception:
+            log.warning("could not share a global rate limit's pause", exc_info=True)

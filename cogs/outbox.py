@@ -274,10 +274,13 @@ class Outbox:
         """The item to send next and the instant it may go. An item through a
         token that may go ``now``, the one waiting the longest; else of the
         items that may go by ``turn`` (the budget's next instant), the one
-        waiting the longest; if there is none, the one that may go first."""
+        waiting the longest; if there is none, the one that may go first. An
+        item through a token that may go before that instant goes first: the
+        budget's spacing and pauses are not its own."""
         ready: tuple[float, int, int, Key] | None = None  # (waiting since, lane, place, key)
         later: tuple[float, int, int, Key] | None = None  # (may go at, lane, place, key)
         off_budget: tuple[float, int, Key] | None = None  # (waiting since, place, key)
+        token_next: tuple[float, int, Key] | None = None  # (may go at, place, key)
         head: _Item | None = None
         head_key: Key | None = None
         for key, item in self._waiting.items():
@@ -288,8 +291,8 @@ class Outbox:
                 if may_go_at <= now:
                     if off_budget is None or (item.due, item.place) < off_budget[:2]:
                         off_budget = (item.due, item.place, key)
-                elif later is None or (may_go_at, 0, item.place) < later[:3]:
-                    later = (may_go_at, 0, item.place, key)
+                elif token_next is None or (may_go_at, item.place) < token_next[:2]:
+                    token_next = (may_go_at, item.place, key)
                 continue
             if item.channel_id is None:
                 if head is None or (item.due, item.place) < (head.due, head.place):
@@ -312,9 +315,12 @@ class Outbox:
                 later = (since, 1, head.place, head_key)
         if off_budget is not None:
             return now, off_budget[2]
-        if ready is not None:
-            return turn, ready[3]
-        return None if later is None else (later[0], later[3])
+        found = (turn, ready[3]) if ready is not None else None
+        if found is None and later is not None:
+            found = (later[0], later[3])
+        if token_next is not None and (found is None or token_next[0] < found[0]):
+            found = (token_next[0], token_next[2])
+        return found
 
     def _time(self) -> float:
         """The clock; or, while it has stood still since the last nap ended,

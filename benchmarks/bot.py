@@ -26,10 +26,17 @@ Measured from the end of the set-up to the end of the run:
 * REST requests by route (method and path template) per accepted action,
   counted at discord.py's HTTP layer: SimCord logs requests but neither their
   route templates nor their answers;
-* token routes (everything but interaction callbacks and interaction-token
-  webhooks): the peak in any 1 s window of the fake clock. SimCord has no
-  rate limits: a request beyond 50 in the last fake second counts as a 429
-  here (counted, not refused), besides any real 429 or other 4xx answer;
+* requests split by route kind: the global budget's (every request of the
+  bot's token) and interaction routes' (interaction callbacks and everything
+  through an interaction token: follow-ups, edits of @original, among them
+  table messages after a deferred press, which Discord keeps outside the
+  global limit); the peak of each in any 1 s window of the fake clock, and
+  the global budget's requests per second per active table over the play.
+  SimCord has no rate limits, so Discord's are modelled here (counted, not
+  refused), besides any real 429 or other 4xx answer: a global request
+  beyond 50 in the last fake second is a 429; a request through an
+  interaction token beyond 5 in its last 2 fake seconds is a 429 of that
+  token; one through a token 15 fake minutes old or older is a 401;
 * invalid requests: every 401, 403 and 429 answer the bot receives (the
   modelled global limit's included), per 10 minutes of the fake clock from
   the end of the set-up: Discord blocks an address after 10,000;
@@ -51,7 +58,10 @@ one simulated bot); ``peak_rest_per_s`` is then theirs together, against
 The last line is one JSON object: ``{"tables", "active", "actions",
 "response_p50_ms", "response_p99_ms", "shown_p99_ms", "rest_per_action",
 "peak_rest_per_s", "rate_limited", "invalid_requests", "cpu_ms_per_action",
-"rss_mb", "resume_s", "invalid_per_10min", "processes", "budget_per_s"}``.
+"rss_mb", "resume_s", "invalid_per_10min", "processes", "budget_per_s",
+"global_per_s_peak", "interaction_per_s_peak", "global_per_active_table_s",
+"table_edits_via_tokens"}`` (the last: the share of table-message edits made
+through interaction tokens).
 """
 
 from __future__ import annotations
@@ -92,6 +102,12 @@ from .quick import parse_args
 
 #: Discord's global limit on a bot's token-authenticated requests, per second.
 GLOBAL_LIMIT = 50
+#: An interaction token's own limit (one report: 5 requests in 2 s), and its life.
+PER_TOKEN, PER_TOKEN_WINDOW_S = 5, 2.0
+TOKEN_LIFE_S = 15 * 60.0
+#: The token in an interaction route's URL (a callback's or a webhook's).
+INTERACTION_TOKEN = re.compile(r"/(?:interactions/\d+|webhooks/\d+)/([^/?]+)")
+ORIGINAL_EDIT = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
 THINK_S = (2.0, 10.0)
 #: Every this many active tables, one is a person with three computer players.
 SOLO_EVERY = 4
@@ -232,8 +248,13 @@ class Traffic:
     actions: int = 0
     shown: list[float] = field(default_factory=list)
     modelled_429: int = 0
+    token_429: int = 0  # beyond an interaction token's own limit
+    expired_401: int = 0  # through a token 15 minutes old or older
+    table_edits: Counter[bool] = field(default_factory=Counter)  # through a token?
     stalls: int = 0  # turns whose work outlasted SimCord's settle timeout
     _window: deque[float] = field(default_factory=deque)
+    _token_born: dict[str, float] = field(default_factory=dict)  # token -> first request
+    _token_window: dict[str, deque[float]] = field(default_factory=dict)
     # table id -> version -> (wall, fake) instant of its commit, until shown
     _unshown: dict[int, dict[int, tuple[float, float]]] = field(default_factory=dict)
     _latest: dict[int, int] = field(default_factory=dict)
@@ -247,8 +268,12 @@ class Traffic:
         instant = (time.perf_counter(), self.fake_now())
         self._unshown.setdefault(table.id, {})[table.version] = instant
 
-    def sent(self, route: str, token: bool, payload: Any) -> Request:
+    def sent(self, route: str, token: bool, payload: Any, url: str = "") -> Request:
         request = Request(route, token, self.fake_now())
+        interaction_token = None if token else INTERACTION_TOKEN.search(url)
+        if interaction_token is not None:
+            # A token's life starts at its callback, the first request it makes.
+            self._token_born.setdefault(interaction_token[1], request.fake)
         if not self.recording:
             return request
         self.requests.append(request)
@@ -259,19 +284,38 @@ class Traffic:
             if len(window) >= GLOBAL_LIMIT:
                 self.modelled_429 += 1
             window.append(request.fake)
-        if route.endswith("/channels/{channel_id}/messages") or route.endswith(
-            "/channels/{channel_id}/messages/{message_id}"
-        ):
-            self._table_message(payload, request.fake)
+        elif interaction_token is not None:
+            self._through_token(interaction_token[1], request.fake)
+        channel_post = route.endswith("/channels/{channel_id}/messages")
+        channel_edit = route.endswith("/channels/{channel_id}/messages/{message_id}")
+        via_token = route == ORIGINAL_EDIT
+        if channel_post or channel_edit or via_token:
+            shown = self._table_message(payload, request.fake)
+            if shown and (via_token or route.startswith("PATCH")):
+                self.table_edits[via_token] += 1
         return request
 
-    def _table_message(self, payload: Any, fake: float) -> None:
+    def _through_token(self, token: str, fake: float) -> None:
+        """Discord's limits on one interaction token: its life, its own bucket."""
+        if fake - self._token_born[token] >= TOKEN_LIFE_S:
+            self.expired_401 += 1
+        window = self._token_window.setdefault(token, deque())
+        while window and window[0] <= fake - PER_TOKEN_WINDOW_S:
+            window.popleft()
+        if len(window) >= PER_TOKEN:
+            self.token_429 += 1
+        window.append(fake)
+        if len(self._token_window) > 4096:
+            self._token_window = {t: w for t, w in self._token_window.items() if w[-1] > fake - 2}
+
+    def _table_message(self, payload: Any, fake: float) -> bool:
+        """Note the versions a table message's payload shows; whether it is one."""
         if not isinstance(payload, dict):
-            return
+            return False
         titles = [str(e.get("title") or "") for e in payload.get("embeds") or []]
         found = next((m for m in map(TITLE.match, titles) if m), None)
         if found is None:
-            return
+            return False
         table_id = int(found[1])
         versions = [
             int(v)
@@ -284,6 +328,7 @@ class Traffic:
         for committed in [v for v in waiting if v <= version]:
             at_wall, at_fake = waiting.pop(committed)
             self.shown.append(fake - at_fake if fake > at_fake else wall - at_wall)
+        return True
 
 
 def _payload(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -312,7 +357,9 @@ def counted(traffic: Traffic) -> Iterator[None]:
 
         async def request(self: Any, route: Any, *args: Any, **kwargs: Any) -> Any:
             token = through_token and "token" not in route.path
-            entry = traffic.sent(f"{route.method} {route.path}", token, _payload(args, kwargs))
+            entry = traffic.sent(
+                f"{route.method} {route.path}", token, _payload(args, kwargs), route.url
+            )
             try:
                 return await original(self, route, *args, **kwargs)
             except discord.HTTPException as exc:
@@ -414,6 +461,7 @@ class Run:
     resume_s: float
     restart_s: float
     play_requests: int
+    play_fake_s: float  # of the fake clock, from the end of the set-up to the end of play
     unowned_waits: int
     fake_s: float  # of the fake clock, from the end of the set-up to the end
     cap: EditCap | None  # with --old-messages
@@ -563,6 +611,7 @@ async def run(
                 phase = lap("what was still waiting after it", phase)
                 cpu_s = time.process_time() - cpu
                 play_requests = len(traffic.requests)
+                play_fake_s = env.now().timestamp() - started
                 describe_play(traffic, watch, bot.unowned_waits)
 
                 # Games end during play too (a team below the losing score).
@@ -596,6 +645,7 @@ async def run(
         restarted.resumed_in,
         restart_s,
         play_requests,
+        play_fake_s,
         sum(made.unowned_waits for made in bots),
         fake_s,
         cap,
@@ -627,10 +677,21 @@ def describe_play(traffic: Traffic, watch: Stopwatch, unowned_waits: int) -> Non
         print(f"  {n / actions:7.3f}  {route}")
     real_429, _invalid, statuses = statuses_of(play)
     print(
-        f"during play: token routes' peak per fake second"
+        f"during play: the global budget's peak per fake second"
         f" {peak_per_second([r.fake for r in play if r.token])},"
-        f" 429s: {traffic.modelled_429} over the modelled global limit, {real_429} answered;"
+        f" interaction routes' {peak_per_second([r.fake for r in play if not r.token])};"
+        f" 429s: {traffic.modelled_429} over the modelled global limit,"
+        f" {traffic.token_429} over a token's own, {real_429} answered;"
+        f" 401s of expired tokens: {traffic.expired_401};"
         f" other answers: {dict(statuses) or 'none'}"
+    )
+    for kind, through_token in (("the global budget", True), ("interaction routes", False)):
+        made = sum(1 for r in play if r.token == through_token)
+        print(f"  {made / actions:7.3f} per accepted action on {kind}")
+    edits = traffic.table_edits
+    print(
+        f"table message edits: {edits[True]} through interaction tokens,"
+        f" {edits[False]} through the bot's token"
     )
     for name, values in (("response", watch.log.answers), ("shown", traffic.shown)):
         if values:
@@ -646,10 +707,16 @@ def report(result: Run, tables: int, active: int, processes: int = 1) -> dict[st
     play = traffic.requests[: result.play_requests]
     real_429, invalid, statuses = statuses_of(traffic.requests)
     peak = peak_per_second([r.fake for r in traffic.requests if r.token])
+    interaction_peak = peak_per_second([r.fake for r in traffic.requests if not r.token])
     # Discord's invalid requests: 401, 403 and 429 answers, those a request
-    # loop waits out and sends again included.
+    # loop waits out and sends again included, and the modelled ones.
     waited_out = 0 if result.cap is None else result.cap.waited_out
-    counted_invalid = statuses[401] + statuses[403] + real_429 + traffic.modelled_429 + waited_out
+    modelled = traffic.modelled_429 + traffic.token_429 + traffic.expired_401
+    counted_invalid = statuses[401] + statuses[403] + real_429 + modelled + waited_out
+    global_in_play = sum(1 for r in play if r.token)
+    per_table_s = global_in_play / result.play_fake_s / active if result.play_fake_s > 0 else 0.0
+    edits = traffic.table_edits
+    via_tokens = edits[True] / (edits[True] + edits[False]) if edits.total() else 0.0
     per_10min = counted_invalid * 600.0 / result.fake_s if result.fake_s > 0 else 0.0
     if result.cap is not None:
         print(
@@ -680,7 +747,7 @@ def report(result: Run, tables: int, active: int, processes: int = 1) -> dict[st
         "shown_p99_ms": round(_ms(shown, 0.99), 3),
         "rest_per_action": round(len(play) / actions, 3),
         "peak_rest_per_s": peak,
-        "rate_limited": traffic.modelled_429 + real_429,
+        "rate_limited": traffic.modelled_429 + traffic.token_429 + real_429,
         "invalid_requests": invalid,
         "cpu_ms_per_action": round(result.cpu_s * 1000 / actions, 3),
         "rss_mb": round(result.rss_mb, 1),
@@ -688,6 +755,10 @@ def report(result: Run, tables: int, active: int, processes: int = 1) -> dict[st
         "invalid_per_10min": round(per_10min, 1),
         "processes": processes,
         "budget_per_s": result.budget_per_s,
+        "global_per_s_peak": peak,
+        "interaction_per_s_peak": interaction_peak,
+        "global_per_active_table_s": round(per_table_s, 4),
+        "table_edits_via_tokens": round(via_tokens, 3),
     }
 
 

@@ -54,6 +54,7 @@ from cogs.replay import ReplayDesk
 from cogs.seasons import SeasonGroup, SeasonPosts
 from cogs.shared_budget import SharedBudget
 from cogs.spades import SpadesCog, Subcommand
+from cogs.table_tokens import TableTokens
 from cogs.table_ui import TableUI
 from cogs.threads import TableThreads
 from cogs.tournament_commands import TournamentGroup
@@ -227,7 +228,7 @@ class SpadesBot(commands.Bot):
         budget = Budget.of(self.settings.discord)
         self.outbox = Outbox(app.now, budget, spawn=app.spawn, shared=shared)
         threads = TableThreads(self, app, self.outbox, self.guild_gate)
-        notices.attach(app, self.outbox, threads)
+        notices.attach(app, self.outbox, threads, TableTokens(app.now))
         self.hands = HandScreens(app, self)
         await self.hands.resume()
         self.presenter = TablePresenter(self, app, self.hands, self.outbox, notices, threads)

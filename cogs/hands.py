@@ -1,7 +1,10 @@
 """Private hand messages: drawn for their owner only, and kept editable while possible.
 
-A hand is always sent as a fresh ephemeral answer ("My hand", /spades hand)
-or redrawn in answer to a click on it; nothing depends on an old message.
+A hand is always sent as a fresh ephemeral message or redrawn in answer to
+a click on it; nothing depends on an old message. /spades hand answers with
+it; My hand on the table message is answered as a deferred update (so its
+token can edit the table message, see cogs/table_tokens.py) and the hand
+follows as an ephemeral follow-up, edited by its message id.
 While the interaction that showed a hand is younger than Discord's
 15-minute token life, the hand is also redrawn after every change at the
 table, so the owner's buttons come alive when it is their turn. Each redraw
@@ -66,6 +69,7 @@ class _HandMessage:
     stored_expires_at: float | None = None  # and when that token expires
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     language: str | None = None  # the owner's, when an interaction told it
+    message_id: int | None = None  # a follow-up's id; None: the token's @original
 
 
 class HandScreens:
@@ -87,6 +91,7 @@ class HandScreens:
                 row.version,
                 stored_token=row.token,
                 stored_expires_at=row.expires_at,
+                message_id=row.message_id,
             )
             self._messages.setdefault((row.table_id, row.user_id), hand)
 
@@ -108,12 +113,23 @@ class HandScreens:
         return hand_screen(table, user_id, await self.deck_of(user_id), note, lang)
 
     async def open(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        """Answer with a fresh private hand, and keep it editable."""
+        """Answer with a fresh private hand, and keep it editable: the answer
+        itself, or an ephemeral follow-up of an interaction already deferred."""
         user = interaction.user.id
         table = (await self.app.open_hand(table, user)).table
         lang = private_language(interaction)
-        await send_private(interaction, await self.spec(table, user, lang=lang))
-        key, message = self._track(interaction, table.id)
+        spec = await self.spec(table, user, lang=lang)
+        follow_up: int | None = None
+        if interaction.response.is_done():
+            fields = message_fields(spec)
+            sent = await interaction.followup.send(
+                **fields, ephemeral=True, allowed_mentions=NO_MENTIONS, wait=True
+            )
+            fields["view"].stop()  # dispatched by its DynamicItem template, not the view
+            follow_up = sent.id
+        else:
+            await send_private(interaction, spec)
+        key, message = self._track(interaction, table.id, follow_up)
         async with message.lock:
             await self._drawn(key, message, table)
 
@@ -144,7 +160,7 @@ class HandScreens:
             await self._drawn(key, message, table)
 
     def _track(
-        self, interaction: discord.Interaction[Any], table_id: int
+        self, interaction: discord.Interaction[Any], table_id: int, message_id: int | None = None
     ) -> tuple[_Key, _HandMessage]:
         """Keep the hand message of this interaction editable: the owner's most
         recently used hand message is the one kept current."""
@@ -158,7 +174,7 @@ class HandScreens:
             # through the old and the new one never interleave.
             lock = message.lock if message is not None else asyncio.Lock()
             token, application = interaction.token, interaction.application_id
-            fresh = _HandMessage(application, token, expires, lock=lock)
+            fresh = _HandMessage(application, token, expires, lock=lock, message_id=message_id)
             fresh.language = private_language(interaction)
             if message is not None:
                 fresh.stored_token, fresh.stored_expires_at = (
@@ -178,7 +194,12 @@ class HandScreens:
         if stored is None or message.expires_at - stored >= REWRITE_AFTER_S:
             message.stored_token, message.stored_expires_at = message.token, message.expires_at
             row = HandMessageRow(
-                *key, message.application_id, message.token, message.expires_at, table.version
+                *key,
+                message.application_id,
+                message.token,
+                message.expires_at,
+                table.version,
+                message.message_id,
             )
             await self.app.keep_hand_message(row)
 
@@ -213,7 +234,9 @@ class HandScreens:
                 return
             try:
                 spec = await self.spec(table, key[1], lang=message.language)
-                await edit_answer(self.client, message.application_id, message.token, spec)
+                await edit_answer(
+                    self.client, message.application_id, message.token, spec, message.message_id
+                )
             except (discord.HTTPException, Refusal) as exc:
                 # Deleted (or refused): the owner opens a fresh hand next time.
                 log.debug("editable hand of table %d dropped: %s", key[0], exc)
@@ -232,10 +255,15 @@ class HandScreens:
 
 
 async def edit_answer(
-    client: discord.Client, application_id: int, token: str, spec: MessageSpec
+    client: discord.Client,
+    application_id: int,
+    token: str,
+    spec: MessageSpec,
+    message_id: int | None = None,
 ) -> None:
     """Edit the answer to an interaction known by its application id and token
-    alone (``PATCH /webhooks/{application}/{token}/messages/@original``).
+    alone (``PATCH /webhooks/{application}/{token}/messages/@original``), or
+    its follow-up ``message_id`` (``.../messages/{message_id}``).
 
     This sends what ``Interaction.edit_original_response`` sends, through the
     same adapter, without the interaction object, which a restart loses.
@@ -243,18 +271,21 @@ async def edit_answer(
     would send the "@" percent-encoded.
     """
     session = discord.Webhook.partial(application_id, token, client=client).session
+    adapter = async_context.get()
     with handle_message_parameters(
         **message_fields(spec),
         allowed_mentions=NO_MENTIONS,
         previous_allowed_mentions=client.allowed_mentions,
     ) as params:
-        await async_context.get().edit_original_interaction_response(
-            application_id,
-            token,
-            session=session,
-            proxy=client.http.proxy,
-            proxy_auth=client.http.proxy_auth,
-            payload=params.payload,
-            multipart=params.multipart,
-            files=params.files,
-        )
+        common: dict[str, Any] = {
+            "session": session,
+            "proxy": client.http.proxy,
+            "proxy_auth": client.http.proxy_auth,
+            "payload": params.payload,
+            "multipart": params.multipart,
+            "files": params.files,
+        }
+        if message_id is None:
+            await adapter.edit_original_interaction_response(application_id, token, **common)
+        else:
+            await adapter.edit_webhook_message(application_id, token, message_id, **common)

@@ -15,6 +15,12 @@ message waits in the :class:`~cogs.outbox.Outbox`'s line: each table has at
 most one first notice and one clock message waiting, a newer one taking the
 place of one not sent yet, and none of them holds up a table message for
 more than one request.
+
+While a press on the table message has left a fresh interaction token
+(cogs/table_tokens.py) and the table talks in that message's channel, a
+first notice is posted as a follow-up of that token, and deleted through
+the token that posted it while it is fresh: off the bot's global budget. A
+refused token is dropped and the same request goes the bot's way at once.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -31,6 +38,7 @@ from bot.render import clock_text
 from bot.render.clock_text import ClockMessage
 from bot.tables.model import Table
 from cogs.outbox import DELETE, POST, Outbox, Route
+from cogs.table_tokens import WEBHOOK_DELETE, WEBHOOK_POST, TableToken, TableTokens
 from cogs.threads import TableThreads
 
 log = logging.getLogger(__name__)
@@ -51,6 +59,7 @@ class _Notice:
     turn: Turn | None = None  # the turn to tell (None: nobody to tell)
     message_id: int | None = None  # the notice in the channel
     loaded: bool = False  # message_id read from the database (since a restart)
+    posted_with: TableToken | None = None  # the token that posted the notice, if one did
 
 
 class TurnNotices:
@@ -60,14 +69,17 @@ class TurnNotices:
     app: SpadesApp
     outbox: Outbox
     threads: TableThreads
+    tokens: TableTokens
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
         self._notices: dict[int, _Notice] = {}
         self._clock_unsent: dict[int, tuple[Table, ClockMessage]] = {}
 
-    def attach(self, app: SpadesApp, outbox: Outbox, threads: TableThreads) -> None:
-        self.app, self.outbox, self.threads = app, outbox, threads
+    def attach(
+        self, app: SpadesApp, outbox: Outbox, threads: TableThreads, tokens: TableTokens
+    ) -> None:
+        self.app, self.outbox, self.threads, self.tokens = app, outbox, threads, tokens
 
     # -- the first notice of a turn ------------------------------------------------
 
@@ -98,10 +110,29 @@ class TurnNotices:
             return
         delay = settings.first_notice_s if turn is not None else 0.0
         # In place of an older turn's, due at its own instant.
-        due = self.app.now() + max(0.0, delay)
-        self.outbox.put(key, lambda: self._send_notice(notice), due=due)
+        self._put(notice, due=self.app.now() + max(0.0, delay))
 
-    async def _send_notice(self, notice: _Notice) -> Route:
+    def _put(self, notice: _Notice, due: float | None = None) -> None:
+        via = self._via(notice)
+        self.outbox.put(
+            ("notice", notice.table_id),
+            lambda: self._send_notice(notice, via),
+            due=due,
+            token=via.interaction_id if via is not None else None,
+        )
+
+    def _via(self, notice: _Notice) -> TableToken | None:
+        """The token the notice's next request goes through, if any: the one
+        that posted the notice to delete, or for a new notice the table's, if
+        the table talks where that token's follow-ups go."""
+        if notice.message_id is not None or not notice.loaded:
+            posted = notice.posted_with
+            return posted if posted is not None and self.tokens.still_fresh(posted) else None
+        if notice.turn is None:
+            return None
+        return self.tokens.fresh(notice.table_id, channel_id=notice.channel_id)
+
+    async def _send_notice(self, notice: _Notice, via: TableToken | None) -> Route:
         """One request bringing the table's notice up to date: delete the last
         one, or post the one for the turn now (the next one after a delete)."""
         if not notice.loaded:
@@ -112,43 +143,75 @@ class TurnNotices:
                 notice.message_id = stored.message_id
                 if notice.turn is not None and stored.turn == _turn_text(notice.turn):
                     return None  # that person was told before the restart: not again
-        channel = self.client.get_partial_messageable(notice.channel_id, guild_id=notice.guild_id)
-        key = ("notice", notice.table_id)
+        chosen = self._via(notice)
+        if (chosen is None) != (via is None) or (
+            via is not None and not self.tokens.still_fresh(via)
+        ):
+            self._put(notice)  # its token expired meanwhile, or a delete comes first
+            return None
+        via = via if notice.message_id is None else chosen  # a delete: the poster's token
         if notice.message_id is not None:
-            old, notice.message_id = notice.message_id, None
-            # Already deleted by someone, or no permission: leave it.
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(old).delete()
-            await self.app.set_turn_mention(notice.table_id, None)
-            if notice.turn is not None:
-                self.outbox.put(key, lambda: self._send_notice(notice))  # the new one, next
-            else:
-                self._forget(notice)
-            return DELETE
+            return await self._delete_notice(notice, via)
         turn = notice.turn
         if turn is None:
             self._forget(notice)
             return None
-        _hand, _seat, phase, user_id = turn
-        if phase == "bidding":
-            text = N_("<@{user}>, your turn to bid at table {table}.")
-        elif phase == "claim":
-            text = N_("<@{user}>, a claim of the rest waits for your answer at table {table}.")
-        else:
-            text = N_("<@{user}>, your turn to play at table {table}.")
+        if via is not None:
+            return await self._post_through(notice, turn, via)
         try:
             table = await self.app.tables.get(notice.table_id)
-            message = await self.threads.send(
-                table,
-                content=tr(notice.language, text, user=user_id, table=notice.table_id),
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
-            )
+            message = await self.threads.send(table, **_notice_fields(notice, turn))
         except discord.HTTPException as exc:
             log.info("turn notice at table %d not sent: %s", notice.table_id, exc)
             return POST
         notice.message_id, notice.channel_id = message.id, message.channel.id
+        notice.posted_with = None
         await self.app.set_turn_mention(notice.table_id, TurnMention(message.id, _turn_text(turn)))
         return POST
+
+    async def _delete_notice(self, notice: _Notice, via: TableToken | None) -> Route:
+        """Delete the table's last notice (through the token that posted it,
+        while fresh); the new one, if any, is put to go next."""
+        assert notice.message_id is not None
+        old = notice.message_id
+        if via is not None:
+            try:
+                await via.webhook(self.client).delete_message(old)
+            except discord.NotFound:
+                pass  # already deleted by someone
+            except discord.HTTPException as exc:
+                log.info("table %d: a notice's token was refused: %s", notice.table_id, exc)
+                self.tokens.drop(notice.table_id, via)
+                notice.posted_with = None
+                self._put(notice)  # the bot's way, at once
+                return WEBHOOK_DELETE
+        else:
+            channel = self.client.get_partial_messageable(
+                notice.channel_id, guild_id=notice.guild_id
+            )
+            # Already deleted by someone, or no permission: leave it.
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).delete()
+        notice.message_id, notice.posted_with = None, None
+        await self.app.set_turn_mention(notice.table_id, None)
+        if notice.turn is not None:
+            self._put(notice)  # the new one, next
+        else:
+            self._forget(notice)
+        return DELETE if via is None else WEBHOOK_DELETE
+
+    async def _post_through(self, notice: _Notice, turn: Turn, via: TableToken) -> Route:
+        """Post the turn's notice as a follow-up of the table's token."""
+        try:
+            message = await via.webhook(self.client).send(**_notice_fields(notice, turn), wait=True)
+        except discord.HTTPException as exc:
+            log.info("table %d: a notice's token was refused: %s", notice.table_id, exc)
+            self.tokens.drop(notice.table_id, via)
+            self._put(notice)  # the bot's way, at once
+            return WEBHOOK_POST
+        notice.message_id, notice.channel_id, notice.posted_with = message.id, via.channel_id, via
+        await self.app.set_turn_mention(notice.table_id, TurnMention(message.id, _turn_text(turn)))
+        return WEBHOOK_POST
 
     def _forget(self, notice: _Notice) -> None:
         """Nothing told, nobody to tell: the table needs no memory of it."""
@@ -201,6 +264,21 @@ class TurnNotices:
             # still shows whose turn it is.
             log.info("turn clock message at table %d not sent: %s", table.id, exc)
         return POST
+
+
+def _notice_fields(notice: _Notice, turn: Turn) -> dict[str, Any]:
+    """The notice's text, pinging only the person whose turn it is."""
+    _hand, _seat, phase, user_id = turn
+    if phase == "bidding":
+        text = N_("<@{user}>, your turn to bid at table {table}.")
+    elif phase == "claim":
+        text = N_("<@{user}>, a claim of the rest waits for your answer at table {table}.")
+    else:
+        text = N_("<@{user}>, your turn to play at table {table}.")
+    return {
+        "content": tr(notice.language, text, user=user_id, table=notice.table_id),
+        "allowed_mentions": discord.AllowedMentions(users=[discord.Object(user_id)]),
+    }
 
 
 def _turn_text(turn: Turn) -> str:

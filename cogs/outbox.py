@@ -25,12 +25,19 @@ Two lanes share the budget:
   a table message, which people are looking at, waits behind one of them at
   most, and the line still gets the turns the table messages leave.
 
+A third lane is off the budget: what goes through an interaction token
+(a table message edited, a turn notice posted or deleted, see
+cogs/table_tokens.py). Discord does not count those requests against the
+bot's global limit, so they are not spaced by ``rest_per_s``: only per
+token (``per_token_s``) and, for a table message, per channel as above.
+
 When the budget's next turn comes, of the items that may go then the one
 waiting the longest goes (a table message waits from its first change not
 shown yet); all requests together are at least ``1 / rest_per_s`` apart.
 In a process of a sharded bot the budget is the token's, shared with the
 other processes (:mod:`cogs.shared_budget`): a request also waits for a slot
-this process leased. Discord's global 429 pauses every request (``pause``),
+this process leased. Discord's global 429 pauses every request on the budget
+(``pause``),
 in every process that shares the budget.
 One task at a time sends: it naps until the next instant something may
 go, starts that item's request in a task of its own, and hands over to a
@@ -75,6 +82,10 @@ Spawn = Callable[[Coroutine[Any, Any, None], str], asyncio.Task[Any]]
 #: the next such edit waits this much longer than the window says.
 OLD_EDIT_MARGIN_S = 0.05
 
+#: Seconds between two requests through one interaction token: Discord
+#: allows about 5 in 2 s per token (a margin over 0.4).
+PER_TOKEN_S = 0.45
+
 POST = "POST /channels/{channel_id}/messages"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 DELETE = "DELETE /channels/{channel_id}/messages/{message_id}"
@@ -83,21 +94,27 @@ DELETE = "DELETE /channels/{channel_id}/messages/{message_id}"
 @dataclass(frozen=True, slots=True)
 class Budget:
     """Requests a second for everything together, seconds between two table
-    messages in one channel, and edits of old messages allowed in any window
-    of ``old_window_s`` in one channel; 0 turns each off."""
+    messages in one channel, edits of old messages allowed in any window of
+    ``old_window_s`` in one channel, and seconds between two requests through
+    one interaction token; 0 turns each off."""
 
     per_s: float
     per_channel_s: float
     old_edits: int = 0
     old_window_s: float = 0.0
+    #: Seconds between two requests through one interaction token.
+    per_token_s: float = 0.0
 
     @classmethod
     def of(cls, settings: DiscordSettings) -> Budget:
+        # Unpaced (a rest_per_s of 0): no spacing per token either.
+        per_token_s = PER_TOKEN_S if settings.rest_per_s > 0 else 0.0
         return cls(
             settings.rest_per_s,
             settings.table_edits_per_channel_s,
             settings.old_message_edits,
             settings.old_message_edits_window_s,
+            per_token_s,
         )
 
     @property
@@ -119,6 +136,11 @@ class _Item:
     place: int  # the order of arrival, which settles equal due instants
     channel_id: int | None  # a table message's channel; None: the line
     old: bool = False  # an edit of a message Discord caps (older than an hour)
+    token: int | None = None  # the interaction token it goes through; None: the budget
+
+    @property
+    def in_line(self) -> bool:
+        return self.channel_id is None and self.token is None
 
 
 class Outbox:
@@ -140,6 +162,7 @@ class Outbox:
         self._line_in_flight = False
         self._line_free_at = float("-inf")  # when the line's last request was done
         self._channel_free_at: dict[int, float] = {}  # channel -> its next table message
+        self._token_free_at: dict[int, float] = {}  # token -> its next request
         self._old_edits: dict[int, deque[float]] = {}  # channel -> its last old edits' instants
         self._last_sent = float("-inf")
         # When the last nap ended: (the clock then, the instant napped until).
@@ -165,19 +188,23 @@ class Outbox:
         due: float | None = None,
         channel_id: int | None = None,
         old: bool = False,
+        token: int | None = None,
     ) -> None:
         """Have ``send`` go at ``due`` (or as soon as may be), in place of the
         key's waiting item. Without ``due`` a replacement keeps the waiting
         one's place (it is a newer version of the same thing); with one it
         is a new appointment, placed by that instant. ``channel_id`` puts it
         among the table messages, spaced in that channel (``old``: an edit
-        Discord caps, paced besides); without it the item waits in the line."""
+        Discord caps, paced besides); ``token`` (an interaction's id) has it
+        go through that interaction's token, off the budget, spaced per
+        token; with neither the item waits in the line."""
         waiting = self._waiting.get(key)
         if waiting is not None and due is None:
             waiting.send, waiting.channel_id, waiting.old = send, channel_id, old
+            waiting.token = token
         else:
             at = self._now() if due is None else due
-            waiting = _Item(send, at, next(self._places), channel_id, old)
+            waiting = _Item(send, at, next(self._places), channel_id, old, token)
             self._waiting[key] = waiting
         if self._napping_until is None or self._may_go_at(waiting) < self._napping_until:
             self._wake()
@@ -221,8 +248,17 @@ class Outbox:
     def _may_go_at(self, item: _Item) -> float:
         """The earliest instant ``item`` may go, by the budget, its channel's
         spacing and (for the line) the line's last request."""
+        if item.token is not None:
+            return self._token_may_go_at(item)
         after = self._line_free_at if item.channel_id is None else self._channel_free(item)
         return max(item.due, after, self._last_sent + self.budget.gap_s, self._paused_until)
+
+    def _token_may_go_at(self, item: _Item) -> float:
+        """When an item through a token may go: its token's spacing and, for a
+        table message, its channel's; never the budget's."""
+        assert item.token is not None
+        at = max(item.due, self._token_free_at.get(item.token, item.due))
+        return at if item.channel_id is None else max(at, self._channel_free(item))
 
     def _channel_free(self, item: _Item) -> float:
         """When a table message's channel is free for ``item``: its spacing,
@@ -236,16 +272,29 @@ class Outbox:
             free = max(free, window_ends + OLD_EDIT_MARGIN_S)
         return free
 
-    def _next(self, turn: float) -> tuple[float, Key] | None:
-        """The item to send next and the instant it may go. Of the items that
-        may go by ``turn`` (the budget's next instant), the one waiting the
-        longest; if there is none, the one that may go first."""
+    def _next(self, now: float, turn: float) -> tuple[float, Key] | None:
+        """The item to send next and the instant it may go. An item through a
+        token that may go ``now``, the one waiting the longest; else of the
+        items that may go by ``turn`` (the budget's next instant), the one
+        waiting the longest; if there is none, the one that may go first. An
+        item through a token that may go before that instant goes first: the
+        budget's spacing and pauses are not its own."""
         ready: tuple[float, int, int, Key] | None = None  # (waiting since, lane, place, key)
         later: tuple[float, int, int, Key] | None = None  # (may go at, lane, place, key)
+        off_budget: tuple[float, int, Key] | None = None  # (waiting since, place, key)
+        token_next: tuple[float, int, Key] | None = None  # (may go at, place, key)
         head: _Item | None = None
         head_key: Key | None = None
         for key, item in self._waiting.items():
             if key in self._in_flight:
+                continue
+            if item.token is not None:
+                may_go_at = self._token_may_go_at(item)
+                if may_go_at <= now:
+                    if off_budget is None or (item.due, item.place) < off_budget[:2]:
+                        off_budget = (item.due, item.place, key)
+                elif token_next is None or (may_go_at, item.place) < token_next[:2]:
+                    token_next = (may_go_at, item.place, key)
                 continue
             if item.channel_id is None:
                 if head is None or (item.due, item.place) < (head.due, head.place):
@@ -266,9 +315,14 @@ class Outbox:
                     ready = (since, 1, head.place, head_key)
             elif later is None or (since, 1, head.place) < later[:3]:
                 later = (since, 1, head.place, head_key)
-        if ready is not None:
-            return turn, ready[3]
-        return None if later is None else (later[0], later[3])
+        if off_budget is not None:
+            return now, off_budget[2]
+        found = (turn, ready[3]) if ready is not None else None
+        if found is None and later is not None:
+            found = (later[0], later[3])
+        if token_next is not None and (found is None or token_next[0] < found[0]):
+            found = (token_next[0], token_next[2])
+        return found
 
     def _time(self) -> float:
         """The clock; or, while it has stood still since the last nap ended,
@@ -282,15 +336,19 @@ class Outbox:
         while True:
             now = self._time()
             turn = max(now, self._last_sent + self.budget.gap_s, self._paused_until)
-            found = self._next(turn)
+            found = self._next(now, turn)
             if found is None:
                 return
             at, key = found
-            if at <= now and self.shared is not None and self.budget.per_s > 0:
-                # Ready: its instant is also this process's next slot.
+            on_budget = self._waiting[key].token is None
+            if at <= now and on_budget and self.shared is not None and self.budget.per_s > 0:
+                # Ready: its instant is also this process's next slot (an
+                # item through a token needs none: it is off the budget).
                 slot = self.shared.held(now, self.budget.slot_gap_s)
                 if slot is None:
-                    wanted = sum(1 for i in self._waiting.values() if i.due <= now)
+                    wanted = sum(
+                        1 for i in self._waiting.values() if i.due <= now and i.token is None
+                    )
                     await self.shared.lease(self._time, self.budget.slot_gap_s, wanted)
                     continue  # the clock moved on meanwhile
                 at = slot
@@ -312,12 +370,16 @@ class Outbox:
         item = self._waiting.pop(key)
         # The clock's instant, not the one napped until: what is recorded
         # for the next requests must not run ahead of the clock.
-        now = self._last_sent = self._now()
-        if self.shared is not None:
-            self.shared.take()
-        if item.channel_id is None:
+        now = self._now()
+        if item.token is None:
+            self._last_sent = now
+            if self.shared is not None:
+                self.shared.take()
+        elif self.budget.per_token_s > 0:
+            self._token_free_at[item.token] = now + self.budget.per_token_s
+        if item.in_line:
             self._line_in_flight = True
-        else:
+        elif item.channel_id is not None:
             if self.budget.per_channel_s > 0:
                 self._channel_free_at[item.channel_id] = now + self.budget.per_channel_s
             if item.old and self.budget.old_edits > 0:
@@ -339,12 +401,15 @@ class Outbox:
             log.exception("outbox: sending %r failed", key)
         finally:
             del self._in_flight[key]
-            if item.channel_id is None:
+            if item.in_line:
                 self._line_in_flight = False
                 self._line_free_at = self._now()
             if len(self._channel_free_at) > 1024:
                 now = self._now()
                 self._channel_free_at = {c: t for c, t in self._channel_free_at.items() if t > now}
+            if len(self._token_free_at) > 1024:
+                now = self._now()
+                self._token_free_at = {k: t for k, t in self._token_free_at.items() if t > now}
             if len(self._old_edits) > 1024:
                 since = self._now() - self.budget.old_window_s
                 self._old_edits = {c: d for c, d in self._old_edits.items() if d[-1] > since}

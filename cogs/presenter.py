@@ -29,6 +29,11 @@ look for it again. That was chosen over copying those buttons into every
 private hand: a hand is kept editable for 15 minutes of its token only, and the
 table message is the one place every player, watcher and a restarted bot
 know.
+
+While a press on the table message has left a fresh interaction token
+(cogs/table_tokens.py), the message is edited through that token, off the
+bot's global budget; a refusal of the token (expired, unknown) drops it and
+the latest state goes out through the bot's budget at once.
 """
 
 from __future__ import annotations
@@ -43,13 +48,15 @@ import discord
 from bot.app import REDRAW, Snapshot, SpadesApp
 from bot.i18n import ntr
 from bot.render.names import computer_label
+from bot.render.spec import MessageSpec
 from bot.render.table import seat_name, table_message
 from bot.tables.model import Table, TableStatus
 from cogs.components import message_fields
 from cogs.fail_fast import TooManyRequests, refusing_fast
-from cogs.hands import HandScreens
+from cogs.hands import HandScreens, edit_answer
 from cogs.notices import TurnNotices
 from cogs.outbox import DELETE, EDIT, POST, Key, Outbox, Route
+from cogs.table_tokens import WEBHOOK_EDIT, TableToken, TableTokens
 from cogs.threads import TableThreads
 
 log = logging.getLogger(__name__)
@@ -77,6 +84,7 @@ class _Drawn(Enum):
     LATER = "later"  # a rate limit or Discord's own error: try again soon
     GONE = "gone"  # the message was deleted (or is past the edit cap): post it again
     NOT_SHOWN = "not shown"  # no permission, channel gone: wait for a change
+    TOKEN_REFUSED = "token refused"  # the interaction token failed: the budget's route, now
 
 
 @dataclass
@@ -95,6 +103,14 @@ class _Screen:
     problem: str | None = None  # why the message cannot be shown, for the host
 
 
+class _TokenRefused(Exception):
+    """An interaction token's request was refused (401 expired, 404 unknown,
+    a per-token 429): the status and Discord's code."""
+
+    def __init__(self, status: int, code: int) -> None:
+        super().__init__(f"{status} ({code})")
+
+
 def _key(table_id: int) -> Key:
     return ("table", table_id)
 
@@ -110,6 +126,8 @@ class TablePresenter:
         threads: TableThreads,
     ) -> None:
         self.client = client
+        # The notices' tokens: a press's token serves both the table message and its notices.
+        self.tokens: TableTokens = notices.tokens
         self.app = app
         self.hands = hands
         self.outbox = outbox
@@ -151,13 +169,21 @@ class TablePresenter:
 
     def _put(self, table_id: int, screen: _Screen, due: float | None = None) -> None:
         old = screen.message_id is not None and self._is_old(screen.message_id)
+        via = self._token(table_id, screen)
         self.outbox.put(
             _key(table_id),
-            lambda: self._send(table_id),
+            lambda: self._send(table_id, via),
             due=due,
             channel_id=screen.channel_id,
             old=old,
+            token=via.interaction_id if via is not None else None,
         )
+
+    def _token(self, table_id: int, screen: _Screen) -> TableToken | None:
+        """The fresh token whose @original is the table's message, if any."""
+        if screen.message_id is None:
+            return None  # a post: only the bot posts the table message
+        return self.tokens.fresh(table_id, message_id=screen.message_id)
 
     def _is_old(self, message_id: int) -> bool:
         """Whether Discord caps the message's edits (by its age, read from its id)."""
@@ -201,19 +227,36 @@ class TablePresenter:
 
     # -- sending -------------------------------------------------------------------
 
-    async def _send(self, table_id: int) -> Route:
+    async def _send(self, table_id: int, via: TableToken | None) -> Route:
         """The table's turn in the outbox: one request bringing its message up
-        to date (an edit, or a post), and what follows a successful one."""
+        to date (an edit, or a post, through ``via`` or the bot's budget),
+        and what follows a successful one."""
         screen = self._screens[table_id]
         if not self._to_draw(screen):
             screen.wanted = None  # drawn: the snapshot (and its game) can go
             return None
+        if via is not None and (
+            via.message_id != screen.message_id or not self.tokens.usable(table_id, via)
+        ):
+            # The token expired (or the message changed) while it waited: the
+            # edit goes in the budget's lane instead.
+            self._put(table_id, screen)
+            return None
+        # A press that came after the item was put may have left a token:
+        # the budget's turn is then spared (the press's own change, mostly).
+        via = via or self._token(table_id, screen)
         assert screen.wanted is not None
         snapshot, check = screen.wanted, screen.check
         table = snapshot.table
         screen.check = False
-        route = EDIT if screen.message_id is not None else POST
-        drawn = await self._draw(snapshot, screen)
+        route = POST if screen.message_id is None else EDIT if via is None else WEBHOOK_EDIT
+        drawn = await self._draw(snapshot, screen, via)
+        if drawn is _Drawn.TOKEN_REFUSED:
+            assert via is not None
+            self.tokens.drop(table_id, via)
+            screen.check = screen.check or check
+            self._put(table_id, screen)  # the budget's route, with the latest state
+            return route
         if drawn is _Drawn.LATER:
             # Refused for now: tried again after a while, with whatever is
             # the latest state then; never given up.
@@ -248,7 +291,7 @@ class TablePresenter:
         wanted = screen.wanted
         return wanted is not None and (wanted.table.version > screen.shown_version or screen.check)
 
-    async def _draw(self, snapshot: Snapshot, screen: _Screen) -> _Drawn:
+    async def _draw(self, snapshot: Snapshot, screen: _Screen, via: TableToken | None) -> _Drawn:
         """Edit (or post) the table message, once its turn has come."""
         table = snapshot.table
         names = await self._partner_names(table)
@@ -265,9 +308,15 @@ class TablePresenter:
             if screen.message_id is not None:
                 try:
                     with refusing_fast():
-                        await channel.get_partial_message(screen.message_id).edit(**fields)
+                        if via is None:
+                            await channel.get_partial_message(screen.message_id).edit(**fields)
+                        else:
+                            await self._edit_through(via, spec)
                     screen.problem = None
                     return _Drawn.SHOWN
+                except _TokenRefused as exc:
+                    log.info("table %d: its interaction token was refused: %s", table.id, exc)
+                    return _Drawn.TOKEN_REFUSED
                 except discord.NotFound as exc:
                     if exc.code != UNKNOWN_MESSAGE or not table.is_open:
                         raise
@@ -308,6 +357,17 @@ class TablePresenter:
             retry_after = exc.retry_after if isinstance(exc, TooManyRequests) else None
             screen.retry_in = max(backoff, retry_after or 0.0)
             return _Drawn.LATER
+
+    async def _edit_through(self, via: TableToken, spec: MessageSpec) -> None:
+        """Edit the table message as ``via``'s @original. The cap on old
+        messages raises as from the bot's route; any other refusal raises
+        :class:`_TokenRefused` (the bot's route is tried at once)."""
+        try:
+            await edit_answer(self.client, via.application_id, via.token, spec)
+        except discord.HTTPException as exc:
+            if exc.code == OLD_MESSAGE_CAP:
+                raise
+            raise _TokenRefused(exc.status, exc.code) from exc
 
     def _delete(self, table: Table, message_id: int) -> None:
         """Delete a table message replaced by a new one, in the outbox's line."""

@@ -97,6 +97,7 @@ class TableUI:
         self, interaction: discord.Interaction[Any], rest: str, values: list[str]
     ) -> None:
         self.presenter.remember_name(interaction.user)
+        table: Table | None = None
         try:
             await learn_language(interaction, self.app)
             try:
@@ -110,12 +111,20 @@ class TableUI:
             await self._handlers[cid.action](interaction, table, cid, values)
         except Exception as exc:
             await report(interaction, exc)
+        if table is not None:
+            # A press on the table message answered as a deferred update: its
+            # token can edit that message off the bot's budget from now on.
+            self.presenter.tokens.offer(table, interaction)
 
     # -- hands -----------------------------------------------------------------------
 
     async def _hand(
         self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
     ) -> None:
+        # A deferred update changes nothing the table shows and leaves the
+        # press's token able to edit the table message; the hand follows as
+        # an ephemeral follow-up (a refusal too, as to any deferred press).
+        await interaction.response.defer()
         await self.hands.open(interaction, table)
 
     async def _hand_action(

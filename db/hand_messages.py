@@ -26,6 +26,9 @@ class HandMessageRow:
     token: str = field(repr=False)  # never in a log line
     expires_at: float  # epoch seconds; no edit is tried from then on
     version: int  # the table version the hand showed when it was opened
+    #: The hand's message when it is a follow-up of the token (opened from the
+    #: table message); None: the token's own answer (``@original``).
+    message_id: int | None = None
 
 
 class HandMessageStore:
@@ -37,7 +40,7 @@ class HandMessageStore:
         rows = [
             HandMessageRow(*row)
             for row in await self.store.db.fetchall(
-                "SELECT table_id, user_id, application_id, token, expires_at, version"
+                "SELECT table_id, user_id, application_id, token, expires_at, version, message_id"
                 " FROM live_hands ORDER BY table_id, user_id"
             )
         ]
@@ -53,10 +56,11 @@ class HandMessageStore:
             await _delete_expired(db, now)
             await db.execute(
                 "INSERT INTO live_hands"
-                " (table_id, user_id, application_id, token, expires_at, version)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, user_id) DO UPDATE"
+                " (table_id, user_id, application_id, token, expires_at, version, message_id)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, user_id) DO UPDATE"
                 " SET application_id = excluded.application_id, token = excluded.token,"
-                " expires_at = excluded.expires_at, version = excluded.version"
+                " expires_at = excluded.expires_at, version = excluded.version,"
+                " message_id = excluded.message_id"
                 " WHERE excluded.expires_at >= live_hands.expires_at",
                 (
                     row.table_id,
@@ -65,6 +69,7 @@ class HandMessageStore:
                     row.token,
                     row.expires_at,
                     row.version,
+                    row.message_id,
                 ),
             )
 

@@ -230,7 +230,12 @@ class Game:
     # -- playing -----------------------------------------------------------------------
 
     async def open_hand(self, player: MemberActor) -> simcord.ResponseMessage:
-        return self.response(await player.click(self.table_message(), label=self.label("My hand")))
+        """The hand My hand brings: the press answers as a deferred update of
+        the table message, the hand its ephemeral follow-up (its owner's only)."""
+        pressed = await player.click(self.table_message(), label=self.label("My hand"))
+        hand = pressed.followups[0] if pressed.followups else None
+        assert hand is not None and hand.ephemeral, pressed
+        return hand
 
     async def play_until(self, done: Callable[[Table], bool]) -> None:
         for _ in range(HAND_LIMIT * 60):

@@ -83,3 +83,38 @@ def test_an_edit_shows_every_action_up_to_the_version_it_carries() -> None:
     assert len(traffic.shown) == 2
     traffic.sent(EDIT, True, json.loads(json.dumps(table_message(7, 4))))
     assert len(traffic.shown) == 3
+
+
+ORIGINAL = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
+CALLBACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
+
+
+def through(token: str) -> str:
+    return f"https://discord.com/api/v10/webhooks/1/{token}/messages/@original"
+
+
+def test_an_interaction_token_has_its_own_bucket_and_dies_after_15_minutes() -> None:
+    clock = FakeClock()
+    traffic = Traffic(clock, recording=True)
+    born = clock.now
+    traffic.sent(CALLBACK, False, None, "https://discord.com/api/v10/interactions/9/abc/callback")
+    # Off the global limit, within the token's own: 5 in any 2 s.
+    for _ in range(GLOBAL_LIMIT + 1):
+        clock.now += 0.41
+        traffic.sent(ORIGINAL, False, table_message(7, 2), through("abc"))
+    assert (traffic.modelled_429, traffic.token_429, traffic.expired_401) == (0, 0, 0)
+    clock.now += 2.0
+    for _ in range(6):
+        traffic.sent(ORIGINAL, False, None, through("abc"))  # at one instant
+    assert traffic.token_429 == 1  # the sixth in 2 s
+    traffic.sent(ORIGINAL, False, None, through("other"))  # another token's bucket
+    assert traffic.token_429 == 1
+    # Every table edit so far went through a token.
+    assert traffic.table_edits == {True: GLOBAL_LIMIT + 1}
+    # 15 minutes after its callback, the token is answered 401.
+    clock.now = born + 15 * 60 - 0.01
+    traffic.sent(ORIGINAL, False, None, through("abc"))
+    assert traffic.expired_401 == 0
+    clock.now = born + 15 * 60
+    traffic.sent(ORIGINAL, False, None, through("abc"))
+    assert traffic.expired_401 == 1

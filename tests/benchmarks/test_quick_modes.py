@@ -130,6 +130,10 @@ CLOSING_KEYS = {
         "invalid_per_10min",
         "processes",
         "budget_per_s",
+        "global_per_s_peak",
+        "interaction_per_s_peak",
+        "global_per_active_table_s",
+        "table_edits_via_tokens",
     ],
     "edit_cap": [
         "cap_status",

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import DatabaseSettings, Settings, TableSettings
+from cogs.table_tokens import TableTokens
 from tests.discord.harness import UNPACED
 
 
@@ -42,3 +43,11 @@ def table_settings() -> dict[str, object]:
 @pytest.fixture
 def settings(tmp_path: Path, table_settings: dict[str, object]) -> Settings:
     return fast_settings(tmp_path / "spades.db", **table_settings)
+
+
+@pytest.fixture
+def no_fresh_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No press leaves a token: every request rides the bot's own budget, as
+    when no press on a table message is under 14 minutes old (for tests of
+    how the bot's route handles Discord's refusals)."""
+    monkeypatch.setattr(TableTokens, "offer", lambda *_args: None)

@@ -4,8 +4,10 @@ Discord refuses edits of a message older than an hour beyond about 3 per 6 s
 in a channel, with JSON code 30046, answered as HTTP 429 or as HTTP 400.
 :class:`EditCap` models that as a fault-injecting transport: it wraps the
 stand-in for discord.py's HTTP client (``FakeHTTPClient.request``), through
-which every request of the bot's token goes, and answers an edit beyond the
-cap with that refusal. A refused edit does not count towards the cap.
+which every request of the bot's token goes, and its webhook adapter (an
+interaction token's edit of its @original, a table message after a deferred
+update), and answers an edit beyond the cap with that refusal. A refused
+edit does not count towards the cap.
 
 SimCord's stand-in replaces discord.py's request loop, so the model plays
 its part for the 429: within :func:`cogs.fail_fast.refusing_fast` the 429 is
@@ -34,7 +36,7 @@ from typing import Any
 
 import discord
 import simcord
-from simcord.http import FakeHTTPClient
+from simcord.http import FakeHTTPClient, FakeWebhookAdapter
 
 from bot.game.types import Phase
 from bot.tables.model import Table
@@ -46,6 +48,10 @@ OLD_MESSAGE_CAP = 30046
 OLD_AFTER_S = 3600.0
 EDIT_PATH = "/channels/{channel_id}/messages/{message_id}"
 EDIT_URL = re.compile(r"/channels/(\d+)/messages/(\d+)")
+#: An interaction token's edit of its @original (a table message, after a
+#: deferred update): capped like the bot's own edit of that message.
+ORIGINAL_PATH = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
+ORIGINAL_URL = re.compile(r"/webhooks/\d+/([^/]+)/messages/@original")
 #: How often discord.py sends a request answered with 429s.
 DISCORD_PY_TRIES = 5
 REFUSAL = "Maximum number of edits to messages older than 1 hour reached. Try again later."
@@ -79,11 +85,22 @@ class EditCap:
 
     def check(self, route: Any) -> None:
         """Refuse ``route`` (a discord.py Route) if it is an edit beyond the cap."""
-        if not self.on or route.method != "PATCH" or route.path != EDIT_PATH:
+        if not self.on or route.method != "PATCH":
             return
-        found = EDIT_URL.search(route.url)
-        assert found is not None, route.url
-        channel_id, message_id = int(found[1]), int(found[2])
+        if route.path == EDIT_PATH:
+            found = EDIT_URL.search(route.url)
+            assert found is not None, route.url
+            channel_id, message_id = int(found[1]), int(found[2])
+        elif route.path == ORIGINAL_PATH:
+            token = ORIGINAL_URL.search(route.url)
+            assert token is not None, route.url
+            interaction_id = self.env.backend.interaction_tokens.get(token[1])
+            record = self.env.backend.interactions.get(interaction_id or 0)
+            if record is None or record.message_id is None:
+                return  # SimCord answers that itself
+            channel_id, message_id = record.channel_id, record.message_id
+        else:
+            return
         now = self.env.now().timestamp()
         posted = discord.utils.snowflake_time(message_id).timestamp()
         if now - posted < OLD_AFTER_S:
@@ -104,28 +121,36 @@ class EditCap:
 
     @contextmanager
     def applied(self) -> Iterator[EditCap]:
-        transport: type[Any] = FakeHTTPClient  # every request of the bot's token
-        original: Callable[..., Awaitable[Any]] = transport.request
+        # Every request of the bot's token, and of interaction tokens.
+        originals: dict[type[Any], Callable[..., Awaitable[Any]]] = {
+            FakeHTTPClient: FakeHTTPClient.request,
+            FakeWebhookAdapter: FakeWebhookAdapter.request,
+        }
 
-        async def request(client: FakeHTTPClient, route: Any, *args: Any, **kwargs: Any) -> Any:
-            for _try in range(DISCORD_PY_TRIES):
-                try:
-                    self.check(route)
-                except TooManyRequests as refusal:
-                    # What discord.py's request loop does with a 429.
-                    if fail_fast._refusing_fast.get() or refusal.retry_after is None:
-                        raise
-                    self.waited_out += 1
-                    await asyncio.sleep(refusal.retry_after)
-                    continue
-                return await original(client, route, *args, **kwargs)
-            raise discord.HTTPException(_Answer(429), {"message": REFUSAL, "code": 30046})
+        def capped(original: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+            async def request(client: Any, route: Any, *args: Any, **kwargs: Any) -> Any:
+                for _try in range(DISCORD_PY_TRIES):
+                    try:
+                        self.check(route)
+                    except TooManyRequests as refusal:
+                        # What discord.py's request loop does with a 429.
+                        if fail_fast._refusing_fast.get() or refusal.retry_after is None:
+                            raise
+                        self.waited_out += 1
+                        await asyncio.sleep(refusal.retry_after)
+                        continue
+                    return await original(client, route, *args, **kwargs)
+                raise discord.HTTPException(_Answer(429), {"message": REFUSAL, "code": 30046})
 
-        transport.request = request
+            return request
+
+        for transport, original in originals.items():
+            transport.request = capped(original)
         try:
             yield self
         finally:
-            transport.request = original
+            for transport, original in originals.items():
+                transport.request = original
 
 
 @contextmanager

@@ -175,12 +175,13 @@ class World:
         return await user.click(message, label=label)
 
     async def my_hand(self, user: MemberActor) -> simcord.ResponseMessage:
-        """Click My hand: a fresh private hand message."""
+        """Click My hand: a fresh private hand message, the ephemeral
+        follow-up of a deferred update of the table message."""
         result = await self.click(user, "My hand")
-        assert result.ephemeral and result.response is not None, result
-        self.hand_ids[user.id] = result.response.id
+        hand = my_hand_of(result)
+        self.hand_ids[user.id] = hand.id
         self.hands_opened += 1
-        return result.response
+        return hand
 
     def message(self, message_id: int) -> simcord.ResponseMessage:
         """The current state of any message by id (ephemeral ones included)."""
@@ -294,3 +295,13 @@ class HeldServers:
 
 def finished(table: Table) -> bool:
     return table.status is TableStatus.FINISHED
+
+
+def my_hand_of(result: simcord.InteractionResult) -> simcord.ResponseMessage:
+    """The hand a My hand press brought: the press is answered as a deferred
+    update (its answer is the public table message, left as it was) and the
+    hand is its first follow-up, ephemeral."""
+    assert result.response is not None and not result.response.ephemeral, result
+    follow_ups = result.followups
+    assert follow_ups and follow_ups[0].ephemeral, result
+    return follow_ups[0]

@@ -49,9 +49,9 @@ async def test_fifth_and_sixth_users_watch_and_cannot_act(world: World) -> None:
     assert f"<@{erin.id}>, <@{frank.id}>" in embed_text(world.table_message())
     version = table.version
 
-    refused = await world.click(erin, "My hand")
-    assert refused.ephemeral and refused.response is not None
-    assert refused.response.content == "You are watching: only players have a hand."
+    refused = await world.click(erin, "My hand")  # a deferred update, answered privately
+    assert refused.followups and refused.followups[0].ephemeral
+    assert refused.followups[0].content == "You are watching: only players have a hand."
     slash = await frank.slash(world.channel, "spades hand")
     assert slash.ephemeral and slash.response is not None
     assert "watching" in slash.response.content
@@ -77,8 +77,8 @@ async def test_a_player_of_another_table_cannot_act_here(world: World) -> None:
     version = (await world.table()).version
 
     hand = await world.click(stranger, "My hand")
-    assert hand.response is not None
-    assert hand.response.content == "You are not seated at this table."
+    assert hand.followups and hand.followups[0].ephemeral
+    assert hand.followups[0].content == "You are not seated at this table."
     crafted = await forged(world, f"spades:next:{table.id}:{version}")
     answer = await stranger.click(crafted, label="forged 0")
     # A table-message button on any other message names no table at all.

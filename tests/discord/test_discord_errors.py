@@ -27,6 +27,7 @@ async def test_a_deleted_table_message_is_posted_again(world: World) -> None:
     assert f"<@{bob.id}>" in embed_text(world.table_message())
 
 
+@pytest.mark.usefixtures("no_fresh_tokens")  # the bot's own route is refused
 async def test_an_edit_of_a_vanished_message_posts_it_again(world: World) -> None:
     alice, bob = world.user("alice"), world.user("bob")
     await world.new_table(alice)
@@ -39,6 +40,7 @@ async def test_an_edit_of_a_vanished_message_posts_it_again(world: World) -> Non
     assert (await world.table()).message_id == second.id
 
 
+@pytest.mark.usefixtures("no_fresh_tokens")  # the bot's own route is refused
 async def test_missing_permissions_are_told_to_the_host(world: World) -> None:
     alice = world.user("alice")
     me = world.guild.me
@@ -59,6 +61,7 @@ async def test_missing_permissions_are_told_to_the_host(world: World) -> None:
     assert locked.history() == []
 
 
+@pytest.mark.usefixtures("no_fresh_tokens")  # the bot's own route is refused
 @pytest.mark.simcord(settle_timeout=0.5)
 @pytest.mark.parametrize("status", [429, 503])
 async def test_rate_limits_and_server_errors_are_retried(world: World, status: int) -> None:

@@ -61,6 +61,7 @@ async def test_a_table_message_past_the_edit_cap_keeps_up_and_every_hand_is_deal
     world.env.raise_errors()
 
 
+@pytest.mark.usefixtures("no_fresh_tokens")  # the bot's own route is refused
 @pytest.mark.parametrize("discord_settings", [PACED])
 async def test_a_refused_table_edit_holds_up_neither_the_hand_nor_the_turn_notice(
     world: World,

@@ -42,7 +42,11 @@ def can_bid(hand: simcord.ResponseMessage) -> bool:
 def token_of(world: World, hand: simcord.ResponseMessage) -> str:
     """The token of the interaction that answered with ``hand`` (clicks on
     it answer with it too, later)."""
-    answers = [i for i in world.env.backend.interactions.values() if i.message_id == hand.id]
+    answers = [
+        i
+        for i in world.env.backend.interactions.values()
+        if i.message_id == hand.id or hand.id in i.followup_ids
+    ]
     return min(answers, key=lambda i: i.id).token
 
 
@@ -81,11 +85,13 @@ async def test_a_hand_opened_before_a_restart_comes_alive_at_its_owners_turn(
     await world.act(await world.table())  # the person before next_up bids
 
     # The new bot edited the old message through its token: next_up's turn
-    # shows on the hand they opened before the restart, without a click.
+    # shows on the hand they opened before the restart, without a click. The
+    # hand is the follow-up of the My hand press: edited by its id, never as
+    # the token's @original (which is the public table message).
     assert can_bid(world.message(hand.id))
-    original = f"/webhooks/{world.env.backend.application_id}/{token}/messages/@original"
+    follow_up = f"/webhooks/{world.env.backend.application_id}/{token}/messages/{hand.id}"
     edits = requests_with(world, token, since)
-    assert edits and set(edits) == {f"PATCH {original}"}
+    assert edits and set(edits) == {f"PATCH {follow_up}"}
     clicked = await next_up.click(world.message(hand.id), label="3")
     assert clicked.response is not None and clicked.response.id == hand.id
     after = await world.table()

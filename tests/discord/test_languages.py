@@ -20,7 +20,7 @@ from bot.game.types import Phase
 from bot.i18n import LANGUAGES
 from bot.refusals import HostOnly
 from bot.render.limits import OPTION_LABEL
-from tests.discord.harness import World, buttons_of, embed_text
+from tests.discord.harness import World, buttons_of, embed_text, my_hand_of
 from tests.discord.test_coach import answer_of, seen_by
 
 
@@ -56,9 +56,9 @@ def newest_table_message(world: World) -> discord.Message:
 
 
 async def hand_of(world: World, user: MemberActor, label: str) -> simcord.ResponseMessage:
-    result = await user.click(newest_table_message(world), label=label)
-    assert result.ephemeral and result.response is not None, result
-    return result.response
+    """The hand ``user`` brings up with the table message's ``label`` button:
+    an ephemeral follow-up of the press, seen by ``user`` alone."""
+    return my_hand_of(await user.click(newest_table_message(world), label=label))
 
 
 async def spanish_table(world: World, locales: dict[int, str]) -> tuple[MemberActor, ...]:

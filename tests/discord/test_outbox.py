@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from cogs.outbox import POST, Budget, Outbox, Route
+from cogs.shared_budget import SharedBudget
 
 #: Long enough for anything that should happen to happen, under any load.
 PATIENCE_S = 10.0
@@ -51,14 +52,21 @@ class Owner:
     def outbox(self, budget: Budget = UNLIMITED) -> Outbox:
         return Outbox(lambda: self.now, budget, spawn=self.spawn)
 
-    def put(self, outbox: Outbox, key: str, item: str, due: float | None = None) -> None:
+    def put(
+        self,
+        outbox: Outbox,
+        key: str,
+        item: str,
+        due: float | None = None,
+        token: int | None = None,
+    ) -> None:
         number = self._number(key)
 
         async def send() -> Route:
             await self.serve(key, item)
             return POST
 
-        outbox.put(("notice", number), send, due=due)
+        outbox.put(("notice", number), send, due=due, token=token)
 
     def withdraw(self, outbox: Outbox, key: str) -> None:
         outbox.withdraw(("notice", self._number(key)))
@@ -298,3 +306,43 @@ async def test_a_global_429_s_pause_holds_everything_until_it_is_over(owner: Own
     assert owner.served == [] and owner.waiting(outbox, "a")
     await owner.until_served(1)
     assert time.monotonic() - started >= 0.29  # asyncio may wake a hair early
+
+
+async def test_items_through_tokens_go_beside_the_budget_and_its_pause_spaced_per_token(
+    owner: Owner,
+) -> None:
+    # One request a second on the budget, paused for long; a token's requests 0.3 s apart.
+    outbox = owner.outbox(Budget(per_s=1, per_channel_s=0, per_token_s=0.3))
+    outbox.pause(PATIENCE_S)
+    started = time.monotonic()
+    owner.put(outbox, "a", "a1")  # on the budget
+    owner.put(outbox, "t1", "first", token=1)
+    owner.put(outbox, "t2", "other", token=2)
+    owner.put(outbox, "t3", "second", token=1)
+    await owner.until_served(2)
+    assert time.monotonic() - started < 0.29
+    assert sorted(owner.served) == [("t1", "first"), ("t2", "other")]
+    await owner.until_served(3)
+    assert time.monotonic() - started >= 0.29  # token 1's spacing, not the budget's second
+    assert owner.served[-1] == ("t3", "second")
+    assert owner.waiting(outbox, "a")  # the global 429's pause holds the budget's item only
+
+
+async def test_items_through_tokens_lease_no_slot_of_a_shared_budget(owner: Owner) -> None:
+    leased: list[int] = []
+
+    async def lease(now: float, count: int, _gap_s: float) -> float:
+        leased.append(count)
+        return now
+
+    async def pause(_until: float) -> None:
+        raise AssertionError("nothing was refused")
+
+    outbox = Outbox(lambda: owner.now, BUDGET, spawn=owner.spawn, shared=SharedBudget(lease, pause))
+    for number in range(3):
+        owner.put(outbox, f"t{number}", "through a token", token=number)
+    await owner.until_served(3)
+    assert leased == []
+    owner.put(outbox, "a", "on the budget")
+    await owner.until_served(4)
+    assert leased == [1]

@@ -21,12 +21,18 @@ def table_settings() -> dict[str, object]:
 
 
 def posts_in(world: World, channel_id: int) -> list[str]:
-    """The content of every message the bot posted in the channel or thread."""
-    path = f"/channels/{channel_id}/messages"
+    """The content of every message the bot posted in the channel or thread,
+    deleted ones included: through its own token or as the public follow-up
+    of an interaction token (Discord's line saying a thread was started aside)."""
+    bot_id = world.bot.user.id if world.bot.user else None
     return [
-        str((r.json or {}).get("content") or "")
-        for r in world.env.http_requests
-        if r.method == "POST" and r.path == path
+        str(payload.get("content") or "")
+        for kind, event, payload in world.env.backend.transcript
+        if kind == "GATEWAY"
+        and event == "MESSAGE_CREATE"
+        and payload["channel_id"] == str(channel_id)
+        and payload["author"]["id"] == str(bot_id)
+        and payload["type"] != discord.MessageType.thread_created.value
     ]
 
 

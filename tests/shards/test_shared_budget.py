@@ -127,6 +127,12 @@ async def test_two_processes_share_one_budget_pause_together_and_survive_a_kill(
     senders = Counter(sender for _t, sender in fake.arrivals[:KILL_AFTER])
     # Together within the budget, in every second.
     most, at = busiest_second(instants)
+    posted = fake.of("survivor")
+    alone = [t for t in posted if t > killed_at + 0.5]
+    print(
+        f"two processes at {PER_S:g}/s: busiest second together {most},"
+        f" before the kill {dict(senders)}, busiest second alone {busiest_second(alone)[0]}"
+    )
     assert most <= PER_S, (most, at, fake.paused_at, killed_at)
     # Both had their share of it before the kill.
     assert min(senders.values()) >= KILL_AFTER / 4, senders
@@ -138,7 +144,5 @@ async def test_two_processes_share_one_budget_pause_together_and_survive_a_kill(
     assert fake.of("killed", quiet[1]) and fake.of("survivor", quiet[1])
     # The survivor posted everything (the refused post sent again, nothing
     # twice), and once the kill's leased slots were past, alone at the whole budget.
-    posted = fake.of("survivor")
     assert len(posted) == ITEMS + (fake.arrivals[PAUSE_AFTER - 1][1] == "survivor")
-    alone = [t for t in posted if t > killed_at + 0.5]
     assert busiest_second(alone)[0] >= 0.8 * PER_S, busiest_second(alone)

@@ -323,8 +323,8 @@ class SpadesBot(commands.Bot):
         owes its channel its end, and every tournament's whose latest state
         was never shown, finished ones included."""
         behind: dict[int | None, _Behind] = defaultdict(_Behind)
-        for table in await self.app.tables.unfinished():
-            behind[table.guild_id].tables.append(table.id)
+        for still_open in self.app.tables.open_tables():
+            behind[still_open.guild_id].tables.append(still_open.id)
         for table in await self.app.unannounced():
             behind[table.guild_id].ended.append(table)
         for tournament in self.tournaments.loaded():

@@ -253,6 +253,10 @@ class Scheduler:
     def pending(self, table_id: int, kind: str) -> Deadline | None:
         return self._pending_at((table_id, kind))
 
+    def armed(self, table_id: int) -> bool:
+        """Whether the table has any pending deadline."""
+        return table_id in self._pending
+
     def __len__(self) -> int:
         return self._pending_count
 

@@ -47,7 +47,7 @@ from bot.tables import errors, lobby, seat_requests
 from bot.tables.checks import card_value, check_id, is_int
 from bot.tables.kinds import COMPUTER_KINDS, CREATE, REMATCH, START
 from bot.tables.live import LiveTable, Write
-from bot.tables.model import EMPTY_SEAT, Seat, Table, TableOptions, TableStatus
+from bot.tables.model import EMPTY_SEAT, OpenTable, Seat, Table, TableOptions, TableStatus
 from bot.tables.play import engine_write, moderator_write
 from bot.tables.registry import BeforeCommit, Owns, TableRegistry
 from db.store import ChannelTaken, LogEntry, Store
@@ -71,7 +71,8 @@ def random_seed() -> int:
 
 
 class TableService:
-    """Create with ``await TableService.open(store)``: it resumes every open table."""
+    """Create with ``await TableService.open(store)``: it learns every open
+    table, and brings each into memory when it is first asked for."""
 
     def __init__(
         self,
@@ -96,8 +97,9 @@ class TableService:
         seed_source: SeedSource = random_seed,
         owns: Owns | None = None,
     ) -> TableService:
-        """A service over ``store`` with every lobby and playing table resumed:
-        the same seats, spectators, version and engine state as before.
+        """A service over ``store`` that knows every lobby and playing table:
+        each, once asked for, with the same seats, spectators, version and
+        engine state as before.
         ``owns`` (a server id's test) limits it to the servers of this
         process's shards; without it, it serves every server."""
         service = cls(store, now=now, seed_source=seed_source, owns=owns)
@@ -141,24 +143,35 @@ class TableService:
         it talks in, if any."""
         table_id = self._registry.by_channel.get(channel_id)
         if table_id is None:
-            return self._in_thread(channel_id)
-        return self._registry.tables[table_id].table()
+            # Commands in a table's thread are rare: a walk over the open tables.
+            table_id = next(
+                (t.id for t in self._registry.open_tables() if t.thread_id == channel_id), None
+            )
+        return None if table_id is None else await self._open_one(table_id)
 
     async def tables_of_user(self, user_id: int) -> list[Table]:
         """Open tables where the user has a seat."""
-        return [
-            live.table()
-            for live in self._registry.tables.values()
-            if live.status.is_open and live.seat_of(user_id) is not None
-        ]
+        found = [t.id for t in self._registry.open_tables() if user_id in t.user_ids]
+        return [t for t in [await self._open_one(i) for i in found] if t is not None]
+
+    def open_tables(self) -> list[OpenTable]:
+        """Every open (lobby or playing) table as its stored rows tell, without
+        bringing any into memory."""
+        return self._registry.open_tables()
 
     def open_count(self) -> int:
         """How many tables are open (lobby or playing): a figure for operators."""
-        return sum(live.status.is_open for live in self._registry.tables.values())
+        return len(self._registry.open_tables())
 
     async def unfinished(self) -> list[Table]:
-        """Every open (lobby or playing) table."""
-        return [live.table() for live in self._registry.tables.values() if live.status.is_open]
+        """Every open (lobby or playing) table, each brought into memory."""
+        found = [await self._open_one(t.id) for t in self._registry.open_tables()]
+        return [t for t in found if t is not None]
+
+    async def _open_one(self, table_id: int) -> Table | None:
+        """The table, if it is still open once in memory."""
+        table = await self.get(table_id)
+        return table if table.is_open else None
 
     # -- lobby -----------------------------------------------------------------
 
@@ -248,13 +261,6 @@ class TableService:
                 live.thread_id = place_id
             live.snapshot = None
             return live.table()
-
-    def _in_thread(self, thread_id: int) -> Table | None:
-        # Commands in a table's thread are rare: a walk over the open tables.
-        for live in self._registry.tables.values():
-            if live.thread_id == thread_id and live.status.is_open:
-                return live.table()
-        return None
 
     async def join(self, table_id: int, user_id: int, version: int) -> Table:
         """Take the lowest free seat in the lobby; once the seats are full (or

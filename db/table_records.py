@@ -61,7 +61,7 @@ class GameEnd:
     reason: str
     reason_seat: int | None
     scores: tuple[int, int]
-    hands: Sequence[str]  # hand records, as JSON text (``HandRecord.json_text``)
+    hands: Sequence[Mapping[str, Any]]  # hand records (``HandRecord.to_json``)
     seats: tuple[SeatOutcome, ...]
     note: str | None = None  # a moderator's reason for ending it (reason "moderator")
 

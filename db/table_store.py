@@ -198,7 +198,7 @@ class TableSQL(TableReads):
                 end.scores[0],
                 end.scores[1],
                 len(end.hands),
-                f"[{','.join(end.hands)}]",
+                to_json(list(end.hands)),
                 end.note,
                 game_id,
             ),

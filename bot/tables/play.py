@@ -121,7 +121,7 @@ def game_end(live: LiveTable, game: Game, at: float) -> GameEnd:
         reason=result.reason.value,
         reason_seat=result.seat,
         scores=scores,
-        hands=[r.json_text(game_id, game.rules) for r in game.hand_records],
+        hands=[r.to_json(game_id, game.rules) for r in game.hand_records],
         seats=tuple(outcomes),
         note=result.note,
     )

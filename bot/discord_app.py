@@ -297,7 +297,7 @@ class SpadesBot(commands.Bot):
             self.settings.metrics.port,
             "all" if shards.every_shard else f"{format_shard_ids(shards.ids)}/{shards.count}",
             address=self.settings.metrics.address,
-            live_tables=self.app.tables.open_count,
+            live_tables=lambda: len(self.app.tables.open_tables()),
             outbox=lambda: len(self.outbox),
             database_errors=lambda: getattr(database, "failures", 0),
             database_reconnects=lambda: getattr(database, "reconnects", 0),

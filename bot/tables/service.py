@@ -142,36 +142,28 @@ class TableService:
         """The open (lobby or playing) table of the channel, or of the thread
         it talks in, if any."""
         table_id = self._registry.by_channel.get(channel_id)
-        if table_id is None:
-            # Commands in a table's thread are rare: a walk over the open tables.
-            table_id = next(
-                (t.id for t in self._registry.open_tables() if t.thread_id == channel_id), None
-            )
-        return None if table_id is None else await self._open_one(table_id)
+        if table_id is None:  # a table's thread: rare, a walk over the open tables
+            table_id = next((t.id for t in self.open_tables() if t.thread_id == channel_id), None)
+        tables = await self._still_open([] if table_id is None else [table_id])
+        return tables[0] if tables else None
 
     async def tables_of_user(self, user_id: int) -> list[Table]:
         """Open tables where the user has a seat."""
-        found = [t.id for t in self._registry.open_tables() if user_id in t.user_ids]
-        return [t for t in [await self._open_one(i) for i in found] if t is not None]
+        return await self._still_open([t.id for t in self.open_tables() if user_id in t.user_ids])
 
     def open_tables(self) -> list[OpenTable]:
         """Every open (lobby or playing) table as its stored rows tell, without
         bringing any into memory."""
         return self._registry.open_tables()
 
-    def open_count(self) -> int:
-        """How many tables are open (lobby or playing): a figure for operators."""
-        return len(self._registry.open_tables())
-
     async def unfinished(self) -> list[Table]:
         """Every open (lobby or playing) table, each brought into memory."""
-        found = [await self._open_one(t.id) for t in self._registry.open_tables()]
-        return [t for t in found if t is not None]
+        return await self._still_open([t.id for t in self.open_tables()])
 
-    async def _open_one(self, table_id: int) -> Table | None:
-        """The table, if it is still open once in memory."""
-        table = await self.get(table_id)
-        return table if table.is_open else None
+    async def _still_open(self, table_ids: list[int]) -> list[Table]:
+        """Those of the tables that are still open once in memory."""
+        tables = [await self.get(table_id) for table_id in table_ids]
+        return [table for table in tables if table.is_open]
 
     # -- lobby -----------------------------------------------------------------
 

@@ -22,6 +22,11 @@ class TableReads(StorePart):
         query per kind of row, whatever the number of tables."""
         return await self._load_tables("t.status IN ('lobby', 'playing')", (), with_log=False)
 
+    async def table_server(self, table_id: int) -> tuple[bool, int | None]:
+        """Whether the table exists, and its server's id (None: none)."""
+        row = await self.db.fetchone("SELECT guild_id FROM tables WHERE id = ?", (table_id,))
+        return (False, None) if row is None else (True, row[0])
+
     async def load_table(self, table_id: int) -> TableRecord | None:
         """One table, whatever its status, with its current game's log; None
         if there is no such table."""

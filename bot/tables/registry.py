@@ -91,6 +91,14 @@ class TableRegistry:
                 self._resting[record.id] = record
                 self.by_channel[record.channel_id] = record.id
 
+    async def serves(self, table_id: int) -> bool:
+        """Whether the table is this process's to serve (or there is no such
+        table), without bringing it into memory."""
+        if table_id in self.tables or table_id in self._resting:
+            return True  # only this process's tables are held
+        found, guild_id = await self.store.table_server(table_id)
+        return not found or self.owns(guild_id)
+
     def open_tables(self) -> list[OpenTable]:
         """Every open table, in memory or not, as far as its rows say."""
         found = [

@@ -151,6 +151,10 @@ class TableService:
         """Open tables where the user has a seat."""
         return await self._still_open([t.id for t in self.open_tables() if user_id in t.user_ids])
 
+    async def serves(self, table_id: int) -> bool:
+        """Whether the table is this process's (see :meth:`TableRegistry.serves`)."""
+        return await self._registry.serves(table_id)
+
     def open_tables(self) -> list[OpenTable]:
         """Every open (lobby or playing) table as its stored rows tell, without
         bringing any into memory."""

@@ -151,3 +151,21 @@ async def test_a_game_a_moderator_ended_keeps_their_reason_when_read_back(
         assert _seen(again) == _seen(ended)
     finally:
         await store.close()
+
+
+async def test_which_tables_a_shard_serves_is_told_without_reading_them(
+    tables: dict[str, Table], backend: Backend, clock: FakeClock
+) -> None:
+    store = await backend.open()
+    try:
+        elsewhere = await TableService.open(store, now=clock)
+        other = await elsewhere.create(2, 720, HOST)  # a table of server 2
+        counting = CountingStore(store)
+        service = await TableService.open(store, owns=lambda guild_id: guild_id == 1)
+        assert await service.serves(tables["playing"].id)
+        assert await service.serves(tables["finished"].id)
+        assert not await service.serves(other.id)
+        assert await service.serves(987654)  # no such table: nothing to serve
+        assert counting.read == []
+    finally:
+        await store.close()

@@ -334,6 +334,7 @@ class SpadesBot(commands.Bot):
 
     async def _redraw_server(self, guild_id: int | None, behind: _Behind) -> None:
         await self.guild_gate.wait(guild_id)
+        await self.app.tables.bring_in(behind.tables)
         for table_id in behind.tables:
             self.presenter.show(await self.app.current(table_id), check=True)
         for table in behind.ended:

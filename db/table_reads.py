@@ -5,10 +5,14 @@ current game and that game's log), a table's log and its finished games."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from db.sql import Statements, StorePart
 from db.table_records import GameInfo, LogEntry, SeatRow, TableRecord
+
+#: Tables read at once by :meth:`TableReads.load_tables` (one placeholder each).
+LOAD_CHUNK = 500
 
 
 class TableReads(StorePart):
@@ -26,6 +30,16 @@ class TableReads(StorePart):
         """Whether the table exists, and its server's id (None: none)."""
         row = await self.db.fetchone("SELECT guild_id FROM tables WHERE id = ?", (table_id,))
         return (False, None) if row is None else (True, row[0])
+
+    async def load_tables(self, table_ids: Sequence[int]) -> list[TableRecord]:
+        """Those of the tables that exist, each as :meth:`load_table` reads it,
+        in a few queries."""
+        found: list[TableRecord] = []
+        for start in range(0, len(table_ids), LOAD_CHUNK):
+            chunk = tuple(table_ids[start : start + LOAD_CHUNK])
+            where = f"t.id IN ({', '.join('?' * len(chunk))})"
+            found.extend(await self._load_tables(where, chunk, with_log=True))
+        return found
 
     async def load_table(self, table_id: int) -> TableRecord | None:
         """One table, whatever its status, with its current game's log; None
@@ -92,26 +106,34 @@ class TableReads(StorePart):
         ):
             records[r[0]].spectators.append(r[1])
         if with_log:
-            for record in records.values():
-                if record.game is not None:
-                    record.game_log = await self._game_log(db, record.id)
+            await self._read_game_logs(db, where, args, records)
         return list(records.values())
 
-    async def _game_log(self, db: Statements, table_id: int) -> list[LogEntry]:
-        """The log entries of the table's current game (after the one that
-        started it), oldest first."""
+    async def _read_game_logs(
+        self, db: Statements, where: str, args: tuple[Any, ...], records: dict[int, TableRecord]
+    ) -> None:
+        """The log entries of the chosen tables' current games (after the one
+        that started each), oldest first, into their ``game_log``."""
         rows = await db.fetchall(
-            "SELECT a.seq, a.kind, a.actor, a.payload, a.at FROM tables t"
+            "SELECT a.table_id, a.seq, a.kind, a.actor, a.payload, a.at FROM tables t"
             f" {self.db.dialect.ordered_join} actions a ON a.table_id = t.id AND a.seq > t.game_seq"
-            " WHERE t.id = ? ORDER BY a.seq",
-            (table_id,),
+            f" WHERE {where} AND t.game_no > 0 ORDER BY a.table_id, a.seq",
+            args,
         )
-        # One parse of all the payloads: a game has hundreds of small ones.
-        payloads = json.loads(f"[{','.join(r[3] for r in rows)}]")
-        return [
-            LogEntry(r[1], r[2], payload, r[4], r[0])
-            for r, payload in zip(rows, payloads, strict=True)
-        ]
+        start = 0
+        while start < len(rows):
+            table_id = rows[start][0]
+            end = start
+            while end < len(rows) and rows[end][0] == table_id:
+                end += 1
+            part = rows[start:end]
+            # One parse of all of a game's payloads: it has hundreds of small ones.
+            payloads = json.loads(f"[{','.join(r[4] for r in part)}]")
+            records[table_id].game_log = [
+                LogEntry(r[2], r[3], payload, r[5], r[1])
+                for r, payload in zip(part, payloads, strict=True)
+            ]
+            start = end
 
     async def action_log(self, table_id: int) -> list[LogEntry]:
         """A table's whole log, oldest first."""

@@ -113,9 +113,10 @@ class TurnClock:
         # Tables with no deadline stored (a crash between a table's creation
         # and its first deadline, or one that needs none) are planned now,
         # brought into memory for it; the others come when first asked for.
-        for table in open_tables:
-            if not self.scheduler.armed(table.id):
-                await self._replan(table.id)
+        unplanned = [t.id for t in open_tables if not self.scheduler.armed(t.id)]
+        await self.service.bring_in(unplanned)
+        for table_id in unplanned:
+            await self._replan(table_id)
 
     async def stop(self, grace_s: float = 5.0) -> None:
         self.service.add_to_each_commit(None)

@@ -91,6 +91,15 @@ class TableRegistry:
                 self._resting[record.id] = record
                 self.by_channel[record.channel_id] = record.id
 
+    async def bring_in(self, table_ids: list[int]) -> None:
+        """Bring those of the tables not in memory yet in at once: a few reads
+        for all of them (a restart's redraw touches every open table)."""
+        async with self._load_lock:
+            wanted = [i for i in table_ids if is_int(i) and i not in self.tables]
+            for record in await self.store.load_tables(wanted) if wanted else ():
+                if self.owns(record.guild_id):
+                    await self._make_live(record)
+
     async def serves(self, table_id: int) -> bool:
         """Whether the table is this process's to serve (or there is no such
         table), without bringing it into memory."""

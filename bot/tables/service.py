@@ -26,11 +26,8 @@ After each commit, outside the table lock, every subscriber is awaited with
 undoes the action. Two actions on one table may notify in either order:
 subscribers compare ``table.version``.
 
-The modules behind it: :mod:`~bot.tables.registry` (tables in memory,
-resume and commit), :mod:`~bot.tables.lobby` and :mod:`~bot.tables.play`
-(the writes of the actions), :mod:`~bot.tables.checks`,
-:mod:`~bot.tables.live` (the mutable record of a table),
-:mod:`~bot.tables.seat_requests` (a watcher asking for a computer's seat).
+Behind it: ``registry`` (tables in memory: first touch, commit), ``lobby``,
+``play`` and ``seat_requests`` (the writes of the actions), ``checks``, ``live``.
 """
 
 from __future__ import annotations
@@ -150,6 +147,9 @@ class TableService:
     async def tables_of_user(self, user_id: int) -> list[Table]:
         """Open tables where the user has a seat."""
         return await self._still_open([t.id for t in self.open_tables() if user_id in t.user_ids])
+
+    async def bring_in(self, table_ids: list[int]) -> None:
+        await self._registry.bring_in(table_ids)  # see TableRegistry.bring_in
 
     async def serves(self, table_id: int) -> bool:
         """Whether the table is this process's (see :meth:`TableRegistry.serves`)."""

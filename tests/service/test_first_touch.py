@@ -169,3 +169,17 @@ async def test_which_tables_a_shard_serves_is_told_without_reading_them(
         assert counting.read == []
     finally:
         await store.close()
+
+
+async def test_tables_brought_in_at_once_are_as_they_were(
+    tables: dict[str, Table], reopened: tuple[Store, CountingStore]
+) -> None:
+    store, counting = reopened
+    service = await TableService.open(store)
+    ids = [t.id for t in tables.values()]
+    await service.bring_in([*ids, 987654])  # a table that does not exist is left out
+    assert counting.read == []  # read together, not one at a time
+    for name, table in tables.items():
+        again = await service.get(table.id)
+        assert _seen(again) == _seen(table), name
+    assert counting.read == []

@@ -329,12 +329,13 @@ class SpadesBot(commands.Bot):
             behind[table.guild_id].ended.append(table)
         for tournament in self.tournaments.loaded():
             behind[tournament.guild_id].tournaments.append(tournament.id)
+        # Every open table is drawn: bring them all into memory in a few reads.
+        await self.app.tables.bring_in([t for b in behind.values() for t in b.tables])
         for guild_id, messages in behind.items():
             self.app.spawn(self._redraw_server(guild_id, messages), f"redraw-{guild_id}")
 
     async def _redraw_server(self, guild_id: int | None, behind: _Behind) -> None:
         await self.guild_gate.wait(guild_id)
-        await self.app.tables.bring_in(behind.tables)
         for table_id in behind.tables:
             self.presenter.show(await self.app.current(table_id), check=True)
         for table in behind.ended:

@@ -1,6 +1,6 @@
 """From a click to its answer: the real bot under SimCord, four people playing.
 
-    python -m benchmarks.click [--tables 4] [--target 500] [--hands 0] [--quick]
+    python -m benchmarks.click [--tables 4] [--target 500] [--hands 0] [--files] [--quick]
 
 The whole bot (every feature, the default table settings) runs in SimCord's
 simulated Discord over a SQLite file in a temporary folder. For each of
@@ -21,10 +21,18 @@ from the statements the SQLite connection runs (``BEGIN`` ... ``COMMIT``,
 plus any write outside a transaction), and so are its reads (``SELECT``
 statements), those of users' preferences (language, deck) apart.
 
+With ``--files``, the first accepted card play runs under a profile hook
+(``sys.setprofile``) that notes every project source file under ``bot/``,
+``cogs/`` and ``db/`` whose Python code runs until the click's work is done;
+they are listed, and counted in the JSON line as ``click_files`` (modules of
+the compiled engine run no Python code and are not seen: see ``engine_build``),
+and the calls of ``TableService.get`` in it are counted (``click_table_reads``).
+
 The last line is one JSON object:
 ``{"clicks": ..., "answer_p50_ms": ..., "answer_p99_ms": ..., "result_p50_ms": ...,
 "result_p99_ms": ..., "writes_per_card_play": ..., "engine_build": ...,
-"reads_per_card_play": ..., "prefs_reads_per_card_play": ...}``.
+"reads_per_card_play": ..., "prefs_reads_per_card_play": ...}``,
+plus ``"click_files": ..., "click_table_reads": ...`` with ``--files``.
 """
 
 from __future__ import annotations
@@ -34,12 +42,14 @@ import asyncio
 import itertools
 import json
 import statistics
+import sys
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import Any, cast
 
 import simcord
@@ -58,6 +68,9 @@ PEOPLE = ("alice", "bob", "carol", "dave")
 PLAY_BUTTON = "spades:play:"
 WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
 PREFS_TABLE = "FROM user_prefs"
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = tuple(f"{ROOT / part}/" for part in ("bot", "cogs", "db"))
+SERVICE = str(ROOT / "bot" / "tables" / "service.py")
 
 
 def bench_settings(db: Path) -> Settings:
@@ -126,6 +139,32 @@ class Clicks:
     card_writes: list[int] = field(default_factory=list)
     card_reads: list[int] = field(default_factory=list)
     card_prefs_reads: list[int] = field(default_factory=list)
+    #: The project files one accepted card play ran (``--files``), else None.
+    card_files: set[str] | None = None
+    card_table_reads = 0  # TableService.get calls in that card play
+
+
+class FileTrace:
+    """The project source files whose Python code runs while it is on."""
+
+    def __init__(self) -> None:
+        self.files: set[str] = set()
+        self.table_reads = 0  # calls of TableService.get
+
+    def __enter__(self) -> FileTrace:
+        sys.setprofile(self._event)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        sys.setprofile(None)
+
+    def _event(self, frame: FrameType, event: str, arg: object) -> None:
+        if event == "call":
+            name = frame.f_code.co_filename
+            if name.startswith(PROJECT):
+                self.files.add(name)
+                if name == SERVICE and frame.f_code.co_name == "get":
+                    self.table_reads += 1
 
 
 @dataclass
@@ -135,14 +174,15 @@ class Stopwatch:
     clock: AnswerClock
     writes: WriteCounter
     log: Clicks
+    trace_files: bool = False
 
     @classmethod
-    async def on(cls, env: simcord.Env, store: Store) -> Stopwatch:
+    async def on(cls, env: simcord.Env, store: Store, *, trace_files: bool = False) -> Stopwatch:
         clock = AnswerClock(env.backend.http_requests)
         env.backend.http_requests = clock
         writes = WriteCounter()
         await writes.attach(store)
-        return cls(clock, writes, Clicks())
+        return cls(clock, writes, Clicks(), trace_files)
 
 
 class TimedPerson:
@@ -168,8 +208,14 @@ class TimedPerson:
             watch.writes.prefs_reads,
         )
         watch.clock.answered_at = None
+        trace = FileTrace()
+        tracing = card and watch.trace_files and watch.log.card_files is None
         started = time.perf_counter()
-        result = await self.actor.click(message, label=label, custom_id=custom_id)
+        if tracing:
+            with trace:
+                result = await self.actor.click(message, label=label, custom_id=custom_id)
+        else:
+            result = await self.actor.click(message, label=label, custom_id=custom_id)
         done = time.perf_counter()
         answered = watch.clock.answered_at
         assert answered is not None, f"the bot did not answer the click on {label or custom_id}"
@@ -179,6 +225,9 @@ class TimedPerson:
             watch.log.card_writes.append(watch.writes.transactions - writes)
             watch.log.card_reads.append(watch.writes.reads - reads)
             watch.log.card_prefs_reads.append(watch.writes.prefs_reads - prefs_reads)
+            if tracing:
+                watch.log.card_files = trace.files
+                watch.log.card_table_reads = trace.table_reads
         return result
 
     async def _actions(self) -> int:
@@ -209,13 +258,15 @@ async def play_game(world: World, target: int, hands: int) -> None:
     await world.play_until(done)
 
 
-async def run(folder: Path, tables: int, target: int, hands: int) -> Clicks:
+async def run(
+    folder: Path, tables: int, target: int, hands: int, *, trace_files: bool = False
+) -> Clicks:
     seeds = itertools.count(1)
     bot = SpadesBot(bench_settings(folder / "spades.db"), seed_source=lambda: next(seeds))
     try:
         async with simcord.run(bot) as env:
             await bot.sync_commands()
-            watch = await Stopwatch.on(env, bot.app.store)
+            watch = await Stopwatch.on(env, bot.app.store, trace_files=trace_files)
             for _table in range(tables):
                 # A server per table: each has its own channel and people.
                 await play_game(timed_world(env, lambda: bot, watch), target, hands)
@@ -235,12 +286,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=4, help="tables, one game each")
     parser.add_argument("--target", type=int, default=500, help="points that win a game")
     parser.add_argument("--hands", type=int, default=0, help="stop a game after these (0: never)")
+    parser.add_argument(
+        "--files", action="store_true", help="list the project files one card play runs"
+    )
     args = parse_args(parser, argv, tables=1, target=250, hands=3)
     if args.tables < 1 or args.hands < 0:
         parser.error("--tables must be at least 1 and --hands not negative")
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
-        log = asyncio.run(run(Path(tmp), args.tables, args.target, args.hands))
+        log = asyncio.run(
+            run(Path(tmp), args.tables, args.target, args.hands, trace_files=args.files)
+        )
         wall = time.perf_counter() - started
     writes = Counter(log.card_writes)
     print(f"{len(log.results)} clicks at {args.tables} table(s) in {wall:.1f} s")
@@ -251,6 +307,13 @@ def main(argv: list[str] | None = None) -> int:
         )
     spread = ", ".join(f"{n} write(s): {k} plays" for n, k in sorted(writes.items()))
     print(f"write transactions per accepted card play ({len(log.card_writes)}): {spread}")
+    figures: dict[str, object] = {}
+    if log.card_files is not None:
+        names = sorted(str(Path(f).relative_to(ROOT)) for f in log.card_files)
+        print(f"project files one card play runs ({len(names)}): {' '.join(names)}")
+        print(f"TableService.get calls in that card play: {log.card_table_reads}")
+        figures["click_files"] = len(names)
+        figures["click_table_reads"] = log.card_table_reads
     print(
         f"reads per accepted card play: {statistics.fmean(log.card_reads):.2f},"
         f" of preferences: {statistics.fmean(log.card_prefs_reads):.2f}"
@@ -267,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
                 "engine_build": engine_build(),
                 "reads_per_card_play": round(statistics.fmean(log.card_reads), 3),
                 "prefs_reads_per_card_play": round(statistics.fmean(log.card_prefs_reads), 3),
+                **figures,
             }
         )
     )

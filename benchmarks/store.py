@@ -1,7 +1,8 @@
 """Table service and store speed: committed actions per second, latency of one
 action, and the time to resume 10,000 unfinished tables.
 
-    python -m benchmarks.store [--actions 3000] [--tables 100] [--resume 10000] [--quick]
+    python -m benchmarks.store [--actions 3000] [--tables 100] [--resume 10000]
+                               [--first-touch 500] [--touches 200] [--quick]
                                [--database-url sqlite:///... | postgresql://...]
 
 Every figure goes through :class:`bot.tables.service.TableService` over a
@@ -22,17 +23,23 @@ schema per part on that PostgreSQL database (dropped afterwards).
    one connection writes one action's transaction at a time, on PostgreSQL
    a pool of connections writes several side by side.
 3. Resume: ``--resume`` unfinished tables are stored, then a new service is
-   opened over the file and timed until ``TableService.open`` returns with
-   every table rebuilt (its engine state replayed). The tables are copies of
+   opened over the file and timed until ``TableService.open`` returns, ready:
+   it knows every open table (found by channel, thread or player); each game
+   is replayed from its log when its table is first touched (part 4). The tables are copies of
    templates played through the service with the heuristic computer players
    and stopped at a uniformly random action of a complete game, so the
    stored logs are as long as real half-played games (a fifth of them are
    lobbies, which real servers also have).
+4. First touch: a table whose game has ``--first-touch`` actions (heuristic
+   players, one long game) is stored; then ``--touches`` times a new service
+   (nothing resumed) is asked for it, each timed until the table is back in
+   memory: read from the store and its game rebuilt.
 
 The last line is one JSON object:
 ``{"actions_per_s_one_table": ..., "actions_per_s_100_tables": ..., "p50_ms": ...,
 "p99_ms": ..., "resume_10000_s": ..., "tables_p50_ms": ..., "tables_p99_ms": ...,
-"backend": "sqlite" | "postgresql", "tables": ...}`` (``p50_ms``/``p99_ms`` of the
+"backend": "sqlite" | "postgresql", "tables": ..., "first_touch_actions": ...,
+"first_touch_p50_ms": ..., "first_touch_p99_ms": ...}`` (``p50_ms``/``p99_ms`` of the
 one table, ``tables_*`` of the ``tables`` played at once, ``--tables``).
 """
 
@@ -200,7 +207,12 @@ async def _template(service: TableService, channel: int, rng: random.Random) -> 
     assert table.game is not None
     # The service deals from its own seed: replay the engine game under it.
     planned = _heuristic_game(preset, table.game.seed)
-    for action in planned[: rng.randrange(len(planned))]:
+    await _take(service, table, planned[: rng.randrange(len(planned))])
+
+
+async def _take(service: TableService, table: Table, actions: list[Action]) -> Table:
+    """``actions`` taken at ``table`` through the service, by their seats' people."""
+    for action in actions:
         user, version = PLAYERS[action.seat], table.version
         kind = action.kind.value
         if kind == "bid":
@@ -211,12 +223,13 @@ async def _template(service: TableService, channel: int, rng: random.Random) -> 
             table = await service.look(table.id, user, version)
         elif kind == "next_hand":
             table = await service.next_hand(table.id, user, version)
+    return table
 
 
-# The rows a table's resume reads, and the columns that number a table, a
+# The rows a table's first touch reads, and the columns that number a table, a
 # game or a channel (the copies shift them; every other column is copied as
 # it is, whatever columns later migrations add).
-COPIED = ("tables", "seats", "actions", "games", "game_seats", "table_states", "table_histories")
+COPIED = ("tables", "seats", "actions", "games", "game_seats")
 SHIFTED = {"table_id", "game_id", "channel_id"}
 SHIFTED_IDS = {"tables", "games"}  # their own ``id`` is a table's or a game's
 
@@ -285,13 +298,43 @@ async def resume(target: str, count: int, templates: int) -> tuple[float, int, i
         started = time.perf_counter()
         service = await TableService.open(store)
         elapsed = time.perf_counter() - started
-        tables = await service.unfinished()
+        tables = service.open_tables()
         stored = templates * (count // templates)
         assert len(tables) == stored, f"resumed {len(tables)} of {stored} unfinished tables"
-        actions = sum(len(t.game.actions) for t in tables if t.game is not None)
+        # Every table is a copy of a template: touch the templates only.
+        first = sorted(t.id for t in tables)[:templates]
+        originals = [await service.get(table_id) for table_id in first]
+        per_copy = sum(len(t.game.actions) for t in originals if t.game is not None)
+        actions = per_copy * (count // templates)
     finally:
         await store.close()
     return elapsed, len(tables), actions
+
+
+async def first_touch(target: str, actions: int, touches: int) -> list[float]:
+    """The times to bring back a table whose game has ``actions`` actions."""
+    seed, planned = next(
+        (s, game) for s in range(1, 10_000) if len(game := _heuristic_game("standard", s)) > actions
+    )
+    store = await Store.open(target)
+    try:
+        service = await TableService.open(store, seed_source=lambda: seed)
+        table = await _take(service, await _seated(service, 1), planned[:actions])
+        table_id = table.id
+    finally:
+        await store.close()
+    store = await Store.open(target)
+    timings: list[float] = []
+    try:
+        for _ in range(touches):
+            fresh = TableService(store)  # nothing in memory
+            started = time.perf_counter()
+            touched = await fresh.get(table_id)
+            timings.append(time.perf_counter() - started)
+            assert touched.game is not None and len(touched.game.actions) == actions
+    finally:
+        await store.close()
+    return timings
 
 
 def _ms(values: list[float], q: float) -> float:
@@ -307,13 +350,19 @@ async def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--resume", type=int, default=10000, help="unfinished tables to resume")
     parser.add_argument("--templates", type=int, default=50, help="distinct stored tables")
     parser.add_argument(
+        "--first-touch", type=int, default=500, help="actions of the game brought back"
+    )
+    parser.add_argument("--touches", type=int, default=200, help="times it is brought back")
+    parser.add_argument(
         "--database-url",
         default=None,
         metavar="URL",
         help="postgresql://... (a schema per part), or sqlite:///folder/x.db (files in that"
         " folder); default: SQLite files in a temporary folder",
     )
-    args = parse_args(parser, argv, actions=200, tables=5, per_table=20, resume=200, templates=10)
+    args = parse_args(
+        parser, argv, actions=200, tables=5, per_table=20, resume=200, templates=10, touches=20
+    )
     with tempfile.TemporaryDirectory() as tmp:
         databases = Databases(Path(tmp), args.database_url)
         print(f"backend: {databases.backend}")
@@ -337,6 +386,12 @@ async def main(argv: list[str] | None = None) -> None:
             f"resume: {resumed} unfinished tables ({replayed} game actions in their current"
             f" games, {replayed / max(1, resumed):.0f} per table) in {resume_s:.2f} s"
         )
+        async with databases.fresh("touch") as target:
+            touch_timings = await first_touch(target, args.first_touch, args.touches)
+        print(
+            f"first touch: a table of {args.first_touch} game actions back in memory,"
+            f" p50 {_ms(touch_timings, 0.5):.2f} ms, p99 {_ms(touch_timings, 0.99):.2f} ms"
+        )
     print(
         json.dumps(
             {
@@ -349,6 +404,9 @@ async def main(argv: list[str] | None = None) -> None:
                 "tables_p99_ms": round(_ms(many_timings, 0.99), 3),
                 "backend": databases.backend,
                 "tables": args.tables,
+                "first_touch_actions": args.first_touch,
+                "first_touch_p50_ms": round(_ms(touch_timings, 0.5), 3),
+                "first_touch_p99_ms": round(_ms(touch_timings, 0.99), 3),
             }
         )
     )

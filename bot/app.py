@@ -222,13 +222,7 @@ class SpadesApp:
 
     async def serves_table(self, table_id: int) -> bool:
         """Whether the table belongs to a server of this process's shards."""
-        try:
-            await self.tables.get(table_id)
-        except refusals.OtherShard:
-            return False
-        except refusals.UnknownTable:
-            return True  # nothing to serve: whoever looks finds nothing there
-        return True
+        return await self.tables.serves(table_id)
 
     async def table_for(
         self, table_id: int, origin: Origin, *, on_table_message: bool = False

@@ -292,7 +292,7 @@ class SpadesBot(commands.Bot):
             self.settings.metrics.port,
             "all" if shards.every_shard else f"{format_shard_ids(shards.ids)}/{shards.count}",
             address=self.settings.metrics.address,
-            open_tables=self.app.tables.open_count,
+            open_tables=lambda: len(self.app.tables.open_tables()),
             outbox=lambda: len(self.outbox),
             database_errors=lambda: getattr(database, "failures", 0),
             database_reconnects=lambda: getattr(database, "reconnects", 0),
@@ -318,12 +318,14 @@ class SpadesBot(commands.Bot):
         owes its channel its end, and every tournament's whose latest state
         was never shown, finished ones included."""
         behind: dict[int | None, _Behind] = defaultdict(_Behind)
-        for table in await self.app.tables.unfinished():
-            behind[table.guild_id].tables.append(table.id)
+        for still_open in self.app.tables.open_tables():
+            behind[still_open.guild_id].tables.append(still_open.id)
         for table in await self.app.unannounced():
             behind[table.guild_id].ended.append(table)
         for tournament in self.tournaments.loaded():
             behind[tournament.guild_id].tournaments.append(tournament.id)
+        # Every open table is drawn: bring them all into memory in a few reads.
+        await self.app.tables.bring_in([t for b in behind.values() for t in b.tables])
         for guild_id, messages in behind.items():
             self.app.spawn(self._redraw_server(guild_id, messages), f"redraw-{guild_id}")
 

@@ -25,52 +25,10 @@ class Dialect:
     #: A join the planner keeps in the written order where it would pick
     #: another (SQLite's CROSS JOIN); where it needs no telling, a plain JOIN.
     ordered_join: str
-    #: A FROM item listing the ids bound to its one placeholder, as ``j.value``.
-    id_list: str
-    #: How the ids are bound there.
-    json_ids: bool
-    #: A FROM item listing the (id, number) pairs bound to its placeholders
-    #: (:meth:`pairs`), as ``j.id`` and ``j.after``.
-    pair_list: str
-
-    def ids(self, ids: Sequence[int]) -> Any:
-        return json.dumps(list(ids)) if self.json_ids else list(ids)
-
-    def pairs(self, pairs: Sequence[tuple[int, int]]) -> tuple[Any, ...]:
-        """The arguments binding ``pairs`` to :attr:`pair_list`."""
-        if self.json_ids:
-            return (json.dumps(pairs),)
-        return [p[0] for p in pairs], [p[1] for p in pairs]
-
-    def join_each(self, table: str, alias: str, condition: str) -> str:
-        """``table`` joined as ``alias`` on ``condition`` (naming the FROM items
-        before it), looked up through its key for each of their rows, whatever
-        the planner's statistics say: SQLite's CROSS JOIN; on PostgreSQL a
-        LATERAL subquery that OFFSET 0 keeps from being turned into a join
-        (which a bulk load not analyzed yet has it hash whole)."""
-        if self.name == "postgresql":
-            subquery = f"SELECT * FROM {table} {alias} WHERE {condition} OFFSET 0"
-            return f"CROSS JOIN LATERAL ({subquery}) {alias}"
-        return f"CROSS JOIN {table} {alias} ON {condition}"
 
 
-SQLITE = Dialect(
-    "sqlite",
-    "CROSS JOIN",
-    "json_each(?) j",
-    json_ids=True,
-    pair_list=(
-        "(SELECT json_extract(value, '$[0]') AS id, json_extract(value, '$[1]') AS after"
-        " FROM json_each(?)) j"
-    ),
-)
-POSTGRESQL = Dialect(
-    "postgresql",
-    "JOIN",
-    "unnest(?::bigint[]) AS j (value)",
-    json_ids=False,
-    pair_list="unnest(?::bigint[], ?::bigint[]) AS j (id, after)",
-)
+SQLITE = Dialect("sqlite", "CROSS JOIN")
+POSTGRESQL = Dialect("postgresql", "JOIN")
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,8 +55,6 @@ from db.table_records import (
     LogEntry,
     SeatOutcome,
     SeatRow,
-    StateWrite,
-    StoredState,
     TableRecord,
 )
 from db.table_store import TableSQL
@@ -80,10 +78,8 @@ __all__ = [
     "SchemaTooNew",
     "SeatOutcome",
     "SeatRow",
-    "StateWrite",
     "Store",
     "StoreError",
-    "StoredState",
     "TableRecord",
     "TurnMention",
     "UserPrefs",

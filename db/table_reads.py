@@ -1,6 +1,6 @@
-"""SQL of the tables, read back: the open tables with everything the table
-service rebuilds them from (their seats, spectators, current game and its
-stored engine state, or its log), a table's log and its finished games."""
+"""SQL of the tables, read back: the open tables' rows, one table with
+everything the table service rebuilds it from (its seats, spectators,
+current game and that game's log), a table's log and its finished games."""
 
 from __future__ import annotations
 
@@ -8,8 +8,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from db.sql import Row, Statements, StorePart
-from db.table_records import GameInfo, LogEntry, SeatRow, StoredState, TableRecord
+from db.sql import Statements, StorePart
+from db.table_records import GameInfo, LogEntry, SeatRow, TableRecord
+
+#: Tables read at once by :meth:`TableReads.load_tables` (one placeholder each).
+LOAD_CHUNK = 500
 
 
 class TableReads(StorePart):
@@ -17,43 +20,43 @@ class TableReads(StorePart):
 
     # -- loading ---------------------------------------------------------------
 
-    async def load_open_tables(self, state_formats: Sequence[str] = ()) -> list[TableRecord]:
+    async def load_open_tables(self) -> list[TableRecord]:
         """Every lobby or playing table with its seats, spectators and current
-        game: one query per kind of row, whatever the number of tables.
+        game's row, but not that game's log (``game_log`` stays empty): one
+        query per kind of row, whatever the number of tables."""
+        return await self._load_tables("t.status IN ('lobby', 'playing')", (), with_log=False)
 
-        A game whose stored state is in one of ``state_formats`` comes with
-        that state and the log entries written after it (``state_tail``);
-        any other game comes with all its log entries.
-        """
-        return await self._load_tables("t.status IN ('lobby', 'playing')", (), state_formats)
+    async def table_server(self, table_id: int) -> tuple[bool, int | None]:
+        """Whether the table exists, and its server's id (None: none)."""
+        row = await self.db.fetchone("SELECT guild_id FROM tables WHERE id = ?", (table_id,))
+        return (False, None) if row is None else (True, row[0])
 
-    async def load_table(
-        self, table_id: int, state_formats: Sequence[str] = (), *, with_log: bool = False
-    ) -> TableRecord | None:
-        """One table, whatever its status; None if there is no such table.
-        ``with_log`` loads the game's log entries even when a state is stored."""
-        records = await self._load_tables("t.id = ?", (table_id,), state_formats, with_log)
+    async def load_tables(self, table_ids: Sequence[int]) -> list[TableRecord]:
+        """Those of the tables that exist, each as :meth:`load_table` reads it,
+        in a few queries."""
+        found: list[TableRecord] = []
+        for start in range(0, len(table_ids), LOAD_CHUNK):
+            chunk = tuple(table_ids[start : start + LOAD_CHUNK])
+            where = f"t.id IN ({', '.join('?' * len(chunk))})"
+            found.extend(await self._load_tables(where, chunk, with_log=True))
+        return found
+
+    async def load_table(self, table_id: int) -> TableRecord | None:
+        """One table, whatever its status, with its current game's log; None
+        if there is no such table."""
+        records = await self._load_tables("t.id = ?", (table_id,), with_log=True)
         return records[0] if records else None
 
     async def _load_tables(
-        self,
-        where: str,
-        args: tuple[Any, ...],
-        state_formats: Sequence[str],
-        with_log: bool = False,
+        self, where: str, args: tuple[Any, ...], *, with_log: bool
     ) -> list[TableRecord]:
         # Several queries, one consistent read: a table another process creates or
         # changes meanwhile is read whole or not at all.
         async with self.db.consistent_read() as db:
-            return await self._read_tables(db, where, args, tuple(state_formats), with_log)
+            return await self._read_tables(db, where, args, with_log)
 
     async def _read_tables(
-        self,
-        db: Statements,
-        where: str,
-        args: tuple[Any, ...],
-        state_formats: tuple[str, ...],
-        with_log: bool,
+        self, db: Statements, where: str, args: tuple[Any, ...], with_log: bool
     ) -> list[TableRecord]:
         # Every query walks the chosen tables first (SQLite's CROSS JOIN keeps
         # that order) and reaches their rows through primary keys.
@@ -102,65 +105,35 @@ class TableReads(StorePart):
             args,
         ):
             records[r[0]].spectators.append(r[1])
-        if state_formats:
-            usable = (
-                f"{where} AND s.game_no = t.game_no"
-                f" AND s.format IN ({', '.join('?' * len(state_formats))})"
-            )
-            behind: list[tuple[int, int]] = []  # (table, version of its state)
-            for r in await db.fetchall(
-                "SELECT s.table_id, h.history, s.current, s.version, t.version FROM tables t"
-                f" {join} table_states s ON s.table_id = t.id"
-                " LEFT JOIN table_histories h ON h.table_id = t.id"
-                f" WHERE {usable}",
-                (*args, *state_formats),
-            ):
-                records[r[0]].state = StoredState(r[1], r[2], r[3])
-                if r[3] < r[4]:
-                    behind.append((r[0], r[3]))
-            if behind and not with_log:
-                await self._read_tails(db, records, behind)
-        needing_log = [
-            r.id for r in records.values() if r.game is not None and (with_log or r.state is None)
-        ]
-        if needing_log:
-            await self._read_logs(db, records, needing_log)
-            for record in records.values():
-                if with_log and record.state is not None:
-                    after = record.state.version
-                    record.state_tail = [e for e in record.game_log if e.seq > after]
+        if with_log:
+            await self._read_game_logs(db, where, args, records)
         return list(records.values())
 
-    async def _read_logs(
-        self, db: Statements, records: dict[int, TableRecord], table_ids: list[int]
+    async def _read_game_logs(
+        self, db: Statements, where: str, args: tuple[Any, ...], records: dict[int, TableRecord]
     ) -> None:
-        """The log entries of these tables' current games, into ``game_log``."""
-        join = self.db.dialect.ordered_join
-        # The ids come from the rows just read: bind them as one list.
+        """The log entries of the chosen tables' current games (after the one
+        that started each), oldest first, into their ``game_log``."""
         rows = await db.fetchall(
-            "SELECT a.table_id, a.seq, a.kind, a.actor, a.payload, a.at"
-            f" FROM {self.db.dialect.id_list} {join} tables t ON t.id = j.value"
-            f" {join} actions a ON a.table_id = t.id AND a.seq > t.game_seq"
-            " ORDER BY a.table_id, a.seq",
-            (self.db.dialect.ids(table_ids),),
+            "SELECT a.table_id, a.seq, a.kind, a.actor, a.payload, a.at FROM tables t"
+            f" {self.db.dialect.ordered_join} actions a ON a.table_id = t.id AND a.seq > t.game_seq"
+            f" WHERE {where} AND t.game_no > 0 ORDER BY a.table_id, a.seq",
+            args,
         )
-        _add_entries(rows, records, tails=False)
-
-    async def _read_tails(
-        self, db: Statements, records: dict[int, TableRecord], behind: list[tuple[int, int]]
-    ) -> None:
-        """The log entries written after each table's stored state (a trick's
-        first cards, the first bids; spectators), into ``state_tail``: a few
-        a table, looked up by its key from the versions just read."""
-        dialect = self.db.dialect
-        rows = await db.fetchall(
-            "SELECT a.table_id, a.seq, a.kind, a.actor, a.payload, a.at"
-            f" FROM {dialect.pair_list}"
-            f" {dialect.join_each('actions', 'a', 'a.table_id = j.id AND a.seq > j.after')}"
-            " ORDER BY a.table_id, a.seq",
-            dialect.pairs(behind),
-        )
-        _add_entries(rows, records, tails=True)
+        start = 0
+        while start < len(rows):
+            table_id = rows[start][0]
+            end = start
+            while end < len(rows) and rows[end][0] == table_id:
+                end += 1
+            part = rows[start:end]
+            # One parse of all of a game's payloads: it has hundreds of small ones.
+            payloads = json.loads(f"[{','.join(r[4] for r in part)}]")
+            records[table_id].game_log = [
+                LogEntry(r[2], r[3], payload, r[5], r[1])
+                for r, payload in zip(part, payloads, strict=True)
+            ]
+            start = end
 
     async def action_log(self, table_id: int) -> list[LogEntry]:
         """A table's whole log, oldest first."""
@@ -214,11 +187,3 @@ class TableReads(StorePart):
                 }
             )
         return results
-
-
-def _add_entries(rows: list[Row], records: dict[int, TableRecord], *, tails: bool) -> None:
-    loads = json.loads
-    for r in rows:
-        record = records[r[0]]
-        entries = record.state_tail if tails else record.game_log
-        entries.append(LogEntry(r[2], r[3], loads(r[4]), r[5], r[1]))

@@ -61,30 +61,9 @@ class GameEnd:
     reason: str
     reason_seat: int | None
     scores: tuple[int, int]
-    hands: Sequence[str]  # hand records, as JSON text (``HandRecord.json_text``)
+    hands: Sequence[Mapping[str, Any]]  # hand records (``HandRecord.to_json``)
     seats: tuple[SeatOutcome, ...]
     note: str | None = None  # a moderator's reason for ending it (reason "moderator")
-
-
-@dataclass(frozen=True, slots=True)
-class StateWrite:
-    """A game's stored engine state (opaque to the store). ``history`` None
-    with ``keep_history`` leaves the stored history as it is."""
-
-    game_no: int
-    format: str
-    current: bytes
-    history: bytes | None = None
-    keep_history: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class StoredState:
-    history: bytes | None
-    current: bytes
-    #: The table's version when it was written: the actions logged after it
-    #: are replayed on top of it.
-    version: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +76,6 @@ class Change:
     remove_spectator: int | None = None
     game_start: GameStart | None = None  # also moves the table's game_no/game_seq
     game_end: GameEnd | None = None
-    state: StateWrite | None = None
     #: Not None: the table's deadlines become exactly these (an empty tuple
     #: deletes them all), in the action's transaction, so an action and the
     #: deadlines it arms are written together or not at all. None leaves the
@@ -151,9 +129,6 @@ class TableRecord:
     seats: list[SeatRow] = field(default_factory=list)
     spectators: list[int] = field(default_factory=list)
     game: GameInfo | None = None
-    #: The stored engine state of the current game, when one in a requested
-    #: format exists; otherwise ``game_log`` holds the game's log entries.
-    state: StoredState | None = None
-    #: With ``state``: the log entries written after it, oldest first.
-    state_tail: list[LogEntry] = field(default_factory=list)
+    #: The current game's log entries, oldest first (empty where only the
+    #: table's rows were asked for: see ``TableReads.load_open_tables``).
     game_log: list[LogEntry] = field(default_factory=list)

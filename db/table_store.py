@@ -24,7 +24,6 @@ from db.table_records import (
     GameStart,
     LogEntry,
     SeatRow,
-    StateWrite,
 )
 
 
@@ -144,32 +143,9 @@ class TableSQL(TableReads):
                 game_id = await self._insert_game(db, table_id, start)
             if change.game_end is not None:
                 await self._finish_game(db, table_id, change.game_end)
-            if change.state is not None:
-                await self._write_state(db, table_id, new_version, change.state)
             if deadlines is not None:
                 await replace_deadlines(db, table_id, deadlines)
         return Committed(new_version, game_id)
-
-    async def _write_state(
-        self, db: Statements, table_id: int, version: int, state: StateWrite
-    ) -> None:
-        await db.execute(
-            "INSERT INTO table_states (table_id, game_no, version, format, current)"
-            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET"
-            " game_no = excluded.game_no, version = excluded.version,"
-            " format = excluded.format, current = excluded.current",
-            (table_id, state.game_no, version, state.format, state.current),
-        )
-        if state.keep_history:
-            return
-        if state.history is None:
-            await db.execute("DELETE FROM table_histories WHERE table_id = ?", (table_id,))
-        else:
-            await db.execute(
-                "INSERT INTO table_histories (table_id, history) VALUES (?, ?)"
-                " ON CONFLICT (table_id) DO UPDATE SET history = excluded.history",
-                (table_id, state.history),
-            )
 
     async def _insert_entry(self, db: Statements, table_id: int, seq: int, entry: LogEntry) -> None:
         await db.execute(
@@ -222,7 +198,7 @@ class TableSQL(TableReads):
                 end.scores[0],
                 end.scores[1],
                 len(end.hands),
-                f"[{','.join(end.hands)}]",
+                to_json(list(end.hands)),
                 end.note,
                 game_id,
             ),

@@ -253,6 +253,10 @@ class Scheduler:
     def pending(self, owner: int, kind: str) -> Deadline | None:
         return self._pending_at((owner, kind))
 
+    def armed(self, owner: int) -> bool:
+        """Whether the owner has any pending deadline."""
+        return owner in self._pending
+
     def __len__(self) -> int:
         return self._pending_count
 

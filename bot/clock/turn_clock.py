@@ -48,7 +48,7 @@ from bot.clock.settings import ClockSettings
 from bot.clock.view import ClockView
 from bot.game.types import ActionKind
 from bot.tables.kinds import CREATE, REMATCH, START
-from bot.tables.model import Table, TableStatus
+from bot.tables.model import OpenTable, Table, TableStatus
 from bot.tables.service import TableService
 from db.clock_store import ClockStore, TableClockState
 from db.store import Change
@@ -108,12 +108,15 @@ class TurnClock:
         self.service.add_to_each_commit(self._with_deadlines)
         self._unsubscribe = self.service.subscribe(self._on_change)
         await self.scheduler.start()
-        unfinished = await self.service.unfinished()
-        self._note_games_of_stored_seats(unfinished)
-        # Tables whose deadlines are missing (a crash between a commit and its
-        # deadline) get them now; the stored ones were loaded as they are.
-        for table in unfinished:
-            await self._replan(table.id)
+        open_tables = self.service.open_tables()
+        self._note_games_of_stored_seats(open_tables)
+        # Tables with no deadline stored (a crash between a table's creation
+        # and its first deadline, or one that needs none) are planned now,
+        # brought into memory for it; the others come when first asked for.
+        unplanned = [t.id for t in open_tables if not self.scheduler.armed(t.id)]
+        await self.service.bring_in(unplanned)
+        for table_id in unplanned:
+            await self._replan(table_id)
 
     async def stop(self, grace_s: float = 5.0) -> None:
         self.service.add_to_each_commit(None)
@@ -332,7 +335,7 @@ class TurnClock:
             return replace(state, away_seats=frozenset(), taken_back={})
         return state
 
-    def _note_games_of_stored_seats(self, unfinished: list[Table]) -> None:
+    def _note_games_of_stored_seats(self, open_tables: list[OpenTable]) -> None:
         """Stored away seats belong to the game still on at their table, or to
         one that is over (any later game does not have them)."""
         self._seats_game = {
@@ -340,7 +343,7 @@ class TurnClock:
             for table_id, state in self._states.items()
             if state.away_seats or state.taken_back
         }
-        for table in unfinished:
+        for table in open_tables:
             if table.id in self._seats_game:
                 self._seats_game[table.id] = table.game_number
 

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from json.encoder import encode_basestring_ascii
 from typing import Any, Protocol
 
-from bot.game.cards import CARD_COUNT, card_name, cards_of
+from bot.game.cards import card_name, cards_of
 from bot.game.house import resolved
 from bot.game.rules import RuleSet
 from bot.game.scoring import TeamHandResult, bid_text
@@ -114,66 +111,6 @@ class HandRecord:
         if self.claim is not None:
             data["claim"] = {"seat": self.claim[0], "tricks": self.claim[1]}
         return data
-
-    def json_text(self, game_id: str, rules: RuleSet) -> str:
-        """:meth:`to_json` as the store writes it (compact, keys sorted), built
-        as text directly: the end of a game writes every hand of it, in the
-        same write as its last card."""
-        winner = self.winner
-        return (
-            f'{{"bags_after":{_ints(self.bags_after)},"bags_before":{_ints(self.bags_before)},'
-            f'"bids":[{",".join(_bid_text(seat, bid) for seat, bid in self.bids)}],'
-            f"{_claim_text(self.claim)}"
-            f'"dealer":{self.dealer},"game":{encode_basestring_ascii(game_id)},'
-            f'"game_over":{"true" if self.game_over else "false"},"hand":{self.hand},'
-            f'"hand_score":{_ints(self.hand_score)},'
-            f'"hands":[{",".join(_cards_text(cards_of(mask)) for mask in self.dealt)}],'
-            f'"preset":{encode_basestring_ascii(rules.preset)},"rules":{_rules_text(rules)},'
-            f'"score_after":{_ints(self.score_after)},"score_before":{_ints(self.score_before)},'
-            f'"tricks":[{",".join(_trick_text(t) for t in self.tricks)}],'
-            f'"tricks_won":{_ints(self.tricks_won)},'
-            f'"winner":{_scalar_text(winner)}}}'
-        )
-
-
-#: Every card's name as a JSON string.
-_QUOTED_NAMES = tuple(f'"{card_name(card)}"' for card in range(CARD_COUNT))
-
-
-@cache
-def _rules_text(rules: RuleSet) -> str:
-    return json.dumps(resolved(rules), separators=(",", ":"), sort_keys=True)
-
-
-def _ints(values: Sequence[int]) -> str:
-    return f"[{','.join(map(str, values))}]"
-
-
-def _cards_text(cards: Sequence[int]) -> str:
-    return f"[{','.join([_QUOTED_NAMES[card] for card in cards])}]"
-
-
-def _bid_text(seat: int, bid: int) -> str:
-    return f'{{"bid":{_scalar_text(bid_json(bid))},"seat":{seat}}}'
-
-
-def _trick_text(trick: Trick) -> str:
-    return f'{{"cards":{_cards_text(trick.cards)},"leader":{trick.leader},"winner":{trick.winner}}}'
-
-
-def _claim_text(claim: tuple[int, int] | None) -> str:
-    """The record's ``claim`` key and a comma, or nothing for a hand played out."""
-    if claim is None:
-        return ""
-    return f'"claim":{{"seat":{claim[0]},"tricks":{claim[1]}}},'
-
-
-def _scalar_text(value: int | str | None) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, str):
-        return encode_basestring_ascii(value)
-    return str(value)
 
 
 def bid_json(bid: int) -> int | str:

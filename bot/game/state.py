@@ -140,20 +140,6 @@ class Game:
             game.apply(action)
         return game
 
-    @classmethod
-    def restore(cls, log: list[LogEntry], **public: Any) -> Game:
-        """A game from a stored copy of its public fields (by name) and its
-        :meth:`log_entries`, as a checkpoint keeps them; the lists are taken as
-        they are, the private fields of the hot paths derived as play keeps them."""
-        game = cls(**public, _log=log)
-        if game.phase is _PLAYING and not game.rest.waiting:
-            game._turn = game.to_act
-        if game.trick:
-            game._led = suit_of(game.trick[0])
-            game._led_mask = SUIT_MASKS[game._led]
-        game._club_lead = game.rules.first_lead is _LOWEST_CLUB and not (game.tricks or game.trick)
-        return game
-
     def to_json(self) -> dict[str, Any]:
         return {
             "rules": self.rules.model_dump(mode="json"),
@@ -218,11 +204,6 @@ class Game:
     def action_count(self) -> int:
         """How many actions were accepted (without listing them)."""
         return len(self._log)
-
-    def log_entries(self, start: int = 0) -> list[LogEntry]:
-        """The accepted actions from number ``start`` on, as plain tuples: the
-        cheapest form to store (:meth:`restore` takes the whole list back)."""
-        return self._log[start:]
 
     @property
     def over(self) -> bool:
@@ -439,7 +420,8 @@ class Game:
 
     def end_by_moderator(self, note: str | None, at: float = 0.0) -> None:
         """A moderator ends the game, nobody winning; ``note`` (their reason)
-        stays with the result and checkpoints, not in a replay. Logs seat 0."""
+        stays with the result; the log keeps it beside the action (a replay
+        ends the game with it). Logs seat 0."""
         checks.check_not_over(self)
         self._log.append((ActionKind.MODERATOR_END, 0, 0, at))
         self._end(GameResult(None, EndReason.MODERATOR, None, note))

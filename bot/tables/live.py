@@ -13,7 +13,6 @@ import dataclasses
 import operator
 from typing import Any
 
-from bot.game.checkpoint import Packed
 from bot.game.state import Game
 from bot.tables.kinds import CANCEL, SEAT_ASK, UNSEEN_KINDS
 from bot.tables.model import Seat, SeatRequest, Table, TableOptions, TableStatus
@@ -59,7 +58,6 @@ class Write:
     spectators: list[int] | None = None
     game: Game | None = None
     new_game: bool = False  # a start or rematch: the game number moves on
-    packed: Packed | None = None  # the checkpoint of ``change.state``: its extent, what it packed
     options: TableOptions | None = None  # the lobby's house rules changed
 
 
@@ -90,11 +88,6 @@ class LiveTable:
     updated_at: float
     lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
     snapshot: Table | None = None
-    #: The stored checkpoint: how much of the game its history part holds
-    #: (``packed.extent``) and what of it is packed in memory, so that the next
-    #: packs only what is new. None when no usable checkpoint is stored (the
-    #: next write stores a full one).
-    packed: Packed | None = None
     thread_id: int | None = None  # see Table.thread_id
     seat_request: SeatRequest | None = None  # see Table.seat_request
     closing_note: str | None = None  # see Table.closing_note
@@ -130,7 +123,7 @@ class LiveTable:
             snapshot = dataclasses.replace(snapshot, game_number=self.game_number + 1, game_id=None)
         return snapshot
 
-    def apply(self, write: Write, after: Table, change: Change | None) -> None:
+    def apply(self, write: Write, after: Table) -> None:
         """Take on the committed ``write``; ``after`` is the table it produced
         (its ``game_id`` filled in for a new game) and becomes the snapshot."""
         self.version = after.version
@@ -150,8 +143,6 @@ class LiveTable:
             self.game_version = after.version
         if write.entry.kind not in UNSEEN_KINDS:
             self.visible_version = after.version
-        if change is not None and change.state is not None:
-            self.packed = write.packed
         self.snapshot = after
 
     def seat_of(self, user_id: int) -> int | None:

@@ -23,7 +23,6 @@ from bot.tables.checks import (
     check_version,
     is_int,
 )
-from bot.tables.game_rows import add_state
 from bot.tables.kinds import (
     CANCEL,
     COMPUTERS,
@@ -235,7 +234,7 @@ def _new_game(
     rows = seat_rows(seats)
     payload = {"seed": seed, "game_no": number, "seats": [_seat_json(s) for s in seats]}
     payload.update(extra)
-    write = Write(
+    return Write(
         LogEntry(kind, user_id, payload, at),
         Change(
             status=TableStatus.PLAYING.value,
@@ -255,8 +254,6 @@ def _new_game(
         game=game,
         new_game=True,
     )
-    add_state(live, game, write, number, new_game=True)
-    return write
 
 
 def _seat_json(seat: Seat) -> dict[str, Any]:

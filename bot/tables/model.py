@@ -36,6 +36,7 @@ __all__ = [
     "DEFAULT_TURN_LIMIT_S",
     "EMPTY_SEAT",
     "TARGETS",
+    "OpenTable",
     "Seat",
     "SeatRequest",
     "Table",
@@ -217,6 +218,18 @@ class SeatRequest:
 
     user_id: int
     seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTable:
+    """An open table as its stored rows tell without its game: enough to find
+    it (by server, thread or player) without bringing it into memory."""
+
+    id: int
+    guild_id: int | None
+    thread_id: int | None
+    user_ids: tuple[int | None, ...]  # of its four seats (None: empty or a computer)
+    game_number: int
 
 
 @dataclass(frozen=True)

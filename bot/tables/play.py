@@ -11,13 +11,12 @@ from typing import Any
 
 from bot import refusals
 from bot.game.state import Game
-from bot.game.types import Action, ActionKind
+from bot.game.types import Action, ActionKind, team_of
 from bot.tables.checks import check_member, check_not_ahead, check_version
-from bot.tables.game_rows import add_state, game_end, stores_state
 from bot.tables.kinds import CANCEL
 from bot.tables.live import LiveTable, Write, copy_game
 from bot.tables.model import TableStatus
-from db.store import Change, LogEntry
+from db.store import Change, GameEnd, LogEntry, SeatOutcome
 
 Clock = Callable[[], float]
 
@@ -68,8 +67,6 @@ def engine_write(
     if game.over:
         write.status = TableStatus.FINISHED
         write.change = Change(status=TableStatus.FINISHED.value, game_end=game_end(live, game, at))
-    if stores_state(kind, game):
-        add_state(live, game, write, live.game_number, new_game=False)
     return write
 
 
@@ -92,7 +89,6 @@ def moderator_write(live: LiveTable, moderator_id: int, note: str, now: Clock) -
     write = Write(LogEntry(ActionKind.MODERATOR_END.value, moderator_id, payload, at), game=game)
     write.status = TableStatus.FINISHED
     write.change = Change(status=TableStatus.FINISHED.value, game_end=game_end(live, game, at))
-    add_state(live, game, write, live.game_number, new_game=False)
     return write
 
 
@@ -100,3 +96,32 @@ def _look_matters(game: Game, seat: int) -> bool:
     """Cards are face down only where Blind Nil can be bid, until the seat
     looks or bids (a finished game is left to the engine to refuse)."""
     return game.over or (game.rules.blind_nil and game.bids[seat] is None)
+
+
+def game_end(live: LiveTable, game: Game, at: float) -> GameEnd:
+    """The stored result of the table's current game, which ``game`` ended."""
+    result = game.result
+    assert result is not None
+    scores = (game.scores[0], game.scores[1])
+    game_id = str(live.game_id)
+    outcomes = []
+    for seat in range(4):
+        team = team_of(seat)
+        if result.winner is None:
+            outcome = "draw"
+        elif result.winner == team:
+            outcome = "won"
+        else:
+            outcome = "lost"
+        outcomes.append(SeatOutcome(seat, outcome, scores[team], scores[1 - team]))
+    return GameEnd(
+        game_no=live.game_number,
+        ended_at=at,
+        winner=result.winner,
+        reason=result.reason.value,
+        reason_seat=result.seat,
+        scores=scores,
+        hands=[r.to_json(game_id, game.rules) for r in game.hand_records],
+        seats=tuple(outcomes),
+        note=result.note,
+    )

@@ -1,35 +1,35 @@
 """The tables in memory, and their way to and from the store.
 
-:class:`TableRegistry` resumes tables from their stored rows, keeps the open
-ones (and recently closed ones) in memory, runs one action at a time per
-table under its lock and commits it: the store first, then the live table.
+:class:`TableRegistry` knows every open table from its stored rows at the
+start, and brings each into memory when it is first asked for (a click, a
+deadline, a message to redraw): its game rebuilt by replaying the game's
+log, the one stored form of a game. It keeps the tables it brought in (and
+recently closed ones), runs one action at a time per table under its lock
+and commits it: the store first, then the live table.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-import gc
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
 
 from bot import refusals
-from bot.game import checkpoint
-from bot.game.refusals import IllegalAction
 from bot.game.rules import RuleSet
 from bot.game.state import Game
-from bot.game.types import Action
+from bot.game.types import Action, ActionKind
 from bot.tables.checks import is_int
-from bot.tables.game_rows import readable_formats
 from bot.tables.kinds import ENGINE_KINDS, UNSEEN_KINDS
 from bot.tables.live import LiveTable, Write, closing_note
-from bot.tables.model import EMPTY_SEAT, Seat, Table, TableOptions, TableStatus
+from bot.tables.model import EMPTY_SEAT, OpenTable, Seat, Table, TableOptions, TableStatus
 from bot.tables.seat_requests import pending_in
 from db.store import (
     Change,
     ChannelTaken,
     DatabaseAway,
+    GameInfo,
     LogEntry,
     Store,
     TableRecord,
@@ -37,6 +37,8 @@ from db.store import (
 )
 
 log = logging.getLogger(__name__)
+
+MODERATOR_END = ActionKind.MODERATOR_END.value
 
 #: Called under the table's lock, once the action is valid, with the table as
 #: the action will leave it (version one on; a new game's ``game_id`` still
@@ -66,7 +68,9 @@ class TableRegistry:
         self.store = store
         self.before_commit: BeforeCommit | None = None
         self.owns = owns or _every_server
-        self.tables: dict[int, LiveTable] = {}
+        self.tables: dict[int, LiveTable] = {}  # in memory
+        # The open tables not in memory yet: their stored rows, without the log.
+        self._resting: dict[int, TableRecord] = {}
         self.by_channel: dict[int, int] = {}  # channel id -> its open table's id
         # Finished and cancelled tables stay in memory for a while (rematches,
         # late clicks), the most recently closed last; older ones are dropped
@@ -80,22 +84,54 @@ class TableRegistry:
         self._options: dict[tuple[str, str], TableOptions] = {}
 
     async def resume(self) -> None:
-        """Bring every lobby and playing table back into memory."""
-        # Rebuilding games allocates millions of small tuples and lists, none
-        # of them garbage: without this the cyclic collector would walk the
-        # growing heap again and again (most of the resume time otherwise).
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            for record in await self.store.load_open_tables(readable_formats()):
+        """Learn every open (lobby or playing) table from its stored rows; each
+        comes into memory when it is first asked for."""
+        for record in await self.store.load_open_tables():
+            if self.owns(record.guild_id) and record.id not in self.tables:
+                self._resting[record.id] = record
+                self.by_channel[record.channel_id] = record.id
+
+    async def bring_in(self, table_ids: list[int]) -> None:
+        """Bring those of the tables not in memory yet in at once: a few reads
+        for all of them (a restart's redraw touches every open table)."""
+        async with self._load_lock:
+            wanted = [i for i in table_ids if is_int(i) and i not in self.tables]
+            for record in await self.store.load_tables(wanted) if wanted else ():
                 if self.owns(record.guild_id):
                     await self._make_live(record)
-        finally:
-            if collecting:
-                gc.enable()
-        # The resumed games live long and hold no reference cycles: keep later
-        # full collections from walking them (they are still freed normally).
-        gc.freeze()
+
+    async def serves(self, table_id: int) -> bool:
+        """Whether the table is this process's to serve (or there is no such
+        table), without bringing it into memory."""
+        if table_id in self.tables or table_id in self._resting:
+            return True  # only this process's tables are held
+        found, guild_id = await self.store.table_server(table_id)
+        return not found or self.owns(guild_id)
+
+    def open_tables(self) -> list[OpenTable]:
+        """Every open table, in memory or not, as far as its rows say."""
+        found = [
+            OpenTable(
+                live.id,
+                live.guild_id,
+                live.thread_id,
+                tuple(seat.user_id for seat in live.seats),
+                live.game_number,
+            )
+            for live in self.tables.values()
+            if live.status.is_open
+        ]
+        found.extend(
+            OpenTable(
+                record.id,
+                record.guild_id,
+                record.thread_id,
+                tuple(row.user_id for row in record.seats),
+                record.game_no,
+            )
+            for record in self._resting.values()
+        )
+        return found
 
     def add(self, live: LiveTable) -> None:
         """A table just created in the store."""
@@ -112,7 +148,7 @@ class TableRegistry:
         async with self._load_lock:
             live = self.tables.get(table_id)
             if live is None:
-                record = await self.store.load_table(table_id, readable_formats())
+                record = await self.store.load_table(table_id)
                 if record is None:
                     raise refusals.UnknownTable()
                 if not self.owns(record.guild_id):
@@ -157,7 +193,7 @@ class TableRegistry:
         if write.new_game:
             after = dataclasses.replace(after, game_id=committed.game_id)
         was_open = live.status.is_open
-        live.apply(write, after, change)
+        live.apply(write, after)
         if was_open and not live.status.is_open:
             self.by_channel.pop(live.channel_id, None)
             self._remember_closed(live)
@@ -169,7 +205,7 @@ class TableRegistry:
         """After a write cut off with the database: if it was written after
         all, the table is rebuilt from the store and the click refused as
         stale (it was based on the state before); if not, nothing changed."""
-        record = await self.store.load_table(live.id, readable_formats())
+        record = await self.store.load_table(live.id)
         self._unsure.discard(live.id)
         if record is not None and record.version != live.version:
             self.by_channel.pop(live.channel_id, None)
@@ -182,31 +218,14 @@ class TableRegistry:
         return max(e.seq for e in entries if e.kind not in UNSEEN_KINDS)
 
     async def _make_live(self, record: TableRecord) -> LiveTable:
-        """Rebuild a table from its stored rows: its current game from the
-        stored engine state, or by replaying the game's log."""
+        """Rebuild a table from its stored rows, its current game by replaying
+        that game's log."""
+        self._resting.pop(record.id, None)
         options, rules = self._options_of(record.options_json, record.language)
         seats = [EMPTY_SEAT] * 4
         for row in record.seats:
             seats[row.seat] = Seat(row.user_id, row.computer_level)
-        game: Game | None = None
-        extent: tuple[int, int] | None = None
-        if record.game is not None and record.state is not None:
-            try:
-                game, extent = checkpoint.decode(rules, record.state.history, record.state.current)
-                _replay_onto(game, record.state_tail)
-            except (checkpoint.CheckpointError, IllegalAction):
-                log.warning("table %d: unusable stored state, replaying its log", record.id)
-                game, extent = None, None
-                reloaded = await self.store.load_table(record.id, with_log=True)
-                assert reloaded is not None
-                record = reloaded
-        if record.game is not None and game is None:
-            actions = [
-                Action.from_logged(e.kind, e.payload, e.at)
-                for e in record.game_log
-                if e.kind in ENGINE_KINDS
-            ]
-            game = Game.replay(rules, record.game.seed, actions, record.game.started_at)
+        game = None if record.game is None else _replayed(rules, record.game, record.game_log)
         live = LiveTable(
             id=record.id,
             guild_id=record.guild_id,
@@ -225,10 +244,9 @@ class TableRegistry:
             visible_version=None,  # read from the log if a click needs it
             created_at=record.created_at,
             updated_at=record.updated_at,
-            packed=None if extent is None else checkpoint.Packed.stored(extent),
             thread_id=record.thread_id,
-            # The log after the stored state ends with any request still waiting.
-            seat_request=pending_in(record.state_tail or record.game_log),
+            # The game's log ends with any request still waiting.
+            seat_request=pending_in(record.game_log),
         )
         if live.status is TableStatus.CANCELLED:
             # Closed in its lobby (no game, so no game log was read): whether a
@@ -271,9 +289,16 @@ class TableRegistry:
         return options, options.rules()  # rule sets are shared (TableOptions.rules)
 
 
-def _replay_onto(game: Game, entries: list[LogEntry]) -> None:
-    """The game actions among ``entries`` (logged after the stored state of
-    ``game``), applied to it."""
-    for entry in entries:
-        if entry.kind in ENGINE_KINDS:
-            game.apply(Action.from_logged(entry.kind, entry.payload, entry.at))
+def _replayed(rules: RuleSet, stored: GameInfo, log: list[LogEntry]) -> Game:
+    """The game replayed from its log. A moderator's end is applied with its
+    logged reason, which the action itself does not carry."""
+    entries = [e for e in log if e.kind in ENGINE_KINDS]
+    ending = entries[-1] if entries and entries[-1].kind == MODERATOR_END else None
+    if ending is not None:
+        entries.pop()
+    actions = [Action.from_logged(e.kind, e.payload, e.at) for e in entries]
+    game = Game.replay(rules, stored.seed, actions, stored.started_at)
+    if ending is not None:
+        note = ending.payload.get("note")
+        game.end_by_moderator(note if isinstance(note, str) else None, ending.at)
+    return game

@@ -25,11 +25,8 @@ After each commit, outside the table lock, every subscriber is awaited with
 undoes the action. Two actions on one table may notify in either order:
 subscribers compare ``table.version``.
 
-The modules behind it: :mod:`~bot.tables.registry` (tables in memory,
-resume and commit), :mod:`~bot.tables.lobby` and :mod:`~bot.tables.play`
-(the writes of the actions), :mod:`~bot.tables.checks`,
-:mod:`~bot.tables.live` (the mutable record of a table),
-:mod:`~bot.tables.seat_requests` (a watcher asking for a computer's seat).
+Behind it: ``registry`` (tables in memory: first touch, commit), ``lobby``,
+``play`` and ``seat_requests`` (the writes of the actions), ``checks``, ``live``.
 """
 
 from __future__ import annotations
@@ -47,7 +44,7 @@ from bot.tables import lobby, seat_requests
 from bot.tables.checks import card_value, check_id, is_int
 from bot.tables.kinds import COMPUTER_KINDS, CREATE, REMATCH, START
 from bot.tables.live import LiveTable, Write
-from bot.tables.model import EMPTY_SEAT, Seat, Table, TableOptions, TableStatus
+from bot.tables.model import EMPTY_SEAT, OpenTable, Seat, Table, TableOptions, TableStatus
 from bot.tables.play import engine_write, moderator_write
 from bot.tables.registry import BeforeCommit, Owns, TableRegistry
 from db.store import ChannelTaken, LogEntry, Store
@@ -71,7 +68,8 @@ def random_seed() -> int:
 
 
 class TableService:
-    """Create with ``await TableService.open(store)``: it resumes every open table."""
+    """Create with ``await TableService.open(store)``: it learns every open
+    table, and brings each into memory when it is first asked for."""
 
     def __init__(
         self,
@@ -96,8 +94,9 @@ class TableService:
         seed_source: SeedSource = random_seed,
         owns: Owns | None = None,
     ) -> TableService:
-        """A service over ``store`` with every lobby and playing table resumed:
-        the same seats, spectators, version and engine state as before.
+        """A service over ``store`` that knows every lobby and playing table:
+        each, once asked for, with the same seats, spectators, version and
+        engine state as before.
         ``owns`` (a server id's test) limits it to the servers of this
         process's shards; without it, it serves every server."""
         service = cls(store, now=now, seed_source=seed_source, owns=owns)
@@ -140,25 +139,35 @@ class TableService:
         """The open (lobby or playing) table of the channel, or of the thread
         it talks in, if any."""
         table_id = self._registry.by_channel.get(channel_id)
-        if table_id is None:
-            return self._in_thread(channel_id)
-        return self._registry.tables[table_id].table()
+        if table_id is None:  # a table's thread: rare, a walk over the open tables
+            table_id = next((t.id for t in self.open_tables() if t.thread_id == channel_id), None)
+        tables = await self._still_open([] if table_id is None else [table_id])
+        return tables[0] if tables else None
 
     async def tables_of_user(self, user_id: int) -> list[Table]:
         """Open tables where the user has a seat."""
-        return [
-            live.table()
-            for live in self._registry.tables.values()
-            if live.status.is_open and live.seat_of(user_id) is not None
-        ]
+        return await self._still_open([t.id for t in self.open_tables() if user_id in t.user_ids])
 
-    def open_count(self) -> int:
-        """How many tables are open (lobby or playing): a figure for operators."""
-        return sum(live.status.is_open for live in self._registry.tables.values())
+    async def bring_in(self, table_ids: list[int]) -> None:
+        await self._registry.bring_in(table_ids)  # see TableRegistry.bring_in
+
+    async def serves(self, table_id: int) -> bool:
+        """Whether the table is this process's (see :meth:`TableRegistry.serves`)."""
+        return await self._registry.serves(table_id)
+
+    def open_tables(self) -> list[OpenTable]:
+        """Every open (lobby or playing) table as its stored rows tell, without
+        bringing any into memory."""
+        return self._registry.open_tables()
 
     async def unfinished(self) -> list[Table]:
-        """Every open (lobby or playing) table."""
-        return [live.table() for live in self._registry.tables.values() if live.status.is_open]
+        """Every open (lobby or playing) table, each brought into memory."""
+        return await self._still_open([t.id for t in self.open_tables()])
+
+    async def _still_open(self, table_ids: list[int]) -> list[Table]:
+        """Those of the tables that are still open once in memory."""
+        tables = [await self.get(table_id) for table_id in table_ids]
+        return [table for table in tables if table.is_open]
 
     # -- lobby -----------------------------------------------------------------
 
@@ -248,13 +257,6 @@ class TableService:
                 live.thread_id = place_id
             live.snapshot = None
             return live.table()
-
-    def _in_thread(self, thread_id: int) -> Table | None:
-        # Commands in a table's thread are rare: a walk over the open tables.
-        for live in self._registry.tables.values():
-            if live.thread_id == thread_id and live.status.is_open:
-                return live.table()
-        return None
 
     async def join(self, table_id: int, user_id: int, version: int) -> Table:
         """Take the lowest free seat in the lobby; once the seats are full (or

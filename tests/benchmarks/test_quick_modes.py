@@ -68,6 +68,9 @@ CLOSING_KEYS = {
         "tables_p99_ms",
         "backend",
         "tables",
+        "first_touch_actions",
+        "first_touch_p50_ms",
+        "first_touch_p99_ms",
     ],
     "click": [
         "clicks",

@@ -22,7 +22,6 @@ from db.store import (
     GameEnd,
     IntegrityFailure,
     LogEntry,
-    StateWrite,
     Store,
     StoreError,
     VersionConflict,
@@ -42,16 +41,13 @@ async def store(backend: Backend) -> AsyncIterator[Store]:
     await store.close()
 
 
-def _state_and_deadline(table_id: int, n: int = 0) -> Change:
-    return Change(
-        state=StateWrite(1, "fmt", f"state of {table_id}".encode(), keep_history=True),
-        deadlines=(Deadline(table_id, "turn", DUE + n, {"n": n}),),
-    )
+def _deadline(table_id: int, n: int = 0) -> Change:
+    return Change(deadlines=(Deadline(table_id, "turn", DUE + n, {"n": n}),))
 
 
 def _bid(store: Store, table_id: int, version: int = 1, actor: int = 11) -> Awaitable[Committed]:
     return store.commit_action(
-        table_id, version, LogEntry("bid", actor, {}, 2.0), _state_and_deadline(table_id)
+        table_id, version, LogEntry("bid", actor, {}, 2.0), _deadline(table_id)
     )
 
 
@@ -71,7 +67,7 @@ async def test_actions_of_many_tables_at_once_all_commit(store: Store) -> None:
     tables = await open_tables(store, 50)
     results = await asyncio.gather(
         *(
-            store.commit_action(t, 1, LogEntry("bid", 11, {"n": n}, 2.0), _state_and_deadline(t, n))
+            store.commit_action(t, 1, LogEntry("bid", 11, {"n": n}, 2.0), _deadline(t, n))
             for n, t in enumerate(tables)
         )
     )
@@ -82,8 +78,6 @@ async def test_actions_of_many_tables_at_once_all_commit(store: Store) -> None:
             [(1, "create"), (2, "bid")],
             [("turn", DUE + n, f'{{"n":{n}}}')],
         )
-    states = dict(await table_rows(store, "SELECT table_id, current FROM table_states"))
-    assert states == {t: f"state of {t}".encode() for t in tables}
 
 
 async def test_a_refused_action_fails_alone_and_the_others_commit(store: Store) -> None:
@@ -203,10 +197,7 @@ async def test_a_transaction_that_fails_writes_nothing_and_the_store_goes_on(
     await store.connection.execute(f"PRAGMA max_page_count = {int(row[0])}")
     big = {"blob": "x" * 100_000}
     results = await asyncio.gather(
-        *(
-            store.commit_action(t, 1, LogEntry("bid", 11, big, 2.0), _state_and_deadline(t))
-            for t in tables
-        ),
+        *(store.commit_action(t, 1, LogEntry("bid", 11, big, 2.0), _deadline(t)) for t in tables),
         return_exceptions=True,
     )
     assert all(isinstance(r, sqlite3.OperationalError) for r in results), results

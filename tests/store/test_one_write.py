@@ -15,27 +15,18 @@ from db.store import (
     Deadline,
     LogEntry,
     SeatRow,
-    StateWrite,
     Store,
     VersionConflict,
 )
 
 SEATS = (SeatRow(0, 10), SeatRow(1, 11), SeatRow(2, 12), SeatRow(3, 13))
-#: Kinds of action, each with its deadlines (None: left as they are): a card
-#: within a trick (no engine state), one that stores a new engine state, one
-#: that ends a hand (with the state's history) and one that also changes the
-#: table's status.
+#: Kinds of action, each with its deadlines (None: left as they are): a bid
+#: or card (the log row only), one that also changes the table's status, and
+#: one that also replaces its seats.
 CHANGES: dict[str, Callable[[tuple[Deadline, ...] | None], Change]] = {
-    "no state": lambda deadlines: Change(deadlines=deadlines),
-    "state": lambda deadlines: Change(
-        state=StateWrite(1, "fmt", b"state", keep_history=True), deadlines=deadlines
-    ),
-    "state with history": lambda deadlines: Change(
-        state=StateWrite(1, "fmt", b"state", b"history"), deadlines=deadlines
-    ),
-    "status": lambda deadlines: Change(
-        status="playing", state=StateWrite(1, "fmt", b"state", b"history"), deadlines=deadlines
-    ),
+    "log only": lambda deadlines: Change(deadlines=deadlines),
+    "status": lambda deadlines: Change(status="playing", deadlines=deadlines),
+    "seats": lambda deadlines: Change(seats=SEATS, deadlines=deadlines),
 }
 
 

@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from bot.game import checkpoint
 from bot.game.types import Phase
 from bot.tables.model import Table
 from bot.tables.service import TableService
@@ -114,15 +113,11 @@ def written(request: pytest.FixtureRequest) -> Written:
     return param
 
 
-@pytest.fixture(params=["from checkpoints", "replayed from the log"])
-async def upgraded(
-    request: pytest.FixtureRequest,
-    written: Written,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-) -> AsyncIterator[Upgraded]:
-    if request.param == "replayed from the log":
-        monkeypatch.setattr(checkpoint, "USABLE", False)
+@pytest.fixture
+async def upgraded(written: Written, tmp_path: Path) -> AsyncIterator[Upgraded]:
+    """The fixture's database opened by this version: its stored engine
+    states (written by versions that kept them) are left unread, every game
+    is replayed from its log."""
     path = tmp_path / "spades.db"
     shutil.copyfile(written.database, path)
     store = await Store.open(path)

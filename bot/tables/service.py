@@ -68,8 +68,7 @@ def random_seed() -> int:
 
 
 class TableService:
-    """Create with ``await TableService.open(store)``: it learns every open
-    table, and brings each into memory when it is first asked for."""
+    """Create with ``await TableService.open(store)``: tables load on first touch."""
 
     def __init__(
         self,
@@ -94,9 +93,8 @@ class TableService:
         seed_source: SeedSource = random_seed,
         owns: Owns | None = None,
     ) -> TableService:
-        """A service over ``store`` that knows every lobby and playing table:
-        each, once asked for, with the same seats, spectators, version and
-        engine state as before.
+        """A service over ``store`` that knows every lobby and playing table,
+        each, once asked for, as it was (seats, spectators, version, game).
         ``owns`` (a server id's test) limits it to the servers of this
         process's shards; without it, it serves every server."""
         service = cls(store, now=now, seed_source=seed_source, owns=owns)

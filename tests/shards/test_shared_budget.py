@@ -23,7 +23,11 @@ from aiohttp.test_utils import TestServer
 from bot.app import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
-PER_S = 40.0
+#: The fake Discord's limit, and the budget both processes are given below it,
+#: as the bot's ``rest_per_s`` sits below Discord's: a request's trip varies by
+#: some milliseconds on a loaded machine, so two may arrive closer than sent.
+LIMIT_PER_S = 40
+PER_S = 38.0
 ITEMS = 200  # each: 10 s of the budget for both together
 #: After this many requests in all, Discord answers one global 429...
 PAUSE_AFTER = 80
@@ -130,10 +134,10 @@ async def test_two_processes_share_one_budget_pause_together_and_survive_a_kill(
     posted = fake.of("survivor")
     alone = [t for t in posted if t > killed_at + 0.5]
     print(
-        f"two processes at {PER_S:g}/s: busiest second together {most},"
+        f"two processes at {PER_S:g}/s (limit {LIMIT_PER_S}): busiest second together {most},"
         f" before the kill {dict(senders)}, busiest second alone {busiest_second(alone)[0]}"
     )
-    assert most <= PER_S, (most, at, fake.paused_at, killed_at)
+    assert most <= LIMIT_PER_S, (most, at, fake.paused_at, killed_at)
     # Both had their share of it before the kill.
     assert min(senders.values()) >= KILL_AFTER / 4, senders
     # The global 429 paused both until it was over.

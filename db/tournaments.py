@@ -20,9 +20,6 @@ from db.errors import VersionConflict
 from db.sql import Statements, to_json
 from db.store import Store
 
-#: The statuses a tournament is stored with; the first two are open.
-OPEN_STATUSES = ("registering", "running")
-
 
 @dataclass(frozen=True, slots=True)
 class TournamentEvent:

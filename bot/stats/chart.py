@@ -166,13 +166,13 @@ def render_png(chart: ScoreChart, lang: str = ENGLISH, note: str = "") -> bytes:
     draw.text(((LEFT + right) // 2, chart.height - 4), axis, fill=AXIS, font=small, anchor="mb")
     draw.line([(LEFT, TOP), (LEFT, bottom)], fill=AXIS, width=1)
     draw.line([(LEFT, bottom), (right, bottom)], fill=AXIS, width=1)
-    for y, label, colour in (
+    for line_y, label, colour in (
         (chart.target_y, tr(lang, "target {points}", points=chart.target), TARGET_COLOUR),
         (chart.losing_y, tr(lang, "loses at {points}", points=chart.losing_score), SET_COLOUR),
     ):
-        if y is not None:
-            _dashed(draw, y, LEFT, right, colour)
-            draw.text((LEFT + 6, y - 3), label, fill=colour, font=small, anchor="lb")
+        if line_y is not None:
+            _dashed(draw, line_y, LEFT, right, colour)
+            draw.text((LEFT + 6, line_y - 3), label, fill=colour, font=small, anchor="lb")
     for team in (0, 1):
         line = [chart.origin[team], *((p.x, p.y) for p in chart.points[team])]
         if len(line) > 1:

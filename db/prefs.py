@@ -61,13 +61,12 @@ class PrefsSQL(StorePart):
 
     async def _set(self, user_id: int, column: str, value: str | int | None, at: float) -> None:
         """One column of the user's row (made if missing); ``column`` is one of ours."""
-        async with self.transaction() as db:
-            await db.execute(
-                f"INSERT INTO user_prefs (user_id, {column}, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE"
-                f" SET {column} = excluded.{column}, updated_at = excluded.updated_at",
-                (user_id, value, at),
-            )
+        await self.db.execute(
+            f"INSERT INTO user_prefs (user_id, {column}, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE"
+            f" SET {column} = excluded.{column}, updated_at = excluded.updated_at",
+            (user_id, value, at),
+        )
 
     # -- turn mentions ----------------------------------------------------------
 
@@ -87,8 +86,7 @@ class PrefsSQL(StorePart):
         was deleted, or the turn is nobody's to be told). Not an action: the
         version stays."""
         message_id, turn = (mention.message_id, mention.turn) if mention else (None, None)
-        async with self.transaction() as db:
-            await db.execute(
-                "UPDATE tables SET turn_mention_id = ?, turn_mention_turn = ? WHERE id = ?",
-                (message_id, turn, table_id),
-            )
+        await self.db.execute(
+            "UPDATE tables SET turn_mention_id = ?, turn_mention_turn = ? WHERE id = ?",
+            (message_id, turn, table_id),
+        )

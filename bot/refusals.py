@@ -343,7 +343,3 @@ def as_refusal(error: BaseException) -> BaseException:
     """``error`` as the Discord layer answers it: the database being away is
     a refusal like any other (the store reconnects by itself)."""
     return TryAgainSoon() if isinstance(error, DatabaseAway) else error
-
-
-def is_refusal(error: BaseException) -> bool:
-    return isinstance(as_refusal(error), Refusal | IllegalAction)

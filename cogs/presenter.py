@@ -69,7 +69,7 @@ NEEDED = (
     ("send_messages", "Send Messages"),
     ("embed_links", "Embed Links"),
 )
-UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003
+UNKNOWN_MESSAGE = 10008
 #: Discord's answer to an edit of an old message beyond its cap (a 429 or a 400).
 OLD_MESSAGE_CAP = 30046
 #: Edits of a message this old are paced (Discord caps them from an hour on;

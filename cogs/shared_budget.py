@@ -61,8 +61,6 @@ class SharedBudget:
         self._pause = pause
         self._slots: deque[float] = deque()
         self._round_trip_s = 0.0  # of the last lease
-        #: Statements sent to the store (leases), for the curious.
-        self.leases = 0
 
     @classmethod
     def of(cls, ledger: Ledger) -> SharedBudget:
@@ -94,7 +92,6 @@ class SharedBudget:
             self._slots.append(clock())  # one request, paced by this process alone
             return
         self._round_trip_s = max(0.0, clock() - asked)
-        self.leases += 1
         self._slots.extend(first + n * gap_s for n in range(count))
 
     def take(self) -> None:

@@ -26,8 +26,7 @@ class AnnouncementStore:
         return row is not None
 
     async def mark_announced(self, game_id: int, at: float) -> None:
-        async with self.store.transaction() as db:
-            await db.execute(
-                "UPDATE games SET announced_at = ? WHERE id = ? AND announced_at IS NULL",
-                (at, game_id),
-            )
+        await self.store.db.execute(
+            "UPDATE games SET announced_at = ? WHERE id = ? AND announced_at IS NULL",
+            (at, game_id),
+        )

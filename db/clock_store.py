@@ -34,14 +34,13 @@ class ClockStore:
     async def save(self, table_id: int, state: TableClockState) -> None:
         away = sum(1 << seat for seat in state.away_seats)
         taken = json.dumps({str(seat): at for seat, at in sorted(state.taken_back.items())})
-        async with self.store.transaction() as db:
-            await db.execute(
-                "INSERT INTO table_clock (table_id, stand_in, away_seats, taken_back)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE"
-                " SET stand_in = excluded.stand_in, away_seats = excluded.away_seats,"
-                " taken_back = excluded.taken_back",
-                (table_id, int(state.stand_in), away, taken),
-            )
+        await self.store.db.execute(
+            "INSERT INTO table_clock (table_id, stand_in, away_seats, taken_back)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE"
+            " SET stand_in = excluded.stand_in, away_seats = excluded.away_seats,"
+            " taken_back = excluded.taken_back",
+            (table_id, int(state.stand_in), away, taken),
+        )
 
 
 def _state(stand_in: int, away: int, taken_back: str) -> TableClockState:

@@ -42,13 +42,12 @@ class DeadlineSQL(StorePart):
         self, owner: int, kind: str, due_at: float, data: Mapping[str, Any]
     ) -> None:
         """Store a deadline, replacing the table's deadline of the same kind."""
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO deadlines (table_id, kind, due_at, data) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (table_id, kind) DO UPDATE"
-                " SET due_at = excluded.due_at, data = excluded.data",
-                (owner, kind, due_at, to_json(data)),
-            )
+        await self.db.execute(
+            "INSERT INTO deadlines (table_id, kind, due_at, data) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (table_id, kind) DO UPDATE"
+            " SET due_at = excluded.due_at, data = excluded.data",
+            (owner, kind, due_at, to_json(data)),
+        )
 
     async def delete_deadline(self, owner: int, kind: str | None = None) -> None:
         """Remove one deadline of a table, or all of them when ``kind`` is None."""

@@ -20,14 +20,13 @@ class GameReviewSQL(StorePart):
         """Keep a game's review; a second writer's copy (the same review) is
         ignored. ``stale``: the stored document this one replaces (of an
         older shape), if it is still the one stored."""
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO game_reviews (game_id, review, reviewed_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (game_id) DO UPDATE"
-                " SET review = excluded.review, reviewed_at = excluded.reviewed_at"
-                " WHERE game_reviews.review = ?",
-                (game_id, review, at, stale),
-            )
+        await self.db.execute(
+            "INSERT INTO game_reviews (game_id, review, reviewed_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id) DO UPDATE"
+            " SET review = excluded.review, reviewed_at = excluded.reviewed_at"
+            " WHERE game_reviews.review = ?",
+            (game_id, review, at, stale),
+        )
 
     async def game_place(self, game_id: int) -> tuple[int | None, bool] | None:
         """(the game's server, whether it is over), None for no such game."""

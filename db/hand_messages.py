@@ -75,11 +75,10 @@ class HandMessageStore:
 
     async def drop(self, table_id: int, user_id: int, token: str) -> None:
         """Forget the hand of this token; a newer hand of the same player stays."""
-        async with self.store.transaction() as db:
-            await db.execute(
-                "DELETE FROM live_hands WHERE table_id = ? AND user_id = ? AND token = ?",
-                (table_id, user_id, token),
-            )
+        await self.store.db.execute(
+            "DELETE FROM live_hands WHERE table_id = ? AND user_id = ? AND token = ?",
+            (table_id, user_id, token),
+        )
 
 
 async def _delete_expired(db: Statements, now: float) -> None:

@@ -204,17 +204,22 @@ class PostgresDatabase:
 
     # -- calls, each failing fast while the server is away ----------------------
 
-    async def _call(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+    @asynccontextmanager
+    async def _reaching(self) -> AsyncIterator[None]:
+        """Refuse at once while backing off; a failure that means the server
+        is gone starts (or lengthens) the back-off, an answer ends it."""
         self._check_reachable()
         try:
-            async with self.pool.acquire() as connection:
-                result = await work(connection)
+            yield
         except BaseException as exc:
             if _is_gone(exc):
                 raise self._away(exc) from exc
             raise
         self._answered()
-        return result
+
+    async def _call(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+        async with self._reaching(), self.pool.acquire() as connection:
+            return await work(connection)
 
     def _check_reachable(self) -> None:
         if self._backoff and time.monotonic() < self._retry_at:
@@ -242,31 +247,19 @@ class PostgresDatabase:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresStatements]:
-        self._check_reachable()
-        try:
-            async with self.pool.acquire() as connection, connection.transaction():
-                yield PostgresStatements(connection)
-        except BaseException as exc:
-            if _is_gone(exc):
-                raise self._away(exc) from exc
-            raise
-        self._answered()
+        async with self._reaching(), self.pool.acquire() as connection, connection.transaction():
+            yield PostgresStatements(connection)
 
     @asynccontextmanager
     async def consistent_read(self) -> AsyncIterator[PostgresStatements]:
         """Several reads that see one state of the database while other
         processes write: one read-only REPEATABLE READ transaction."""
-        self._check_reachable()
-        try:
-            async with (
-                self.pool.acquire() as connection,
-                connection.transaction(isolation="repeatable_read", readonly=True),
-            ):
-                yield PostgresStatements(connection)
-        except BaseException as exc:
-            if _is_gone(exc):
-                raise self._away(exc) from exc
-            raise
+        async with (
+            self._reaching(),
+            self.pool.acquire() as connection,
+            connection.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            yield PostgresStatements(connection)
 
     # -- the schema -------------------------------------------------------------
 

@@ -46,42 +46,27 @@ class PrefsSQL(StorePart):
         return UserPrefs(user_id, row[0], json.loads(row[1]), row[2], row[3], bool(row[4]))
 
     async def set_deck(self, user_id: int, deck: str | None, at: float) -> None:
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO user_prefs (user_id, deck, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE"
-                " SET deck = excluded.deck, updated_at = excluded.updated_at",
-                (user_id, deck, at),
-            )
+        await self._set(user_id, "deck", deck, at)
 
     async def set_language(self, user_id: int, language: str | None, at: float) -> None:
         """Choose the user's language (None: their Discord app's again)."""
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO user_prefs (user_id, language, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE"
-                " SET language = excluded.language, updated_at = excluded.updated_at",
-                (user_id, language, at),
-            )
+        await self._set(user_id, "language", language, at)
 
     async def set_coach(self, user_id: int, on: bool, at: float) -> None:
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO user_prefs (user_id, coach, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE"
-                " SET coach = excluded.coach, updated_at = excluded.updated_at",
-                (user_id, int(on), at),
-            )
+        await self._set(user_id, "coach", int(on), at)
 
     async def set_user_data(self, user_id: int, data: Mapping[str, Any], at: float) -> None:
         """Replace the user's further preferences (a JSON object)."""
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO user_prefs (user_id, data, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE"
-                " SET data = excluded.data, updated_at = excluded.updated_at",
-                (user_id, to_json(data), at),
-            )
+        await self._set(user_id, "data", to_json(data), at)
+
+    async def _set(self, user_id: int, column: str, value: str | int | None, at: float) -> None:
+        """One column of the user's row (made if missing); ``column`` is one of ours."""
+        await self.db.execute(
+            f"INSERT INTO user_prefs (user_id, {column}, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE"
+            f" SET {column} = excluded.{column}, updated_at = excluded.updated_at",
+            (user_id, value, at),
+        )
 
     # -- turn mentions ----------------------------------------------------------
 
@@ -101,8 +86,7 @@ class PrefsSQL(StorePart):
         was deleted, or the turn is nobody's to be told). Not an action: the
         version stays."""
         message_id, turn = (mention.message_id, mention.turn) if mention else (None, None)
-        async with self.transaction() as db:
-            await db.execute(
-                "UPDATE tables SET turn_mention_id = ?, turn_mention_turn = ? WHERE id = ?",
-                (message_id, turn, table_id),
-            )
+        await self.db.execute(
+            "UPDATE tables SET turn_mention_id = ?, turn_mention_turn = ? WHERE id = ?",
+            (message_id, turn, table_id),
+        )

@@ -35,5 +35,4 @@ class RestBudgetSQL(StorePart):
 
     async def pause_rest(self, until: float) -> None:
         """No slot before ``until`` is leased any more (a global 429's pause)."""
-        async with self.transaction() as db:
-            await db.execute(_PAUSE, {"until": until})
+        await self.db.execute(_PAUSE, {"until": until})

@@ -113,12 +113,11 @@ class SeasonStore:
         return row is not None
 
     async def season_posted(self, guild_id: int, season: int, at: float) -> None:
-        async with self.store.transaction() as db:
-            await db.execute(
-                "UPDATE seasons SET posted_at = ? "
-                "WHERE guild_id = ? AND season_no = ? AND posted_at IS NULL",
-                (at, guild_id, season),
-            )
+        await self.db.execute(
+            "UPDATE seasons SET posted_at = ? "
+            "WHERE guild_id = ? AND season_no = ? AND posted_at IS NULL",
+            (at, guild_id, season),
+        )
 
     async def season_skills(
         self, keys: Iterable[tuple[int, int, int]]

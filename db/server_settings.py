@@ -25,10 +25,9 @@ class ServerSettingsSQL(StorePart):
         self, guild_id: int, settings: Mapping[str, Any], at: float
     ) -> None:
         """Replace the server's settings, in one transaction."""
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO server_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE"
-                " SET settings = excluded.settings, updated_at = excluded.updated_at",
-                (guild_id, to_json(settings), at),
-            )
+        await self.db.execute(
+            "INSERT INTO server_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE"
+            " SET settings = excluded.settings, updated_at = excluded.updated_at",
+            (guild_id, to_json(settings), at),
+        )

@@ -88,13 +88,12 @@ class StatsStore:
         return bool(row[0]) if row else False
 
     async def set_rate_computer_games(self, guild_id: int, rate: bool) -> None:
-        async with self.store.transaction() as db:
-            await db.execute(
-                "INSERT INTO stats_guild_settings (guild_id, rate_computer_games) VALUES (?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE "
-                "SET rate_computer_games = excluded.rate_computer_games",
-                (guild_id, int(rate)),
-            )
+        await self.db.execute(
+            "INSERT INTO stats_guild_settings (guild_id, rate_computer_games) VALUES (?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE "
+            "SET rate_computer_games = excluded.rate_computer_games",
+            (guild_id, int(rate)),
+        )
 
     # -- what counting a batch of games starts from ------------------------------
 

@@ -71,15 +71,13 @@ class TableSQL(TableReads):
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
         """Remember the table's message (not an action: the version stays)."""
-        async with self.transaction() as db:
-            await db.execute(
-                "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id)
-            )
+        await self.db.execute(
+            "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id)
+        )
 
     async def set_thread(self, table_id: int, thread_id: int | None) -> None:
         """Remember the thread the table talks in (None: its channel again)."""
-        async with self.transaction() as db:
-            await db.execute("UPDATE tables SET thread_id = ? WHERE id = ?", (thread_id, table_id))
+        await self.db.execute("UPDATE tables SET thread_id = ? WHERE id = ?", (thread_id, table_id))
 
     async def commit_action(
         self, table_id: int, version: int, entry: LogEntry, change: Change | None = None

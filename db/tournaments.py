@@ -20,9 +20,6 @@ from db.errors import VersionConflict
 from db.sql import Statements, to_json
 from db.store import Store
 
-#: The statuses a tournament is stored with; the first two are open.
-OPEN_STATUSES = ("registering", "running")
-
 
 @dataclass(frozen=True, slots=True)
 class TournamentEvent:
@@ -142,10 +139,9 @@ class TournamentStore:
 
     async def set_message(self, tournament_id: int, message_id: int | None) -> None:
         """Remember the tournament's public message (not a step: the version stays)."""
-        async with self.store.transaction() as db:
-            await db.execute(
-                "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
-            )
+        await self.store.db.execute(
+            "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
+        )
 
     async def get(self, tournament_id: int) -> TournamentRow | None:
         row = await self.store.db.fetchone(
@@ -184,11 +180,10 @@ class TournamentStore:
 
     async def shown(self, tournament_id: int, version: int) -> None:
         """The tournament's message shows it at ``version`` (or later)."""
-        async with self.store.transaction() as db:
-            await db.execute(
-                "UPDATE tournaments SET shown_version = ? WHERE id = ? AND shown_version < ?",
-                (version, tournament_id, version),
-            )
+        await self.store.db.execute(
+            "UPDATE tournaments SET shown_version = ? WHERE id = ? AND shown_version < ?",
+            (version, tournament_id, version),
+        )
 
     async def standings_owed(self) -> list[TournamentRow]:
         """Finished tournaments whose final standings were never posted
@@ -208,12 +203,11 @@ class TournamentStore:
         return row is not None
 
     async def standings_posted(self, tournament_id: int, at: float) -> None:
-        async with self.store.transaction() as db:
-            await db.execute(
-                "UPDATE tournaments SET standings_posted_at = ?"
-                " WHERE id = ? AND standings_posted_at IS NULL",
-                (at, tournament_id),
-            )
+        await self.store.db.execute(
+            "UPDATE tournaments SET standings_posted_at = ?"
+            " WHERE id = ? AND standings_posted_at IS NULL",
+            (at, tournament_id),
+        )
 
     async def over_with(self, guild_id: int, user_id: int) -> list[TournamentRow]:
         """The server's finished tournaments the user registered in (by
@@ -239,20 +233,17 @@ class TournamentStore:
 
     async def set_channel(self, tournament_id: int, match_no: int, channel_id: int) -> None:
         """Where the match's table is to open; kept if one was written before."""
-        async with self.store.transaction() as db:
-            await db.execute(
-                "INSERT INTO tournament_tables (tournament_id, match_no, place_id)"
-                " VALUES (?, ?, ?) ON CONFLICT (tournament_id, match_no) DO NOTHING",
-                (tournament_id, match_no, channel_id),
-            )
+        await self.store.db.execute(
+            "INSERT INTO tournament_tables (tournament_id, match_no, place_id)"
+            " VALUES (?, ?, ?) ON CONFLICT (tournament_id, match_no) DO NOTHING",
+            (tournament_id, match_no, channel_id),
+        )
 
     async def set_table(self, tournament_id: int, match_no: int, table_id: int) -> None:
-        async with self.store.transaction() as db:
-            await db.execute(
-                "UPDATE tournament_tables SET table_id = ?"
-                " WHERE tournament_id = ? AND match_no = ?",
-                (table_id, tournament_id, match_no),
-            )
+        await self.store.db.execute(
+            "UPDATE tournament_tables SET table_id = ? WHERE tournament_id = ? AND match_no = ?",
+            (table_id, tournament_id, match_no),
+        )
 
     async def match_tables(self, tournament_id: int) -> list[MatchTable]:
         rows = await self.store.db.fetchall(
@@ -284,20 +275,18 @@ class TournamentStore:
     ) -> None:
         """Store a deadline of tournament ``owner``, replacing the one of the
         same kind."""
-        async with self.store.transaction() as db:
-            await db.execute(
-                "INSERT INTO tournament_deadlines (tournament_id, kind, due_at, data)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id, kind) DO UPDATE"
-                " SET due_at = excluded.due_at, data = excluded.data",
-                (owner, kind, due_at, to_json(data)),
-            )
+        await self.store.db.execute(
+            "INSERT INTO tournament_deadlines (tournament_id, kind, due_at, data)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id, kind) DO UPDATE"
+            " SET due_at = excluded.due_at, data = excluded.data",
+            (owner, kind, due_at, to_json(data)),
+        )
 
     async def delete_deadline(self, owner: int, kind: str) -> None:
-        async with self.store.transaction() as db:
-            await db.execute(
-                "DELETE FROM tournament_deadlines WHERE tournament_id = ? AND kind = ?",
-                (owner, kind),
-            )
+        await self.store.db.execute(
+            "DELETE FROM tournament_deadlines WHERE tournament_id = ? AND kind = ?",
+            (owner, kind),
+        )
 
     async def load_deadlines(self) -> list[Deadline]:
         rows = await self.store.db.fetchall(

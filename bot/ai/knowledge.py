@@ -48,11 +48,6 @@ class Knowledge:
             self.hand if s == self.seat else self.unseen & ~self.forbidden[s] for s in range(4)
         )
 
-    def void_suits(self, seat: int) -> list[int]:
-        """Suits ``seat`` is known to be out of (only suits with unseen cards)."""
-        held = self.unseen & ~self.forbidden[seat]
-        return [s for s in range(4) if self.unseen & SUIT_MASKS[s] and not held & SUIT_MASKS[s]]
-
 
 def knowledge_of(view: PlayerView) -> Knowledge:
     forbidden = [0, 0, 0, 0]

@@ -90,7 +90,6 @@ class SearchPlayer:
         self.exact_tricks = exact_tricks
         self.stable_after = stable_after  # samples before an early stop
         self.read_plays = read_plays  # sample with the clues of the cards chosen
-        self.last_tally: Tally | None = None  # the samples of the last decision
 
     # -- the decision loop ------------------------------------------------------
 
@@ -172,7 +171,6 @@ class SearchPlayer:
                     child.play(card)
                     values.append(value_of(roll_out(child, plan)))
             tally.add(values)
-        self.last_tally = tally
         return moves[tally.choice()]
 
     def sampler_for(self, view: PlayerView, knowledge: Knowledge) -> DealSampler:
@@ -280,7 +278,6 @@ class SearchPlayer:
                 won = roll_out(start, plan)
                 values.append(valuer.value([b if b is not None else 0 for b in bids], won))
             tally.add(values)
-        self.last_tally = tally
         return tally
 
 

@@ -164,19 +164,18 @@ def percent(part: int, whole: int) -> str:
     return f"{part / whole:.0%}" if whole else "–"
 
 
+def rating_text(rating: int, rank: int | None, players: int, lang: str) -> str:
+    if rank is None:
+        return tr(lang, "unrated")
+    return tr(
+        lang, "**{rating}** (#{rank} of {players})", rating=rating, rank=rank, players=players
+    )
+
+
 def stats_fields(stats: PlayerStats, lang: str = ENGLISH) -> list[Field]:
     """The fields of a stats embed, short enough for a phone."""
     t = stats.tally
-    if stats.rank is None:
-        rating = tr(lang, "unrated")
-    else:
-        rating = tr(
-            lang,
-            "**{rating}** (#{rank} of {players})",
-            rating=stats.rating,
-            rank=stats.rank,
-            players=stats.ranked_players,
-        )
+    rating = rating_text(stats.rating, stats.rank, stats.ranked_players, lang)
     partners = [
         tr(
             lang,
@@ -245,16 +244,7 @@ def season_field(standing: SeasonStanding, lang: str = ENGLISH) -> tuple[str, st
     row = standing.row
     if row is None or not row.games:
         return name, tr(lang, "no games yet this season"), True
-    if standing.rank is None:
-        rating = tr(lang, "unrated")
-    else:
-        rating = tr(
-            lang,
-            "**{rating}** (#{rank} of {players})",
-            rating=row.rating,
-            rank=standing.rank,
-            players=standing.ranked_players,
-        )
+    rating = rating_text(row.rating, standing.rank, standing.ranked_players, lang)
     record = tr(
         lang, "{wins}W {losses}L {draws}D", wins=row.wins, losses=row.losses, draws=row.draws
     )

@@ -166,24 +166,13 @@ def render_png(chart: ScoreChart, lang: str = ENGLISH, note: str = "") -> bytes:
     draw.text(((LEFT + right) // 2, chart.height - 4), axis, fill=AXIS, font=small, anchor="mb")
     draw.line([(LEFT, TOP), (LEFT, bottom)], fill=AXIS, width=1)
     draw.line([(LEFT, bottom), (right, bottom)], fill=AXIS, width=1)
-    if chart.target_y is not None:
-        _dashed(draw, chart.target_y, LEFT, right, TARGET_COLOUR)
-        draw.text(
-            (LEFT + 6, chart.target_y - 3),
-            tr(lang, "target {points}", points=chart.target),
-            fill=TARGET_COLOUR,
-            font=small,
-            anchor="lb",
-        )
-    if chart.losing_y is not None:
-        _dashed(draw, chart.losing_y, LEFT, right, SET_COLOUR)
-        draw.text(
-            (LEFT + 6, chart.losing_y - 3),
-            tr(lang, "loses at {points}", points=chart.losing_score),
-            fill=SET_COLOUR,
-            font=small,
-            anchor="lb",
-        )
+    for line_y, label, colour in (
+        (chart.target_y, tr(lang, "target {points}", points=chart.target), TARGET_COLOUR),
+        (chart.losing_y, tr(lang, "loses at {points}", points=chart.losing_score), SET_COLOUR),
+    ):
+        if line_y is not None:
+            _dashed(draw, line_y, LEFT, right, colour)
+            draw.text((LEFT + 6, line_y - 3), label, fill=colour, font=small, anchor="lb")
     for team in (0, 1):
         line = [chart.origin[team], *((p.x, p.y) for p in chart.points[team])]
         if len(line) > 1:

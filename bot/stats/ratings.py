@@ -30,10 +30,6 @@ class Skill:
     sigma: float = START_SIGMA
 
     @property
-    def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
-
-    @property
     def display(self) -> int:
         return display_rating(self.mu, self.sigma)
 

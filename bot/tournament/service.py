@@ -114,9 +114,6 @@ class TournamentService:
         """Its message shows the tournament at ``version``: a restart need not draw it."""
         await self.store.shown(tournament_id, version)
 
-    def open_ids(self) -> list[int]:
-        return [t.id for t in self._tournaments.values() if t.phase in ("registering", "running")]
-
     async def standings_owed(self) -> list[Tournament]:
         """The finished tournaments of this process's servers whose final
         standings were never posted (the process stopped first)."""

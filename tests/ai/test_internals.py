@@ -35,9 +35,10 @@ def test_knowledge_sees_voids_and_only_spades_leads() -> None:
     game = position(hands, bids=[3, 2, 5, 3], plays="3D 2C 5D 4D 4H 6S 6H TH 4S 5S 3C")
     k = knowledge_of(view_of(game, 3))
     # Seat 2 showed out of diamonds and spades, seat 0 out of hearts.
-    assert k.void_suits(2) == [1, 3]
-    assert k.void_suits(0) == [2]
-    assert k.void_suits(1) == []
+    possible = k.possible()
+    assert [s for s in range(4) if not possible[2] & SUIT_MASKS[s]] == [1, 3]
+    assert [s for s in range(4) if not possible[0] & SUIT_MASKS[s]] == [2]
+    assert all(possible[1] & SUIT_MASKS[s] for s in range(4))
     assert k.counts == (10, 10, 10, 11)
     assert k.hand == game.hands[3]
     assert not k.unseen & k.hand

@@ -320,7 +320,7 @@ async def test_partners_drawn_and_registrations_withdrawn_or_declined(world: Wor
     second = world.guild.create_text_channel("more-spades")
     result = await people[4].slash(second, "spades tournament new", name="Second")
     assert result.response is not None
-    other.id = max(t for t in world.bot.tournaments.open_ids())
+    other.id = max(t.id for t in world.bot.tournaments.loaded())
     message = next(
         m for m in second.history() if m.embeds and "Second" in (m.embeds[0].title or "")
     )

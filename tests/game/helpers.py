@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 from bot.game import refusals
 from bot.game.cards import SUIT_MASKS, cards_of, parse_cards
 from bot.game.checks import check_timeout_claim
+from bot.game.random_play import random_card
 from bot.game.rules import RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import Phase
@@ -103,3 +106,23 @@ def timeout_claimable(game: Game, seat: int, at: float) -> bool:
     except refusals.ClaimRefused:
         return False
     return True
+
+
+def play_random_hand(game: Game, rng: random.Random) -> None:
+    """Bid (Nil to 13, uniformly) and play the current hand to its end at random."""
+    while game.phase is Phase.BIDDING:
+        seat = game.to_act
+        game.bid(seat, int(rng.random() * 14))
+    while game.phase is Phase.PLAYING:
+        seat = game.to_act
+        game.play(seat, random_card(game.legal_play_mask(seat), rng))
+
+
+def play_random_game(game: Game, rng: random.Random, max_hands: int = 1000) -> None:
+    """Random legal actions to the game's end (or ``max_hands``)."""
+    while not game.over:
+        if game.phase is Phase.HAND_OVER:
+            game.next_hand(game.dealer)
+        play_random_hand(game, rng)
+        if game.hand_number >= max_hands:
+            break

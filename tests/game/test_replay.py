@@ -11,13 +11,20 @@ import pytest
 
 from bot.game import refusals
 from bot.game.cards import parse_card
-from bot.game.random_play import play_random_game, random_card
+from bot.game.random_play import random_card
 from bot.game.rules import PRESETS, preset
 from bot.game.scoring import BLIND_NIL
 from bot.game.state import Game
 from bot.game.types import Action, ActionKind, Phase
 
-from .helpers import MIXED_DEAL, all_spades_deal, bid_round, new_game, play_out_lowest
+from .helpers import (
+    MIXED_DEAL,
+    all_spades_deal,
+    bid_round,
+    new_game,
+    play_out_lowest,
+    play_random_game,
+)
 
 
 def random_action(game: Game, rng: random.Random) -> Action:

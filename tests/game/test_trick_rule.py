@@ -8,7 +8,6 @@ import random
 
 from bot.game.cards import NON_SPADE_MASK, SPADE_MASK, cards_of, parse_cards
 from bot.game.playout import Position, random_play_out
-from bot.game.random_play import play_random_game
 from bot.game.rules import PRESETS
 from bot.game.state import Game
 from bot.game.trick import (
@@ -21,6 +20,8 @@ from bot.game.trick import (
     winning,
     winning_index,
 )
+
+from .helpers import play_random_game
 
 GAMES = 2000
 

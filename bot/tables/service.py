@@ -373,10 +373,15 @@ class TableService:
 
     async def play(self, table_id: int, user_id: int, card: int | str, version: int) -> Table:
         """Play a card (its int, or its name in the table's deck such as 'AS' or 'BJ')."""
-        deck = (await self.get(table_id)).rules.deck.value if isinstance(card, str) else "standard"
-        return await self._engine_act(
-            table_id, user_id, version, ActionKind.PLAY, card_value(card, deck)
-        )
+        if not isinstance(card, str):
+            return await self._engine_act(
+                table_id, user_id, version, ActionKind.PLAY, card_value(card)
+            )
+
+        def named(live: LiveTable) -> int:  # read in the deck of the table as it is now
+            return card_value(card, live.options.rules().deck.value)
+
+        return await self._engine_act(table_id, user_id, version, ActionKind.PLAY, named)
 
     async def challenge(
         self,

@@ -58,8 +58,7 @@ SeedSource = Callable[[], int]
 Listener = Callable[[Table, str], Awaitable[None]]
 
 
-#: A table opened with no choice made.
-DEFAULT_OPTIONS = TableOptions()
+DEFAULT_OPTIONS = TableOptions()  # a table opened with no choice made
 
 
 def random_seed() -> int:
@@ -372,16 +371,13 @@ class TableService:
         return await self._engine_act(table_id, user_id, version, ActionKind.BID, bid)
 
     async def play(self, table_id: int, user_id: int, card: int | str, version: int) -> Table:
-        """Play a card (its int, or its name in the table's deck such as 'AS' or 'BJ')."""
-        if not isinstance(card, str):
-            return await self._engine_act(
-                table_id, user_id, version, ActionKind.PLAY, card_value(card)
-            )
+        """Play a card: its int, or its name in the table's deck ('AS', 'BJ'),
+        read under the table's lock."""
 
-        def named(live: LiveTable) -> int:  # read in the deck of the table as it is now
+        def value(live: LiveTable) -> int:
             return card_value(card, live.options.rules().deck.value)
 
-        return await self._engine_act(table_id, user_id, version, ActionKind.PLAY, named)
+        return await self._engine_act(table_id, user_id, version, ActionKind.PLAY, value)
 
     async def challenge(
         self,
@@ -433,8 +429,7 @@ class TableService:
         def validate(live: LiveTable) -> Write:
             return moderator_write(live, moderator_id, note, self.now)
 
-        table = await self.get(table_id)
-        return await self._act(table_id, moderator_id, table.version, validate)
+        return await self._act(table_id, moderator_id, (await self.get(table_id)).version, validate)
 
     async def claim_rest(self, table_id: int, user_id: int, version: int) -> Table:
         """Claim every trick left in the hand, on the player's turn to play:

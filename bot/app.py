@@ -392,7 +392,7 @@ class SpadesApp:
         answered = await self.tables.answer_seat(table.id, user_id, version, accept, away)
         request = current.seat_request
         if accept and request is not None and request.seat in away:
-            await self.clock.take_back(table.id, request.user_id)
+            await self.clock.take_back(answered, request.user_id)
         return answered
 
     async def challenge(self, table: Table, user_id: int, accused_id: int) -> Table:
@@ -400,7 +400,7 @@ class SpadesApp:
 
     async def _back_at(self, table: Table, user_id: int) -> None:
         """A seat a computer plays for its late owner is theirs again."""
-        await self.clock.take_back(table.id, user_id)
+        await self.clock.take_back(table, user_id)
 
     # -- preferences and bookkeeping --------------------------------------------
 

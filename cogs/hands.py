@@ -134,9 +134,12 @@ class HandScreens:
             await self._drawn(key, message, table)
 
     async def redraw(
-        self, interaction: discord.Interaction[Any], table_id: int, note: str | None = None
+        self, interaction: discord.Interaction[Any], table: Table, note: str | None = None
     ) -> None:
-        """Redraw the hand message the (deferred) click came from, at the current state.
+        """Redraw the hand message the (deferred) click came from, at ``table``:
+        the table the click's action left (or, refused, the one it was judged
+        against). Should the message show a newer one already, drawn meanwhile
+        by a later change, the table is read again: a hand never goes back.
 
         Hand buttons only ever live on their owner's private messages. Should
         one arrive from any other message (a forged one), the hand is sent in
@@ -144,15 +147,15 @@ class HandScreens:
         """
         source = interaction.message
         if source is None or not source.flags.ephemeral:
-            table = await self.app.tables.get(table_id)
             spec = await self.spec(table, interaction.user.id, note, private_language(interaction))
             await interaction.followup.send(
                 **message_fields(spec), ephemeral=True, allowed_mentions=NO_MENTIONS
             )
             return
-        key, message = self._track(interaction, table_id)
+        key, message = self._track(interaction, table.id)
         async with message.lock:
-            table = await self.app.tables.get(table_id)
+            if message.version > table.version:
+                table = await self.app.tables.get(table.id)
             spec = await self.spec(table, interaction.user.id, note, message.language)
             await interaction.edit_original_response(
                 **message_fields(spec), allowed_mentions=NO_MENTIONS
@@ -216,12 +219,14 @@ class HandScreens:
                 await self._forget(key, message)
                 continue
             if message.version < table.version and message.moment != hand_moment(table, key[1]):
-                await self._refresh_one(key, message)
+                await self._refresh_one(key, message, table)
             if not table.is_open:
                 # The game is over: its hands are drawn for the last time.
                 await self._forget(key, message)
 
-    async def _refresh_one(self, key: _Key, message: _HandMessage) -> None:
+    async def _refresh_one(self, key: _Key, message: _HandMessage, table: Table) -> None:
+        """Redraw one editable hand at ``table``, the newest table published
+        to the presenter (a later one comes with its own refresh)."""
         async with message.lock:
             if self._messages.get(key) is not message:
                 return  # replaced meanwhile by a newer hand, drawn just now
@@ -229,7 +234,6 @@ class HandScreens:
                 # It expired while waiting for the lock: Discord would refuse the edit.
                 await self._forget(key, message)
                 return
-            table = await self.app.tables.get(key[0])
             if message.version >= table.version or message.moment == hand_moment(table, key[1]):
                 return
             try:

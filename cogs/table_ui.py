@@ -135,11 +135,11 @@ class TableUI:
         note = None
         try:
             if cid.action is Act.LOOK:
-                await self.app.look(table, user, cid.version)
+                table = await self.app.look(table, user, cid.version)
             elif cid.action is Act.BID:
-                await self.app.bid(table, user, cid.version, _int_arg(cid))
+                table = await self.app.bid(table, user, cid.version, _int_arg(cid))
             else:
-                await self.app.play(table, user, cid.version, cid.arg or "")
+                table = await self.app.play(table, user, cid.version, cid.arg or "")
         except StaleAction:
             note = tr(
                 private_language(interaction),
@@ -147,7 +147,7 @@ class TableUI:
             )
         except IllegalAction as exc:
             note = explain(exc, private_language(interaction))
-        await self.hands.redraw(interaction, cid.table, note)
+        await self.hands.redraw(interaction, table, note)
 
     # -- the table message -----------------------------------------------------------
 

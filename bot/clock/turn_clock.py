@@ -138,10 +138,11 @@ class TurnClock:
         await self._save(table_id, replace(state, stand_in=on))
         await self._replan(table_id)
 
-    async def take_back(self, table_id: int, user_id: int) -> bool:
+    async def take_back(self, table: Table, user_id: int) -> bool:
         """The owner of a seat a computer plays for opened their hand: the seat
-        is theirs again, and their turn clock starts afresh. True if it was away."""
-        table = await self.service.get(table_id)
+        is theirs again, and their turn clock starts afresh. True if it was away.
+        ``table`` is the table as the caller last read it: its seats and game
+        number are what count here."""
         seat = table.seat_of(user_id)
         state = self._seats_state(table)
         if seat is None or seat not in state.away_seats:
@@ -150,7 +151,7 @@ class TurnClock:
         await self._save_seats(
             table, replace(state, away_seats=state.away_seats - {seat}, taken_back=taken_back)
         )
-        await self._replan(table_id)
+        await self._replan(table.id)
         return True
 
     def claim_open(self, table: Table) -> bool:

@@ -11,7 +11,8 @@ the log as plain tuples), which every other method keeps up to date.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import operator
+from dataclasses import dataclass, field, fields
 from typing import Any, Final, cast
 
 from bot.game import bidding, checks, refusals, rest_claim
@@ -418,6 +419,15 @@ class Game:
         self._log.append((ActionKind.CLAIM_TIMEOUT, seat, 0, at))
         self._end(GameResult(1 - team_of(waiting), EndReason.TIMEOUT, waiting))
 
+    def copy(self) -> Game:
+        """An independent copy of this state: what ``apply`` or
+        ``end_by_moderator`` does to one, the other never sees. The engine
+        changes its list fields in place but never an object inside one (a
+        Trick, a HandRecord once its hand is over, a tuple), so each list is
+        copied and what it holds is shared."""
+        values: list[Any] = [list(v) if type(v) is list else v for v in _FIELD_VALUES(self)]
+        return Game(*values)
+
     def end_by_moderator(self, note: str | None, at: float = 0.0) -> None:
         """A moderator ends the game, nobody winning; ``note`` (their reason)
         stays with the result; the log keeps it beside the action (a replay
@@ -472,3 +482,7 @@ class Game:
         self.result = result
         self.phase = Phase.GAME_OVER
         self._turn = NOBODY
+
+
+#: A state's fields in order, read at once (:meth:`Game.copy`).
+_FIELD_VALUES = operator.attrgetter(*(spec.name for spec in fields(Game)))

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from bot import refusals
 from bot.game.cards import CARD_COUNT, parse_card
-from bot.tables.live import LiveTable
-from bot.tables.model import TableStatus
+from bot.tables.model import Table, TableStatus
 
 
 def is_int(value: object) -> bool:
@@ -21,52 +20,52 @@ def check_id(value: object, what: str) -> None:
         raise refusals.Malformed(f"that is not a valid {what} id")
 
 
-def check_version(live: LiveTable, version: object) -> None:
+def check_version(table: Table, version: object) -> None:
     """Refuse a click made on a view of the table that the players' side of it
     has changed since: a spectator coming or going does not count, so any
     version from the last visible change up to the current one is accepted.
-    ``live.visible_version`` must be known when ``version`` is older than the
+    ``table.visible_version`` must be known when ``version`` is older than the
     current one (``TableRegistry.run`` sees to it)."""
-    check_not_ahead(live, version)
+    check_not_ahead(table, version)
     assert isinstance(version, int)
-    if version == live.version:
+    if version == table.version:
         return
-    assert live.visible_version is not None
-    if version < live.visible_version:
+    assert table.visible_version is not None
+    if version < table.visible_version:
         raise refusals.StaleAction()
 
 
-def check_not_ahead(live: LiveTable, version: object) -> None:
+def check_not_ahead(table: Table, version: object) -> None:
     """The check of actions whose intent does not depend on what was shown
     (join, leave, look): any version will do, but it must be a version the
     table has had."""
     if not is_int(version):
         raise refusals.Malformed("the table version is missing or not a number")
     assert isinstance(version, int)
-    if version > live.version:
+    if version > table.version:
         raise refusals.StaleAction()
 
 
-def check_host(live: LiveTable, user_id: int) -> None:
-    if user_id != live.host_id:
-        if live.seat_of(user_id) is None and user_id not in live.spectators:
+def check_host(table: Table, user_id: int) -> None:
+    if user_id != table.host_id:
+        if table.seat_of(user_id) is None and user_id not in table.spectators:
             raise refusals.NotSeated()
         raise refusals.HostOnly()
 
 
-def check_lobby(live: LiveTable) -> None:
-    if live.status is TableStatus.LOBBY:
+def check_lobby(table: Table) -> None:
+    if table.status is TableStatus.LOBBY:
         return
-    if live.status is TableStatus.PLAYING:
+    if table.status is TableStatus.PLAYING:
         raise refusals.AlreadyStarted()
     raise refusals.TableClosed()
 
 
-def check_member(live: LiveTable, user_id: int) -> int:
+def check_member(table: Table, user_id: int) -> int:
     """The user's seat; Spectator or NotSeated if they have none."""
-    seat = live.seat_of(user_id)
+    seat = table.seat_of(user_id)
     if seat is None:
-        if user_id in live.spectators:
+        if user_id in table.spectators:
             raise refusals.Spectator()
         raise refusals.NotSeated()
     return seat

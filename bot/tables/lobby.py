@@ -1,7 +1,7 @@
 """Plans of the lobby's actions and of the starts of games.
 
-Each function validates one action against the live table (under its lock)
-and returns the :class:`~bot.tables.live.Write` to commit, or raises the
+Each function validates one action against the table (under its lock)
+and returns the :class:`~bot.tables.step.Write` to commit, or raises the
 refusal. The clock and the seed are read only once the action is valid.
 """
 
@@ -35,8 +35,8 @@ from bot.tables.kinds import (
     UNWATCH,
     WATCH,
 )
-from bot.tables.live import LiveTable, Write
-from bot.tables.model import EMPTY_SEAT, Seat, TableStatus
+from bot.tables.model import EMPTY_SEAT, Seat, Table, TableStatus
+from bot.tables.step import Write
 from db.store import Change, GameStart, LogEntry, SeatRow
 
 Clock = Callable[[], float]
@@ -47,53 +47,53 @@ def seat_rows(seats: Iterable[Seat]) -> tuple[SeatRow, ...]:
     return tuple(SeatRow(n, s.user_id, s.computer_level) for n, s in enumerate(seats))
 
 
-def join(live: LiveTable, user_id: int, version: int, now: Clock) -> Write:
+def join(table: Table, user_id: int, version: int, now: Clock) -> Write:
     """The lowest free seat in the lobby, else a place among the spectators.
     Whatever the table looked like when the button was drawn."""
-    if not live.status.is_open:
+    if not table.status.is_open:
         raise refusals.TableClosed()
-    if live.seat_of(user_id) is not None or user_id in live.spectators:
+    if table.seat_of(user_id) is not None or user_id in table.spectators:
         raise refusals.AlreadyJoined()
-    check_not_ahead(live, version)
+    check_not_ahead(table, version)
     at = now()
-    free = [n for n, seat in enumerate(live.seats) if seat.is_empty]
-    if live.status is TableStatus.LOBBY and free:
-        seats = list(live.seats)
+    free = [n for n, seat in enumerate(table.seats) if seat.is_empty]
+    if table.status is TableStatus.LOBBY and free:
+        seats = list(table.seats)
         seats[free[0]] = Seat(user_id=user_id)
         return Write(
             LogEntry(JOIN, user_id, {"seat": free[0]}, at),
             Change(seats=seat_rows(seats)),
             seats=seats,
         )
-    if not live.options.watchers:
+    if not table.options.watchers:
         raise refusals.ClosedToWatchers()
     return Write(
         LogEntry(WATCH, user_id, {}, at),
         Change(add_spectator=user_id),
-        spectators=[*live.spectators, user_id],
+        spectators=[*table.spectators, user_id],
     )
 
 
-def leave(live: LiveTable, user_id: int, version: int, now: Clock) -> Write:
+def leave(table: Table, user_id: int, version: int, now: Clock) -> Write:
     """A seat given up before the start, or a spectator gone; any version."""
-    seat = live.seat_of(user_id)
-    if seat is None and user_id not in live.spectators:
+    seat = table.seat_of(user_id)
+    if seat is None and user_id not in table.spectators:
         raise refusals.NotSeated()
-    if seat is not None and user_id == live.host_id:
+    if seat is not None and user_id == table.host_id:
         raise refusals.HostCannotLeave()
-    if seat is not None and live.status is not TableStatus.LOBBY:
-        if live.status is TableStatus.PLAYING:
+    if seat is not None and table.status is not TableStatus.LOBBY:
+        if table.status is TableStatus.PLAYING:
             raise refusals.AlreadyStarted(N_("the game has started: resign to leave it"))
         raise refusals.TableClosed()
-    check_not_ahead(live, version)
+    check_not_ahead(table, version)
     at = now()
     if seat is None:
         return Write(
             LogEntry(UNWATCH, user_id, {}, at),
             Change(remove_spectator=user_id),
-            spectators=[u for u in live.spectators if u != user_id],
+            spectators=[u for u in table.spectators if u != user_id],
         )
-    seats = list(live.seats)
+    seats = list(table.seats)
     seats[seat] = EMPTY_SEAT
     return Write(
         LogEntry(LEAVE, user_id, {"seat": seat}, at),
@@ -103,23 +103,23 @@ def leave(live: LiveTable, user_id: int, version: int, now: Clock) -> Write:
 
 
 def choose_partner(
-    live: LiveTable,
+    table: Table,
     user_id: int,
     chosen: int,
     version: int,
     now: Clock,
 ) -> Write:
-    check_host(live, user_id)
-    check_lobby(live)
-    if any(seat.is_empty for seat in live.seats):
+    check_host(table, user_id)
+    check_lobby(table)
+    if any(seat.is_empty for seat in table.seats):
         raise refusals.NotEnoughPlayers(
             N_("all four seats must be taken before you pick a partner")
         )
     if not is_int(chosen) or not 1 <= chosen <= 3:
         raise refusals.BadPartner()
-    check_version(live, version)
+    check_version(table, version)
     others = [n for n in (1, 2, 3) if n != chosen]
-    old = live.seats
+    old = table.seats
     seats = [old[0], old[others[0]], old[chosen], old[others[1]]]
     return Write(
         LogEntry(PARTNER, user_id, {"partner_seat": chosen}, now()),
@@ -128,18 +128,18 @@ def choose_partner(
     )
 
 
-def add_computers(live: LiveTable, user_id: int, version: int, level: str, now: Clock) -> Write:
-    check_host(live, user_id)
-    check_lobby(live)
+def add_computers(table: Table, user_id: int, version: int, level: str, now: Clock) -> Write:
+    check_host(table, user_id)
+    check_lobby(table)
     if not isinstance(level, str) or level not in player_levels():
         raise refusals.Malformed(
             f"unknown computer player level {level!r}: choose one of {', '.join(player_levels())}"
         )
-    empty = [n for n, seat in enumerate(live.seats) if seat.is_empty]
+    empty = [n for n, seat in enumerate(table.seats) if seat.is_empty]
     if not empty:
         raise refusals.TableFull()
-    check_version(live, version)
-    seats = [Seat(computer_level=level) if seat.is_empty else seat for seat in live.seats]
+    check_version(table, version)
+    seats = [Seat(computer_level=level) if seat.is_empty else seat for seat in table.seats]
     return Write(
         LogEntry(COMPUTERS, user_id, {"level": level, "seats": empty}, now()),
         Change(seats=seat_rows(seats)),
@@ -147,18 +147,16 @@ def add_computers(live: LiveTable, user_id: int, version: int, level: str, now: 
     )
 
 
-def house_rule(
-    live: LiveTable, user_id: int, key: str, value: str, version: int, now: Clock
-) -> Write:
+def house_rule(table: Table, user_id: int, key: str, value: str, version: int, now: Clock) -> Write:
     """The host sets one house rule (``key=value``, bot.game.house's text)
     before the start; the whole rule set is validated again."""
-    check_host(live, user_id)
-    check_lobby(live)
+    check_host(table, user_id)
+    check_lobby(table)
     if key not in KEYS or not isinstance(value, str):
         raise refusals.Malformed(f"unknown house rule {key!r}")
-    check_version(live, version)
+    check_version(table, version)
     try:
-        options = live.options.with_house_rule(key, value)
+        options = table.options.with_house_rule(key, value)
     except HouseRuleError as exc:
         raise refusals.house_refusal(exc) from None
     return Write(
@@ -168,17 +166,17 @@ def house_rule(
     )
 
 
-def start(live: LiveTable, user_id: int, version: int, now: Clock, seed: SeedSource) -> Write:
-    check_host(live, user_id)
-    check_lobby(live)
-    if any(seat.is_empty for seat in live.seats):
+def start(table: Table, user_id: int, version: int, now: Clock, seed: SeedSource) -> Write:
+    check_host(table, user_id)
+    check_lobby(table)
+    if any(seat.is_empty for seat in table.seats):
         raise refusals.NotEnoughPlayers(N_("four players must be seated to start"))
-    check_version(live, version)
-    return _new_game(live, START, user_id, list(live.seats), now(), seed())
+    check_version(table, version)
+    return _new_game(table, START, user_id, list(table.seats), now(), seed())
 
 
 def rematch(
-    live: LiveTable,
+    table: Table,
     user_id: int,
     version: int,
     swap_teams: bool,
@@ -189,29 +187,29 @@ def rematch(
 ) -> Write:
     """The next game at a finished table; ``channel_busy`` says whether
     another table is open in its channel."""
-    check_member(live, user_id)
-    if not live.options.rematch:
+    check_member(table, user_id)
+    if not table.options.rematch:
         raise refusals.NoRematch()
-    if live.status is not TableStatus.FINISHED:
-        if live.status is TableStatus.CANCELLED:
+    if table.status is not TableStatus.FINISHED:
+        if table.status is TableStatus.CANCELLED:
             raise refusals.TableClosed()
-        if is_int(version) and version < live.game_version and live.game_number > 1:
+        if is_int(version) and version < table.game_version and table.game_number > 1:
             raise refusals.RematchStarted()  # drawn at the end of the game before this one
         raise refusals.NotOver(N_("the game is not over yet: a rematch comes after it"))
     if not isinstance(swap_teams, bool):
         raise refusals.Malformed("swap_teams must be true or false")
-    check_version(live, version)
+    check_version(table, version)
     if channel_busy:
         raise refusals.ChannelBusy()
-    old = live.seats
+    old = table.seats
     seats = [old[0], old[2], old[1], old[3]] if swap_teams else list(old)
-    return _new_game(live, REMATCH, user_id, seats, now(), seed(), swap_teams=swap_teams)
+    return _new_game(table, REMATCH, user_id, seats, now(), seed(), swap_teams=swap_teams)
 
 
-def cancel(live: LiveTable, user_id: int, version: int, now: Clock) -> Write:
-    check_host(live, user_id)
-    check_lobby(live)
-    check_version(live, version)
+def cancel(table: Table, user_id: int, version: int, now: Clock) -> Write:
+    check_host(table, user_id)
+    check_lobby(table)
+    check_version(table, version)
     return Write(
         LogEntry(CANCEL, user_id, {}, now()),
         Change(status=TableStatus.CANCELLED.value),
@@ -220,7 +218,7 @@ def cancel(live: LiveTable, user_id: int, version: int, now: Clock) -> Write:
 
 
 def _new_game(
-    live: LiveTable,
+    table: Table,
     kind: str,
     user_id: int,
     seats: list[Seat],
@@ -228,9 +226,9 @@ def _new_game(
     seed: int,
     **extra: Any,
 ) -> Write:
-    rules = live.options.rules()
+    rules = table.options.rules()
     game = Game.new(rules, seed, started_at=at)
-    number = live.game_number + 1
+    number = table.game_number + 1
     rows = seat_rows(seats)
     payload = {"seed": seed, "game_no": number, "seats": [_seat_json(s) for s in seats]}
     payload.update(extra)
@@ -238,7 +236,7 @@ def _new_game(
         LogEntry(kind, user_id, payload, at),
         Change(
             status=TableStatus.PLAYING.value,
-            seats=rows if seats != live.seats else None,
+            seats=rows if tuple(seats) != table.seats else None,
             game_start=GameStart(
                 game_no=number,
                 preset=rules.preset,
@@ -246,7 +244,7 @@ def _new_game(
                 seed=seed,
                 started_at=at,
                 seats=rows,
-                hints=live.options.hints,
+                hints=table.options.hints,
             ),
         ),
         status=TableStatus.PLAYING,

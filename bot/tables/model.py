@@ -1,9 +1,9 @@
-"""What the table service hands out: immutable snapshots of a table.
+"""A table as a value: what the table service holds and hands out.
 
-A :class:`Table` is taken right after a change is committed and never changes
-afterwards; its ``game`` is the engine state at that version, which the
-service never mutates again (every action works on a copy). Readers must not
-mutate it either.
+A :class:`Table` is one table at one version and never changes: an action
+makes the next value (:func:`bot.tables.step.step`). Its ``game`` is the
+engine state at that version, which nobody mutates (an action works on the
+engine's copy of it, :meth:`~bot.game.state.Game.copy`).
 """
 
 from __future__ import annotations
@@ -266,6 +266,12 @@ class Table:
     #: A moderator closed the table in its lobby: their reason (a game they
     #: end keeps it in its result instead).
     closing_note: str | None = None
+    #: The version whose action started the current game (0: none yet).
+    game_version: int = 0
+    #: The version of the last change the players can see (anything but a
+    #: spectator coming or going); None after a resume until a click needs
+    #: it, when it is read from the log (see ``TableRegistry.run``).
+    visible_version: int | None = None
 
     @cached_property
     def rules(self) -> RuleSet:

@@ -3,9 +3,9 @@
 :class:`TableRegistry` knows every open table from its stored rows at the
 start, and brings each into memory when it is first asked for (a click, a
 deadline, a message to redraw): its game rebuilt by replaying the game's
-log, the one stored form of a game. It keeps the tables it brought in (and
-recently closed ones), runs one action at a time per table under its lock
-and commits it: the store first, then the live table.
+log, the one stored form of a game. It keeps the newest value of each table
+it brought in (and of recently closed ones), runs one action at a time per
+table under its lock and commits it: the store first, then the new value.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from bot.game.state import Game
 from bot.game.types import Action, ActionKind
 from bot.tables.checks import is_int
 from bot.tables.kinds import ENGINE_KINDS, UNSEEN_KINDS
-from bot.tables.live import LiveTable, Write, closing_note
 from bot.tables.model import EMPTY_SEAT, OpenTable, Seat, Table, TableOptions, TableStatus
 from bot.tables.seat_requests import pending_in
+from bot.tables.step import Write, closing_note, step
 from db.store import (
     Change,
     ChannelTaken,
@@ -60,6 +60,16 @@ def _every_server(guild_id: int | None) -> bool:
     return True
 
 
+class Held:
+    """A table in memory: its newest value, and the lock its actions take."""
+
+    __slots__ = ("lock", "table")
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.lock = asyncio.Lock()
+
+
 class TableRegistry:
     """``owns`` says which servers' tables this process holds: the others are
     neither resumed nor read back, and acting on one is refused (OtherShard)."""
@@ -68,7 +78,7 @@ class TableRegistry:
         self.store = store
         self.before_commit: BeforeCommit | None = None
         self.owns = owns or _every_server
-        self.tables: dict[int, LiveTable] = {}  # in memory
+        self.tables: dict[int, Held] = {}  # in memory
         # The open tables not in memory yet: their stored rows, without the log.
         self._resting: dict[int, TableRecord] = {}
         self.by_channel: dict[int, int] = {}  # channel id -> its open table's id
@@ -98,7 +108,7 @@ class TableRegistry:
             wanted = [i for i in table_ids if is_int(i) and i not in self.tables]
             for record in await self.store.load_tables(wanted) if wanted else ():
                 if self.owns(record.guild_id):
-                    await self._make_live(record)
+                    await self._from_record(record)
 
     async def serves(self, table_id: int) -> bool:
         """Whether the table is this process's to serve (or there is no such
@@ -112,14 +122,14 @@ class TableRegistry:
         """Every open table, in memory or not, as far as its rows say."""
         found = [
             OpenTable(
-                live.id,
-                live.guild_id,
-                live.thread_id,
-                tuple(seat.user_id for seat in live.seats),
-                live.game_number,
+                table.id,
+                table.guild_id,
+                table.thread_id,
+                tuple(seat.user_id for seat in table.seats),
+                table.game_number,
             )
-            for live in self.tables.values()
-            if live.status.is_open
+            for table in (held.table for held in self.tables.values())
+            if table.status.is_open
         ]
         found.extend(
             OpenTable(
@@ -133,83 +143,87 @@ class TableRegistry:
         )
         return found
 
-    def add(self, live: LiveTable) -> None:
+    def add(self, table: Table) -> None:
         """A table just created in the store."""
-        self.tables[live.id] = live
-        self.by_channel[live.channel_id] = live.id
+        self.tables[table.id] = Held(table)
+        self.by_channel[table.channel_id] = table.id
 
-    async def live(self, table_id: int) -> LiveTable:
+    async def held(self, table_id: int) -> Held:
         """The table, read back from the store if it is not in memory."""
         if not is_int(table_id):
             raise refusals.UnknownTable()
-        live = self.tables.get(table_id)
-        if live is not None:
-            return live
+        held = self.tables.get(table_id)
+        if held is not None:
+            return held
         async with self._load_lock:
-            live = self.tables.get(table_id)
-            if live is None:
+            held = self.tables.get(table_id)
+            if held is None:
                 record = await self.store.load_table(table_id)
                 if record is None:
                     raise refusals.UnknownTable()
                 if not self.owns(record.guild_id):
                     raise refusals.OtherShard()
-                live = await self._make_live(record)
-        return live
+                held = await self._from_record(record)
+        return held
 
     async def run(
-        self, table_id: int, version: object, validate: Callable[[LiveTable], Write]
+        self, table_id: int, version: object, validate: Callable[[Table], Write]
     ) -> tuple[Table, str]:
         """Run ``validate`` under the table's lock and commit it. Returns
         the new table and the log kind written (the caller notifies)."""
-        live = await self.live(table_id)
-        async with live.lock:
-            if live.id in self._unsure:
-                await self._resolve_unsure(live)
-            if live.visible_version is None and type(version) is int and version < live.version:
-                live.visible_version = await self._last_visible_version(live.id)
-            step = validate(live)
-            await self._commit(live, step)
-            return live.table(), step.entry.kind
+        held = await self.held(table_id)
+        async with held.lock:
+            if table_id in self._unsure:
+                await self._resolve_unsure(held.table)
+            table = held.table
+            if table.visible_version is None and type(version) is int and version < table.version:
+                visible = await self._last_visible_version(table_id)
+                table = held.table = dataclasses.replace(table, visible_version=visible)
+            write = validate(table)
+            held.table = await self._commit(held, step(table, write), write)
+            return held.table, write.entry.kind
 
-    async def _commit(self, live: LiveTable, write: Write) -> None:
-        """Write the planned action; only then change the live table."""
-        after = live.after(write)
+    async def _commit(self, held: Held, after: Table, write: Write) -> Table:
+        """Write the action that makes ``after`` of the table ``held`` holds;
+        returns ``after`` as written (a new game's stored id filled in)."""
+        before = held.table
         change = write.change
         if self.before_commit is not None:
             change = self.before_commit(after, change)
         try:
-            committed = await self.store.commit_action(live.id, live.version, write.entry, change)
+            committed = await self.store.commit_action(
+                before.id, before.version, write.entry, change
+            )
         except ChannelTaken:
             raise refusals.ChannelBusy() from None
         except VersionConflict:
             # Another process wrote this table: what we hold is outdated, so
             # it is dropped and read back from the store when next asked for.
-            self._drop(live)
+            self._drop(held)
             raise refusals.StaleAction() from None
         except DatabaseAway:
-            self._unsure.add(live.id)
+            self._unsure.add(before.id)
             raise
         assert committed.version == after.version
         if write.new_game:
             after = dataclasses.replace(after, game_id=committed.game_id)
-        was_open = live.status.is_open
-        live.apply(write, after)
-        if was_open and not live.status.is_open:
-            self.by_channel.pop(live.channel_id, None)
-            self._remember_closed(live)
-        elif live.status.is_open and not was_open:
-            self.by_channel[live.channel_id] = live.id
-            self._closed.pop(live.id, None)
+        if before.is_open and not after.is_open:
+            self.by_channel.pop(after.channel_id, None)
+            self._remember_closed(after.id)
+        elif after.is_open and not before.is_open:
+            self.by_channel[after.channel_id] = after.id
+            self._closed.pop(after.id, None)
+        return after
 
-    async def _resolve_unsure(self, live: LiveTable) -> None:
+    async def _resolve_unsure(self, table: Table) -> None:
         """After a write cut off with the database: if it was written after
         all, the table is rebuilt from the store and the click refused as
         stale (it was based on the state before); if not, nothing changed."""
-        record = await self.store.load_table(live.id)
-        self._unsure.discard(live.id)
-        if record is not None and record.version != live.version:
-            self.by_channel.pop(live.channel_id, None)
-            await self._make_live(record)
+        record = await self.store.load_table(table.id)
+        self._unsure.discard(table.id)
+        if record is not None and record.version != table.version:
+            self.by_channel.pop(table.channel_id, None)
+            await self._from_record(record)
             raise refusals.StaleAction()
 
     async def _last_visible_version(self, table_id: int) -> int:
@@ -217,7 +231,7 @@ class TableRegistry:
         entries = await self.store.action_log(table_id)
         return max(e.seq for e in entries if e.kind not in UNSEEN_KINDS)
 
-    async def _make_live(self, record: TableRecord) -> LiveTable:
+    async def _from_record(self, record: TableRecord) -> Held:
         """Rebuild a table from its stored rows, its current game by replaying
         that game's log."""
         self._resting.pop(record.id, None)
@@ -225,51 +239,54 @@ class TableRegistry:
         seats = [EMPTY_SEAT] * 4
         for row in record.seats:
             seats[row.seat] = Seat(row.user_id, row.computer_level)
-        game = None if record.game is None else _replayed(rules, record.game, record.game_log)
-        live = LiveTable(
+        status = TableStatus(record.status)
+        note = None
+        if status is TableStatus.CANCELLED:
+            # Closed in its lobby (no game, so no game log was read): whether a
+            # moderator closed it, and why, is in its short lobby log.
+            entries = await self.store.action_log(record.id)
+            note = next(filter(None, map(closing_note, reversed(entries))), None)
+        table = Table(
             id=record.id,
             guild_id=record.guild_id,
             channel_id=record.channel_id,
             message_id=record.message_id,
             host_id=record.host_id,
             options=options,
-            status=TableStatus(record.status),
+            status=status,
             version=record.version,
-            seats=seats,
-            spectators=list(record.spectators),
-            game=game,
+            seats=(seats[0], seats[1], seats[2], seats[3]),
+            spectators=tuple(record.spectators),
+            game=None if record.game is None else _replayed(rules, record.game, record.game_log),
             game_number=record.game_no,
             game_id=record.game.game_id if record.game else None,
-            game_version=record.game_seq,
-            visible_version=None,  # read from the log if a click needs it
             created_at=record.created_at,
             updated_at=record.updated_at,
             thread_id=record.thread_id,
             # The game's log ends with any request still waiting.
             seat_request=pending_in(record.game_log),
+            closing_note=note,
+            game_version=record.game_seq,
+            visible_version=None,  # read from the log if a click needs it
         )
-        if live.status is TableStatus.CANCELLED:
-            # Closed in its lobby (no game, so no game log was read): whether a
-            # moderator closed it, and why, is in its short lobby log.
-            entries = await self.store.action_log(record.id)
-            live.closing_note = next(filter(None, map(closing_note, reversed(entries))), None)
-        self.tables[record.id] = live
-        if live.status.is_open:
-            self.by_channel[live.channel_id] = live.id
+        held = self.tables[record.id] = Held(table)
+        if table.is_open:
+            self.by_channel[table.channel_id] = table.id
         else:
-            self._remember_closed(live)
-        return live
+            self._remember_closed(table.id)
+        return held
 
-    def _drop(self, live: LiveTable) -> None:
-        if self.tables.get(live.id) is live:
-            del self.tables[live.id]
-            self._closed.pop(live.id, None)
-            if self.by_channel.get(live.channel_id) == live.id:
-                del self.by_channel[live.channel_id]
+    def _drop(self, held: Held) -> None:
+        table = held.table
+        if self.tables.get(table.id) is held:
+            del self.tables[table.id]
+            self._closed.pop(table.id, None)
+            if self.by_channel.get(table.channel_id) == table.id:
+                del self.by_channel[table.channel_id]
 
-    def _remember_closed(self, live: LiveTable) -> None:
-        self._closed[live.id] = None
-        self._closed.move_to_end(live.id)
+    def _remember_closed(self, table_id: int) -> None:
+        self._closed[table_id] = None
+        self._closed.move_to_end(table_id)
         while len(self._closed) > CLOSED_TABLES_KEPT:
             oldest = next(iter(self._closed))
             if self.tables[oldest].lock.locked():

@@ -7,7 +7,7 @@ those of its start, so a game that had computer players is recorded so.
 
 The pending request is not stored apart: it is read from the log, being the
 last ``seat_ask`` when nothing but spectators coming and going followed it
-(:func:`bot.tables.live.pending_after`), so it survives a restart as it was.
+(:func:`bot.tables.step.pending_after`), so it survives a restart as it was.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from bot import refusals
 from bot.game.types import Phase
 from bot.tables.checks import check_not_ahead, check_version, is_int
 from bot.tables.kinds import SEAT_ASK, SEAT_GIVEN, SEAT_REFUSED
-from bot.tables.live import LiveTable, Write, pending_after
 from bot.tables.lobby import seat_rows
-from bot.tables.model import Seat, SeatRequest, TableStatus
+from bot.tables.model import Seat, SeatRequest, Table, TableStatus
+from bot.tables.step import Write, pending_after
 from db.store import Change, LogEntry
 
 Clock = Callable[[], float]
@@ -36,48 +36,48 @@ def pending_in(entries: Iterable[LogEntry]) -> SeatRequest | None:
 
 
 def ask(
-    live: LiveTable, user_id: int, seat: int, version: int, away: frozenset[int], now: Clock
+    table: Table, user_id: int, seat: int, version: int, away: frozenset[int], now: Clock
 ) -> Write:
     """A request for ``seat``: by someone not seated, at a table open to
     watchers, between hands, for a seat a computer holds, none waiting yet.
     Any version: the request means the same whatever the table showed."""
-    if live.seat_of(user_id) is not None:
+    if table.seat_of(user_id) is not None:
         raise refusals.AlreadySeated()
-    if not live.options.watchers:
+    if not table.options.watchers:
         raise refusals.ClosedToWatchers()
-    game = live.game
-    if live.status is not TableStatus.PLAYING or game is None or game.phase is not Phase.HAND_OVER:
+    game = table.game
+    if table.status is not TableStatus.PLAYING or game is None or game.phase is not Phase.HAND_OVER:
         raise refusals.NotBetweenHands()
-    if live.seat_request is not None:
+    if table.seat_request is not None:
         raise refusals.SeatRequestPending()
     if not is_int(seat) or not 0 <= seat <= 3:
         raise refusals.Malformed("a seat is a number from 0 to 3")
-    _check_machine(live, seat, away)
-    check_not_ahead(live, version)
+    _check_machine(table, seat, away)
+    check_not_ahead(table, version)
     return Write(LogEntry(SEAT_ASK, user_id, {"seat": seat}, now()))
 
 
 def reply(
-    live: LiveTable, user_id: int, accept: bool, version: int, away: frozenset[int], now: Clock
+    table: Table, user_id: int, accept: bool, version: int, away: frozenset[int], now: Clock
 ) -> Write:
     """The host's answer to the waiting request. Accepted, the asker takes
     the seat (and stops watching)."""
-    if user_id != live.host_id:
+    if user_id != table.host_id:
         raise refusals.HostOnly()
-    request = live.seat_request
+    request = table.seat_request
     if request is None:
         raise refusals.NoSeatRequest()
     if not isinstance(accept, bool):
         raise refusals.Malformed("accept must be true or false")
-    check_version(live, version)
+    check_version(table, version)
     payload: dict[str, Any] = {"seat": request.seat, "user_id": request.user_id}
     if not accept:
         return Write(LogEntry(SEAT_REFUSED, user_id, payload, now()))
-    _check_machine(live, request.seat, away)  # its owner may have come back
-    seats = list(live.seats)
+    _check_machine(table, request.seat, away)  # its owner may have come back
+    seats = list(table.seats)
     before = seats[request.seat]
     seats[request.seat] = Seat(user_id=request.user_id)
-    watching = request.user_id in live.spectators
+    watching = request.user_id in table.spectators
     # The seat's holder until now: a computer's level or the late person.
     payload.update(bot_level=before.computer_level, owner=before.user_id)
     return Write(
@@ -87,10 +87,10 @@ def reply(
             remove_spectator=request.user_id if watching else None,
         ),
         seats=seats,
-        spectators=[u for u in live.spectators if u != request.user_id] if watching else None,
+        spectators=[u for u in table.spectators if u != request.user_id] if watching else None,
     )
 
 
-def _check_machine(live: LiveTable, seat: int, away: frozenset[int]) -> None:
-    if not live.seats[seat].is_computer and seat not in away:
+def _check_machine(table: Table, seat: int, away: frozenset[int]) -> None:
+    if not table.seats[seat].is_computer and seat not in away:
         raise refusals.NotAComputer()

@@ -15,9 +15,8 @@ going does not count. Joining, leaving and looking at one's cards mean the
 same whatever the table showed: they apply to the table as it is now and
 never ask to retry.
 
-Actions on one table run one at a time (a lock per table). The engine state
-is copied before each action: a refused action or a failed commit leaves the
-in-memory table untouched, and a published snapshot never changes.
+Actions on one table run one at a time (a lock per table); each makes the
+table's next frozen value (:mod:`bot.tables.step`), kept once committed.
 
 After each commit, outside the table lock, every subscriber is awaited with
 ``(table, event)``; ``event`` is the log kind of the action (see
@@ -26,7 +25,7 @@ undoes the action. Two actions on one table may notify in either order:
 subscribers compare ``table.version``.
 
 Behind it: ``registry`` (tables in memory: first touch, commit), ``lobby``,
-``play`` and ``seat_requests`` (the writes of the actions), ``checks``, ``live``.
+``play`` and ``seat_requests`` (the writes of the actions), ``checks``, ``step``.
 """
 
 from __future__ import annotations
@@ -35,6 +34,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from functools import partial
 from typing import Literal
 
@@ -43,10 +43,10 @@ from bot.game.types import Action, ActionKind
 from bot.tables import lobby, seat_requests
 from bot.tables.checks import card_value, check_id, is_int
 from bot.tables.kinds import COMPUTER_KINDS, CREATE, REMATCH, START
-from bot.tables.live import LiveTable, Write
 from bot.tables.model import EMPTY_SEAT, OpenTable, Seat, Table, TableOptions, TableStatus
 from bot.tables.play import engine_write, moderator_write
 from bot.tables.registry import BeforeCommit, Owns, TableRegistry
+from bot.tables.step import Write
 from db.store import ChannelTaken, LogEntry, Store
 
 __all__ = ["REMATCH", "START", "BeforeCommit", "TableService", "random_seed"]
@@ -58,8 +58,7 @@ SeedSource = Callable[[], int]
 Listener = Callable[[Table, str], Awaitable[None]]
 
 
-#: A table opened with no choice made.
-DEFAULT_OPTIONS = TableOptions()
+DEFAULT_OPTIONS = TableOptions()  # a table opened with no choice made
 
 
 def random_seed() -> int:
@@ -131,7 +130,7 @@ class TableService:
 
     async def get(self, table_id: int) -> Table:
         """The table's current snapshot (any status). Raises UnknownTable."""
-        return (await self._registry.live(table_id)).table()
+        return (await self._registry.held(table_id)).table
 
     async def in_channel(self, channel_id: int) -> Table | None:
         """The open (lobby or playing) table of the channel, or of the thread
@@ -206,7 +205,7 @@ class TableService:
             )
         except ChannelTaken:
             raise refusals.ChannelBusy() from None
-        live = LiveTable(
+        table = Table(
             id=table_id,
             guild_id=guild_id,
             channel_id=channel_id,
@@ -215,18 +214,16 @@ class TableService:
             options=options,
             status=TableStatus.LOBBY,
             version=1,
-            seats=seats,
-            spectators=[],
+            seats=(seats[0], seats[1], seats[2], seats[3]),
+            spectators=(),
             game=None,
             game_number=0,
             game_id=None,
-            game_version=0,
-            visible_version=1,
             created_at=at,
             updated_at=at,
+            visible_version=1,
         )
-        self._registry.add(live)
-        table = live.table()
+        self._registry.add(table)
         await self._notify(table, CREATE)
         return table
 
@@ -245,23 +242,22 @@ class TableService:
     ) -> Table:
         if place_id is not None:
             check_id(place_id, place)
-        live = await self._registry.live(table_id)
-        async with live.lock:
+        held = await self._registry.held(table_id)
+        async with held.lock:
             if place == "message":
                 await self.store.set_message(table_id, place_id)
-                live.message_id = place_id
+                held.table = replace(held.table, message_id=place_id)
             else:
                 await self.store.set_thread(table_id, place_id)
-                live.thread_id = place_id
-            live.snapshot = None
-            return live.table()
+                held.table = replace(held.table, thread_id=place_id)
+            return held.table
 
     async def join(self, table_id: int, user_id: int, version: int) -> Table:
         """Take the lowest free seat in the lobby; once the seats are full (or
         the game has started) become a spectator instead. ``version`` may be
         out of date: the table as it is now decides."""
         return await self._act(
-            table_id, user_id, version, lambda live: lobby.join(live, user_id, version, self.now)
+            table_id, user_id, version, lambda table: lobby.join(table, user_id, version, self.now)
         )
 
     async def leave(self, table_id: int, user_id: int, version: int) -> Table:
@@ -269,7 +265,7 @@ class TableService:
         leave (they cancel); once the game started a player resigns instead.
         ``version`` may be out of date."""
         return await self._act(
-            table_id, user_id, version, lambda live: lobby.leave(live, user_id, version, self.now)
+            table_id, user_id, version, lambda table: lobby.leave(table, user_id, version, self.now)
         )
 
     async def choose_partner(
@@ -283,8 +279,8 @@ class TableService:
         they sit at now (1-3); the other two form the other team in their
         current order. Host only, lobby, four seated."""
 
-        def validate(live: LiveTable) -> Write:
-            return lobby.choose_partner(live, user_id, partner_seat, version, self.now)
+        def validate(table: Table) -> Write:
+            return lobby.choose_partner(table, user_id, partner_seat, version, self.now)
 
         return await self._act(table_id, user_id, version, validate)
 
@@ -297,7 +293,7 @@ class TableService:
             table_id,
             user_id,
             version,
-            lambda live: lobby.add_computers(live, user_id, version, level, self.now),
+            lambda table: lobby.add_computers(table, user_id, version, level, self.now),
         )
 
     async def house_rule(
@@ -310,7 +306,7 @@ class TableService:
             table_id,
             user_id,
             version,
-            lambda live: lobby.house_rule(live, user_id, key, value, version, self.now),
+            lambda table: lobby.house_rule(table, user_id, key, value, version, self.now),
         )
 
     async def start(self, table_id: int, user_id: int, version: int) -> Table:
@@ -319,7 +315,7 @@ class TableService:
             table_id,
             user_id,
             version,
-            lambda live: lobby.start(live, user_id, version, self.now, self.seed_source),
+            lambda table: lobby.start(table, user_id, version, self.now, self.seed_source),
         )
 
     async def rematch(
@@ -329,10 +325,10 @@ class TableService:
         ``swap_teams`` the host's partner and the player at seat 1 trade places.
         A click that lost the race to another rematch gets RematchStarted."""
 
-        def validate(live: LiveTable) -> Write:
-            busy = live.channel_id in self._registry.by_channel
+        def validate(table: Table) -> Write:
+            busy = table.channel_id in self._registry.by_channel
             return lobby.rematch(
-                live, user_id, version, swap_teams, self.now, self.seed_source, channel_busy=busy
+                table, user_id, version, swap_teams, self.now, self.seed_source, channel_busy=busy
             )
 
         return await self._act(table_id, user_id, version, validate)
@@ -340,7 +336,10 @@ class TableService:
     async def cancel(self, table_id: int, user_id: int, version: int) -> Table:
         """Close a table that has not started. Host only."""
         return await self._act(
-            table_id, user_id, version, lambda live: lobby.cancel(live, user_id, version, self.now)
+            table_id,
+            user_id,
+            version,
+            lambda table: lobby.cancel(table, user_id, version, self.now),
         )
 
     async def ask_seat(
@@ -372,11 +371,13 @@ class TableService:
         return await self._engine_act(table_id, user_id, version, ActionKind.BID, bid)
 
     async def play(self, table_id: int, user_id: int, card: int | str, version: int) -> Table:
-        """Play a card (its int, or its name in the table's deck such as 'AS' or 'BJ')."""
-        deck = (await self.get(table_id)).rules.deck.value if isinstance(card, str) else "standard"
-        return await self._engine_act(
-            table_id, user_id, version, ActionKind.PLAY, card_value(card, deck)
-        )
+        """Play a card: its int, or its name in the table's deck ('AS', 'BJ'),
+        read under the table's lock."""
+
+        def value(table: Table) -> int:
+            return card_value(card, table.options.rules().deck.value)
+
+        return await self._engine_act(table_id, user_id, version, ActionKind.PLAY, value)
 
     async def challenge(
         self,
@@ -390,10 +391,10 @@ class TableService:
         """Call a revoke on an opponent (a user, or ``accused_seat`` for a
         computer player). It ends the game either way."""
 
-        def value(live: LiveTable) -> int:
+        def value(table: Table) -> int:
             if accused_user_id is not None:
                 check_id(accused_user_id, "user")
-                seat = live.seat_of(accused_user_id)
+                seat = table.seat_of(accused_user_id)
                 return -1 if seat is None else seat  # the engine refuses -1
             if not is_int(accused_seat):
                 raise refusals.Malformed("say whom you accuse of revoking")
@@ -425,11 +426,10 @@ class TableService:
         caller has checked they moderate its server."""
         check_id(moderator_id, "user")
 
-        def validate(live: LiveTable) -> Write:
-            return moderator_write(live, moderator_id, note, self.now)
+        def validate(table: Table) -> Write:
+            return moderator_write(table, moderator_id, note, self.now)
 
-        table = await self.get(table_id)
-        return await self._act(table_id, moderator_id, table.version, validate)
+        return await self._act(table_id, moderator_id, (await self.get(table_id)).version, validate)
 
     async def claim_rest(self, table_id: int, user_id: int, version: int) -> Table:
         """Claim every trick left in the hand, on the player's turn to play:
@@ -464,7 +464,7 @@ class TableService:
         table_id: int,
         user_id: int | None,
         version: int,
-        validate: Callable[[LiveTable], Write],
+        validate: Callable[[Table], Write],
     ) -> Table:
         """Run ``validate`` under the table's lock, commit, then notify
         outside the lock."""
@@ -480,14 +480,14 @@ class TableService:
         user_id: int | None,
         version: int,
         kind: ActionKind,
-        value: int | Callable[[LiveTable], int],
+        value: int | Callable[[Table], int],
         *,
         computer_seat: int | None = None,
         stand_in: bool = False,
     ) -> Table:
-        def validate(live: LiveTable) -> Write:
+        def validate(table: Table) -> Write:
             return engine_write(
-                live,
+                table,
                 user_id,
                 version,
                 kind,

@@ -165,8 +165,8 @@ async def test_stand_in_plays_a_late_seat_until_its_owner_takes_it_back(world: W
     # computer moves, and takes the seat back.
     assert table.game.waited_on() == 1
     await world.clock.advance(DELAY / 2)
-    assert await world.clk.take_back(table.id, late)
-    assert not await world.clk.take_back(table.id, late)
+    assert await world.clk.take_back(table, late)
+    assert not await world.clk.take_back(table, late)
     assert world.clk.view(await world.current(table.id)).away_seats == frozenset()
     back = world.clock.now()
     moves = len(engine_actions(table))

@@ -168,7 +168,7 @@ async def test_no_claim_is_ever_announced_at_a_stand_in_table(world: World) -> N
         claim_open=False, stand_in=True, away_seats=frozenset({1})
     )
     # Back, then late again when their turn comes round.
-    assert await world.clk.take_back(table.id, late)
+    assert await world.clk.take_back(table, late)
     await world.clock.advance(10 * LIMIT)
     # Nobody answers any more: a computer stands in for each in turn.
     assert [n.seat for n in world.notifier.of("stood_in")] == [1, 2, 3, 0, 1]

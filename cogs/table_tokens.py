@@ -79,8 +79,7 @@ class TableTokens:
             interaction.created_at.timestamp() + LIVE_FOR_S,
         )
         kept = self._by_table.get(table.id)
-        newer = kept is None or kept.expires_at <= offered.expires_at
-        if newer or kept is None or kept.message_id != message.id:
+        if kept is None or kept.expires_at <= offered.expires_at or kept.message_id != message.id:
             self._by_table[table.id] = offered
         if len(self._by_table) > PRUNE_ABOVE:
             now = self._now()

@@ -11,6 +11,7 @@ failed commit leaves the table the service holds as it was.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from bot.game.state import Game
 from bot.tables.kinds import CANCEL, SEAT_ASK, UNSEEN_KINDS
@@ -53,31 +54,29 @@ class Write:
 def step(table: Table, write: Write) -> Table:
     """The table ``write`` leaves: one version on. A new game's stored id is
     not known before the write: it is None until the store tells it."""
-    # One constructor call with every field named (dataclasses.replace costs
-    # an action more): a field added to Table is carried here too.
     version = table.version + 1
-    new_game = write.new_game
-    return Table(
-        id=table.id,
-        guild_id=table.guild_id,
-        channel_id=table.channel_id,
-        message_id=table.message_id,
-        host_id=table.host_id,
-        options=table.options if write.options is None else write.options,
-        status=table.status if write.status is None else write.status,
+    changed: dict[str, Any] = {}
+    if write.options is not None:
+        changed["options"] = write.options
+    if write.status is not None:
+        changed["status"] = write.status
+    if write.seats is not None:
+        changed["seats"] = _four(write.seats)
+    if write.spectators is not None:
+        changed["spectators"] = tuple(write.spectators)
+    if write.game is not None:
+        changed["game"] = write.game
+    if write.new_game:
+        changed.update(game_number=table.game_number + 1, game_id=None, game_version=version)
+    if write.entry.kind not in UNSEEN_KINDS:
+        changed["visible_version"] = version
+    return dataclasses.replace(
+        table,
         version=version,
-        seats=table.seats if write.seats is None else _four(write.seats),
-        spectators=table.spectators if write.spectators is None else tuple(write.spectators),
-        game=table.game if write.game is None else write.game,
-        game_number=table.game_number + 1 if new_game else table.game_number,
-        game_id=None if new_game else table.game_id,
-        created_at=table.created_at,
         updated_at=write.entry.at,
-        thread_id=table.thread_id,
         seat_request=pending_after(table.seat_request, write.entry),
         closing_note=closing_note(write.entry) or table.closing_note,
-        game_version=version if new_game else table.game_version,
-        visible_version=table.visible_version if write.entry.kind in UNSEEN_KINDS else version,
+        **changed,
     )
 
 

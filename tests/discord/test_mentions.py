@@ -18,7 +18,7 @@ from tests.discord.test_coalescing import most_within, stamp
 # Sleeps longer than half a second wait for advance_time, not for the wall clock.
 # No press leaves a token here: every request rides the bot's budget, whose
 # order this file is about.
-pytestmark = [pytest.mark.simcord(settle_timeout=0.5), pytest.mark.usefixtures("no_fresh_tokens")]
+pytestmark = [pytest.mark.simcord(settle_timeout=2.0), pytest.mark.usefixtures("no_fresh_tokens")]
 
 PING_DELAY = 30.0
 TABLES = 6

@@ -24,6 +24,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
+from enum import Enum
 from functools import cached_property
 from typing import Any
 
@@ -35,6 +36,7 @@ from bot.clock.turn_clock import TurnClock
 from bot.coach.service import CoachService
 from bot.config import Settings
 from bot.game.rules import PRESETS, RuleSet
+from bot.game.types import ActionKind, Phase
 from bot.prefs import FRESH_S, Preferences
 from bot.refusals import NoTableHere, NotPlaying, SeveralTables, UnknownTable
 from bot.replay.service import ReplayService
@@ -59,6 +61,7 @@ __all__ = [
     "COMPUTER_LEVELS",
     "PRESET_NAMES",
     "REDRAW",
+    "Change",
     "HandMessageRow",
     "Origin",
     "Snapshot",
@@ -70,6 +73,20 @@ __all__ = [
 ]
 
 Listener = Callable[["Snapshot", str], None]
+
+
+class Change(Enum):
+    """The kinds of change a listener may hear of: each listener is told of
+    the one it subscribed to only, so a card play runs no listener it does
+    not concern."""
+
+    EVERY = "every"  # every committed change, and every redraw
+    HAND_OVER = "hand over"  # a card play ended a hand (or the game with it)
+    FINISHED = "finished"  # a change of a table whose game is over
+
+
+_PLAY = ActionKind.PLAY.value
+_HAND_DONE = (Phase.HAND_OVER, Phase.GAME_OVER)
 #: The event of a snapshot at an unchanged version whose clock part changed
 #: (a claim opened, the stand-in option set): it must be drawn again.
 REDRAW = "redraw"
@@ -122,7 +139,7 @@ class SpadesApp:
         self.coach = CoachService(self.prefs, now)
         self.servers = ServerSettingsService(store, now)
         self.replays = ReplayService(store, self.stats, self.servers, now, self.spawn)
-        self._listeners: list[Listener] = []
+        self._listeners: dict[Change, list[Listener]] = {change: [] for change in Change}
         self._background: set[asyncio.Task[Any]] = set()
         tables.subscribe(self._on_commit)
         serves = None if self.shards.every_shard else self.serves_table
@@ -175,10 +192,11 @@ class SpadesApp:
 
     # -- publishing -------------------------------------------------------------
 
-    def subscribe(self, listener: Listener) -> None:
-        """Call ``listener(snapshot, event)`` after every committed change.
-        It must return at once: long work goes into :meth:`spawn`."""
-        self._listeners.append(listener)
+    def subscribe(self, listener: Listener, change: Change = Change.EVERY) -> None:
+        """Call ``listener(snapshot, event)`` after every committed change of
+        the kind ``change``. It must return at once: long work goes into
+        :meth:`spawn`."""
+        self._listeners[change].append(listener)
 
     def snapshot(self, table: Table) -> Snapshot:
         view = self.clock.view(table)
@@ -190,13 +208,22 @@ class SpadesApp:
         return self.snapshot(await self.tables.get(table_id))
 
     def publish(self, table: Table, event: str) -> None:
-        """Tell every listener about ``table`` (also used to redraw on request)."""
+        """Tell the listeners of this kind of change about ``table`` (also
+        used to redraw on request)."""
         snapshot = self.snapshot(table)
-        for listener in list(self._listeners):
+        self._tell(Change.EVERY, snapshot, event)
+        game = table.game
+        if event == _PLAY and game is not None and game.phase in _HAND_DONE:
+            self._tell(Change.HAND_OVER, snapshot, event)
+        if table.status is TableStatus.FINISHED:
+            self._tell(Change.FINISHED, snapshot, event)
+
+    def _tell(self, change: Change, snapshot: Snapshot, event: str) -> None:
+        for listener in list(self._listeners[change]):
             try:
                 listener(snapshot, event)
             except Exception:
-                log.exception("a listener failed on %s at table %d", event, table.id)
+                log.exception("a listener failed on %s at table %d", event, snapshot.table.id)
 
     async def _on_commit(self, table: Table, event: str) -> None:
         self.publish(table, event)

@@ -24,6 +24,7 @@ from discord.webhook.async_ import async_context
 from bot import metrics
 from bot.app import (
     REDRAW,
+    Change,
     Snapshot,
     SpadesApp,
     Store,
@@ -234,7 +235,7 @@ class SpadesBot(commands.Bot):
         self.presenter = TablePresenter(self, app, self.hands, self.outbox, notices, threads)
         app.subscribe(self.presenter.on_change)
         coach = CoachDesk(app, self)
-        app.subscribe(coach.on_change)
+        app.subscribe(coach.on_change, Change.HAND_OVER)
         self.add_listener(coach.remember, "on_interaction")
         ui = TableUI(app, self.hands, self.presenter, coach)
         handle_components(self, self._admitted(ui.on_component))

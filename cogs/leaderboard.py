@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot.app import Snapshot, SpadesApp
+from bot.app import Change, Snapshot, SpadesApp
 from bot.i18n import N_, tr
 from bot.render import leaderboard as screens
 from bot.render.house_rules import rules_line
@@ -209,7 +209,7 @@ class LeaderboardCog(commands.Cog):
 
     async def cog_load(self) -> None:
         handle_components(self.bot, self._pages, screens.BOARD_PREFIX)
-        self.app.subscribe(self.on_change)
+        self.app.subscribe(self.on_change, Change.FINISHED)
         self.app.spawn(self._catch_up(), "stats-catch-up")
 
     async def cog_unload(self) -> None:

@@ -25,7 +25,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from bot.app import Snapshot, SpadesApp
+from bot.app import Change, Snapshot, SpadesApp
 from bot.clock import Deadline, Scheduler, SystemClock
 from bot.refusals import TableClosed
 from bot.tables.model import TableStatus
@@ -70,7 +70,7 @@ class TournamentService:
         self._locks: dict[int, asyncio.Lock] = {}  # one step at a time
         self._following: dict[int, asyncio.Lock] = {}  # one follow-up at a time
         self._listeners: list[Listener] = []
-        app.subscribe(self._on_table)
+        app.subscribe(self._on_table, Change.FINISHED)
 
     # -- start and stop ---------------------------------------------------------------
 

@@ -10,12 +10,14 @@ The decisions live here, so that a slash command and its button behave
 alike: whether an interaction may act on a table at all (it must come from
 the table's server and channel), that a table where a computer stands in
 for late players offers no claim, which table ``/spades hand`` means, and
-that a person acting from their hand is back at the table.
+that a person acting from their hand is back at the table (a seat a
+computer plays for its late owner is theirs again).
 
 Every accepted change is published once, after its commit, as an immutable
-:class:`Snapshot` (the table plus what the clock knows). Listeners are plain
-functions that must not block: drawing and statistics run in background
-tasks, so a click's answer waits only on its own commit.
+:class:`Snapshot` (the table plus what the clock knows), to the listeners of
+its kind (:class:`Change`). Listeners are plain functions that must not
+block: drawing and counting run in background tasks, so a click's answer
+waits only on its own commit.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from enum import Enum
-from functools import cached_property
 from typing import Any
 
 from bot import refusals
@@ -76,21 +77,20 @@ Listener = Callable[["Snapshot", str], None]
 
 
 class Change(Enum):
-    """The kinds of change a listener may hear of: each listener is told of
-    the one it subscribed to only, so a card play runs no listener it does
-    not concern."""
+    """What a listener hears of: only the kind it subscribed to, so that a
+    card play runs no listener it does not concern."""
 
     EVERY = "every"  # every committed change, and every redraw
     HAND_OVER = "hand over"  # a card play ended a hand (or the game with it)
     FINISHED = "finished"  # a change of a table whose game is over
 
 
-_PLAY = ActionKind.PLAY.value
-_HAND_DONE = (Phase.HAND_OVER, Phase.GAME_OVER)
 #: The event of a snapshot at an unchanged version whose clock part changed
 #: (a claim opened, the stand-in option set): it must be drawn again.
 REDRAW = "redraw"
 Now = Callable[[], float]
+#: The changes a listener of :data:`Change.HAND_OVER` hears of: a card that ends a hand.
+PLAY, HAND_DONE = ActionKind.PLAY.value, (Phase.HAND_OVER, Phase.GAME_OVER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +139,7 @@ class SpadesApp:
         self.coach = CoachService(self.prefs, now)
         self.servers = ServerSettingsService(store, now)
         self.replays = ReplayService(store, self.stats, self.servers, now, self.spawn)
+        self._hand_messages = HandMessageStore(store)
         self._listeners: dict[Change, list[Listener]] = {change: [] for change in Change}
         self._background: set[asyncio.Task[Any]] = set()
         tables.subscribe(self._on_commit)
@@ -193,9 +194,8 @@ class SpadesApp:
     # -- publishing -------------------------------------------------------------
 
     def subscribe(self, listener: Listener, change: Change = Change.EVERY) -> None:
-        """Call ``listener(snapshot, event)`` after every committed change of
-        the kind ``change``. It must return at once: long work goes into
-        :meth:`spawn`."""
+        """Call ``listener(snapshot, event)`` after each committed change of the
+        kind ``change``; it must return at once (long work goes into :meth:`spawn`)."""
         self._listeners[change].append(listener)
 
     def snapshot(self, table: Table) -> Snapshot:
@@ -208,12 +208,11 @@ class SpadesApp:
         return self.snapshot(await self.tables.get(table_id))
 
     def publish(self, table: Table, event: str) -> None:
-        """Tell the listeners of this kind of change about ``table`` (also
-        used to redraw on request)."""
+        """Tell the listeners of its kinds of change about ``table`` (or redraw it)."""
         snapshot = self.snapshot(table)
         self._tell(Change.EVERY, snapshot, event)
         game = table.game
-        if event == _PLAY and game is not None and game.phase in _HAND_DONE:
+        if event == PLAY and game is not None and game.phase in HAND_DONE:
             self._tell(Change.HAND_OVER, snapshot, event)
         if table.status is TableStatus.FINISHED:
             self._tell(Change.FINISHED, snapshot, event)
@@ -352,20 +351,19 @@ class SpadesApp:
     # -- the game -----------------------------------------------------------------
 
     async def open_hand(self, table: Table, user_id: int) -> Snapshot:
-        """The user opens their hand: they are back at the table."""
-        await self._back_at(table, user_id)
+        await self.clock.take_back(table, user_id)
         return await self.current(table.id)
 
     async def look(self, table: Table, user_id: int, version: int) -> Table:
-        await self._back_at(table, user_id)
+        await self.clock.take_back(table, user_id)
         return await self.tables.look(table.id, user_id, version)
 
     async def bid(self, table: Table, user_id: int, version: int, bid: int) -> Table:
-        await self._back_at(table, user_id)
+        await self.clock.take_back(table, user_id)
         return await self.tables.bid(table.id, user_id, bid, version)
 
     async def play(self, table: Table, user_id: int, version: int, card: str) -> Table:
-        await self._back_at(table, user_id)
+        await self.clock.take_back(table, user_id)
         return await self.tables.play(table.id, user_id, card, version)
 
     async def next_hand(self, table: Table, user_id: int, version: int) -> Table:
@@ -398,11 +396,11 @@ class SpadesApp:
 
     async def claim_rest(self, table: Table, user_id: int, version: int) -> Table:
         """Claim the rest of the hand's tricks (not the turn clock's :meth:`claim`)."""
-        await self._back_at(table, user_id)
+        await self.clock.take_back(table, user_id)
         return await self.tables.claim_rest(table.id, user_id, version)
 
     async def answer_rest(self, table: Table, user_id: int, version: int, accept: bool) -> Table:
-        await self._back_at(table, user_id)
+        await self.clock.take_back(table, user_id)
         return await self.tables.answer_rest(table.id, user_id, version, accept)
 
     async def ask_seat(self, table: Table, user_id: int, version: int, seat: int) -> Table:
@@ -424,10 +422,6 @@ class SpadesApp:
 
     async def challenge(self, table: Table, user_id: int, accused_id: int) -> Table:
         return await self.tables.challenge(table.id, user_id, accused_id, table.version)
-
-    async def _back_at(self, table: Table, user_id: int) -> None:
-        """A seat a computer plays for its late owner is theirs again."""
-        await self.clock.take_back(table, user_id)
 
     # -- preferences and bookkeeping --------------------------------------------
 
@@ -478,9 +472,8 @@ class SpadesApp:
         return due
 
     async def owes_announcement(self, table: Table) -> bool:
-        if table.game_id is None:
-            return False
-        return await AnnouncementStore(self.store).is_unannounced(table.game_id)
+        game_id = table.game_id
+        return game_id is not None and await AnnouncementStore(self.store).is_unannounced(game_id)
 
     async def announced(self, table: Table) -> None:
         """The end of the table's game has been shown in its channel."""
@@ -488,10 +481,6 @@ class SpadesApp:
             await AnnouncementStore(self.store).mark_announced(table.game_id, self.now())
 
     # -- editable hand messages (db/hand_messages.py) --------------------------------
-
-    @cached_property
-    def _hand_messages(self) -> HandMessageStore:
-        return HandMessageStore(self.store)
 
     async def hand_messages(self) -> list[HandMessageRow]:
         """The private hands kept editable by an earlier run (at the tables this

@@ -4,7 +4,7 @@ Every component the bot sends is a :class:`SpadesComponent`, a persistent
 DynamicItem whose custom_id holds the whole request, so a click on any
 message, however old and after any restart, reaches the handler its client
 registered for the id's first word with the same information. The words:
-a table's buttons and menus (``spades:``, :mod:`bot.render.ids`), a replay
+a table's buttons and menus (``spades:``, :mod:`bot.render.spec`), a replay
 viewer's (``spades-replay:``), a leaderboard page's (``spades-board:``) and
 a tournament's (``tourney:``).
 """
@@ -19,15 +19,15 @@ from typing import Any
 import discord
 from discord.ui import DynamicItem, Item
 
-from bot.render import ids, leaderboard, replay, tournament_text
+from bot.render import leaderboard, replay, tournament_text
 from bot.render.decks import Style
-from bot.render.spec import ButtonSpec, EmbedSpec, MessageSpec, SelectSpec
+from bot.render.spec import PREFIX, ButtonSpec, EmbedSpec, MessageSpec, SelectSpec
 
 #: ``handler(interaction, rest_of_custom_id, values)``: a menu's choices
 #: (texts, or the users a user menu chose); none for a button.
 ComponentHandler = Callable[[discord.Interaction[Any], str, list[Any]], Awaitable[None]]
 #: The first word of every custom_id the bot sends.
-PREFIXES = (ids.PREFIX, replay.PREFIX, leaderboard.BOARD_PREFIX, tournament_text.PREFIX)
+PREFIXES = (PREFIX, replay.PREFIX, leaderboard.BOARD_PREFIX, tournament_text.PREFIX)
 #: One of those words, a colon and anything after it, newlines included: the
 #: handler answers every such id, valid or not.
 PATTERN = re.compile(rf"(?P<prefix>{'|'.join(map(re.escape, PREFIXES))}):(?P<rest>.*)", re.DOTALL)
@@ -38,7 +38,7 @@ _handlers: weakref.WeakKeyDictionary[discord.Client, dict[str, ComponentHandler]
 
 
 def handle_components(
-    client: discord.Client, handler: ComponentHandler, prefix: str = ids.PREFIX
+    client: discord.Client, handler: ComponentHandler, prefix: str = PREFIX
 ) -> None:
     """Send the clicks on ``client``'s components whose id starts with
     ``prefix`` to ``handler``."""

@@ -12,8 +12,7 @@ from bot.app import SpadesApp
 from bot.i18n import tr
 from bot.refusals import InvalidButton, Refusal, StaleAction
 from bot.render.house_rules import PAGES, house_panel, page_of
-from bot.render.ids import ComponentId
-from bot.render.spec import MessageSpec
+from bot.render.spec import ComponentId, MessageSpec
 from bot.tables.model import Table
 from cogs.components import message_fields, send_private
 from cogs.errors import explain

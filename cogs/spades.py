@@ -22,10 +22,9 @@ from bot.render.answers import joined_text
 from bot.render.clock_text import duration_text
 from bot.render.coach_text import coach_set_text, coach_status_text, hints_table_text
 from bot.render.decks import DECKS, DeckName, Style
-from bot.render.ids import Act, ComponentId
 from bot.render.my_games import my_games_text
 from bot.render.rules_text import rules_text
-from bot.render.spec import ButtonSpec, MessageSpec
+from bot.render.spec import Act, ButtonSpec, ComponentId, MessageSpec
 from bot.tables.model import Table
 from cogs.components import send_private
 from cogs.errors import InteractionRefused

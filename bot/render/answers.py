@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import ENGLISH, tr
-from bot.render.limits import CONTENT, fit_lines
+from bot.render.spec import CONTENT, fit_lines
 from bot.render.table import seat_name
 
 

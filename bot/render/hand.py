@@ -16,9 +16,16 @@ from bot.game.types import Phase
 from bot.game.view import PlayerView
 from bot.i18n import ENGLISH, tr
 from bot.render.decks import Deck, Style, by_suit, card_text
-from bot.render.ids import Act, ComponentId
-from bot.render.limits import CONTENT, clip
-from bot.render.spec import MAX_ROWS, ButtonSpec, MessageSpec, chunk
+from bot.render.spec import (
+    CONTENT,
+    MAX_ROWS,
+    Act,
+    ButtonSpec,
+    ComponentId,
+    MessageSpec,
+    chunk,
+    clip,
+)
 
 
 def bid_text(bid: int | None, lang: str = ENGLISH) -> str:

@@ -10,8 +10,7 @@ from bot.game.view import PlayerView
 from bot.i18n import ENGLISH
 from bot.render.coach_text import HINT_EMOJI, hint_button_label
 from bot.render.decks import Style
-from bot.render.ids import Act, ComponentId
-from bot.render.spec import MAX_PER_ROW, MAX_ROWS, ButtonSpec, MessageSpec, Row
+from bot.render.spec import MAX_PER_ROW, MAX_ROWS, Act, ButtonSpec, ComponentId, MessageSpec, Row
 
 
 def with_hint_button(

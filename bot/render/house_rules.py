@@ -17,17 +17,19 @@ from bot.game.house import HOUSE_RULES, HouseRule, Menu, by_key, changed_keys
 from bot.game.house_values import Value
 from bot.game.rules import RuleSet, preset
 from bot.i18n import ENGLISH, tr
-from bot.render.ids import Act, ComponentId
-from bot.render.limits import OPTION_LABEL, clip
 from bot.render.spec import (
     MAX_PER_ROW,
     MAX_ROWS,
+    OPTION_LABEL,
+    Act,
     ButtonSpec,
+    ComponentId,
     MessageSpec,
     Row,
     SelectOption,
     SelectSpec,
     chunk,
+    clip,
 )
 from bot.tables.model import Table
 

@@ -13,16 +13,19 @@ from collections.abc import Mapping, Sequence
 from bot.game.types import EndReason
 from bot.i18n import ENGLISH, N_, ntr, tr
 from bot.render.decks import Style
-from bot.render.limits import (
+from bot.render.names import computer_label
+from bot.render.spec import (
     EMBED_DESCRIPTION,
     EMBED_TITLE,
     FIELD_VALUE,
+    ButtonSpec,
+    EmbedSpec,
+    Field,
+    MessageSpec,
     clip,
     fit_embed,
     fit_lines,
 )
-from bot.render.names import computer_label
-from bot.render.spec import ButtonSpec, EmbedSpec, Field, MessageSpec
 from bot.stats.leaderboard import LeaderboardPage, LeaderboardRow, SortKey
 from bot.stats.seasons import Season
 from bot.stats.summary import PlayerStats, SeasonStanding

@@ -15,8 +15,7 @@ from bot.game.state import Game
 from bot.game.types import Phase
 from bot.i18n import ntr, tr
 from bot.render.decks import Style, by_suit, card_text
-from bot.render.ids import Act
-from bot.render.spec import ButtonSpec, Field
+from bot.render.spec import Act, ButtonSpec, Field
 from bot.tables.model import Table
 
 #: ``button(act, label, style, arg)``: a button of the table message.

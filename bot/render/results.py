@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from bot.game.types import EndReason
 from bot.i18n import ENGLISH, ntr, tr
 from bot.render.house_rules import rules_line
-from bot.render.limits import CONTENT, clip, fit_lines
 from bot.render.names import computer_label, computer_name
+from bot.render.spec import CONTENT, clip, fit_lines
 from bot.render.table import team_name
 from bot.stats.counting import RecordOutcome
 from bot.stats.records import FinishedGame, SeatPlayer

@@ -10,11 +10,18 @@ from bot.game.types import Phase
 from bot.i18n import N_, tr
 from bot.render.clock_text import ClockMessage
 from bot.render.decks import Style
-from bot.render.ids import Act, ComponentId
-from bot.render.limits import OPTION_LABEL, clip
 from bot.render.names import computer_name
 from bot.render.rest_claim import MakeButton
-from bot.render.spec import Field, Row, SelectOption, SelectSpec
+from bot.render.spec import (
+    OPTION_LABEL,
+    Act,
+    ComponentId,
+    Field,
+    Row,
+    SelectOption,
+    SelectSpec,
+    clip,
+)
 from bot.tables.model import SeatRequest, Table, TableStatus
 
 ACCEPT, DECLINE = "accept", "decline"

@@ -1,10 +1,89 @@
-"""Plain descriptions of messages and their buttons, free of discord.py."""
+"""Plain descriptions of messages, free of discord.py: their parts, the ids
+their buttons and menus carry, and Discord's limits on their sizes.
+
+Every button and menu has the custom_id ``spades:<action>:<table>:<version>[:<arg>]``.
+The id carries everything a click needs, so a button works on any message,
+after any restart, without server-side view state. ``version`` is the table
+state the message was drawn from: the service refuses an action made against
+an older state, so an outdated message can never act on a newer one.
+
+Discord refuses a whole message when one part is too long, and the user then
+gets no answer at all. Everything that can grow (lists of channels, players,
+games) goes through the helpers at the end, which shorten it and say how much
+is left out.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 
 from bot.render.decks import Style
+
+# -- the ids of buttons and menus ----------------------------------------------
+
+PREFIX = "spades"
+_SHAPE = re.compile(
+    r"(?P<action>[a-z_]+):(?P<table>\d{1,18}):(?P<version>\d{1,18})(?::(?P<arg>[A-Za-z0-9_-]{1,20}))?"
+)
+
+
+class Act(StrEnum):
+    JOIN = "join"
+    LEAVE = "leave"
+    PARTNER = "partner"  # host's partner menu; the value is the partner's seat (1-3)
+    # The host fills the empty seats with computer players ("bots": the word
+    # of the buttons already posted, which must keep working).
+    COMPUTERS = "bots"
+    START = "start"
+    HAND = "hand"  # "My hand": a fresh private hand
+    LOOK = "look"  # show my cards (Blind Nil tables)
+    BID = "bid"  # arg: the bid, -1 Blind Nil, 0 Nil
+    PLAY = "play"  # arg: the card, like QH
+    NEXT_HAND = "next"
+    REMATCH = "rematch"  # arg: same | swap
+    RESIGN = "resign"  # the confirmation button of /spades resign
+    CLAIM = "claim"  # claim the game once the turn limit has passed
+    HINT = "hint"  # the coach's advice (hints tables); arg: the game's action count
+    HOUSE = "house"  # the host's house rules menus (lobby); arg: the page, 0 when absent
+    HOUSE_RULE = "house_rule"  # one house rule's menu; arg: its key, the value chosen
+    CLAIM_REST = "rest"  # claim the rest of the hand's tricks (not CLAIM, the clock's win)
+    ANSWER_REST = "rest_answer"  # an opponent's answer to it; arg: accept | refuse
+    SEAT_ASK = "seat_ask"  # between hands, ask for a computer's seat; the value is the seat
+    SEAT_ANSWER = "seat_answer"  # the host's answer to it; arg: accept | decline
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentId:
+    action: Act
+    table: int
+    version: int
+    arg: str | None = None
+
+    def __str__(self) -> str:
+        text = f"{PREFIX}:{self.action.value}:{self.table}:{self.version}"
+        return text if self.arg is None else f"{text}:{self.arg}"
+
+
+class BadComponentId(ValueError):
+    """A custom_id the bot never sends: forged or from an older bot."""
+
+
+def parse(rest: str) -> ComponentId:
+    """Parse what follows ``spades:``. Raises BadComponentId."""
+    match = _SHAPE.fullmatch(rest)
+    if match is None:
+        raise BadComponentId(rest)
+    try:
+        action = Act(match["action"])
+    except ValueError:
+        raise BadComponentId(rest) from None
+    return ComponentId(action, int(match["table"]), int(match["version"]), match["arg"])
+
+
+# -- messages -----------------------------------------------------------------
 
 MAX_ROWS = 5
 MAX_PER_ROW = 5
@@ -73,3 +152,87 @@ class MessageSpec:
 
 def chunk(buttons: list[ButtonSpec], size: int = MAX_PER_ROW) -> list[tuple[ButtonSpec, ...]]:
     return [tuple(buttons[i : i + size]) for i in range(0, len(buttons), size)]
+
+
+# -- Discord's limits ---------------------------------------------------------
+
+CONTENT = 2000
+EMBED_TOTAL = 6000
+EMBED_TITLE = 256
+EMBED_DESCRIPTION = 4096
+FIELD_NAME = 256
+FIELD_VALUE = 1024
+FOOTER = 2048
+FIELDS = 25
+BUTTON_LABEL = 80
+OPTION_LABEL = 100
+OPTIONS = 25
+PLACEHOLDER = 150
+
+ELLIPSIS = "…"
+MORE = "… and {n} more"
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, ending in an ellipsis when cut."""
+    if len(text) <= limit:
+        return text
+    return text[: max(limit - len(ELLIPSIS), 0)] + ELLIPSIS
+
+
+def fit_lines(lines: Sequence[str], limit: int, more: str = MORE, sep: str = "\n") -> str:
+    """As many of ``lines`` as fit in ``limit`` characters joined by ``sep``,
+    then ``more`` (its ``{n}`` the number left out) if some had to go.
+
+    A single line longer than the limit is clipped rather than dropped, so the
+    reader always sees something.
+    """
+    joined = sep.join(lines)
+    if len(joined) <= limit:
+        return joined
+    kept: list[str] = []
+    size = 0
+    for index, line in enumerate(lines):
+        tail = sep + more.format(n=len(lines) - index - 1) if index + 1 < len(lines) else ""
+        added = len(line) + (len(sep) if kept else 0)
+        if size + added + len(tail) > limit:
+            break
+        kept.append(line)
+        size += added
+    left_out = len(lines) - len(kept)
+    if not kept:  # even the first line is too long: it is clipped
+        tail = sep + more.format(n=left_out - 1) if left_out > 1 else ""
+        return clip(lines[0], limit - len(tail)) + tail
+    return sep.join(kept) + sep + more.format(n=left_out)
+
+
+def embed_size(embed: EmbedSpec) -> int:
+    """The characters Discord counts against an embed's 6,000."""
+    fields = sum(len(f.name) + len(f.value) for f in embed.fields)
+    return len(embed.title) + len(embed.description) + len(embed.footer) + fields
+
+
+def fit_embed(embed: EmbedSpec) -> EmbedSpec:
+    """``embed`` with every part within its limit and the whole within 6,000.
+
+    Parts that are built to fit are left as they are; this is the last guard.
+    Should the total still be too long, the last fields are the ones shortened.
+    """
+    fields = [
+        Field(clip(f.name, FIELD_NAME) or "-", clip(f.value, FIELD_VALUE) or "-", f.inline)
+        for f in embed.fields[:FIELDS]
+    ]
+    fitted = replace(
+        embed,
+        title=clip(embed.title, EMBED_TITLE),
+        description=clip(embed.description, EMBED_DESCRIPTION),
+        footer=clip(embed.footer, FOOTER),
+        fields=tuple(fields),
+    )
+    excess = embed_size(fitted) - EMBED_TOTAL
+    if excess > 0 and fitted.description:
+        keep = max(len(fitted.description) - excess, 0)
+        fitted = replace(fitted, description=clip(fitted.description, keep))
+    while embed_size(fitted) > EMBED_TOTAL and fitted.fields:
+        fitted = replace(fitted, fields=fitted.fields[:-1])
+    return fitted

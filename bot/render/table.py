@@ -20,19 +20,24 @@ from bot.render.decks import Style
 from bot.render.durations import duration_text
 from bot.render.hand import bid_text, trick_line, tricks_over_bid
 from bot.render.house_rules import rules_line
-from bot.render.ids import Act, ComponentId
-from bot.render.limits import FIELD_VALUE, OPTION_LABEL, clip, fit_embed, fit_lines
 from bot.render.names import computer_label
 from bot.render.rest_claim import rest_claim_buttons, rest_claim_field
 from bot.render.seat_request import seat_request_field, seat_request_rows
 from bot.render.spec import (
+    FIELD_VALUE,
+    OPTION_LABEL,
+    Act,
     ButtonSpec,
+    ComponentId,
     EmbedSpec,
     Field,
     MessageSpec,
     Row,
     SelectOption,
     SelectSpec,
+    clip,
+    fit_embed,
+    fit_lines,
 )
 from bot.tables.model import Table, TableStatus
 

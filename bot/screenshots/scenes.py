@@ -29,7 +29,7 @@ from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import view_of
 from bot.i18n import resolve, tr
 from bot.render.decks import DECKS, DEFAULT_DECK
-from bot.render.ids import PREFIX, Act, parse
+from bot.render.spec import PREFIX, Act, parse
 from bot.tables.model import Table, TableStatus
 from bot.tournament.service import TournamentService
 

@@ -22,7 +22,7 @@ from bot.app import open_store
 from bot.config import DiscordSettings
 from bot.discord_app import SpadesBot
 from bot.game.types import Phase
-from bot.render.ids import parse
+from bot.render.spec import parse
 from bot.runner import configure_logging, serve
 from tests.discord.conftest import fast_settings, seeds
 from tests.discord.harness import World, buttons_of

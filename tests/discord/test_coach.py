@@ -9,7 +9,7 @@ import simcord
 from simcord import MemberActor
 
 from bot.game.types import Phase
-from bot.render.ids import Act, ComponentId
+from bot.render.spec import Act, ComponentId
 from bot.tables.model import Table
 from tests.discord.harness import World, buttons_of
 from tests.discord.test_access import forged

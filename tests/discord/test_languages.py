@@ -19,7 +19,7 @@ from simcord import MemberActor, assert_error
 from bot.game.types import Phase
 from bot.i18n import LANGUAGES
 from bot.refusals import HostOnly
-from bot.render.limits import OPTION_LABEL
+from bot.render.spec import OPTION_LABEL
 from tests.discord.harness import World, buttons_of, embed_text, my_hand_of
 from tests.discord.test_coach import answer_of, seen_by
 

@@ -15,8 +15,7 @@ from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import view_of
 from bot.render.decks import DECKS, DeckName, Style, by_suit, card_text, deck
 from bot.render.hand import hand_message
-from bot.render.ids import Act, BadComponentId, ComponentId, parse
-from bot.render.spec import MAX_PER_ROW, MAX_ROWS
+from bot.render.spec import MAX_PER_ROW, MAX_ROWS, Act, BadComponentId, ComponentId, parse
 from bot.render.table import table_message
 from bot.tables.model import Seat, Table, TableOptions, TableStatus
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.game.types import Phase
-from bot.render.ids import parse
+from bot.render.spec import parse
 from bot.tables.model import Table
 from cogs.presenter import TablePresenter
 from tests.discord.harness import World, buttons_of, embed_text

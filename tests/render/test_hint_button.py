@@ -8,7 +8,7 @@ from bot.game.view import view_of
 from bot.render.decks import DECKS, DeckName
 from bot.render.hand import hand_message
 from bot.render.hint_button import with_hint_button
-from bot.render.ids import Act, parse
+from bot.render.spec import Act, parse
 from tests.ai.positions import position
 
 DECK = DECKS[DeckName.CLASSIC]

@@ -29,8 +29,7 @@ from bot.game.rules import PRESETS, TieRule
 from bot.i18n import ENGLISH, TRANSLATED, tr
 from bot.i18n_catalogs import read_catalog
 from bot.render.house_rules import PAGES, Page, house_panel, menu_pages, page_of, value_words
-from bot.render.ids import parse
-from bot.render.spec import MAX_ROWS, SelectSpec
+from bot.render.spec import MAX_ROWS, SelectSpec, parse
 from bot.tables.model import EMPTY_SEAT, Seat, Table, TableOptions, TableStatus
 from tests.render.fits import problems
 

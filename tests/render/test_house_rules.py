@@ -12,10 +12,9 @@ from bot.game.types import EndReason
 from bot.i18n import ENGLISH, TRANSLATED, tr
 from bot.render.decks import DECKS, card_text
 from bot.render.house_rules import PAGES, all_rules_text, house_panel, page_of, rules_line
-from bot.render.ids import Act, parse
 from bot.render.results import end_of_game_text, game_record_text
 from bot.render.rules_text import rules_text
-from bot.render.spec import SelectSpec
+from bot.render.spec import Act, SelectSpec, parse
 from bot.stats.history import export_document
 from bot.stats.records import FinishedGame, SeatPlayer
 from bot.tables.model import EMPTY_SEAT, Seat, Table, TableOptions, TableStatus

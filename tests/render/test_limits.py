@@ -13,9 +13,18 @@ from bot.render.answers import several_tables_text
 from bot.render.decks import DECKS
 from bot.render.hand import hand_message
 from bot.render.leaderboard import board_message, history_embed, stats_embed
-from bot.render.limits import CONTENT, EMBED_TOTAL, clip, embed_size, fit_embed, fit_lines
 from bot.render.results import end_of_game_text, team_names
-from bot.render.spec import EmbedSpec, Field, MessageSpec
+from bot.render.spec import (
+    CONTENT,
+    EMBED_TOTAL,
+    EmbedSpec,
+    Field,
+    MessageSpec,
+    clip,
+    embed_size,
+    fit_embed,
+    fit_lines,
+)
 from bot.render.table import table_message
 from bot.stats.counting import RatingChange, RecordOutcome
 from bot.stats.leaderboard import LeaderboardPage, LeaderboardRow, SortKey, page_span

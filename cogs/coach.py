@@ -23,8 +23,8 @@ from bot.coach.service import EndedHand
 from bot.i18n import resolve
 from bot.refusals import InvalidButton
 from bot.render.coach_text import hint_text, review_text
+from bot.render.names import seat_labels
 from bot.render.spec import ComponentId
-from bot.render.table import seat_labels
 from bot.tables.model import Table
 from cogs.languages import private_language
 

@@ -47,9 +47,9 @@ import discord
 
 from bot.app import REDRAW, Snapshot, SpadesApp
 from bot.i18n import ntr
-from bot.render.names import computer_label
+from bot.render.names import computer_label, seat_name
 from bot.render.spec import MessageSpec
-from bot.render.table import seat_name, table_message
+from bot.render.table import table_message
 from bot.tables.model import Table, TableStatus
 from cogs.components import message_fields
 from cogs.fail_fast import TooManyRequests, refusing_fast

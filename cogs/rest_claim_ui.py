@@ -14,8 +14,8 @@ import discord
 
 from bot.app import SpadesApp
 from bot.refusals import InvalidButton
-from bot.render.rest_claim import ACCEPT, REFUSE
 from bot.render.spec import ComponentId
+from bot.render.table import ACCEPT, REFUSE
 from bot.tables.model import Table
 
 

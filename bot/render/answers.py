@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import ENGLISH, tr
+from bot.render.names import seat_name
 from bot.render.spec import CONTENT, fit_lines
-from bot.render.table import seat_name
 
 
 def several_tables_text(channel_ids: Sequence[int], lang: str = ENGLISH) -> str:

@@ -1,7 +1,9 @@
 """A player's private hand message, drawn from their PlayerView only.
 
-The view holds the seat's own cards and the public state, nothing else, so
-this message cannot show anyone else's hand. It is sent ephemeral to its owner.
+Only a seated player has a hand. The message is drawn from that seat's
+:class:`~bot.game.view.PlayerView`, which holds the seat's own cards and the
+public state, nothing else, so it cannot show anyone else's hand. It is sent
+ephemeral to its owner.
 """
 
 from __future__ import annotations
@@ -9,13 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from bot import refusals
 from bot.game.cards import card_name
 from bot.game.rules import Bidding
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.game.types import Phase
-from bot.game.view import PlayerView
-from bot.i18n import ENGLISH, tr
+from bot.game.view import PlayerView, view_of
+from bot.i18n import ENGLISH, N_, tr
 from bot.render.decks import Deck, Style, by_suit, card_text
+from bot.render.hint_button import with_hint_button
+from bot.render.names import seat_labels
 from bot.render.spec import (
     CONTENT,
     MAX_ROWS,
@@ -26,6 +31,7 @@ from bot.render.spec import (
     chunk,
     clip,
 )
+from bot.tables.model import Table
 
 
 def bid_text(bid: int | None, lang: str = ENGLISH) -> str:
@@ -54,6 +60,48 @@ def trick_line(
     return " · ".join(
         f"{names[(view_leader + i) & 3]} {card_text(card, lang)}" for i, card in enumerate(trick)
     )
+
+
+def hand_screen(
+    table: Table, user_id: int, deck: Deck, note: str | None = None, lang: str = ENGLISH
+) -> MessageSpec:
+    """The private hand message of ``user_id`` in their ``lang``; a refusal
+    for anyone without a hand."""
+    seat = table.seat_of(user_id)
+    if seat is None:
+        if table.is_spectator(user_id):
+            raise refusals.Spectator(N_("you are watching: only players have a hand"))
+        raise refusals.NotSeated()
+    if table.game is None:
+        raise refusals.NotStarted()
+    view = view_of(table.game, seat)
+    spec = hand_message(
+        view,
+        table_id=table.id,
+        version=table.version,
+        names=seat_labels(table, lang),
+        deck=deck,
+        note=note,
+        lang=lang,
+    )
+    if table.options.hints:
+        stamp = table.game.action_count
+        spec = with_hint_button(spec, view, table.id, table.version, stamp, lang)
+    return spec
+
+
+def hand_moment(table: Table, user_id: int) -> tuple[object, ...]:
+    """What decides the buttons of a hand: the hand, the phase, whose turn.
+
+    An editable hand is redrawn when this changes: when the owner's turn comes or
+    goes, or a hand starts or ends. In between, the owner's buttons are all
+    disabled, so the message may show an older trick without harm.
+    """
+    game = table.game
+    seat = table.seat_of(user_id)
+    if game is None or seat is None:
+        return (table.status,)
+    return (table.status, game.hand_number, game.phase, game.waited_on() == seat)
 
 
 def hand_message(

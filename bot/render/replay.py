@@ -19,9 +19,9 @@ from bot.game.scoring import BLIND_NIL, NIL
 from bot.i18n import ENGLISH, N_, ntr, tr
 from bot.render.decks import Style, card_text
 from bot.render.house_rules import rules_line
+from bot.render.names import seat_name, team_name
 from bot.render.replay_picture import Scene
 from bot.render.spec import ButtonSpec, MessageSpec, SelectOption, SelectSpec
-from bot.render.table import seat_name, team_name
 from bot.replay.frames import Frame, Replay
 from bot.replay.review import BidMark, GameReview, Mark
 

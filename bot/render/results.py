@@ -1,18 +1,23 @@
-"""The words about a finished game: the end-of-game post, a game's record
-answer, and the team names its picture is labelled with."""
+"""The words about a finished hand or game: a hand's summary and a game's
+result on the table message, the end-of-game post, a game's record answer,
+and the team names its picture is labelled with."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from bot.game.record import HandRecord
+from bot.game.scoring import BLIND_NIL, NIL, TeamHandResult
+from bot.game.state import Game
 from bot.game.types import EndReason
-from bot.i18n import ENGLISH, ntr, tr
+from bot.i18n import ENGLISH, N_, ntr, tr
+from bot.render.hand import bid_text
 from bot.render.house_rules import rules_line
-from bot.render.names import computer_label, computer_name
+from bot.render.names import SEAT_NAMES, computer_label, computer_name, seat_labels, team_name
 from bot.render.spec import CONTENT, clip, fit_lines
-from bot.render.table import team_name
 from bot.stats.counting import RecordOutcome
 from bot.stats.records import FinishedGame, SeatPlayer
+from bot.tables.model import Table
 
 #: The display name of a user, as the caller found it.
 UserName = Callable[[int], str]
@@ -47,6 +52,113 @@ def team_names(
         return tr(lang, "{first} & {second}", first=first, second=second)
 
     return team(0), team(1)
+
+
+def hand_summary(table: Table, record: HandRecord, lang: str = ENGLISH) -> str:
+    """Bids, tricks, points, bags, Nils and Bostons of a finished hand."""
+    labels = seat_labels(table, lang)
+    bids = dict(record.bids)
+    lines = []
+    for team in (0, 1):
+        result: TeamHandResult = record.results[team]
+        seats = (team, team + 2)
+        who = ", ".join(
+            tr(
+                lang,
+                "{player} bid {bid} took {taken}",
+                player=labels[s],
+                bid=bid_text(bids.get(s), lang),
+                taken=record.tricks_won[s],
+            )
+            for s in seats
+        )
+        parts = []
+        if result.contract:  # a team whose two players bid Nil has no contract
+            if result.made:
+                parts.append(tr(lang, "contract {contract}: made", contract=result.contract))
+            else:
+                parts.append(tr(lang, "contract {contract}: set", contract=result.contract))
+        parts.extend(_nil_results(record, bids, seats, lang))
+        if result.new_bags:
+            parts.append(ntr(lang, "+{n} bag", "+{n} bags", result.new_bags))
+        if result.bag_penalty:
+            parts.append(tr(lang, "bag penalty {points}", points=result.bag_penalty))
+        if result.boston:
+            parts.append(tr(lang, "Boston! (all 13 tricks)"))
+        head = ntr(
+            lang,
+            "**{team}** {points} → {score} ({n} bag)",
+            "**{team}** {points} → {score} ({n} bags)",
+            result.bags_after,
+            team=team_name(team, lang),
+            points=format(result.points, "+d"),
+            score=record.score_after[team],
+        )
+        lines.append(f"{head} · {' · '.join(parts)}\n{who}")
+    return "\n".join(lines)
+
+
+def _nil_results(
+    record: HandRecord, bids: dict[int, int], seats: tuple[int, int], lang: str
+) -> list[str]:
+    """``Nil made (North)``, ``Blind Nil failed (South)``: each Nil of the team."""
+    results = []
+    for seat in seats:
+        bid = bids.get(seat)
+        made = record.tricks_won[seat] == 0
+        where = tr(lang, SEAT_NAMES[seat])
+        if bid == NIL:
+            text = N_("Nil made ({seat})") if made else N_("Nil failed ({seat})")
+            results.append(tr(lang, text, seat=where))
+        elif bid == BLIND_NIL:
+            text = N_("Blind Nil made ({seat})") if made else N_("Blind Nil failed ({seat})")
+            results.append(tr(lang, text, seat=where))
+    return results
+
+
+#: Why a game ended, after the winner and the score.
+_END_REASONS = {
+    EndReason.TARGET: N_("**{team} win** ({won} to {lost}): reached {target}."),
+    EndReason.LOSING_SCORE: N_(
+        "**{team} win** ({won} to {lost}): the other team fell to {losing}."
+    ),
+    EndReason.REVOKE: N_("**{team} win** ({won} to {lost}): revoke proven against {player}."),
+    EndReason.FALSE_CLAIM: N_(
+        "**{team} win** ({won} to {lost}): {player} called a revoke that did not happen."
+    ),
+    EndReason.RESIGNATION: N_("**{team} win** ({won} to {lost}): {player} resigned."),
+    EndReason.TIMEOUT: N_("**{team} win** ({won} to {lost}): {player} let the turn limit pass."),
+}
+
+
+def result_text(table: Table, game: Game, lang: str = ENGLISH) -> str:
+    result = game.result
+    assert result is not None
+    labels = seat_labels(table, lang)
+    if result.reason is EndReason.MODERATOR:
+        ended = tr(
+            lang,
+            "**Ended by a moderator** at {first} to {second}.",
+            first=game.scores[0],
+            second=game.scores[1],
+        )
+        return f"{ended} {result.note}" if result.note else ended
+    if result.winner is None:
+        return tr(
+            lang, "**Draw** at {first} to {second}.", first=game.scores[0], second=game.scores[1]
+        )
+    # The winner first, in the words and in the score.
+    who = labels[result.seat] if result.seat is not None else tr(lang, "a player")
+    return tr(
+        lang,
+        _END_REASONS[result.reason],
+        team=team_name(result.winner, lang),
+        won=game.scores[result.winner],
+        lost=game.scores[1 - result.winner],
+        target=table.rules.target,
+        losing=table.rules.losing_score,
+        player=who,
+    )
 
 
 def _scores(game: FinishedGame) -> dict[str, int]:

@@ -11,12 +11,12 @@ from bot.i18n import N_, tr
 from bot.render.clock_text import ClockMessage
 from bot.render.decks import Style
 from bot.render.names import computer_name
-from bot.render.rest_claim import MakeButton
 from bot.render.spec import (
     OPTION_LABEL,
     Act,
     ComponentId,
     Field,
+    MakeButton,
     Row,
     SelectOption,
     SelectSpec,

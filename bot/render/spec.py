@@ -16,7 +16,7 @@ is left out.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -148,6 +148,10 @@ class MessageSpec:
     @property
     def buttons(self) -> list[ButtonSpec]:
         return [b for row in self.rows if isinstance(row, tuple) for b in row]
+
+
+#: ``button(act, label, style, arg)``: a button of the table message.
+MakeButton = Callable[[Act, str, Style, str | None], ButtonSpec]
 
 
 def chunk(buttons: list[ButtonSpec], size: int = MAX_PER_ROW) -> list[tuple[ButtonSpec, ...]]:

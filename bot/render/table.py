@@ -3,25 +3,28 @@
 Drawn from a table snapshot. Only public facts appear: seats, bids, tricks
 taken, cards already played, scores. No unplayed card is read here (the
 ``hands`` of the game are never touched), so nothing private can leak; the
-one exception, the cards a player shows by claiming the rest of the tricks,
-is drawn by :mod:`bot.render.rest_claim`.
+one exception: the cards a player shows by claiming the rest of the tricks
+(in this hand; they stay shown after a refusal), with who answers the claim
+and the buttons to claim and to answer (not the turn clock's claim of the
+game, ``Claim the win``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
-from bot.game.record import HandRecord
-from bot.game.scoring import BLIND_NIL, NIL, TeamHandResult
+from bot.game.rest_claim import claimable, refused_this_turn, tricks_left
+from bot.game.rules import RuleSet
 from bot.game.state import Game
-from bot.game.types import EndReason, Phase, team_of
-from bot.i18n import ENGLISH, N_, ntr, tr
-from bot.render.decks import Style
+from bot.game.types import Phase, team_of
+from bot.i18n import N_, ntr, tr
+from bot.render.decks import Style, by_suit, card_text
 from bot.render.durations import duration_text
 from bot.render.hand import bid_text, trick_line, tricks_over_bid
 from bot.render.house_rules import rules_line
-from bot.render.names import computer_label
-from bot.render.rest_claim import rest_claim_buttons, rest_claim_field
+from bot.render.names import seat_label, seat_labels, seat_name, seat_names, team_name
+from bot.render.results import hand_summary, result_text
 from bot.render.seat_request import seat_request_field, seat_request_rows
 from bot.render.spec import (
     FIELD_VALUE,
@@ -31,6 +34,7 @@ from bot.render.spec import (
     ComponentId,
     EmbedSpec,
     Field,
+    MakeButton,
     MessageSpec,
     Row,
     SelectOption,
@@ -39,48 +43,22 @@ from bot.render.spec import (
     fit_embed,
     fit_lines,
 )
-from bot.tables.model import Table, TableStatus
+from bot.tables.model import Table, TableOptions, TableStatus
 
-SEAT_NAMES = (N_("South"), N_("West"), N_("North"), N_("East"))
-TEAM_NAMES = (N_("South & North"), N_("West & East"))
 GREEN, BLUE, GOLD, GREY = 0x3BA55C, 0x5865F2, 0xF1C40F, 0x747F8D
+#: The answers to a claim of the rest (the argument of its buttons).
+ACCEPT, REFUSE = "accept", "refuse"
 
 
-def seat_name(seat: int, lang: str = ENGLISH) -> str:
-    """``South``, ``West``, ``North``, ``East`` in ``lang``."""
-    return tr(lang, SEAT_NAMES[seat])
-
-
-def seat_names(lang: str = ENGLISH) -> list[str]:
-    return [seat_name(seat, lang) for seat in range(4)]
-
-
-def team_name(team: int, lang: str = ENGLISH) -> str:
-    """``South & North`` (team 0) or ``West & East`` (team 1) in ``lang``."""
-    return tr(lang, TEAM_NAMES[team])
-
-
-def seat_label(table: Table, seat: int, lang: str = ENGLISH) -> str:
-    """How the seat is named in public text: ``<@id>`` or the seat's computer
-    player, like ``🤖 Wren (random)``."""
-    occupant = table.seats[seat]
-    if occupant.user_id is not None:
-        return f"<@{occupant.user_id}>"
-    if occupant.computer_level is not None:
-        return computer_label(seat, occupant.computer_level, lang)
-    return tr(lang, "(empty)")
-
-
-def seat_labels(table: Table, lang: str = ENGLISH) -> list[str]:
-    return [seat_label(table, s, lang) for s in range(4)]
-
-
-def options_line(table: Table, stand_in: bool = False, lang: str = ENGLISH) -> str:
-    o = table.options
+@lru_cache(maxsize=1024)
+def _settings_line(host_id: int, o: TableOptions, rules: RuleSet, stand_in: bool, lang: str) -> str:
+    """The table's settings in words, its house rules on a line of their own.
+    Kept for each set of settings: they change in the lobby only, so every
+    message of a game reuses their words (the house rules' are the costly ones)."""
     limit = duration_text(lang, o.turn_limit_s)
     parts = [
-        tr(lang, "Host <@{host}>", host=table.host_id),
-        tr(lang, "game to {target}", target=table.rules.target),
+        tr(lang, "Host <@{host}>", host=host_id),
+        tr(lang, "game to {target}", target=rules.target),
         tr(lang, "revokes allowed") if o.revokes == "allowed" else tr(lang, "revokes blocked"),
         tr(lang, "{preset} rules", preset=o.preset),
         tr(lang, "turn limit {limit} (then a computer plays for the late player)", limit=limit)
@@ -90,7 +68,7 @@ def options_line(table: Table, stand_in: bool = False, lang: str = ENGLISH) -> s
     if o.hints:
         parts.append(tr(lang, "hints on"))
     line = " · ".join(parts)
-    house = rules_line(table.rules, lang)
+    house = rules_line(rules, lang)
     return f"{line}\n{house}" if house else line
 
 
@@ -117,7 +95,8 @@ def table_message(
     else:
         title = tr(lang, "Spades · table {table}", table=table.id)
     fields: list[Field] = []
-    description = [options_line(table, stand_in, lang)]
+    settings = _settings_line(table.host_id, table.options, table.rules, stand_in, lang)
+    description = [settings]
     colour = GREY
     if table.status is TableStatus.LOBBY:
         colour = BLUE
@@ -210,9 +189,10 @@ def _game_fields(table: Table, game: Game, claim_open: bool, lang: str) -> list[
                 ),
             )
         )
-    request = seat_request_field(table, seat_labels(table, lang), seat_names(lang), lang)
-    if request is not None:
-        fields.append(request)
+    if game.phase is Phase.HAND_OVER:  # seat requests are made between hands
+        request = seat_request_field(table, seat_labels(table, lang), seat_names(lang), lang)
+        if request is not None:
+            fields.append(request)
     if game.result is not None:
         fields.append(Field(tr(lang, "Result"), result_text(table, game, lang)))
     return fields
@@ -299,111 +279,57 @@ def _play_field(table: Table, game: Game, claim_open: bool, lang: str) -> Field:
     return Field(name, "\n".join(lines))
 
 
-def hand_summary(table: Table, record: HandRecord, lang: str = ENGLISH) -> str:
-    """Bids, tricks, points, bags, Nils and Bostons of a finished hand."""
-    labels = seat_labels(table, lang)
-    bids = dict(record.bids)
+def shown_cards_text(mask: int, lang: str) -> str:
+    """A hand's cards by suit, high to low: ``A♠ K♠ · Q♥``."""
+    return " · ".join(" ".join(card_text(c, lang) for c in suit) for suit in by_suit(mask))
+
+
+def rest_claim_field(game: Game, labels: Sequence[str], lang: str) -> Field | None:
+    """The claim waiting for answers and the cards claims showed, during play."""
+    rest = game.rest
+    if game.phase is not Phase.PLAYING or not rest.shown:
+        return None
     lines = []
-    for team in (0, 1):
-        result: TeamHandResult = record.results[team]
-        seats = (team, team + 2)
-        who = ", ".join(
-            tr(
+    if rest.waiting:
+        answering = [labels[seat] for seat in rest.opponents() if not rest.accepted >> seat & 1]
+        lines.append(
+            ntr(
                 lang,
-                "{player} bid {bid} took {taken}",
-                player=labels[s],
-                bid=bid_text(bids.get(s), lang),
-                taken=record.tricks_won[s],
+                "{player} claims the {n} remaining trick. {opponents}: accept or refuse.",
+                "{player} claims the {n} remaining tricks. {opponents}: accept or refuse.",
+                tricks_left(game),
+                player=labels[rest.claimer],
+                opponents=", ".join(answering),
             )
-            for s in seats
         )
-        parts = []
-        if result.contract:  # a team whose two players bid Nil has no contract
-            if result.made:
-                parts.append(tr(lang, "contract {contract}: made", contract=result.contract))
-            else:
-                parts.append(tr(lang, "contract {contract}: set", contract=result.contract))
-        parts.extend(_nil_results(record, bids, seats, lang))
-        if result.new_bags:
-            parts.append(ntr(lang, "+{n} bag", "+{n} bags", result.new_bags))
-        if result.bag_penalty:
-            parts.append(tr(lang, "bag penalty {points}", points=result.bag_penalty))
-        if result.boston:
-            parts.append(tr(lang, "Boston! (all 13 tricks)"))
-        head = ntr(
-            lang,
-            "**{team}** {points} → {score} ({n} bag)",
-            "**{team}** {points} → {score} ({n} bags)",
-            result.bags_after,
-            team=team_name(team, lang),
-            points=format(result.points, "+d"),
-            score=record.score_after[team],
-        )
-        lines.append(f"{head} · {' · '.join(parts)}\n{who}")
-    return "\n".join(lines)
+    for seat in range(4):
+        if rest.shows(seat) and game.hands[seat]:
+            cards = shown_cards_text(game.hands[seat], lang)
+            lines.append(tr(lang, "{player}'s cards: {cards}", player=labels[seat], cards=cards))
+    if not rest.waiting:
+        lines.append(tr(lang, "The claim was refused: play goes on."))
+        on_turn = game.waited_on()
+        if on_turn is not None and refused_this_turn(game, on_turn):
+            lines.append(
+                tr(lang, "{player} may claim again on their next turn.", player=labels[on_turn])
+            )
+    return Field(tr(lang, "Claim of the rest"), "\n".join(lines))
 
 
-def _nil_results(
-    record: HandRecord, bids: dict[int, int], seats: tuple[int, int], lang: str
-) -> list[str]:
-    """``Nil made (North)``, ``Blind Nil failed (South)``: each Nil of the team."""
-    results = []
-    for seat in seats:
-        bid = bids.get(seat)
-        made = record.tricks_won[seat] == 0
-        where = seat_name(seat, lang)
-        if bid == NIL:
-            text = N_("Nil made ({seat})") if made else N_("Nil failed ({seat})")
-            results.append(tr(lang, text, seat=where))
-        elif bid == BLIND_NIL:
-            text = N_("Blind Nil made ({seat})") if made else N_("Blind Nil failed ({seat})")
-            results.append(tr(lang, text, seat=where))
-    return results
-
-
-#: Why a game ended, after the winner and the score.
-_END_REASONS = {
-    EndReason.TARGET: N_("**{team} win** ({won} to {lost}): reached {target}."),
-    EndReason.LOSING_SCORE: N_(
-        "**{team} win** ({won} to {lost}): the other team fell to {losing}."
-    ),
-    EndReason.REVOKE: N_("**{team} win** ({won} to {lost}): revoke proven against {player}."),
-    EndReason.FALSE_CLAIM: N_(
-        "**{team} win** ({won} to {lost}): {player} called a revoke that did not happen."
-    ),
-    EndReason.RESIGNATION: N_("**{team} win** ({won} to {lost}): {player} resigned."),
-    EndReason.TIMEOUT: N_("**{team} win** ({won} to {lost}): {player} let the turn limit pass."),
-}
-
-
-def result_text(table: Table, game: Game, lang: str = ENGLISH) -> str:
-    result = game.result
-    assert result is not None
-    labels = seat_labels(table, lang)
-    if result.reason is EndReason.MODERATOR:
-        ended = tr(
-            lang,
-            "**Ended by a moderator** at {first} to {second}.",
-            first=game.scores[0],
-            second=game.scores[1],
-        )
-        return f"{ended} {result.note}" if result.note else ended
-    if result.winner is None:
-        return tr(
-            lang, "**Draw** at {first} to {second}.", first=game.scores[0], second=game.scores[1]
-        )
-    # The winner first, in the words and in the score.
-    who = labels[result.seat] if result.seat is not None else tr(lang, "a player")
-    return tr(
-        lang,
-        _END_REASONS[result.reason],
-        team=team_name(result.winner, lang),
-        won=game.scores[result.winner],
-        lost=game.scores[1 - result.winner],
-        target=table.rules.target,
-        losing=table.rules.losing_score,
-        player=who,
-    )
+def rest_claim_buttons(table: Table, game: Game, button: MakeButton, lang: str) -> list[ButtonSpec]:
+    """Accept and Refuse while a claim waits; else **Claim the rest** when a
+    person is on turn to play (computer players never claim)."""
+    if game.phase is not Phase.PLAYING:
+        return []
+    if game.rest.waiting:
+        return [
+            button(Act.ANSWER_REST, tr(lang, "Accept the claim"), Style.GREEN, ACCEPT),
+            button(Act.ANSWER_REST, tr(lang, "Refuse the claim"), Style.RED, REFUSE),
+        ]
+    seat = game.waited_on()
+    if seat is not None and claimable(game, seat) and not table.seats[seat].is_computer:
+        return [button(Act.CLAIM_REST, tr(lang, "Claim the rest"), Style.GREY, None)]
+    return []
 
 
 def _footer(table: Table, game: Game | None, lang: str) -> str:
@@ -471,9 +397,11 @@ def _rows(
             row.append(button(Act.JOIN, tr(lang, "Watch")))
         if claim_open and game.waited_on() is not None:
             row.append(button(Act.CLAIM, tr(lang, "Claim the win"), Style.RED))
+        if game.phase is Phase.HAND_OVER:  # seat requests are made between hands
+            seats = seat_request_rows(table, away_seats, seat_names(lang), button, lang)
+            return [tuple(row), *seats]
         rest_claim = rest_claim_buttons(table, game, button, lang)
-        seats = seat_request_rows(table, away_seats, seat_names(lang), button, lang)
-        return [tuple(row), *([tuple(rest_claim)] if rest_claim else []), *seats]
+        return [tuple(row), *([tuple(rest_claim)] if rest_claim else [])]
     if status is TableStatus.FINISHED and table.options.rematch:
         return [
             (

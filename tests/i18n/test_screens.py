@@ -60,10 +60,10 @@ from bot.render.leaderboard import (
     stats_embed,
 )
 from bot.render.refusal_text import refusal_text
-from bot.render.results import end_of_game_text, game_record_text, team_names
+from bot.render.results import end_of_game_text, game_record_text, hand_summary, team_names
 from bot.render.rules_text import rules_text
 from bot.render.spec import EmbedSpec, MessageSpec, SelectSpec
-from bot.render.table import hand_summary, table_message
+from bot.render.table import table_message
 from bot.stats.counting import RatingChange, RecordOutcome
 from bot.stats.leaderboard import LeaderboardPage, LeaderboardRow, SortKey, page_span
 from bot.stats.records import FinishedGame, computer, human

@@ -206,6 +206,27 @@ class HandScreens:
             )
             await self.app.keep_hand_message(row)
 
+    # -- reaching a hand's owner ------------------------------------------------------
+
+    def language(self, table_id: int, user_id: int) -> str | None:
+        """The language of the owner's editable hand at the table, if one is kept."""
+        message = self._messages.get((table_id, user_id))
+        return None if message is None else message.language
+
+    async def follow_up(self, table_id: int, user_id: int, text: str) -> bool:
+        """Say ``text`` privately to the owner of the table's editable hand, as
+        a follow-up of the interaction it was last drawn for (in the channel
+        where they play); False when no hand is kept or Discord refused."""
+        message = self._messages.get((table_id, user_id))
+        if message is None or message.expires_at <= self.app.now():
+            return False
+        try:
+            await _send_follow_up(self.client, message.application_id, message.token, text)
+        except discord.HTTPException as exc:
+            log.debug("no follow-up through the hand of user %d: %s", user_id, exc)
+            return False
+        return True
+
     # -- keeping hands editable -------------------------------------------------------
 
     async def refresh(self, table: Table) -> None:
@@ -256,6 +277,29 @@ class HandScreens:
         del self._messages[key]
         if message.stored_token is not None:
             await self.app.forget_hand_message(key[0], key[1], message.stored_token)
+
+
+async def _send_follow_up(
+    client: discord.Client, application_id: int, token: str, text: str
+) -> None:
+    """Send an ephemeral follow-up of an interaction known by its application
+    id and token alone (``POST /webhooks/{application}/{token}``), as
+    ``Interaction.followup.send(text, ephemeral=True)`` would."""
+    session = discord.Webhook.partial(application_id, token, client=client).session
+    with handle_message_parameters(
+        content=text,
+        flags=discord.MessageFlags(ephemeral=True),
+        allowed_mentions=NO_MENTIONS,
+        previous_allowed_mentions=client.allowed_mentions,
+    ) as params:
+        await async_context.get().execute_webhook(
+            application_id,
+            token,
+            session=session,
+            proxy=client.http.proxy,
+            proxy_auth=client.http.proxy_auth,
+            payload=params.payload,
+        )
 
 
 async def edit_answer(

@@ -30,6 +30,8 @@ from cogs.presenter import TablePresenter
 from cogs.rest_claim_ui import RestClaimButtons
 from cogs.seat_ui import SeatRequestButtons
 
+#: An action on the table at a version, by a user: ``act(table, user, version)``.
+PlainAct = Callable[[Table, int, int], Awaitable[Table]]
 Handler = Callable[[discord.Interaction[Any], Table, ComponentId, list[str]], Awaitable[None]]
 #: Buttons and menus drawn on the public table message only.
 ON_TABLE_MESSAGE = frozenset(
@@ -70,20 +72,27 @@ class TableUI:
         house = HouseRulesDesk(app)
         rest_claim = RestClaimButtons(app)
         seat_requests = SeatRequestButtons(app, presenter.notices)
+        #: The buttons of :meth:`_plain`, and what each asks of the application.
+        self._plain_acts: dict[Act, PlainAct] = {
+            Act.COMPUTERS: app.add_computers,
+            Act.START: app.start_game,
+            Act.NEXT_HAND: app.next_hand,
+            Act.CLAIM: app.claim,
+        }
         self._handlers: dict[Act, Handler] = {
             Act.JOIN: self._join,
             Act.LEAVE: self._leave,
             Act.PARTNER: self._partner,
-            Act.COMPUTERS: self._computers,
-            Act.START: self._start,
+            Act.COMPUTERS: self._plain,
+            Act.START: self._plain,
             Act.HAND: self._hand,
             Act.LOOK: self._hand_action,
             Act.BID: self._hand_action,
             Act.PLAY: self._hand_action,
-            Act.NEXT_HAND: self._next_hand,
+            Act.NEXT_HAND: self._plain,
             Act.REMATCH: self._rematch,
             Act.RESIGN: self._resign,
-            Act.CLAIM: self._claim,
+            Act.CLAIM: self._plain,
             Act.HINT: coach.hint,
             Act.HOUSE: house.open,
             Act.HOUSE_RULE: house.choose,
@@ -191,23 +200,12 @@ class TableUI:
             raise InteractionRefused(tr(lang, "Pick one of the three other players."))
         await self.app.choose_partner(table, interaction.user.id, cid.version, int(values[0]))
 
-    async def _computers(
+    async def _plain(
         self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
     ) -> None:
+        """A button whose action needs nothing but the table's version."""
         await interaction.response.defer()
-        await self.app.add_computers(table, interaction.user.id, cid.version)
-
-    async def _start(
-        self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
-    ) -> None:
-        await interaction.response.defer()
-        await self.app.start_game(table, interaction.user.id, cid.version)
-
-    async def _next_hand(
-        self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
-    ) -> None:
-        await interaction.response.defer()
-        await self.app.next_hand(table, interaction.user.id, cid.version)
+        await self._plain_acts[cid.action](table, interaction.user.id, cid.version)
 
     async def _rematch(
         self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
@@ -224,12 +222,6 @@ class TableUI:
             content=tr(private_language(interaction), "You resigned: your team loses this game."),
             view=None,
         )
-
-    async def _claim(
-        self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
-    ) -> None:
-        await interaction.response.defer()
-        await self.app.claim(table, interaction.user.id, cid.version)
 
 
 def _check_arg(cid: ComponentId) -> None:

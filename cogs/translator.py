@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Location
 
 from bot.i18n import ENGLISH, resolve, tr
-from bot.render.durations import duration_text
+from bot.render.clock_text import duration_text
 
 #: Names stay as they are in every language.
 NAMES = frozenset({Location.command_name, Location.group_name, Location.parameter_name})

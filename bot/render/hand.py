@@ -3,31 +3,34 @@
 Only a seated player has a hand. The message is drawn from that seat's
 :class:`~bot.game.view.PlayerView`, which holds the seat's own cards and the
 public state, nothing else, so it cannot show anyone else's hand. It is sent
-ephemeral to its owner.
+ephemeral to its owner; at a table with hints on, with the coach's Hint button.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot import refusals
+from bot.coach.hint import can_hint
 from bot.game.cards import card_name
 from bot.game.rules import Bidding
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.game.types import Phase
 from bot.game.view import PlayerView, view_of
 from bot.i18n import ENGLISH, N_, tr
+from bot.render.coach_text import HINT_EMOJI, hint_button_label
 from bot.render.decks import Deck, Style, by_suit, card_text
-from bot.render.hint_button import with_hint_button
 from bot.render.names import seat_labels
 from bot.render.spec import (
     CONTENT,
+    MAX_PER_ROW,
     MAX_ROWS,
     Act,
     ButtonSpec,
     ComponentId,
     MessageSpec,
+    Row,
     chunk,
     clip,
 )
@@ -276,3 +279,37 @@ class _Buttons:
     ) -> ButtonSpec:
         custom_id = str(ComponentId(act, self.table_id, self.version, arg))
         return ButtonSpec(custom_id, label, style, emoji, disabled)
+
+
+def with_hint_button(
+    spec: MessageSpec,
+    view: PlayerView,
+    table_id: int,
+    version: int,
+    stamp: int,
+    lang: str = ENGLISH,
+) -> MessageSpec:
+    """``spec`` with a Hint button while the hand is bid or played: enabled
+    on the owner's turn, greyed out otherwise. ``stamp`` (the game's action
+    count) names the decision it was drawn for. It takes a row of its own,
+    or, when the cards fill every row, the last row with room. Its label is
+    in the owner's ``lang``."""
+    if view.phase not in (Phase.BIDDING, Phase.PLAYING):
+        return spec
+    button = ButtonSpec(
+        str(ComponentId(Act.HINT, table_id, version, str(stamp))),
+        hint_button_label(lang),
+        Style.GREEN,
+        HINT_EMOJI,
+        disabled=not can_hint(view),
+    )
+    rows: list[Row] = list(spec.rows)
+    if len(rows) < MAX_ROWS:
+        rows.append((button,))
+        return replace(spec, rows=tuple(rows))
+    for index in range(len(rows) - 1, -1, -1):
+        row = rows[index]
+        if isinstance(row, tuple) and len(row) < MAX_PER_ROW:
+            rows[index] = (*row, button)
+            return replace(spec, rows=tuple(rows))
+    return spec

@@ -16,8 +16,8 @@ from bot.game.cards import CardError, parse_card
 from bot.i18n import ENGLISH, N_, tr
 from bot.refusals import IllegalAction, Refusal, SeveralTables
 from bot.render.answers import several_tables_text
+from bot.render.clock_text import duration_text
 from bot.render.decks import card_text
-from bot.render.durations import duration_text
 from bot.render.house_rules import localized_values
 
 #: Wording for a click, where the service's or the engine's is too terse or

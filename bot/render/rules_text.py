@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.game.rules import FirstDealer, FirstLead, RuleSet, SetPenalty, TieRule
 from bot.i18n import ENGLISH, N_, tr
-from bot.render.durations import duration_text
+from bot.render.clock_text import duration_text
 from bot.render.house_rules import all_rules_text
 
 #: The play line, by the first-lead rule.

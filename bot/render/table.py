@@ -19,8 +19,8 @@ from bot.game.rules import RuleSet
 from bot.game.state import Game
 from bot.game.types import Phase, team_of
 from bot.i18n import N_, ntr, tr
+from bot.render.clock_text import duration_text
 from bot.render.decks import Style, by_suit, card_text
-from bot.render.durations import duration_text
 from bot.render.hand import bid_text, trick_line, tricks_over_bid
 from bot.render.house_rules import rules_line
 from bot.render.names import seat_label, seat_labels, seat_name, seat_names, team_name

@@ -49,8 +49,7 @@ from bot.render.coach_text import (
     review_text,
 )
 from bot.render.decks import DECKS, Deck, DeckName, card_text
-from bot.render.hand import hand_message
-from bot.render.hint_button import with_hint_button
+from bot.render.hand import hand_message, with_hint_button
 from bot.render.house_rules import PAGES, house_panel
 from bot.render.leaderboard import (
     board_message,

@@ -6,8 +6,7 @@ from __future__ import annotations
 from bot.game.types import Phase
 from bot.game.view import view_of
 from bot.render.decks import DECKS, DeckName
-from bot.render.hand import hand_message
-from bot.render.hint_button import with_hint_button
+from bot.render.hand import hand_message, with_hint_button
 from bot.render.spec import Act, parse
 from tests.ai.positions import position
 

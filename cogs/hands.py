@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -285,21 +287,9 @@ async def _send_follow_up(
     """Send an ephemeral follow-up of an interaction known by its application
     id and token alone (``POST /webhooks/{application}/{token}``), as
     ``Interaction.followup.send(text, ephemeral=True)`` would."""
-    session = discord.Webhook.partial(application_id, token, client=client).session
-    with handle_message_parameters(
-        content=text,
-        flags=discord.MessageFlags(ephemeral=True),
-        allowed_mentions=NO_MENTIONS,
-        previous_allowed_mentions=client.allowed_mentions,
-    ) as params:
-        await async_context.get().execute_webhook(
-            application_id,
-            token,
-            session=session,
-            proxy=client.http.proxy,
-            proxy_auth=client.http.proxy_auth,
-            payload=params.payload,
-        )
+    ephemeral = discord.MessageFlags(ephemeral=True)
+    with _token_request(client, application_id, token, content=text, flags=ephemeral) as common:
+        await async_context.get().execute_webhook(application_id, token, **common)
 
 
 async def edit_answer(
@@ -318,14 +308,25 @@ async def edit_answer(
     discord.py has no public call for it: ``Webhook.edit_message("@original")``
     would send the "@" percent-encoded.
     """
-    session = discord.Webhook.partial(application_id, token, client=client).session
     adapter = async_context.get()
+    with _token_request(client, application_id, token, **message_fields(spec)) as common:
+        if message_id is None:
+            await adapter.edit_original_interaction_response(application_id, token, **common)
+        else:
+            await adapter.edit_webhook_message(application_id, token, message_id, **common)
+
+
+@contextmanager
+def _token_request(
+    client: discord.Client, application_id: int, token: str, **fields: Any
+) -> Iterator[dict[str, Any]]:
+    """The arguments of a request through an interaction's token, made of the
+    message ``fields`` as discord.py's own calls make them (no mentions)."""
+    session = discord.Webhook.partial(application_id, token, client=client).session
     with handle_message_parameters(
-        **message_fields(spec),
-        allowed_mentions=NO_MENTIONS,
-        previous_allowed_mentions=client.allowed_mentions,
+        **fields, allowed_mentions=NO_MENTIONS, previous_allowed_mentions=client.allowed_mentions
     ) as params:
-        common: dict[str, Any] = {
+        yield {
             "session": session,
             "proxy": client.http.proxy,
             "proxy_auth": client.http.proxy_auth,
@@ -333,7 +334,3 @@ async def edit_answer(
             "multipart": params.multipart,
             "files": params.files,
         }
-        if message_id is None:
-            await adapter.edit_original_interaction_response(application_id, token, **common)
-        else:
-            await adapter.edit_webhook_message(application_id, token, message_id, **common)

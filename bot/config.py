@@ -1,10 +1,7 @@
 """Settings of the bot: one TOML file, one typed class per section.
 
-Precedence, highest first: values passed in code (tests), the ``DISCORD_TOKEN``
-environment variable for the token, ``SPADES_<SECTION>__<KEY>`` environment
-variables (handy in containers), the TOML file, the defaults below.
-``config.example.toml`` documents every key with its default.
-"""
+Precedence: values in code, ``DISCORD_TOKEN``, ``SPADES_<SECTION>__<KEY>`` variables, the
+TOML file, the defaults (documented in ``config.example.toml``)."""
 
 from __future__ import annotations
 
@@ -196,9 +193,7 @@ class Settings(BaseSettings):
     @model_validator(mode="before")
     @classmethod
     def _one_place_each(cls, data: Any) -> Any:
-        """[tables] keys the clock reads from [clock], unless [clock] names
-        its own: the computer players' pace, which is set once, in [tables];
-        and the first turn notice, which earlier versions set there."""
+        """[tables] keys the clock reads unless [clock] names its own (as earlier versions did)."""
         if not isinstance(data, dict):
             return data
         tables = data.get("tables")
@@ -222,9 +217,7 @@ class Settings(BaseSettings):
 
     @property
     def heartbeat_path(self) -> Path:
-        """The file the running bot touches while connected. Each process of a
-        sharded bot has its own, named after its shards. On PostgreSQL the
-        file still lies where ``path`` points."""
+        """The file the bot touches while connected, one per process of a sharded bot."""
         file = self.database.sqlite_file or self.database.path
         name = file.name
         if self.discord.sharded:
@@ -255,10 +248,7 @@ class _TokenFromEnvironment(PydanticBaseSettingsSource):
 
 
 def load_settings(path: Path | None = None, **overrides: Any) -> Settings:
-    """Read the settings; ``path=None`` means ``config.toml`` if it exists.
-
-    Raises ConfigError with one line saying what to fix.
-    """
+    """Read the settings (default ``config.toml`` if it exists); raises a one-line ConfigError."""
     explicit = path is not None
     file = path if path is not None else DEFAULT_CONFIG
     if explicit and not file.is_file():

@@ -1,8 +1,5 @@
 """The command-line entry points: run the bot, publish its commands, check its health.
-
-Every way of failing to start ends with one line on stderr naming what to fix
-and exit status 2; none of them prints a traceback.
-"""
+Every failure to start is one line on stderr and exit status 2, never a traceback."""
 
 from __future__ import annotations
 
@@ -180,10 +177,7 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 async def serve(bot: SpadesBot, connect: Callable[[], Awaitable[None]]) -> None:
-    """Open the database, then ``connect`` the bot and keep it until
-    Discord closes, or SIGTERM or SIGINT asks it to stop; then close it
-    cleanly (:meth:`SpadesBot.close`) before returning. A stop asked while
-    the database opens ends the start there, without connecting."""
+    """Open the database and run the bot until Discord closes or SIGTERM/SIGINT, then close."""
     loop = asyncio.get_running_loop()
     # The handlers before these (python -m bot's, while it starts) come back
     # afterwards: a signal in the last moments still ends the process cleanly.
@@ -296,10 +290,7 @@ def health(argv: list[str]) -> int:
 
 
 def _heartbeat(settings: Settings) -> Path:
-    """The heartbeat file health reads: the one these settings' bot writes.
-    Given no shard settings, the file of a sharded bot on the same database
-    counts too (the newest): a container started with ``--shards`` flags runs
-    its image's health check without them."""
+    """The heartbeat file health reads; without shard settings, a sharded bot's newest too."""
     beat = settings.heartbeat_path
     if settings.discord.sharded or beat.exists():
         return beat

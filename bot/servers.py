@@ -1,8 +1,5 @@
-"""Each server's settings, chosen by its moderators (``/spades-admin``).
-
-They are read from the store on every use, never cached, so that every
-process of the bot (see bot/shards.py) acts on a change at once.
-"""
+"""Each server's settings, chosen by its moderators (``/spades-admin``); never cached, so
+every process of the bot acts on a change at once."""
 
 from __future__ import annotations
 

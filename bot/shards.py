@@ -1,15 +1,8 @@
 """Which servers this process serves, when the bot runs as several processes.
 
-Discord splits a big bot's servers into shards: a server's shard is
-``(guild_id >> 22) % shard_count``, and each gateway connection carries the
-events of its shards only. A process that connects a set of shards owns the
-tables of those shards' servers: it resumes them, runs their turn clock and
-computer players, redraws them and acts on them; no other process does. The
-version check inside the database stays the last guard should two processes
-ever both hold a table (a shard moving while its old process lingers).
-
-Pure: no Discord and no database here.
-"""
+A server's shard is ``(guild_id >> 22) % shard_count``; a process owns the tables of its
+shards' servers and no other process acts on them. The version check in the database stays
+the last guard should two processes ever hold a table. Pure."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The host's house rules: the lobby's **House rules** button opens private
-menus, one per rule; each choice is set through the application and the
-menus are redrawn with the rules now in play."""
+"""The host's house rules: private menus, one per rule, redrawn with the rules now in play."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
 """The page buttons of the leaderboard: ``spades-board:<sort>:<page>:<slot>[:<season>]``.
 
-Each button carries its whole request, so it works on any leaderboard
-message, after any restart; the cog that loads registers where its bot
-finds the pages (no cog is looked up at click time).
-"""
+Each button carries its whole request, so it works on any leaderboard message after a restart."""
 
 from __future__ import annotations
 

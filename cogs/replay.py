@@ -1,11 +1,7 @@
 """``/spades replay``: a private viewer of a finished game, and its buttons.
 
-The viewer is one ephemeral message: a frame's picture, ◀ ▶, a menu of the
-game's hands and Share. Every component carries the game and the frame it
-leads to (:mod:`bot.render.replay`), so a viewer keeps working after a
-restart. Pictures are drawn in a worker thread: the event loop never waits
-on Pillow. Share posts the frame in the channel through the outbox.
-"""
+Every component carries the game and frame it leads to, so a viewer survives a restart;
+pictures are drawn in a worker thread, and Share posts through the outbox."""
 
 from __future__ import annotations
 

@@ -1,27 +1,12 @@
 """One REST budget for every process of the bot: slots leased from the store.
 
-Discord's global limit belongs to the token, and a sharded bot runs several
-processes on one token. They share the budget (``rest_per_s``) through the
-database they already share: requests go out in *slots* on the common
-clock (epoch seconds), and a process leases a few slots at a time (one
-statement, :meth:`db.rest_budget.RestBudgetSQL.lease_rest_slots`) that no
-other process is given. A slot is used within its gap (from its instant to
-the next slot's) or not at all, and slots are ``1 / (rest_per_s - 1)`` apart
-(:attr:`cogs.outbox.Budget.slot_gap_s`): whichever processes send them, the
-requests of any second then use at most ``rest_per_s`` slots, one of them late.
-A lease is as many slots as the outbox has items ready, up to a tenth of a
-second's worth, leased from the instant its answer is expected: the database
-sees a statement per several requests under load (about ten a second at
-most, whatever the number of processes), and slots leased but not used (a
-quiet moment, a process killed) are a tenth of a second of the budget at most.
+The global limit belongs to the token, shared by a sharded bot's processes. Requests go out
+in slots on the common clock, ``1 / (rest_per_s - 1)`` apart, each used within its gap or
+not at all; a process leases a tenth of a second's worth at a time, so the database sees
+about ten statements a second at most and an unused lease wastes little.
 
-A global 429 pauses the token: the pause is written to the store (no slot is
-leased before it ends) and this process's unused slots are dropped; the
-other processes learn of it at their next lease: their slots leased before
-it (a tenth of a second each at most) still go. If the database does not
-answer, this process paces itself alone until it does (the budget is then
-its own again, as it was before sharing).
-"""
+A global 429 is written to the store (no slot is leased before it ends) and this
+process's unused slots are dropped. Without the database, a process paces itself alone."""
 
 from __future__ import annotations
 
@@ -100,9 +85,7 @@ class SharedBudget:
             self._slots.popleft()
 
     async def pause(self, until: float, gap_s: float) -> None:
-        """Discord paused the token until ``until``: drop every slot before
-        it and tell the other processes. The first slot after it is left to
-        the refused request, which discord.py sends again at that instant."""
+        """Discord paused the token until ``until``: drop earlier slots, tell other processes."""
         self._slots = deque(s for s in self._slots if s >= until + gap_s)
         try:
             await self._pause(until + gap_s)

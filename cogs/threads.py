@@ -1,17 +1,8 @@
-"""A thread per table: the table message stays in the channel, and a public
-thread started from it carries everything else the table says (turn notices,
-the clock's messages, revoke calls, the end of the game), so a busy channel
-shows one message per table.
+"""A thread per table: the table message stays in the channel and its thread carries the rest.
 
-The thread is started once, when the table opens, if the host asked for one
-and the bot may; otherwise the table talks in its channel and the host is
-told in one line what would give it a thread. A thread deleted or closed by
-a moderator costs nothing: the message goes to the channel instead, and so
-does everything after it. Once a table is over and no rematch started within
-``[tables] thread_archive_after_s``, the turn clock has its thread archived
-(:meth:`TableThreads.archive`; the clock keeps that deadline across restarts).
-Every request waits its turn in the :class:`~cogs.outbox.Outbox`'s line.
-"""
+Started once, when the table opens, if the host asked and the bot may; otherwise the host
+is told what would give it one. A deleted or closed thread sends everything after to the
+channel. The clock archives the thread once the rematch window has passed."""
 
 from __future__ import annotations
 
@@ -131,9 +122,7 @@ class TableThreads:
     # -- archiving -------------------------------------------------------------------
 
     async def archive(self, table: Table, wait: bool) -> bool:
-        """Archive the thread of ``table``, which is over (the turn clock asks
-        once the rematch window has passed). With ``wait``, False while the end
-        of the game is still to be posted in it: the clock asks again later."""
+        """Archive the finished ``table``'s thread; with ``wait``, False until its end is posted."""
         if table.thread_id is None or table.thread_id in self._lost:
             return True
         if wait and await self.app.owes_announcement(table):

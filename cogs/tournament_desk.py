@@ -1,12 +1,5 @@
-"""Tournaments on Discord: their message, their buttons, their threads.
-
-The :class:`TournamentDesk` keeps each tournament's message current through
-the :class:`~cogs.outbox.Outbox` (one REST budget with the tables), tells
-the four players of a match when its ready check opens, starts the thread a
-match's table plays in, posts the final standings to the server's results
-channel, and turns clicks into steps of the tournament service. Every
-refusal is one private line in the clicker's language.
-"""
+"""Tournaments on Discord: their message (through the outbox), ready-check notices, match
+threads, final standings, and clicks turned into steps of the tournament service."""
 
 from __future__ import annotations
 
@@ -47,12 +40,10 @@ FETCH = "GET /channels/{channel_id}"
 
 
 class MatchThreads:
-    """Where a match's table opens: a new thread of the tournament's channel,
-    started in the outbox's line; the channel itself where the bot may not
-    start one (see :class:`bot.tournament.match_tables.MatchChannels`). The choice
-    is written down for good, so it is made only once the tournament's
-    server is known (:class:`~cogs.guilds.GuildGate`), never on the empty
-    cache of a bot just started."""
+    """Where a match's table opens: a new thread, or the channel where the bot may not start one.
+
+    The choice is written down for good, so it waits until the server is known
+    (:class:`~cogs.guilds.GuildGate`), never made on a just-started bot's empty cache."""
 
     def __init__(
         self, client: discord.Client, outbox: Outbox, guilds: GuildGate, spawn: Spawn
@@ -248,9 +239,7 @@ class TournamentDesk:
             await self._post_results(tournament)
 
     async def _post_results(self, tournament: Tournament) -> None:
-        """The final standings to the server's results channel, once: the
-        store marks them posted when Discord has answered (or when the server
-        has no results channel), so a restart posts only those still owed."""
+        """The final standings to the results channel, once: a restart posts only those owed."""
         settings = await self.service.app.servers.of(tournament.guild_id or None)
         channel_id = settings.results_channel
         if channel_id is None:

@@ -1,14 +1,8 @@
-"""SQL of the private hand messages kept editable across a restart (table
-``live_hands``, named so by migration 019: "live" is "editable" there).
+"""SQL of the private hand messages kept editable across a restart (table ``live_hands``).
 
-A row holds what editing one player's hand message needs once the
-interaction object that drew it is gone: the application id and the
-interaction's token. The token is a secret for as long as Discord accepts it
-(15 minutes), so rows do not linger: an expired row is deleted the next time
-this module reads (at start-up) or writes (a hand opened anywhere), and a
-newer hand of the same player replaces the older one. It writes through the main store's
-transactions and knows no rules.
-"""
+A row holds the application id and interaction token needed to edit a hand message.
+The token is a secret while Discord accepts it (15 minutes), so expired rows are
+deleted at the next read or write, and a player's newer hand replaces the older one."""
 
 from __future__ import annotations
 
@@ -50,8 +44,7 @@ class HandMessageStore:
         return [row for row in rows if row.expires_at > now]
 
     async def save(self, row: HandMessageRow, now: float) -> None:
-        """Keep ``row`` as the player's editable hand at its table, unless a hand
-        that stays editable longer is kept already; expired rows go meanwhile."""
+        """Keep ``row`` unless a longer-lived hand of the player is kept; drop expired rows."""
         async with self.store.transaction() as db:
             await _delete_expired(db, now)
             await db.execute(

@@ -1,7 +1,4 @@
-"""SQL of a server's seasons (table ``seasons``): which one is running,
-closing it and starting the next in one transaction, and whether its final
-leaderboard still owes its post. The seasons' own ratings are counted with
-the rest of the statistics (:mod:`db.stats_store`)."""
+"""SQL of a server's seasons: the running one, starting the next, and the final post it owes."""
 
 from __future__ import annotations
 
@@ -36,8 +33,7 @@ class SeasonStore:
         return running
 
     async def seasons(self, guild_id: int) -> list[SeasonRow]:
-        """The server's seasons with a row, oldest first (none before the
-        first one closes)."""
+        """The server's seasons with a row, oldest first (none before the first one closes)."""
         rows = await self.db.fetchall(
             f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE guild_id = ? ORDER BY season_no",
             (guild_id,),
@@ -54,10 +50,8 @@ class SeasonStore:
     async def start_season(
         self, guild_id: int, name: str, name_key: str, at: float
     ) -> SeasonRow | None:
-        """Close the running season and start the next, named ``name``, in
-        one transaction; the closed season is returned, owing its post.
-        None, and nothing written, if a season of the server has that
-        ``name_key`` already."""
+        """Close the running season and start ``name`` in one transaction; returns the closed one.
+        None, with nothing written, if the server already has a season with that ``name_key``."""
         async with self.store.transaction() as db:
             taken = await db.fetchone(
                 "SELECT 1 FROM seasons WHERE guild_id = ? AND name_key = ?", (guild_id, name_key)
@@ -96,8 +90,7 @@ class SeasonStore:
         return SeasonRow(*closed)
 
     async def seasons_owed(self, guild_ids: Callable[[int], bool]) -> list[SeasonRow]:
-        """Closed seasons whose final leaderboard was never posted (the
-        process stopped first), of the servers ``guild_ids`` accepts."""
+        """Closed seasons of ``guild_ids``'s servers whose final leaderboard was never posted."""
         rows = await self.db.fetchall(
             f"SELECT {_SEASON_COLUMNS} FROM seasons "
             "WHERE closed_at IS NOT NULL AND posted_at IS NULL ORDER BY guild_id, season_no"
@@ -122,8 +115,7 @@ class SeasonStore:
     async def season_skills(
         self, keys: Iterable[tuple[int, int, int]]
     ) -> dict[tuple[int, int, int], tuple[float, float]]:
-        """The stored (mu, sigma) of players in a season, keyed (guild,
-        season, user id); unknown keys are left out."""
+        """The stored (mu, sigma) of season players by (guild, season, user id)."""
         wanted = sorted(set(keys))
         found: dict[tuple[int, int, int], tuple[float, float]] = {}
         for chunk in chunks(wanted, 300):

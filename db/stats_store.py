@@ -1,12 +1,8 @@
 """SQL of the leaderboard, ratings and statistics (tables ``stats_*``).
 
-The finished games themselves (rules, seats, result, hand records, action
-log) are the main store's (:mod:`db.store`); this module reads them and keeps
-aggregates beside them. A finished game is folded into the aggregates in one
-transaction, so the leaderboard and stats queries read a handful of rows
-through an index whatever the number of games. No rules here: the caller
-passes the tallies and new ratings computed in :mod:`bot.stats`.
-"""
+Each finished game is folded into aggregates in one transaction, so leaderboard
+queries read a few indexed rows whatever the number of games. The tallies and
+ratings come computed from :mod:`bot.stats`."""
 
 from __future__ import annotations
 
@@ -71,8 +67,7 @@ _ORDER = {
 
 
 class StatsStore:
-    """The ``stats_*`` tables, sharing the main store's connection; writes go
-    through :meth:`Store.transaction` so they never interleave with others."""
+    """The ``stats_*`` tables, written through the main store's transactions."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -125,8 +120,7 @@ class StatsStore:
     async def skills(
         self, keys: Iterable[tuple[int, int | str]]
     ) -> dict[tuple[int, int | str], tuple[float, float]]:
-        """The stored (mu, sigma) of players, keyed (guild, user id), and of
-        computer levels, keyed (guild, level); unknown keys are left out."""
+        """The stored (mu, sigma) by (guild, user id) or (guild, computer level), if known."""
         wanted = sorted(set(keys), key=repr)
         people = [k for k in wanted if isinstance(k[1], int)]
         levels = [k for k in wanted if isinstance(k[1], str)]
@@ -152,9 +146,7 @@ class StatsStore:
     # -- counting games ---------------------------------------------------------
 
     async def write_games(self, games: Sequence[GameWrite]) -> None:
-        """Count finished games in the aggregates, in order, all or nothing.
-        A game counted before makes the whole batch fail (IntegrityError):
-        the caller leaves out the games :meth:`counted_ids` lists."""
+        """Count finished games in order, all or nothing; a game counted before fails the batch."""
         if not games:
             return
         async with self.store.transaction() as db:
@@ -254,8 +246,7 @@ class StatsStore:
     async def leaderboard_size(
         self, guild_id: int, sort: SortKey, season: int | None = None
     ) -> int:
-        """How many players the leaderboard in that order lists: all time,
-        or in ``season``."""
+        """How many players the leaderboard in that order lists, all time or in ``season``."""
         where, _ = _ORDER[sort]
         table, scope, args = _board_scope(guild_id, season)
         row = await self.db.fetchone(
@@ -295,8 +286,7 @@ class StatsStore:
     async def rating_rank(
         self, guild_id: int, rating: int, season: int | None = None
     ) -> tuple[int, int]:
-        """(place of ``rating`` among rated players, number of rated players),
-        all time or in ``season``."""
+        """(place of ``rating`` among rated players, their number), all time or in ``season``."""
         table, scope, args = _board_scope(guild_id, season)
         row = await self.db.fetchone(
             f"SELECT COUNT(CASE WHEN rating > ? THEN 1 END), COUNT(*) FROM {table} "
@@ -395,8 +385,7 @@ class StatsStore:
         ]
 
     async def game_actions(self, table_id: int, game_no: int) -> list[LoggedAction]:
-        """The logged actions of one game of a table: those after the start
-        (or rematch) that began it, up to the next one."""
+        """The logged actions of one game of a table, between its start and the next one."""
         rows = await self.db.fetchall(
             "SELECT kind, payload, at FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
         )
@@ -414,8 +403,7 @@ class StatsStore:
         return actions
 
     async def uncounted_game_ids(self) -> list[int]:
-        """Finished games on a server not yet counted in the aggregates
-        (a crash between the game's end and its counting), oldest first."""
+        """Finished server games not yet counted (a crash came between), oldest first."""
         rows = await self.db.fetchall(
             "SELECT g.id FROM games AS g WHERE g.ended_at IS NOT NULL "
             "AND g.guild_id IS NOT NULL "
@@ -440,10 +428,7 @@ def _board_scope(guild_id: int, season: int | None) -> tuple[str, str, tuple[int
 def _rating_upsert(
     table: str, keys: tuple[str, ...], columns: tuple[str, ...], *, last_played: bool = False
 ) -> str:
-    """Adds one game to a player's row of ``table`` (all time, or a season's).
-    A new player starts from the skill given; an unrated game (:rated = 0)
-    leaves an existing player's skill as it was. With ``last_played`` the row
-    keeps when the player last played (:at), the latest game winning."""
+    """Add one game to a player's row; an unrated game keeps the skill, the latest ``:at`` wins."""
     names = [*keys, "mu", "sigma", "rating", "rated_games", *columns]
     values = [*(f":{k}" for k in keys), ":mu", ":sigma", ":rating", ":rated"]
     values += [f":{c}" for c in columns]

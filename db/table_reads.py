@@ -1,6 +1,4 @@
-"""SQL of the tables, read back: the open tables' rows, one table with
-everything the table service rebuilds it from (its seats, spectators,
-current game and that game's log), a table's log and its finished games."""
+"""SQL of the tables read back: open tables, one table with its game's log, logs and games."""
 
 from __future__ import annotations
 
@@ -21,9 +19,7 @@ class TableReads(StorePart):
     # -- loading ---------------------------------------------------------------
 
     async def load_open_tables(self) -> list[TableRecord]:
-        """Every lobby or playing table with its seats, spectators and current
-        game's row, but not that game's log (``game_log`` stays empty): one
-        query per kind of row, whatever the number of tables."""
+        """Every lobby or playing table without its log: one query per kind of row."""
         return await self._load_tables("t.status IN ('lobby', 'playing')", (), with_log=False)
 
     async def table_server(self, table_id: int) -> tuple[bool, int | None]:
@@ -32,8 +28,7 @@ class TableReads(StorePart):
         return (False, None) if row is None else (True, row[0])
 
     async def load_tables(self, table_ids: Sequence[int]) -> list[TableRecord]:
-        """Those of the tables that exist, each as :meth:`load_table` reads it,
-        in a few queries."""
+        """Those of the tables that exist, as :meth:`load_table` reads them, in a few queries."""
         found: list[TableRecord] = []
         for start in range(0, len(table_ids), LOAD_CHUNK):
             chunk = tuple(table_ids[start : start + LOAD_CHUNK])
@@ -42,8 +37,7 @@ class TableReads(StorePart):
         return found
 
     async def load_table(self, table_id: int) -> TableRecord | None:
-        """One table, whatever its status, with its current game's log; None
-        if there is no such table."""
+        """One table, whatever its status, with its current game's log; None if unknown."""
         records = await self._load_tables("t.id = ?", (table_id,), with_log=True)
         return records[0] if records else None
 
@@ -112,8 +106,7 @@ class TableReads(StorePart):
     async def _read_game_logs(
         self, db: Statements, where: str, args: tuple[Any, ...], records: dict[int, TableRecord]
     ) -> None:
-        """The log entries of the chosen tables' current games (after the one
-        that started each), oldest first, into their ``game_log``."""
+        """Fill the chosen tables' ``game_log`` with their current games' entries, oldest first."""
         rows = await db.fetchall(
             "SELECT a.table_id, a.seq, a.kind, a.actor, a.payload, a.at FROM tables t"
             f" {self.db.dialect.ordered_join} actions a ON a.table_id = t.id AND a.seq > t.game_seq"

@@ -1,5 +1,4 @@
-"""What the table part of the store takes and gives back: seats, log
-entries, game starts and ends, engine states, and a table as stored."""
+"""What the table part of the store takes and gives back."""
 
 from __future__ import annotations
 
@@ -87,8 +86,7 @@ class Change:
 
 @dataclass(frozen=True, slots=True)
 class Committed:
-    """What :meth:`Store.commit_action` wrote: the table's new version and,
-    when the action started a game, that game's id."""
+    """What a commit wrote: the table's new version and the id of a game it started."""
 
     version: int
     game_id: int | None = None
@@ -108,9 +106,7 @@ class GameInfo:
 
 @dataclass(slots=True)
 class TableRecord:
-    """Everything stored about one table that the service needs to rebuild it:
-    the table row, its seats and spectators, its current game and that game's
-    log entries (the actions after the one that started it)."""
+    """Everything the service rebuilds a table from: its row, seats, spectators, game and log."""
 
     id: int
     guild_id: int | None

@@ -1,14 +1,5 @@
-"""The review of a finished hand's bids: for each seat, the bid the coach
-would have made from what the seat saw at its turn to bid, and what it would
-have changed with the tricks as they fell.
-
-The coach's bid is the hint's (:mod:`bot.coach.hint`), from the seat's view
-alone: its cards, the bids before it, the score. Its worth is hindsight of
-one kind only: the same tricks, scored under the other bid (the play might
-have gone otherwise under it, which no one can know). A Blind Nil is not
-judged (it is chosen before the cards are seen), nor a bid the rules force
-(Mirror), nor a coach's bid the later bids of the hand would not allow.
-"""
+"""The review of a finished hand's bids: the coach's bid from the seat's view, scored against
+the tricks as they fell. Blind Nil, forced bids and bids the later ones forbid are not judged."""
 
 from __future__ import annotations
 
@@ -86,9 +77,7 @@ def bidding_view(rules: RuleSet, record: HandRecord, seat: int) -> PlayerView | 
 
 
 def review_bids(rules: RuleSet, record: HandRecord, player: Player) -> list[BidMistake]:
-    """Each seat's bid that cost its team at least :data:`MIN_COST` points
-    against the coach's (``player``'s) bid, in seat order. CPU work: one
-    search per bid; run it off the event loop."""
+    """Each seat's bid that cost at least :data:`MIN_COST` against the coach's; CPU work."""
     found = []
     for seat in range(4):
         view = bidding_view(rules, record, seat)

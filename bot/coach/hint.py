@@ -1,11 +1,5 @@
-"""A hint: the search player's choice for the seat on turn, and why.
-
-The search player decides from the seat's view alone, exactly as it does for
-a computer seat; the reason is derived from the same view
-(:mod:`bot.coach.reasons`). A hint has a larger budget than a computer's
-move (a person waits for it once, not at every card) but a fixed number of
-samples, so that the same position gets the same hint.
-"""
+"""A hint: the search player's choice from the seat's view, and why; a fixed number of
+samples, so the same position always gets the same hint."""
 
 from __future__ import annotations
 

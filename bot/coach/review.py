@@ -1,15 +1,8 @@
-"""The review of a finished hand for one seat: its bid against the tricks
-it took, and the one card of its that cost its team the most.
+"""The review of a finished hand for one seat: its bid against its tricks, and its costliest card.
 
-Once the hand is over every card of it is known, so each card the seat
-played can be judged on the real deal: every other card it could have
-played instead is played out too, the last tricks exactly
-(:class:`bot.ai.solver.Solver`, both sides at their best), earlier ones with
-the search player's rollout policy on the known hands. The card whose best
-alternative gains the most points for the team is the one named, with what
-the alternative would have changed (a Nil kept, the contract made, a bag
-saved...).
-"""
+With every card known, each alternative card is played out (the last tricks exactly by
+:class:`bot.ai.solver.Solver`, earlier ones by rollouts); the card whose best alternative
+gains the team the most is named, with what that would have changed."""
 
 from __future__ import annotations
 
@@ -122,9 +115,7 @@ def _decisions(rules: RuleSet, record: HandRecord, seat: int) -> list[tuple[int,
 def team_points(
     rules: RuleSet, bids: Sequence[int], won: Sequence[int], bags_before: Sequence[int], team: int
 ) -> int:
-    """``team``'s points of the hand less the other team's, each bag charged
-    its share of the bag penalty (rather than the penalty falling on the hand
-    that happens to reach the limit)."""
+    """``team``'s points less the other team's, each bag charged its share of the bag penalty."""
     results = score_hand(rules, list(bids), list(won), list(bags_before))
     per_bag = rules.bag_penalty / rules.bag_limit
     worth = [r.points - r.bag_penalty - round(r.new_bags * per_bag) for r in results]

@@ -1,10 +1,5 @@
-"""The coach's part of the application: hints on request, reviews after hands.
-
-Both are CPU work (a search, a hand solved card by card): they run in worker
-threads, at most :data:`WORKERS` at once, so the event loop and the tables
-never wait on them, and each person gets at most one hint every
-:data:`HINT_COOLDOWN_S` and one review every :data:`REVIEW_COOLDOWN_S`.
-"""
+"""The coach's hints and reviews, run in at most :data:`WORKERS` worker threads so the event
+loop never waits, with a per-person cooldown for each."""
 
 from __future__ import annotations
 
@@ -50,9 +45,7 @@ class CoachService:
     # -- hints --------------------------------------------------------------------
 
     async def hint(self, table: Table, user_id: int, version: int, stamp: int | None) -> Hint:
-        """The hint for the user's seat. ``version`` and ``stamp`` (the game's
-        action count, when the button carries it) are what the hand showed:
-        a hint answers only the decision the asker is looking at."""
+        """The hint for the user's seat, only if ``version`` and ``stamp`` still match the game."""
         if not table.options.hints:
             raise HintsOff()
         seat = table.seat_of(user_id)

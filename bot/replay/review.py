@@ -1,7 +1,4 @@
-"""The coach's review of a whole game, for its replay: each seat's costliest
-card of each hand (:func:`bot.coach.review.review_hand`) and its costly bids
-(:func:`bot.coach.bid_review.review_bids`), computed once and stored as one
-JSON document."""
+"""The coach's review of a whole game for its replay, computed once and stored as JSON."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""Replays for the Discord layer: a finished game of this server, its frames,
-and the coach's marks (reviewed once per game, in the background, then read
-from the store).
-
-A game still in play is refused: its hands are secret until it is over.
-Finished games never change, so their replays are kept in a small cache and
-every frame of a viewer is drawn from memory.
-"""
+"""Replays of this server's finished games (a game in play is refused: its hands are secret),
+kept in a small cache, with the coach's marks reviewed once in the background."""
 
 from __future__ import annotations
 

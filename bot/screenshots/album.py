@@ -1,10 +1,5 @@
-"""Taking the pictures: the scripted game in SimCord, each screen through its preview.
-
-For every screen, SimCord's preview projects the message as the viewer sees
-it: the JSON document its bundled page renders (written as ``NAME.json`` when
-asked for). With a browser, that page is rendered in headless Chromium and
-cropped to the message, once per width (``NAME-desktop.png``, ``NAME-phone.png``).
-"""
+"""Taking the pictures: each screen's preview document (``NAME.json``), rendered in headless
+Chromium and cropped to the message once per width (``NAME-desktop.png``, ``NAME-phone.png``)."""
 
 from __future__ import annotations
 
@@ -112,9 +107,7 @@ def framing(shot: Shot, width: str) -> tuple[tuple[int, int], Literal["surface",
 
 
 def steady(document: dict[str, Any], caption: str) -> dict[str, Any]:
-    """The preview document without what changes from run to run: the
-    session's own ids, cursors and wall-clock times go, and its random asset
-    handles are numbered in the order they appear. With the screen's caption."""
+    """The preview document without what changes between runs (ids, cursors, clock), captioned."""
     kept = {key: value for key, value in document.items() if key not in SESSION_PARTS}
     text = json.dumps({"caption": caption, **kept}, ensure_ascii=False)
     numbers: dict[str, str] = {}

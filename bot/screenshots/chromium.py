@@ -1,13 +1,8 @@
 """Headless Chromium over the DevTools protocol, for SimCord's preview captures.
 
-SimCord's ``Preview.screenshot`` pins what one viewer sees and hands the
-pinned page to a capture manager, whose own renderer needs Playwright and a
-browser Playwright downloads. Here the renderer is Debian's ``chromium``
-instead, spoken to over ``--remote-debugging-pipe`` (NUL-separated JSON on
-file descriptors 3 and 4, so no port and no websocket): the same bundled
-preview page, the same readiness signal and the same crop as SimCord's
-renderer, taken by the browser a user installs with ``apt-get``.
-"""
+SimCord's own renderer needs Playwright and a browser it downloads; this one drives Debian's
+``chromium`` over ``--remote-debugging-pipe`` (NUL-separated JSON on fds 3 and 4, no port),
+with the same preview page, readiness signal and crop."""
 
 from __future__ import annotations
 
@@ -238,14 +233,7 @@ class Tab:
 
 
 class ChromiumCapture(ManagedCapture):
-    """SimCord's capture manager with Chromium over DevTools as its renderer.
-
-    ``Preview.screenshot`` settles the world, pins the viewer's page and calls
-    ``render``; this loads the bundled preview page with the pinned projection
-    answered to its first request (as SimCord's own renderer does), waits for
-    the page's readiness signal, freezes animations and crops to the geometry
-    the page itself measures.
-    """
+    """SimCord's capture manager rendering the pinned page in Chromium, frozen and cropped."""
 
     def __init__(self, preview: Preview, browser: Browser) -> None:
         super().__init__(preview)

@@ -1,14 +1,7 @@
-"""The game the pictures are taken from: four people play one game by clicking.
+"""The game the pictures are taken from: four people play one game by clicking in SimCord.
 
-Everything goes through slash commands, buttons and menus of the real bot in
-SimCord, the way the Discord tests play. The cards come from fixed seeds and
-SimCord's clock starts at the same instant every run and only moves when
-the bot waits, and every choice below is a fixed rule, so each run reaches
-the same screens with the same cards.
-
-Each key screen is handed to ``take`` the moment it is on screen (later
-clicks edit the same messages), together with the player who looks at it.
-"""
+Fixed seeds, SimCord's clock and fixed choices make every run reach the same screens with
+the same cards; each key screen goes to ``take`` with the player who looks at it."""
 
 from __future__ import annotations
 
@@ -46,9 +39,8 @@ HAND_LIMIT = 40  # a game to 250 ends long before; a stop if it ever did not
 
 @dataclass(frozen=True)
 class Shot:
-    """One screen: its file name, what it shows, who looks at it and the
-    message; the channel it is in (None: the game's) and whether the picture
-    is of that message alone or of the channel up to it."""
+    """One screen: file name, caption, viewer and message; its channel (None: the game's) and
+    whether the picture is of that message alone."""
 
     name: str
     caption: str
@@ -62,10 +54,7 @@ Take = Callable[[Shot], Awaitable[None]]
 
 
 class PictureBot(Protocol):
-    """What the scripted game reads of the bot it plays: its application core
-    (the table's state), its tournaments and its command tree (the options a
-    command has). The bot itself is built by the entry point, which knows the
-    Discord client."""
+    """What the scripted game reads of the bot: its core, its tournaments and its command tree."""
 
     @property
     def app(self) -> SpadesApp: ...

@@ -1,10 +1,5 @@
-"""The screens of a server with several tables, after the scripted game: a
-table that talks in its thread, a watcher asking for a computer's seat, a
-player's ``/spades mygames`` and a moderator's ``/spades-admin show``.
-
-The same players go on from where the scripted game left them (same seeds,
-same clock), so these pictures too come out the same every run.
-"""
+"""The screens of a server with several tables: a thread's table, a watcher asking for a seat,
+``/spades mygames`` and ``/spades-admin show``; they continue the scripted game."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""The screen of a tournament, after the server's: its message in the lounge,
-with the bracket picture and the first round's ready checks open.
-
-Eight players (the game's four and four more) register as four pairs by
-clicks, the organizer starts it, and the top seed presses Ready.
-"""
+"""The screen of a tournament: eight players register as pairs, it starts, a top seed is Ready."""
 
 from __future__ import annotations
 

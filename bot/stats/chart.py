@@ -1,11 +1,5 @@
-"""The picture of a game: each team's score after every hand, drawn with Pillow.
-
-:func:`plot_scores` lays the chart out (where every point goes, which hands
-are marked) without drawing anything, so the layout can be checked; then
-:func:`render_png` draws it. One filled dot per team per hand sits on the
-team's line; a red ring marks a hand where the team was set, a purple square
-a hand where it lost points to the bag limit.
-"""
+"""Each team's score after every hand, laid out (:func:`plot_scores`, testable) and drawn
+with Pillow (:func:`render_png`); rings mark sets, squares bag penalties."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""What counting finished games writes: tallies, new ratings, partnerships.
-
-Pure: given the games in the order they ended and the skills they start
-from, :func:`plan_counting` works out every row to write, moving the skills
-game by game so that a player's second game in a batch starts from the
-rating the first one left.
-"""
+"""What counting finished games writes, worked out purely: each game moves the skills the
+next one in the batch starts from."""
 
 from __future__ import annotations
 

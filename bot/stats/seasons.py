@@ -1,10 +1,4 @@
-"""Seasons of a server's leaderboard: what a season's name may be, and which
-season a ``season:`` option names.
-
-A server plays in its first season until a moderator starts the next one;
-closing a season freezes its leaderboard, and ratings start afresh in the
-new one while the all-time ones carry on (:mod:`bot.stats.counting`).
-"""
+"""Seasons of a server's leaderboard: valid names, and which season a ``season:`` option names."""
 
 from __future__ import annotations
 

@@ -1,12 +1,8 @@
 """The statistics service: counts finished games and answers the queries.
 
-No Discord here: the cog calls these methods and renders what they return.
-A table change that finishes a game (:func:`finished_by`) asks for
-:meth:`StatsService.record_game`, which the caller runs in the background so
-that no click waits for it; :meth:`StatsService.catch_up` (at start-up)
-counts any finished game that a crash or a stop left uncounted. Counting a
-game twice changes nothing: a game is counted exactly once.
-"""
+A change that finishes a game (:func:`finished_by`) leads to :meth:`StatsService.record_game`,
+run in the background so no click waits; :meth:`StatsService.catch_up` counts at start-up
+what a crash left uncounted. A game is counted exactly once."""
 
 from __future__ import annotations
 
@@ -55,9 +51,7 @@ __all__ = [
 
 
 class StatsService:
-    """``owns`` names the servers whose finished games this process counts
-    (its shards' ones; all without it): two processes never count at once
-    for one server, whose ratings are read, moved and written back."""
+    """``owns``: the servers this process counts, so two processes never move one's ratings."""
 
     def __init__(
         self,
@@ -77,19 +71,13 @@ class StatsService:
     # -- at the end of a game ---------------------------------------------------
 
     async def record_game(self, game: FinishedGame) -> RecordOutcome | None:
-        """Fold a finished game into ratings and statistics.
-
-        Returns None if the game was counted before; raises BadRecord (and
-        writes nothing) if its hand records cannot be read.
-        """
+        """Count a finished game; None if counted before, BadRecord if unreadable."""
         return (await self.record_games([game]))[0]
 
     async def record_games(
         self, games: Sequence[FinishedGame], *, skip_bad: bool = False
     ) -> list[RecordOutcome | None]:
-        """Count games in the order given (the order they ended), in one
-        transaction. A game counted before gives None; so does, with
-        ``skip_bad``, a game whose records cannot be read (it is logged)."""
+        """Count games in the order they ended, in one transaction; None for each counted or bad."""
         async with self._counting:
             store = self.store
             counted = await store.counted_ids([g.game_id for g in games])
@@ -137,9 +125,7 @@ class StatsService:
     async def leaderboard(
         self, guild_id: int, sort: SortKey, page: int = 0, season: int | None = None
     ) -> LeaderboardPage:
-        """A page of the running season's leaderboard, or of ``season`` (a
-        number; :data:`ALL_TIME` for all time). A server that never started
-        a season has one board, all time, whatever ``season`` says."""
+        """A page of the running season's board, or of ``season`` (or :data:`ALL_TIME`)."""
         seasons = await self.seasons_store.seasons(guild_id)
         number = None
         shown = None
@@ -171,11 +157,8 @@ class StatsService:
         return named(await self.seasons(guild_id), text)
 
     async def start_season(self, guild_id: int, text: str, at: float) -> tuple[Season, str]:
-        """Close the running season and start one named ``text``; the closed
-        season (its final leaderboard owes a post) and the new one's name as
-        kept are returned. One committed
-        step, taken between two batches of counting, so that every game
-        counts wholly in one season."""
+        """Close the running season and start ``text``; returns the closed season and the new name.
+        One step between two counting batches, so every game counts wholly in one season."""
         name, key = season_name(text)
         async with self._counting:
             closed = await self.seasons_store.start_season(guild_id, name, key, at)
@@ -319,9 +302,7 @@ class StatsService:
 
 
 def finished_by(table: Table, event: str) -> FinishedGame | None:
-    """The record of the game that the engine action ``event`` finished at
-    ``table``; None for any other change. Quick and pure: a subscriber calls
-    it inline and hands the record to :meth:`StatsService.record_game`."""
+    """The record of the game ``event`` finished at ``table``, else None; pure, for a subscriber."""
     return finished_from_table(table) if event in ENGINE_KINDS else None
 
 

@@ -1,10 +1,5 @@
-"""A tournament as a value: its settings, teams, bracket and phase.
-
-Every type here is frozen. A tournament changes only through
-:func:`bot.tournament.state.apply`, which returns a new value, so that the
-store can log each step as one event and rebuild the tournament by replaying
-them. Times are seconds since the epoch, as the caller's clock gives them.
-"""
+"""A tournament as a frozen value, changed only by :func:`bot.tournament.state.apply`, so
+the store logs each step as one event and replays them to rebuild it."""
 
 from __future__ import annotations
 
@@ -32,9 +27,7 @@ TEAM_SIZE = 2
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """What the organizer chose when opening the tournament. ``house`` is the
-    house-rules text (as ``--house``) and ``turn_limit`` the table's turn
-    limit choice: both are passed to every match's table unread."""
+    """What the organizer chose; ``house`` and ``turn_limit`` pass to every match's table unread."""
 
     name: str
     format: Format = "single"
@@ -86,14 +79,9 @@ class Destination:
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """One game of the bracket, numbered from 1 in the order the rounds come
-    (winners' rounds, losers' rounds, the grand final, its second game).
+    """One game of the bracket, numbered in round order; ``winner_to``/``loser_to`` None: out.
 
-    ``winner_to``/``loser_to`` None means the team leaves the bracket there
-    (eliminated, or the champion). ``scores`` are in slot order (a, b).
-    A bye leaves no match behind: the team with a bye already sits in its
-    next match's slot, so every match has two teams once it is ready.
-    """
+    A bye leaves no match: its team already sits in its next one, so a ready match has two teams."""
 
     number: int
     bracket: Bracket
@@ -144,13 +132,8 @@ class Standing:
 
 @dataclass(frozen=True, slots=True)
 class Tournament:
-    """A tournament, from its registration to its final standings.
-
-    ``version`` counts the events applied: the store refuses an event
-    written against an older version, so each step happens once.
-    ``left_out`` are the registrants who got no team at the start (the odd
-    solo registrant, partners who never confirmed).
-    """
+    """A tournament; ``version`` counts events applied (the store refuses an older one).
+    ``left_out``: registrants who got no team at the start."""
 
     id: int
     guild_id: int

@@ -1,6 +1,4 @@
-"""A tournament rebuilt from its stored events, a player's places in the
-finished tournaments of a server (shown with their statistics), and the
-tournament matches among a player's games (shown in their history)."""
+"""Tournaments rebuilt from their events, a player's places, and the matches among their games."""
 
 from __future__ import annotations
 

@@ -1,20 +1,10 @@
 """The tournament service: runs every tournament's bracket by itself.
 
-Each step is one event (:mod:`bot.tournament.events`) checked by the pure
-core (:func:`bot.tournament.state.apply`) and committed by
-:class:`~db.tournaments.TournamentStore` with a version check, with the
-tournament's one deadline (its next ready check to run out), in one
-transaction. What a step leads to follows from the committed state, so it
-happens again after a restart if the process stopped before it:
-
-* a match whose teams both pressed Ready gets its table (see
-  :mod:`bot.tournament.match_tables`, which never opens one twice);
-* a table of a match whose game ended advances its winner;
-* a ready check that ran out settles its match (the scheduler's deadline).
-
-Listeners (the Discord layer) are told of every committed step with the
-tournament as it now is; they must return at once.
-"""
+Each step is one event checked by :func:`bot.tournament.state.apply` and committed with a
+version check and its deadline in one transaction. What a step leads to (a ready match's
+table, a finished table's winner advancing, a ready check running out) follows from the
+committed state, so a restart does it again if the process stopped before it.
+Listeners are told of every committed step and must return at once."""
 
 from __future__ import annotations
 
@@ -75,9 +65,7 @@ class TournamentService:
     # -- start and stop ---------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load every open tournament, and every finished one whose message
-        is behind, start the deadlines, and catch up on what was left undone
-        when the process stopped."""
+        """Load open tournaments (and finished ones shown behind), start deadlines and catch up."""
         for row in [*await self.store.open_ones(), *await self.store.unshown()]:
             # A process of a sharded bot runs its own servers' tournaments.
             if self.app.shards.owns(row.guild_id):
@@ -140,9 +128,7 @@ class TournamentService:
         return max(found, key=lambda t: (t.phase in ("registering", "running"), t.id), default=None)
 
     async def latest_in_channel(self, channel_id: int | None) -> Tournament | None:
-        """The channel's tournament: its newest open one, else its newest over
-        or cancelled one (to show its final bracket), read back from its log
-        if it ended before this process started."""
+        """The channel's newest open tournament, else its newest finished one."""
         row = None if channel_id is None else await self.store.latest_in_channel(channel_id)
         if row is None:
             return None
@@ -185,9 +171,7 @@ class TournamentService:
         return tournament
 
     async def act(self, tournament_id: int, event: Event) -> Tournament:
-        """Apply and commit one step; raises TournamentRefusal (nothing
-        written) if the tournament refuses it. A decision or a cancel first
-        ends the tables it takes the games of (see :meth:`_end_tables`)."""
+        """Apply and commit one step; raises TournamentRefusal with nothing written."""
         if isinstance(event, Decide | Cancel):
             await self._end_tables(tournament_id, event)
         tournament = await self._commit(tournament_id, event)
@@ -209,13 +193,10 @@ class TournamentService:
         return await self.act(tournament_id, Start(by, seed, ratings, manages_server))
 
     async def _end_tables(self, tournament_id: int, event: Decide | Cancel) -> None:
-        """End, as a moderator would, the tables whose games ``event`` takes
-        away: the decided match's, or every open one of a cancelled
-        tournament, so nobody plays on a game that no longer counts. Checked
-        first (a refused event ends nothing); done before the event is
-        committed, so a stop in between leaves the match waiting for the
-        decision, not a table played for nothing (an ended game has no
-        winner, so it advances nobody)."""
+        """End the tables whose games ``event`` takes away, so no game is played for nothing.
+
+        Done before the event is committed: a stop in between leaves the match waiting for the
+        decision, not a table played for nothing (an ended game advances nobody)."""
         tournament = self._tournaments.get(tournament_id)
         if tournament is None:
             raise TournamentRefusal("unknown_tournament")
@@ -270,9 +251,7 @@ class TournamentService:
     # -- what follows -----------------------------------------------------------------
 
     async def _follow_up(self, tournament_id: int) -> None:
-        """Do what the committed state calls for: open the tables of the
-        matches ready to play, take the results of games that ended. One at a
-        time per tournament, each match read as it is now."""
+        """Open ready matches' tables and take finished games' results, one tournament at a time."""
         lock = self._following.setdefault(tournament_id, asyncio.Lock())
         async with lock:
             tournament = self._tournaments.get(tournament_id)

@@ -1,15 +1,8 @@
-"""Applying one event to a tournament: every rule of registration, ready
-checks and advancing lives here.
+"""Applying one event to a tournament: every rule of registration, ready checks and advancing.
 
-``apply(t, event, now)`` returns the next tournament or raises
-:class:`~bot.tournament.events.TournamentRefusal`, leaving ``t`` as it was.
-It reads nothing but its arguments, so replaying the stored events with
-their times rebuilds the same tournament.
-
-When both teams of a match are known its ready check opens at once (the
-deadline is ``now`` plus the tournament's ``ready_s``), so a match starts as
-soon as its teams are known, not when its round is complete.
-"""
+``apply(t, event, now)`` returns the next tournament or raises ``TournamentRefusal``; it
+reads only its arguments, so replaying the stored events rebuilds the same tournament.
+A match's ready check opens as soon as both its teams are known."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""``python -m bot migrate-db --to postgresql://...``: copy the SQLite file onto an empty
-PostgreSQL database, then check row counts and that every open table resumes the same."""
+"""``python -m bot migrate-db --to postgresql://...``: copy the SQLite file and check it."""
 
 from __future__ import annotations
 

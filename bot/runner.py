@@ -1,5 +1,4 @@
-"""The command-line entry points: run the bot, publish its commands, check its health.
-Every failure to start is one line on stderr and exit status 2, never a traceback."""
+"""Entry points (run, publish commands, health); a failed start is one line and status 2."""
 
 from __future__ import annotations
 
@@ -130,8 +129,7 @@ def configure_logging(settings: Settings) -> None:
 
 
 def run_settings(argv: list[str]) -> Settings:
-    """The settings ``python -m bot ARGV`` runs with: the file, the
-    environment and the shard flags."""
+    """The settings ``python -m bot ARGV`` runs with: file, environment and shard flags."""
     parser = _config_parser("", "Run the Spades bot.", _subcommand_list())
     parser.usage = (
         f"{PROG} [--config PATH] [--shards IDS --shard-count N]"

@@ -12,8 +12,7 @@ __all__ = ["ALL_SHARDS", "Shards", "format_shard_ids", "parse_shard_ids", "shard
 
 
 def shard_of(guild_id: int | None, shard_count: int) -> int:
-    """The shard that carries a server's events. Direct messages (no server)
-    come on shard 0, as Discord sends them."""
+    """The shard that carries a server's events (direct messages: shard 0)."""
     if shard_count < 1:
         raise ValueError("shard_count must be at least 1")
     if guild_id is None:
@@ -58,8 +57,7 @@ ALL_SHARDS = Shards()
 
 
 def parse_shard_ids(text: str) -> frozenset[int]:
-    """``"0-3"``, ``"5"`` or ``"0,2,4-6"`` as a set of shard numbers;
-    ValueError with a short reason otherwise."""
+    """``"0-3"``, ``"5"`` or ``"0,2,4-6"`` as a set of shards; ValueError otherwise."""
     ids: set[int] = set()
     for part in text.replace(" ", "").split(","):
         first, dash, last = part.partition("-")

@@ -44,8 +44,7 @@ def _refuse(
 
 
 def _may_manage(interaction: discord.Interaction[Any]) -> None:
-    """Discord hides the command from others, but a server may have granted it
-    to a role whose members cannot manage the server: ask every time."""
+    """Ask every time: a server may grant the command to members who cannot manage it."""
     if interaction.guild_id is None or not interaction.permissions.manage_guild:
         raise _refuse(
             interaction, N_("Only members who may manage this server change its settings.")

@@ -40,8 +40,7 @@ OnGlobal = Callable[[float], None]
 
 
 def install(trace: aiohttp.TraceConfig, on_global: OnGlobal | None = None) -> None:
-    """Have ``trace`` (discord.py's ``http_trace``) raise for :func:`refusing_fast`,
-    and tell ``on_global`` of every global 429."""
+    """Make ``trace`` raise for :func:`refusing_fast` and report global 429s to ``on_global``."""
 
     async def answered(
         _session: aiohttp.ClientSession, _context: Any, params: aiohttp.TraceRequestEndParams

@@ -35,8 +35,7 @@ class GuildGate:
         return guild if guild is not None and not guild.unavailable else None
 
     async def wait(self, guild_id: int | None) -> discord.Guild | None:
-        """The server once it is known; None if it is not within
-        :attr:`wait_s` (or there is no server: a table outside one)."""
+        """The server once known; None after :attr:`wait_s` or outside a server."""
         if not guild_id:
             return None
         guild = self.known(guild_id)
@@ -62,15 +61,13 @@ class GuildGate:
             return None
 
     def permissions(self, channel: discord.abc.GuildChannel) -> discord.Permissions | None:
-        """The bot's permissions in ``channel``; None while its server is not
-        known (then Discord itself says, by refusing what the bot may not do)."""
+        """The bot's permissions in ``channel``; None while its server is not known."""
         guild = self.known(channel.guild.id)
         return channel.permissions_for(guild.me) if guild is not None else None
 
 
 def server_of(interaction: discord.Interaction[Any]) -> discord.Guild | None:
-    """The interaction's server once known, None outside one; ServerNotKnown before (discord.py
-    then stands in an empty server, where every channel and role looks deleted)."""
+    """The interaction's server once known (None outside one); ServerNotKnown before."""
     guild = interaction.guild
     if guild is not None and guild.unavailable:
         raise ServerNotKnown()

@@ -83,8 +83,7 @@ def _on_private_message(interaction: discord.Interaction[Any]) -> bool:
 
 
 async def _redraw(interaction: discord.Interaction[Any], spec: MessageSpec) -> None:
-    """The menus the (deferred) click came from, redrawn; menus only ever live
-    on the host's private messages, so a click from elsewhere gets new ones."""
+    """The menus the deferred click came from, redrawn (a click from elsewhere gets new ones)."""
     fields = message_fields(spec)
     if _on_private_message(interaction):
         await interaction.edit_original_response(**fields)

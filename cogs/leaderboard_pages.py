@@ -23,8 +23,7 @@ LanguageSource = Callable[[int], Awaitable[str | None]]
 
 
 def page_buttons(source: PageSource, languages: LanguageSource) -> ComponentHandler:
-    """The handler of the page buttons (``spades-board:``), which work on
-    any leaderboard message, after any restart; a bad id is answered."""
+    """The handler of the ``spades-board:`` page buttons; a bad id is answered."""
 
     async def on_click(interaction: discord.Interaction[Any], rest: str, _: list[Any]) -> None:
         try:

@@ -1,5 +1,4 @@
-"""What a server's settings mean when a table opens: who may open one where, its defaults,
-and its one mention of the notify role."""
+"""What a server's settings mean when a table opens: who, where, defaults, notify role."""
 
 from __future__ import annotations
 

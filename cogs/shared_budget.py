@@ -54,20 +54,17 @@ class SharedBudget:
 
     @classmethod
     def between(cls, shards: Shards, ledger: Ledger) -> SharedBudget | None:
-        """The budget shared through ``ledger`` by a process of a sharded bot;
-        None for the bot's only process, which keeps a budget of its own."""
+        """The budget shared through ``ledger``; None for a bot's only process."""
         return None if shards.every_shard else cls.of(ledger)
 
     def held(self, now: float, gap_s: float) -> float | None:
-        """This process's next slot, None if it holds none: a slot whose gap
-        (``gap_s``, to the next slot) is over by ``now`` is dropped unused."""
+        """This process's next slot, None if none (a slot whose gap is over is dropped)."""
         while self._slots and self._slots[0] + gap_s <= now:
             self._slots.popleft()
         return self._slots[0] if self._slots else None
 
     async def lease(self, clock: Clock, gap_s: float, wanted: int) -> None:
-        """Lease up to ``wanted`` slots ``gap_s`` apart, from the instant the
-        answer is expected (the last lease's round trip from now)."""
+        """Lease up to ``wanted`` slots ``gap_s`` apart, from when the answer is expected."""
         count = max(1, min(wanted, int(LEASE_S / gap_s)))
         asked = clock()
         try:

@@ -47,8 +47,7 @@ class TableThreads:
     # -- starting ----------------------------------------------------------------------
 
     async def start(self, table: Table) -> str | None:
-        """Start the table's thread from its message; None once it exists,
-        else the one line for the host saying what would give threads."""
+        """Start the table's thread; None once it exists, else the host's line saying why not."""
         key = ("thread", table.id)
         # Whether the bot may start one is the server's to say: not a guess
         # made on the empty cache of a bot just started.
@@ -95,8 +94,7 @@ class TableThreads:
     # -- talking ---------------------------------------------------------------------
 
     async def send(self, table: Table, **fields: Any) -> discord.Message:
-        """Send a message where ``table`` talks. A thread gone or closed is
-        forgotten and the message goes to the channel; other errors raise."""
+        """Send where ``table`` talks; a thread gone or closed falls back to the channel."""
         thread_id = table.thread_id
         if thread_id is not None and thread_id not in self._lost:
             thread = self.client.get_partial_messageable(thread_id, guild_id=table.guild_id)

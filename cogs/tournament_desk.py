@@ -1,5 +1,4 @@
-"""Tournaments on Discord: their message (through the outbox), ready-check notices, match
-threads, final standings, and clicks turned into steps of the tournament service."""
+"""Tournaments on Discord: their message, notices, match threads, standings and clicks."""
 
 from __future__ import annotations
 
@@ -77,8 +76,7 @@ class MatchThreads:
         self.spawn(once_known(), f"match-thread-{tournament.id}-{match.number}")
 
     async def _thread(self, tournament: Tournament, match: Match) -> tuple[int | None, Route]:
-        """The match's channel and the request made; none if Discord did
-        not say what the channel is (the next follow-up asks again)."""
+        """The match's channel and the request made; none if Discord did not say."""
         try:
             channel = await self.guilds.channel(tournament.guild_id, tournament.channel_id)
         except discord.HTTPException as exc:
@@ -114,8 +112,7 @@ class TournamentDesk:
         self.service = service
         self.outbox = outbox
         self.names = names
-        #: Notes the name of someone seen: their games' end posts and the
-        #: bracket picture name them without asking Discord (outside the outbox).
+        #: Notes a seen member's name, so pictures and posts name them without asking Discord.
         self.remember = remember
         #: Whether to take a click at all (not while the bot is stopping).
         self.admit = admit
@@ -186,8 +183,7 @@ class TournamentDesk:
         return await self.picture(tournament, lang)
 
     async def picture(self, tournament: Tournament, lang: str) -> discord.File:
-        """The bracket as a PNG file, teams named as members last seen; drawn
-        off the event loop."""
+        """The bracket as a PNG file, drawn off the event loop."""
         names = {
             t.id: " & ".join(self.names(u) or str(u) for u in t.players) for t in tournament.teams
         }
@@ -197,8 +193,7 @@ class TournamentDesk:
     def _post(
         self, key: Key, tournament: Tournament, spec: MessageSpec, channel_id: int | None = None
     ) -> None:
-        """Post ``spec`` in the tournament's channel (or ``channel_id``) in
-        the outbox's line, mentioning the people it names."""
+        """Post ``spec`` in the tournament's channel (or ``channel_id``) through the outbox."""
 
         async def send() -> Route:
             await self._send(key, tournament, spec, channel_id)

@@ -1,5 +1,4 @@
-"""Slash commands in every language we have: descriptions and choices from the message catalog.
-Names are never translated, so people can share them across languages."""
+"""Slash commands' descriptions and choices in every language (names stay, to be shared)."""
 
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ deleted at the next read or write, and a player's newer hand replaces the older 
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from db.sql import Statements
@@ -55,15 +56,7 @@ class HandMessageStore:
                 " expires_at = excluded.expires_at, version = excluded.version,"
                 " message_id = excluded.message_id"
                 " WHERE excluded.expires_at >= live_hands.expires_at",
-                (
-                    row.table_id,
-                    row.user_id,
-                    row.application_id,
-                    row.token,
-                    row.expires_at,
-                    row.version,
-                    row.message_id,
-                ),
+                dataclasses.astuple(row),
             )
 
     async def drop(self, table_id: int, user_id: int, token: str) -> None:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from db.sql import StorePart
 
-#: ``free_at`` moved on by the leased span from itself, or from now if that
-#: is later; the row is made at the first lease. (The casts tell PostgreSQL
-#: the parameters' type.)
+#: ``free_at`` moves on by the span from itself or now, whichever is later (casts for PostgreSQL).
 _LEASE = (
     "INSERT INTO rest_budget (id, free_at) VALUES (1, CAST(:now AS DOUBLE PRECISION) + :span)"
     " ON CONFLICT (id) DO UPDATE SET free_at ="

@@ -276,12 +276,7 @@ class StatsStore:
         )
         if row is None:
             return None
-        return PlayerRow(
-            user_id=user_id,
-            rating=row[0],
-            rated_games=row[1],
-            tally=dict(zip(TALLY_COLUMNS, row[2:], strict=True)),
-        )
+        return PlayerRow(user_id, row[0], row[1], dict(zip(TALLY_COLUMNS, row[2:], strict=True)))
 
     async def rating_rank(
         self, guild_id: int, rating: int, season: int | None = None
@@ -316,23 +311,7 @@ class StatsStore:
             "ORDER BY s.finished_at DESC, s.game_id DESC LIMIT ?",
             (guild_id, user_id, limit),
         )
-        return [
-            HistoryRow(
-                game_id=r[0],
-                finished_at=r[1],
-                seat=r[2],
-                winner=r[3],
-                reason=r[4],
-                scores=(r[5], r[6]),
-                hands=r[7],
-                partner_id=r[8],
-                partner_level=r[9],
-                rating_before=r[10],
-                rating_after=r[11],
-                note=r[12],
-            )
-            for r in rows
-        ]
+        return [HistoryRow(*r[:5], (r[5], r[6]), *r[7:]) for r in rows]
 
     async def stored_game(self, game_id: int) -> StoredGame | None:
         """A finished game from the main store, None if unknown or not over."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -11,6 +12,8 @@ from db.table_records import GameInfo, LogEntry, SeatRow, TableRecord
 
 #: Tables read at once by :meth:`TableReads.load_tables` (one placeholder each).
 LOAD_CHUNK = 500
+#: The columns of a game's seats, as ``game_results`` names them.
+_SEAT_KEYS = ("seat", "user_id", "bot_level", "team", "outcome", "points", "opponent_points")
 
 
 class TableReads(StorePart):
@@ -64,22 +67,7 @@ class TableReads(StorePart):
             f" WHERE {where} ORDER BY t.id",
             args,
         ):
-            record = TableRecord(
-                id=r[0],
-                guild_id=r[1],
-                channel_id=r[2],
-                message_id=r[3],
-                host_id=r[4],
-                options_json=r[5],
-                status=r[6],
-                version=r[7],
-                game_no=r[8],
-                game_seq=r[9],
-                created_at=r[10],
-                updated_at=r[11],
-                language=r[17],
-                thread_id=r[18],
-            )
+            record = TableRecord(*r[:12], language=r[17], thread_id=r[18])
             if r[12] is not None:
                 record.game = GameInfo(r[12], r[8], r[13], r[14], r[15], r[16])
             records[record.id] = record
@@ -113,20 +101,14 @@ class TableReads(StorePart):
             f" WHERE {where} AND t.game_no > 0 ORDER BY a.table_id, a.seq",
             args,
         )
-        start = 0
-        while start < len(rows):
-            table_id = rows[start][0]
-            end = start
-            while end < len(rows) and rows[end][0] == table_id:
-                end += 1
-            part = rows[start:end]
+        for table_id, group in itertools.groupby(rows, key=lambda r: r[0]):
+            part = list(group)
             # One parse of all of a game's payloads: it has hundreds of small ones.
             payloads = json.loads(f"[{','.join(r[4] for r in part)}]")
             records[table_id].game_log = [
                 LogEntry(r[2], r[3], payload, r[5], r[1])
                 for r, payload in zip(part, payloads, strict=True)
             ]
-            start = end
 
     async def action_log(self, table_id: int) -> list[LogEntry]:
         """A table's whole log, oldest first."""
@@ -147,8 +129,7 @@ class TableReads(StorePart):
         results: list[dict[str, Any]] = []
         for g in games:
             seats = await self.db.fetchall(
-                "SELECT seat, user_id, bot_level, team, outcome, points, opponent_points"
-                " FROM game_seats WHERE game_id = ? ORDER BY seat",
+                f"SELECT {', '.join(_SEAT_KEYS)} FROM game_seats WHERE game_id = ? ORDER BY seat",
                 (g[0],),
             )
             results.append(
@@ -165,18 +146,7 @@ class TableReads(StorePart):
                     "scores": [g[9], g[10]],
                     "hands_played": g[11],
                     "hands": json.loads(g[12]) if g[12] else [],
-                    "seats": [
-                        {
-                            "seat": s[0],
-                            "user_id": s[1],
-                            "bot_level": s[2],
-                            "team": s[3],
-                            "outcome": s[4],
-                            "points": s[5],
-                            "opponent_points": s[6],
-                        }
-                        for s in seats
-                    ],
+                    "seats": [dict(zip(_SEAT_KEYS, s, strict=True)) for s in seats],
                 }
             )
         return results

@@ -75,10 +75,7 @@ class Change:
     remove_spectator: int | None = None
     game_start: GameStart | None = None  # also moves the table's game_no/game_seq
     game_end: GameEnd | None = None
-    #: Not None: the table's deadlines become exactly these (an empty tuple
-    #: deletes them all), in the action's transaction, so an action and the
-    #: deadlines it arms are written together or not at all. None leaves the
-    #: stored deadlines as they are.
+    #: The table's deadlines from now on, written with the action (None: unchanged).
     deadlines: tuple[Deadline, ...] | None = None
     #: Not None: the table's options (JSON) become these (the lobby's house rules).
     options: Mapping[str, Any] | None = None
@@ -125,6 +122,5 @@ class TableRecord:
     seats: list[SeatRow] = field(default_factory=list)
     spectators: list[int] = field(default_factory=list)
     game: GameInfo | None = None
-    #: The current game's log entries, oldest first (empty where only the
-    #: table's rows were asked for: see ``TableReads.load_open_tables``).
+    #: The current game's log entries, oldest first (empty from ``load_open_tables``).
     game_log: list[LogEntry] = field(default_factory=list)

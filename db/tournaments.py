@@ -134,38 +134,34 @@ class TournamentStore:
             "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
         )
 
-    async def get(self, tournament_id: int) -> TournamentRow | None:
-        row = await self.store.db.fetchone(
-            f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)
+    async def _select(self, where: str, args: Sequence[Any] = ()) -> list[TournamentRow]:
+        rows = await self.store.db.fetchall(
+            f"SELECT {_COLUMNS} FROM tournaments WHERE {where}", args
         )
-        return None if row is None else _tournament(row)
+        return [_tournament(row) for row in rows]
+
+    async def get(self, tournament_id: int) -> TournamentRow | None:
+        found = await self._select("id = ?", (tournament_id,))
+        return found[0] if found else None
 
     async def open_ones(self) -> list[TournamentRow]:
         """Every tournament registering or running, oldest first."""
-        rows = await self.store.db.fetchall(
-            f"SELECT {_COLUMNS} FROM tournaments"
-            " WHERE status IN ('registering', 'running') ORDER BY id"
-        )
-        return [_tournament(row) for row in rows]
+        return await self._select("status IN ('registering', 'running') ORDER BY id")
 
     async def latest_in_channel(self, channel_id: int) -> TournamentRow | None:
         """The channel's newest open tournament, else its newest one; None if it never had one."""
-        row = await self.store.db.fetchone(
-            f"SELECT {_COLUMNS} FROM tournaments WHERE channel_id = ?"
-            " ORDER BY CASE WHEN status IN ('registering', 'running') THEN 0 ELSE 1 END, id DESC"
-            " LIMIT 1",
+        found = await self._select(
+            "channel_id = ? ORDER BY CASE WHEN status IN ('registering', 'running') THEN 0"
+            " ELSE 1 END, id DESC LIMIT 1",
             (channel_id,),
         )
-        return None if row is None else _tournament(row)
+        return found[0] if found else None
 
     async def unshown(self) -> list[TournamentRow]:
         """Finished tournaments whose message never showed their last step, oldest first."""
-        rows = await self.store.db.fetchall(
-            f"SELECT {_COLUMNS} FROM tournaments"
-            " WHERE status NOT IN ('registering', 'running') AND shown_version < version"
-            " ORDER BY id"
+        return await self._select(
+            "status NOT IN ('registering', 'running') AND shown_version < version ORDER BY id"
         )
-        return [_tournament(row) for row in rows]
 
     async def shown(self, tournament_id: int, version: int) -> None:
         """The tournament's message shows it at ``version`` (or later)."""
@@ -176,11 +172,7 @@ class TournamentStore:
 
     async def standings_owed(self) -> list[TournamentRow]:
         """Finished tournaments whose final standings were never posted, oldest first."""
-        rows = await self.store.db.fetchall(
-            f"SELECT {_COLUMNS} FROM tournaments"
-            " WHERE status = 'over' AND standings_posted_at IS NULL ORDER BY id"
-        )
-        return [_tournament(row) for row in rows]
+        return await self._select("status = 'over' AND standings_posted_at IS NULL ORDER BY id")
 
     async def owes_standings(self, tournament_id: int) -> bool:
         row = await self.store.db.fetchone(
@@ -199,13 +191,12 @@ class TournamentStore:
 
     async def over_with(self, guild_id: int, user_id: int) -> list[TournamentRow]:
         """The server's finished tournaments the user registered in, oldest first."""
-        rows = await self.store.db.fetchall(
-            f"SELECT {_COLUMNS} FROM tournaments WHERE guild_id = ? AND status = 'over'"
-            " AND id IN (SELECT tournament_id FROM tournament_events WHERE actor = ?"
-            " AND kind IN ('register', 'confirm_partner')) ORDER BY id",
+        return await self._select(
+            "guild_id = ? AND status = 'over' AND id IN (SELECT tournament_id"
+            " FROM tournament_events WHERE actor = ? AND kind IN ('register', 'confirm_partner'))"
+            " ORDER BY id",
             (guild_id, user_id),
         )
-        return [_tournament(row) for row in rows]
 
     async def events(self, tournament_id: int) -> list[TournamentEvent]:
         """The tournament's log, in order."""
@@ -238,7 +229,7 @@ class TournamentStore:
             " WHERE tournament_id = ? ORDER BY match_no",
             (tournament_id,),
         )
-        return [MatchTable(r[0], r[1], r[2], r[3]) for r in rows]
+        return [MatchTable(*r) for r in rows]
 
     async def matches_of_games(self, game_ids: Sequence[int]) -> dict[int, GameMatch]:
         """The tournament match of each of ``game_ids`` played for one, by game id."""
@@ -292,15 +283,4 @@ async def _insert_event(
 
 
 def _tournament(row: Sequence[Any]) -> TournamentRow:
-    return TournamentRow(
-        id=row[0],
-        guild_id=row[1],
-        channel_id=row[2],
-        message_id=row[3],
-        organizer_id=row[4],
-        name=row[5],
-        settings=json.loads(row[6]),
-        status=row[7],
-        version=row[8],
-        created_at=row[9],
-    )
+    return TournamentRow(*row[:6], json.loads(row[6]), *row[7:])

@@ -1,5 +1,4 @@
-"""The review of a finished hand's bids: the coach's bid from the seat's view, scored against
-the tricks as they fell. Blind Nil, forced bids and bids the later ones forbid are not judged."""
+"""The review of a finished hand's bids: the coach's bid, scored on the tricks as they fell."""
 
 from __future__ import annotations
 
@@ -36,8 +35,7 @@ class BidMistake:
 
 
 def bidding_view(rules: RuleSet, record: HandRecord, seat: int) -> PlayerView | None:
-    """What ``seat`` saw at its turn to bid, its cards looked at; None for a
-    seat whose bid is not a choice made on its cards (Blind Nil, a forced bid)."""
+    """What ``seat`` saw at its turn to bid; None for a bid not chosen on its cards."""
     order = [s for s, _ in record.bids]
     if seat not in order:
         return None
@@ -118,8 +116,7 @@ def _judged(rules: RuleSet, record: HandRecord, seat: int, better: int) -> BidMi
 
 
 def _later_bids_allowed(rules: RuleSet, record: HandRecord, seat: int, better: int) -> bool:
-    """Whether the partner's bid, when made after the seat's, was still open
-    to it after the coach's bid (Suicide and a team minimum tie the two)."""
+    """Whether the partner's later bid was still open after the coach's (Suicide, minimums)."""
     order = [s for s, _ in record.bids]
     partner = seat ^ 2
     if partner not in order or order.index(partner) < order.index(seat):

@@ -1,5 +1,4 @@
-"""A hint: the search player's choice from the seat's view, and why; a fixed number of
-samples, so the same position always gets the same hint."""
+"""A hint: the search player's choice from the seat's view and why, the same every time."""
 
 from __future__ import annotations
 
@@ -17,9 +16,7 @@ HINT_TIME_BUDGET_S = 0.6
 #: that makes a hint reproducible when the search reaches it in time.
 HINT_SAMPLES = 96
 HINT_SEED = 15
-#: Wall-clock limit of a stored review's search: far more than the hint's
-#: samples need, so that the sample limit ends it and the review does not
-#: depend on the machine's load (it is made once per game, in the background).
+#: A review's time limit, far above what its samples need, so machine load never changes it.
 REVIEW_TIME_BUDGET_S = 30.0
 
 
@@ -44,8 +41,7 @@ def can_hint(view: PlayerView) -> bool:
 
 
 def hint_for(view: PlayerView, player: Player | None = None) -> Hint:
-    """The hint for the seat of ``view``, which must be on turn. CPU work for
-    up to :data:`HINT_TIME_BUDGET_S`: run it off the event loop."""
+    """The hint for the seat of ``view``, on turn; CPU work up to :data:`HINT_TIME_BUDGET_S`."""
     if not can_hint(view):
         raise ValueError(f"seat {view.seat} has nothing to decide now")
     action = (player or hint_player()).decide(view)

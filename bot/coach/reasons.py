@@ -1,5 +1,4 @@
-"""Why a bid or a card is right, in a beginner's terms, from the seat's view only (so a
-reason never tells more than the seat knows)."""
+"""Why a bid or a card is right, in a beginner's terms, from the seat's view only."""
 
 from __future__ import annotations
 

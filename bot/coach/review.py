@@ -67,8 +67,7 @@ def bids_of(record: HandRecord) -> list[int]:
 
 
 def review_hand(rules: RuleSet, record: HandRecord, seat: int) -> Review:
-    """The review of ``seat``'s part in the finished hand ``record``. CPU
-    work of up to a few hundred milliseconds: run it off the event loop."""
+    """The review of ``seat``'s part in the finished hand ``record``; CPU work."""
     bids = bids_of(record)
     team = seat & 1
     judge = _Judge(rules, record, team, bids)
@@ -147,8 +146,7 @@ class _Judge:
         return (self.points(won) + POINT_SPAN / 2) / POINT_SPAN
 
     def outcome(self, position: Position) -> list[int]:
-        """The tricks per seat when ``position`` is played out: exactly near
-        the end, else by the rollout policy."""
+        """The tricks per seat when ``position`` is played out (exactly near the end)."""
         if position.tricks_left > EXACT_TRICKS:
             return roll_out(position, self.plan)
         return self._principal_line(position.copy())

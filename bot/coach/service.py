@@ -1,5 +1,4 @@
-"""The coach's hints and reviews, run in at most :data:`WORKERS` worker threads so the event
-loop never waits, with a per-person cooldown for each."""
+"""The coach's hints and reviews, run in worker threads, with a per-person cooldown."""
 
 from __future__ import annotations
 
@@ -82,8 +81,7 @@ class CoachService:
     # -- reviews --------------------------------------------------------------------
 
     def hand_ended(self, table: Table, event: str) -> HandRecord | None:
-        """The hand the change ``event`` finished at ``table``, the first time
-        it is seen; None for any other change. Quick: a listener calls it."""
+        """The hand ``event`` finished at ``table``, the first time seen; else None. Quick."""
         game = table.game
         if event != ActionKind.PLAY.value or game is None or not game.hand_records:
             return None
@@ -99,8 +97,7 @@ class CoachService:
         return record
 
     async def reviews(self, table: Table, record: HandRecord) -> list[tuple[int, Review]]:
-        """``(user, review)`` for each person at the table who turned the
-        coach on and is not within the review cooldown."""
+        """``(user, review)`` for each person with the coach on, outside the review cooldown."""
         due = []
         for seat, occupant in enumerate(table.seats):
             user = occupant.user_id

@@ -1,5 +1,4 @@
-"""The frames of a finished game's replay, read from its hand records: one for the bidding,
-one per trick and one for an accepted claim; :mod:`bot.render.replay` draws a frame alone."""
+"""The frames of a finished game's replay: each hand's bidding, its tricks, a claim."""
 
 from __future__ import annotations
 

@@ -33,8 +33,7 @@ class Mark:
 
 @dataclass(frozen=True, slots=True)
 class BidMark:
-    """A costly bid: who made it, in which hand, the coach's bid instead, and
-    what that would have gained with the tricks as they fell."""
+    """A costly bid: who, which hand, the coach's bid instead and what it would have gained."""
 
     hand: int
     seat: int
@@ -52,8 +51,7 @@ class GameReview:
 
 
 def review_game(rules: RuleSet, records: Sequence[HandRecord]) -> GameReview:
-    """Every seat's costliest card and costly bid of every hand. CPU work of
-    seconds: run it off the event loop."""
+    """Every seat's costliest card and costly bid of every hand; seconds of CPU work."""
     cards = []
     bids = []
     player = review_player()

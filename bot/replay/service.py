@@ -1,5 +1,4 @@
-"""Replays of this server's finished games (a game in play is refused: its hands are secret),
-kept in a small cache, with the coach's marks reviewed once in the background."""
+"""Replays of finished games (never one in play), cached, with the coach's marks."""
 
 from __future__ import annotations
 
@@ -83,8 +82,7 @@ class ReplayService:
             raise ShareRefused(game=replay.game_id)
 
     async def review(self, replay: Replay) -> GameReview | None:
-        """The coach's review of the game; None while it is made (it starts
-        in the background the first time it is asked for)."""
+        """The coach's review of the game; None while it is made in the background."""
         known = self._reviews.get(replay.game_id)
         if known is not None:
             return known

@@ -1,2 +1,1 @@
-"""``python -m bot screenshots``: the real bot plays a scripted game in SimCord and each key
-screen is rendered by SimCord's preview in headless Chromium (the ``screenshots`` extra)."""
+"""``python -m bot screenshots``: the bot's key screens in SimCord, rendered by Chromium."""

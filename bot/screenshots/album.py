@@ -1,5 +1,4 @@
-"""Taking the pictures: each screen's preview document (``NAME.json``), rendered in headless
-Chromium and cropped to the message once per width (``NAME-desktop.png``, ``NAME-phone.png``)."""
+"""Taking the pictures: each screen's preview document, rendered and cropped per width."""
 
 from __future__ import annotations
 
@@ -43,8 +42,7 @@ ASSET_HANDLE = re.compile(r'"a_[A-Za-z0-9_-]{16}"')
 
 
 class AlbumBot(PictureBot, Protocol):
-    """The bot the album plays: a Discord client (checked when it is built)
-    that can publish its slash commands."""
+    """The bot the album plays: a Discord client that can publish its slash commands."""
 
     async def sync_commands(self, guild_id: int | None = None) -> list[str]: ...
 
@@ -56,8 +54,7 @@ MakeBot = Callable[[Settings, Callable[[], int]], AlbumBot]
 
 @dataclass
 class Album:
-    """Where the pictures go and how: widths, language, the browser if any
-    (none: no pictures), and whether to write the preview documents too."""
+    """Where the pictures go: widths, language, the browser (None: no pictures), documents."""
 
     outdir: Path
     widths: Sequence[str] = tuple(WIDTHS)
@@ -99,8 +96,7 @@ class Album:
 
 
 def framing(shot: Shot, width: str) -> tuple[tuple[int, int], Literal["surface", "viewport"]]:
-    """The browser's viewport and what of it is kept: the message, cropped;
-    or for a picture of a channel, the whole view of its newest messages."""
+    """The browser's viewport and the kept part: the message, or a channel's newest messages."""
     if shot.layout == "channel":
         return (WIDTHS[width][0], CHANNEL_HEIGHT), "viewport"
     return WIDTHS[width], "surface"

@@ -100,9 +100,7 @@ class Browser:
     async def launch(cls, executable: str | None = None) -> Browser:
         binary = executable or find_browser()
         profile = tempfile.mkdtemp(prefix="spades-chromium-")
-        # Chromium reads commands on fd 3 and writes answers on fd 4.
-        # The child's ends are moved above 4 first, so that placing them on
-        # 3 and 4 cannot overwrite one with the other.
+        # Chromium reads fd 3 and writes fd 4; the ends move above 4 first so none overwrites.
         commands_read, commands_write = _pipe_above_four(reading_end=True)
         answers_read, answers_write = _pipe_above_four(reading_end=False)
 

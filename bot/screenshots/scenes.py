@@ -39,8 +39,7 @@ HAND_LIMIT = 40  # a game to 250 ends long before; a stop if it ever did not
 
 @dataclass(frozen=True)
 class Shot:
-    """One screen: file name, caption, viewer and message; its channel (None: the game's) and
-    whether the picture is of that message alone."""
+    """One screen: file, caption, viewer, message, channel (None: the game's), message alone."""
 
     name: str
     caption: str
@@ -142,8 +141,7 @@ class Game:
         return {"language": self.language}
 
     def no_thread(self) -> dict[str, bool]:
-        """The album shows one channel: the table plays in it, not in a thread
-        (bots from before threads have no such option)."""
+        """The album shows one channel, so the table plays in it (if threads exist)."""
         return {"thread": False} if "thread" in self.command_options("new") else {}
 
     async def choose_language(self) -> None:
@@ -219,8 +217,7 @@ class Game:
     # -- playing -----------------------------------------------------------------------
 
     async def open_hand(self, player: MemberActor) -> simcord.ResponseMessage:
-        """The hand My hand brings: the press answers as a deferred update of
-        the table message, the hand its ephemeral follow-up (its owner's only)."""
+        """The hand My hand brings, as the deferred press's ephemeral follow-up."""
         pressed = await player.click(self.table_message(), label=self.label("My hand"))
         hand = pressed.followups[0] if pressed.followups else None
         assert hand is not None and hand.ephemeral, pressed
@@ -239,8 +236,7 @@ class Game:
         raise AssertionError("the game did not reach the screen")
 
     async def act(self, table: Table, game: GameState) -> None:
-        """The waited-on player clicks what a computer player would choose in
-        their place (the first hand's Nil excepted)."""
+        """The waited-on player clicks what a computer would (the first hand's Nil excepted)."""
         seat = self.waited_on(table)
         player = self.user_at(seat)
         hand = await self.open_hand(player)

@@ -1,5 +1,4 @@
-"""The screens of a server with several tables: a thread's table, a watcher asking for a seat,
-``/spades mygames`` and ``/spades-admin show``; they continue the scripted game."""
+"""The screens of a server with several tables, continuing the scripted game."""
 
 from __future__ import annotations
 
@@ -50,8 +49,7 @@ async def server_screens(game: Game) -> None:
 async def open_with_computers(
     game: Game, channel: ChannelHandle, host: MemberActor, joining: MemberActor | None = None
 ) -> None:
-    """A table in ``channel`` (in its thread, the default), ``joining`` seated
-    beside the host, computer players in the other seats, started."""
+    """A started table in ``channel`` with ``joining`` beside the host, computers elsewhere."""
     game.move_to(channel)
     await host.slash(channel, "spades new", target=TARGET, **game.table_language())
     if joining is not None:

@@ -1,5 +1,4 @@
-"""Each team's score after every hand, laid out (:func:`plot_scores`, testable) and drawn
-with Pillow (:func:`render_png`); rings mark sets, squares bag penalties."""
+"""Each team's score after every hand: laid out by :func:`plot_scores`, drawn with Pillow."""
 
 from __future__ import annotations
 
@@ -143,8 +142,7 @@ def _dashed(draw: ImageDraw.ImageDraw, y: int, x0: int, x1: int, colour: tuple[i
 
 
 def render_png(chart: ScoreChart, lang: str = ENGLISH, note: str = "") -> bytes:
-    """Draw the chart, its labels in ``lang`` and a one-line ``note`` (the
-    house rules), and return it as PNG bytes."""
+    """The chart as PNG bytes, labelled in ``lang``, with a one-line ``note``."""
     image = Image.new("RGB", (chart.width, chart.height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     small = _font(13)
@@ -236,7 +234,6 @@ def score_chart_png(
     lang: str = ENGLISH,
     note: str = "",
 ) -> bytes:
-    """The PNG picture of a finished (or running) game, labelled in ``lang``,
-    with a one-line ``note`` (the house rules that differ from the preset)."""
+    """The PNG chart of a game, labelled in ``lang``, with a one-line ``note`` (house rules)."""
     chart = plot_scores(hands, team_names, target, losing_score, winner)
     return render_png(chart, lang, note)

@@ -1,5 +1,4 @@
-"""What counting finished games writes, worked out purely: each game moves the skills the
-next one in the batch starts from."""
+"""What counting finished games writes, worked out purely, each game moving skills on."""
 
 from __future__ import annotations
 
@@ -39,8 +38,7 @@ class RecordOutcome:
 
 @dataclass(frozen=True, slots=True)
 class SeasonSkills:
-    """People's skills in each server's running season (``season_of``, the
-    first when left out), where they start afresh; counting moves them on."""
+    """People's skills in each server's running season, where they start afresh."""
 
     skills: MutableMapping[SkillKey, Skill] = field(default_factory=dict)
     season_of: Mapping[int, int] = field(default_factory=dict)
@@ -125,8 +123,7 @@ def plan_counting(
     on_bad_record: Callable[[FinishedGame, Exception], None] | None = None,
     season: SeasonSkills | None = None,
 ) -> tuple[list[GameWrite], list[RecordOutcome | None]]:
-    """Rows for every game, in order. A game whose hand records cannot be
-    read raises, or with ``on_bad_record`` is reported and skipped (None)."""
+    """Rows for every game in order; an unreadable one raises, or goes to ``on_bad_record``."""
     season = season or SeasonSkills()
     writes: list[GameWrite] = []
     outcomes: list[RecordOutcome | None] = []

@@ -1,5 +1,4 @@
-"""A finished game's history as a JSON file: rules, seats, result and ``--record`` hand records,
-plus the seed and actions when known, so :meth:`bot.game.state.Game.from_json` rebuilds it."""
+"""A finished game's history as a JSON file, from which ``Game.from_json`` rebuilds it."""
 
 from __future__ import annotations
 

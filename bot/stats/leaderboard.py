@@ -22,8 +22,7 @@ class PageSpan:
 
 
 def page_span(requested: int, total: int, size: int = PAGE_SIZE) -> PageSpan:
-    """The rows of page ``requested`` out of ``total`` rows; out-of-range pages
-    (a stale button after players left the board) show the nearest page."""
+    """The rows of page ``requested`` of ``total``; a stale page number shows the nearest."""
     pages = max(1, math.ceil(total / size))
     page = min(max(requested, 0), pages - 1)
     return PageSpan(page=page, pages=pages, offset=page * size, limit=size)

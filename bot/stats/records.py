@@ -1,5 +1,4 @@
-"""A finished game as the statistics see it, read from its ``--record`` hand records; each
-hand is scored again with the engine's own scoring rather than a second copy of it."""
+"""A finished game read from its hand records, each hand rescored by the engine's own rules."""
 
 from __future__ import annotations
 

@@ -16,8 +16,7 @@ Season = SeasonRow
 
 
 def season_name(text: str) -> tuple[str, str]:
-    """The name a moderator typed, tidied, and the key two names must not
-    share (case and spacing aside); a refusal for an empty or long one."""
+    """A typed season name tidied, and its key (case and spacing aside); refused if bad."""
     name = " ".join(text.split())
     if not name:
         raise SeasonNameEmpty()
@@ -27,8 +26,7 @@ def season_name(text: str) -> tuple[str, str]:
 
 
 def named(seasons: Sequence[Season], text: str) -> int:
-    """The number of the season ``text`` names: its number (what the menu
-    sends), or its name; :data:`ALL_TIME` for the all-time board."""
+    """The number of the season ``text`` names, by number or name; or :data:`ALL_TIME`."""
     wanted = " ".join(text.split())
     if wanted.isdigit() and (
         int(wanted) == ALL_TIME or any(s.number == int(wanted) for s in seasons)

@@ -145,8 +145,7 @@ class StatsService:
     # -- seasons ----------------------------------------------------------------
 
     async def seasons(self, guild_id: int) -> list[Season]:
-        """The server's seasons, oldest first; one, the first, running since
-        the first game, on a server that never started another."""
+        """The server's seasons, oldest first (at least the first, running since its first game)."""
         stored = await self.seasons_store.seasons(guild_id)
         if stored:
             return stored
@@ -219,8 +218,7 @@ class StatsService:
         return await self.store.history(guild_id, user_id, limit)
 
     async def finished_game(self, game_id: int) -> tuple[FinishedGame, dict[str, Any]] | None:
-        """A finished game from the store, with its ``Game.to_json()`` form
-        (seed and actions); None if there is no such finished game on a server."""
+        """A finished server game with its ``Game.to_json()`` form; None if there is none."""
         stored = await self.store.stored_game(game_id)
         if stored is None or stored.guild_id is None:
             return None
@@ -283,8 +281,7 @@ class StatsService:
         return export_bytes(*found)
 
     async def catch_up(self, batch: int = 500) -> int:
-        """Count every finished game left uncounted (the bot stopped between a
-        game's end and its counting), oldest first; returns how many."""
+        """Count, oldest first, every finished game a stop left uncounted; returns how many."""
         ids = await self.store.uncounted_game_ids()
         counted = 0
         for start in range(0, len(ids), batch):
@@ -337,8 +334,7 @@ def _log_bad_record(game: FinishedGame, exc: Exception) -> None:
 def chart_png(
     game: FinishedGame, team_names: tuple[str, str], lang: str = ENGLISH, note: str = ""
 ) -> bytes:
-    """The end-of-game picture of a recorded game, labelled in ``lang``, with
-    a one-line ``note`` (its house rules)."""
+    """The end-of-game picture of a recorded game in ``lang``, with a one-line ``note``."""
     rules = game.rules
     return score_chart_png(
         game.hands(), team_names, rules.target, rules.losing_score, game.winner, lang, note

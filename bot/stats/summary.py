@@ -1,5 +1,4 @@
-"""What the statistics queries return (a player's recent games are the
-store's :class:`~db.stats_store.HistoryRow`; :mod:`bot.render.leaderboard` draws them all)."""
+"""What the statistics queries return, drawn by :mod:`bot.render.leaderboard`."""
 
 from __future__ import annotations
 

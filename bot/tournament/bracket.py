@@ -33,8 +33,7 @@ STAGE_ORDER: dict[Bracket, int] = {"W": 0, "L": 1, "GF": 2, "GF2": 3}
 
 
 def seed_order(size: int) -> list[int]:
-    """The seeds of a full bracket of ``size`` (a power of two) from top to
-    bottom: 1, 8, 4, 5, 2, 7, 3, 6 for 8. Neighbours meet in round one."""
+    """The seeds of a full bracket of ``size`` top to bottom (8: 1, 8, 4, 5, 2, 7, 3, 6)."""
     order = [1]
     while len(order) < size:
         count = len(order) * 2
@@ -51,8 +50,7 @@ def bracket_size(teams: int) -> int:
 
 
 def full_round_size(teams: int, bracket: Bracket, round_no: int) -> int:
-    """How many matches a round has in the full bracket, byes included
-    (the range of :attr:`Match.position`)."""
+    """How many matches a round has in the full bracket (the range of ``Match.position``)."""
     size = bracket_size(teams)
     if bracket == "W":
         return size >> round_no
@@ -89,8 +87,7 @@ class _Node:
 
 
 def _layout(size: int, fmt: Format) -> list[_Node]:
-    """Every match of a full bracket of ``size`` teams, each after those
-    that feed it."""
+    """Every match of a full bracket of ``size`` teams, each after those that feed it."""
     nodes: list[_Node] = []
     order = seed_order(size)
     winners: list[list[int]] = []  # node indexes per winners' round

@@ -1,5 +1,4 @@
-"""A tournament as a frozen value, changed only by :func:`bot.tournament.state.apply`, so
-the store logs each step as one event and replays them to rebuild it."""
+"""A tournament as a frozen value, changed only by replaying events through ``apply``."""
 
 from __future__ import annotations
 
@@ -7,9 +6,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Format = Literal["single", "double"]
-#: ``pairs``: people register with a partner (solo registrants are paired
-#: among themselves at the start); ``draw``: everyone registers alone and the
-#: partners are drawn at the start.
+#: ``pairs``: register with a partner (solos are paired); ``draw``: partners drawn at the start.
 TeamsMode = Literal["pairs", "draw"]
 Phase = Literal["registering", "running", "over", "cancelled"]
 #: The winners' bracket, the losers' bracket, the grand final and its second game.
@@ -60,8 +57,7 @@ class Registrations:
 
 @dataclass(frozen=True, slots=True)
 class Team:
-    """A team of the bracket. Teams are numbered by seed: ``id == seed``, 1
-    the best; ``rating`` is its players' mean rating, None when unrated."""
+    """A team, numbered by seed (``id == seed``, 1 best); ``rating`` None when unrated."""
 
     id: int
     players: tuple[int, ...]
@@ -132,8 +128,7 @@ class Standing:
 
 @dataclass(frozen=True, slots=True)
 class Tournament:
-    """A tournament; ``version`` counts events applied (the store refuses an older one).
-    ``left_out``: registrants who got no team at the start."""
+    """A tournament; ``version`` counts events, ``left_out`` the registrants without a team."""
 
     id: int
     guild_id: int

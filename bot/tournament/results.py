@@ -14,8 +14,7 @@ from db.tournaments import GameMatch, TournamentEvent, TournamentRow, Tournament
 
 
 def rebuild(row: TournamentRow, events: list[TournamentEvent]) -> Tournament:
-    """The tournament its log describes; the first event holds the settings
-    (also in the row), every later one is replayed at its own time."""
+    """The tournament its log describes, each event replayed at its own time."""
     tournament = new_tournament(
         row.id, row.guild_id or 0, row.channel_id, row.organizer_id, settings_of(row.settings)
     )

@@ -90,8 +90,7 @@ class TournamentService:
         return self._tournaments.get(tournament_id)
 
     def loaded(self) -> list[Tournament]:
-        """The tournaments this process knows: open, finished since the
-        start, or finished with a message still to bring up to date."""
+        """Open tournaments, those finished since the start, and those whose message is behind."""
         return list(self._tournaments.values())
 
     def version(self, tournament_id: int) -> int:
@@ -103,8 +102,7 @@ class TournamentService:
         await self.store.shown(tournament_id, version)
 
     async def standings_owed(self) -> list[Tournament]:
-        """The finished tournaments of this process's servers whose final
-        standings were never posted (the process stopped first)."""
+        """This process's finished tournaments whose final standings were never posted."""
         owed = []
         for row in await self.store.standings_owed():
             if self.app.shards.owns(row.guild_id):
@@ -122,8 +120,7 @@ class TournamentService:
         return self._rows.get(tournament_id)
 
     def in_channel(self, channel_id: int | None) -> Tournament | None:
-        """The channel's tournament: the newest open one, else the newest
-        that ended since the bot started."""
+        """The channel's newest open tournament, else its newest ended since the start."""
         found = [t for t in self._tournaments.values() if t.channel_id == channel_id]
         return max(found, key=lambda t: (t.phase in ("registering", "running"), t.id), default=None)
 
@@ -179,8 +176,7 @@ class TournamentService:
         return tournament
 
     async def start_bracket(self, tournament_id: int, by: int, manages_server: bool) -> Tournament:
-        """Close registration and draw the bracket, seeded by the players'
-        ratings on the server (the unrated are left out of ``ratings``)."""
+        """Close registration and draw the bracket, seeded by the players' server ratings."""
         tournament = self._tournaments.get(tournament_id)
         if tournament is None:
             raise TournamentRefusal("unknown_tournament")
@@ -291,8 +287,7 @@ class TournamentService:
         await self._follow_up(found[0].id)
 
     async def _take_result(self, tournament_id: int, table_id: int) -> None:
-        """The match's winner advances once its game is over (a draw, which
-        only a moderator's end makes, waits for the organizer's decision)."""
+        """Advance the match's winner once its game is over (a draw awaits a decision)."""
         found = self.of_table(table_id)
         if found is None:
             return

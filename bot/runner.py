@@ -108,8 +108,7 @@ def _token(settings: Settings) -> str:
         _fail(str(exc))
 
 
-#: A log line where the log is not a terminal: plain text, for log collectors
-#: and ``docker logs`` (discord.py colours it in every container otherwise).
+#: A plain log line off a terminal (discord.py would colour it for ``docker logs`` too).
 PLAIN_LOG = logging.Formatter(
     "[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S", style="{"
 )
@@ -177,8 +176,7 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 async def serve(bot: SpadesBot, connect: Callable[[], Awaitable[None]]) -> None:
     """Open the database and run the bot until Discord closes or SIGTERM/SIGINT, then close."""
     loop = asyncio.get_running_loop()
-    # The handlers before these (python -m bot's, while it starts) come back
-    # afterwards: a signal in the last moments still ends the process cleanly.
+    # The earlier handlers come back afterwards, so a late signal still ends cleanly.
     previous = {number: signal.getsignal(number) for number in STOP_SIGNALS}
     for number in STOP_SIGNALS:
         loop.add_signal_handler(number, _stop_on, bot, number)
@@ -202,15 +200,13 @@ async def _keep_connected(bot: SpadesBot, connect: Callable[[], Awaitable[None]]
     await asyncio.wait((connection, stopped), return_when=asyncio.FIRST_COMPLETED)
     stopped.cancel()
     if not connection.done():
-        # Stopped: the connection ends by itself once the gateway is
-        # closed, but a login waiting on a silent network would not.
+        # Stopped: a login waiting on a silent network would not end by itself.
         await asyncio.wait((connection,), timeout=CONNECTION_ENDS_S)
         connection.cancel()
     try:
         await connection
     except (asyncio.CancelledError, Exception):
-        # A stop during the login or a reconnection ends it with an error
-        # of its own (the connection closed under it): it was asked for.
+        # A stop during a login or reconnection raises an error of its own: it was asked for.
         if not bot.stopping:
             raise
 

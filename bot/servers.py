@@ -13,8 +13,7 @@ from db.store import Store
 
 __all__ = ["NEW_TABLE", "ServerSettings", "ServerSettingsService"]
 
-#: A new table's options where neither its host nor the server chose: those
-#: that differ from how a table stored by an earlier version reads.
+#: A new table's options where neither host nor server chose, unlike earlier versions.
 NEW_TABLE: Final[dict[str, Any]] = {"thread": True}
 
 

@@ -89,8 +89,7 @@ async def on_tree_error(
         return
     guild = interaction.guild
     if isinstance(error, app_commands.TransformerError) and guild and guild.unavailable:
-        # A channel or role option of a server whose channels and roles have
-        # not reached the bot yet (it just started): discord.py finds none.
+        # A channel or role option of a server not yet known (just started): discord.py has none.
         await report(interaction, ServerNotKnown())
         return
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):

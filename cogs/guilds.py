@@ -12,13 +12,11 @@ import discord
 
 from bot.refusals import ServerNotKnown
 
-#: How long to wait for a server's GUILD_CREATE before doing without it: a
-#: bot in thousands of servers receives them over a minute or two.
+#: How long to wait for a server's GUILD_CREATE (thousands of servers take minutes).
 WAIT_S = 120.0
 #: What discord.py's fetch_channel may return.
 Channel = discord.abc.GuildChannel | discord.abc.PrivateChannel | discord.Thread
-#: The event a client dispatches when a server becomes known (from
-#: discord.py's guild_available, or guild_join for one new to the bot).
+#: The event a client dispatches when a server becomes known (available or joined).
 KNOWN = "guild_known"
 
 

@@ -28,8 +28,7 @@ START = "POST /channels/{channel_id}/messages/{message_id}/threads"
 ARCHIVE = "PATCH /channels/{channel_id}"
 #: Discord's answer to a message sent into an archived (locked) thread.
 THREAD_ARCHIVED = 50083
-#: A week without messages before Discord archives a thread by itself: a game
-#: played over days keeps its thread (a message sent later opens it again).
+#: A week idle before Discord archives a thread, so a game over days keeps it.
 AUTO_ARCHIVE_MINUTES: Literal[10080] = 10080
 
 
@@ -49,8 +48,7 @@ class TableThreads:
     async def start(self, table: Table) -> str | None:
         """Start the table's thread; None once it exists, else the host's line saying why not."""
         key = ("thread", table.id)
-        # Whether the bot may start one is the server's to say: not a guess
-        # made on the empty cache of a bot just started.
+        # Asked once the server is known, not guessed on a just-started bot's empty cache.
         await self.guilds.wait(table.guild_id)
         self.outbox.put(key, lambda: self._start(table.id))
         await self.outbox.wait_sent(key)

@@ -310,8 +310,7 @@ class TournamentDesk:
     async def _partner_menu(
         self, interaction: discord.Interaction[Any], tournament: Tournament, lang: str
     ) -> None:
-        # The menu opens only for someone the core would register: its own
-        # refusal (started, over, already registered, full) otherwise.
+        # The menu opens only for someone the core would register, else its refusal.
         apply(tournament, Register(interaction.user.id), self.service.app.now())
         custom_id = str(text.TourneyId(text.PARTNER, tournament.id))
         menu: discord.ui.UserSelect[Any] = discord.ui.UserSelect(

@@ -21,8 +21,7 @@ class HandMessageRow:
     token: str = field(repr=False)  # never in a log line
     expires_at: float  # epoch seconds; no edit is tried from then on
     version: int  # the table version the hand showed when it was opened
-    #: The hand's message when it is a follow-up of the token (opened from the
-    #: table message); None: the token's own answer (``@original``).
+    #: The hand's message if a follow-up of the token; None: its ``@original``.
     message_id: int | None = None
 
 

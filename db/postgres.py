@@ -110,8 +110,7 @@ class PostgresStatements:
             raise integrity_failure(exc) from exc
 
 
-#: What makes the database refuse a write: a broken constraint, or a
-#: transaction it rolled back (a serialization failure, a deadlock).
+#: A refused write: a broken constraint, or a rolled-back transaction (serialization, deadlock).
 _REFUSALS = (asyncpg.IntegrityConstraintViolationError, asyncpg.TransactionRollbackError)
 
 
@@ -153,8 +152,7 @@ class PostgresDatabase:
         self.url = url
         self._retry_at = 0.0  # monotonic time of the next try while the server is away
         self._backoff = 0.0
-        # For operators (the metrics): calls failed for the server being
-        # away, and the times it answered again after that.
+        # For the metrics: calls failed with the server away, and its returns.
         self.failures = 0
         self.reconnects = 0
 

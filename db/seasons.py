@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from db.stats_records import SeasonPlayerRow, SeasonRow
-from db.stats_store import chunks
+from db.stats_store import chunks, rows_in
 from db.store import Store
 
 _SEASON_COLUMNS = "guild_id, season_no, name, started_at, closed_at, posted_at"
@@ -22,14 +22,9 @@ class SeasonStore:
         """The number of each server's running season (1 if it never started one)."""
         ids = sorted(set(guild_ids))
         running = dict.fromkeys(ids, 1)
-        for chunk in chunks(ids):
-            placeholders = ",".join("?" * len(chunk))
-            rows = await self.db.fetchall(
-                "SELECT guild_id, MAX(season_no) FROM seasons "
-                f"WHERE guild_id IN ({placeholders}) GROUP BY guild_id",
-                chunk,
-            )
-            running.update((row[0], int(row[1])) for row in rows)
+        sql = "SELECT guild_id, MAX(season_no) FROM seasons WHERE guild_id IN ({ids})"
+        sql += " GROUP BY guild_id"
+        running.update((row[0], int(row[1])) for row in await rows_in(self.db, sql, ids))
         return running
 
     async def seasons(self, guild_id: int) -> list[SeasonRow]:

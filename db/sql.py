@@ -15,8 +15,7 @@ Args = Sequence[Any] | Mapping[str, Any]
 @dataclass(frozen=True, slots=True)
 class Dialect:
     name: str  # "sqlite" or "postgresql", as in the migration file names
-    #: A join the planner keeps in the written order where it would pick
-    #: another (SQLite's CROSS JOIN); where it needs no telling, a plain JOIN.
+    #: A join kept in the written order (SQLite's CROSS JOIN; elsewhere a plain JOIN).
     ordered_join: str
 
 

@@ -116,8 +116,7 @@ class HistoryRow:
     partner_level: str | None
     rating_before: int | None
     rating_after: int | None
-    #: A moderator's reason for ending the game (None: not ended by one, or
-    #: no reason kept).
+    #: A moderator's reason for ending the game, if any.
     note: str | None = None
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from db.log_kinds import GAME_STARTS
-from db.sql import Statements
+from db.sql import Database, Row, Statements
 from db.stats_records import (
     GameWrite,
     HistoryRow,
@@ -94,27 +94,16 @@ class StatsStore:
 
     async def counted_ids(self, game_ids: Sequence[int]) -> set[int]:
         """Those of ``game_ids`` already counted."""
-        found: set[int] = set()
-        for chunk in chunks(list(game_ids)):
-            placeholders = ",".join("?" * len(chunk))
-            rows = await self.db.fetchall(
-                f"SELECT game_id FROM stats_games WHERE game_id IN ({placeholders})", chunk
-            )
-            found.update(row[0] for row in rows)
-        return found
+        sql = "SELECT game_id FROM stats_games WHERE game_id IN ({ids})"
+        return {row[0] for row in await rows_in(self.db, sql, game_ids)}
 
     async def rate_settings(self, guild_ids: Iterable[int]) -> dict[int, bool]:
         """Whether each server rates games with computer players (default no)."""
         ids = sorted(set(guild_ids))
         settings = dict.fromkeys(ids, False)
-        for chunk in chunks(ids):
-            placeholders = ",".join("?" * len(chunk))
-            rows = await self.db.fetchall(
-                "SELECT guild_id, rate_computer_games FROM stats_guild_settings "
-                f"WHERE guild_id IN ({placeholders})",
-                chunk,
-            )
-            settings.update((row[0], bool(row[1])) for row in rows)
+        sql = "SELECT guild_id, rate_computer_games FROM stats_guild_settings"
+        sql += " WHERE guild_id IN ({ids})"
+        settings.update((row[0], bool(row[1])) for row in await rows_in(self.db, sql, ids))
         return settings
 
     async def skills(
@@ -125,8 +114,7 @@ class StatsStore:
         people = [k for k in wanted if isinstance(k[1], int)]
         levels = [k for k in wanted if isinstance(k[1], str)]
         found: dict[tuple[int, int | str], tuple[float, float]] = {}
-        # The casts give the listed values their columns' types (PostgreSQL
-        # would take them for text).
+        # The casts type the listed values (PostgreSQL would take them for text).
         for table, column, kind, group in (
             ("stats_players", "user_id", "BIGINT", people),
             ("stats_computer_ratings", "level", "TEXT", levels),
@@ -153,8 +141,7 @@ class StatsStore:
             await self._write_games(db, games)
 
     async def _write_games(self, db: Statements, games: Sequence[GameWrite]) -> None:
-        # One executemany per table for the whole batch: each call is a trip
-        # to the database thread, and those trips are most of the cost.
+        # One executemany per table per batch: the trips to the database are most of the cost.
         await db.executemany(
             "INSERT INTO stats_games (game_id, guild_id, finished_at, rated, challenger_seat, "
             "season_no) VALUES (?, ?, ?, ?, ?, ?)",
@@ -311,7 +298,7 @@ class StatsStore:
             "ORDER BY s.finished_at DESC, s.game_id DESC LIMIT ?",
             (guild_id, user_id, limit),
         )
-        return [HistoryRow(*r[:5], (r[5], r[6]), *r[7:]) for r in rows]
+        return [HistoryRow(r[0], r[1], r[2], r[3], r[4], (r[5], r[6]), *r[7:]) for r in rows]
 
     async def stored_game(self, game_id: int) -> StoredGame | None:
         """A finished game from the main store, None if unknown or not over."""
@@ -320,25 +307,24 @@ class StatsStore:
 
     async def stored_games(self, game_ids: Sequence[int]) -> list[StoredGame]:
         """The finished ones of ``game_ids`` from the main store, in that order."""
-        rows: dict[int, Any] = {}
+        found = await rows_in(
+            self.db,
+            "SELECT g.id, g.table_id, g.game_no, g.guild_id, g.options, g.seed, "
+            "g.started_at, g.ended_at, g.winner, g.reason, g.reason_seat, g.score0, g.score1, "
+            "g.hands, s.game_id, s.challenger_seat, g.hints "
+            "FROM games AS g LEFT JOIN stats_games AS s ON s.game_id = g.id "
+            "WHERE g.id IN ({ids}) AND g.ended_at IS NOT NULL",
+            game_ids,
+        )
+        rows = {r[0]: r for r in found}
         seats: dict[int, list[tuple[int | None, str | None]]] = {}
-        for chunk in chunks(list(game_ids)):
-            placeholders = ",".join("?" * len(chunk))
-            found = await self.db.fetchall(
-                "SELECT g.id, g.table_id, g.game_no, g.guild_id, g.options, g.seed, "
-                "g.started_at, g.ended_at, g.winner, g.reason, g.reason_seat, g.score0, g.score1, "
-                "g.hands, s.game_id, s.challenger_seat, g.hints "
-                "FROM games AS g LEFT JOIN stats_games AS s ON s.game_id = g.id "
-                f"WHERE g.id IN ({placeholders}) AND g.ended_at IS NOT NULL",
-                chunk,
-            )
-            rows.update((r[0], r) for r in found)
-            for game_id, user_id, level in await self.db.fetchall(
-                "SELECT game_id, user_id, bot_level FROM game_seats"
-                f" WHERE game_id IN ({placeholders}) ORDER BY game_id, seat",
-                chunk,
-            ):
-                seats.setdefault(game_id, []).append((user_id, level))
+        for game_id, user_id, level in await rows_in(
+            self.db,
+            "SELECT game_id, user_id, bot_level FROM game_seats"
+            " WHERE game_id IN ({ids}) ORDER BY game_id, seat",
+            game_ids,
+        ):
+            seats.setdefault(game_id, []).append((user_id, level))
         return [
             StoredGame(
                 game_id=row[0],
@@ -395,6 +381,14 @@ class StatsStore:
 def chunks(values: list[Any], size: int = 500) -> list[list[Any]]:
     """Pieces small enough for SQLite's limit on bound parameters."""
     return [values[i : i + size] for i in range(0, len(values), size)]
+
+
+async def rows_in(db: Database, sql: str, ids: Iterable[Any]) -> list[Row]:
+    """The rows of ``sql`` for all ``ids``, its ``{ids}`` becoming placeholders, in chunks."""
+    rows: list[Row] = []
+    for chunk in chunks(list(ids)):
+        rows += await db.fetchall(sql.format(ids=",".join("?" * len(chunk))), chunk)
+    return rows
 
 
 def _board_scope(guild_id: int, season: int | None) -> tuple[str, str, tuple[int, ...]]:

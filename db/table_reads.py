@@ -47,16 +47,14 @@ class TableReads(StorePart):
     async def _load_tables(
         self, where: str, args: tuple[Any, ...], *, with_log: bool
     ) -> list[TableRecord]:
-        # Several queries, one consistent read: a table another process creates or
-        # changes meanwhile is read whole or not at all.
+        # One consistent read: a table another process changes meanwhile is read whole or not.
         async with self.db.consistent_read() as db:
             return await self._read_tables(db, where, args, with_log)
 
     async def _read_tables(
         self, db: Statements, where: str, args: tuple[Any, ...], with_log: bool
     ) -> list[TableRecord]:
-        # Every query walks the chosen tables first (SQLite's CROSS JOIN keeps
-        # that order) and reaches their rows through primary keys.
+        # Every query walks the chosen tables first, then rows by primary key.
         join = self.db.dialect.ordered_join
         records: dict[int, TableRecord] = {}
         for r in await db.fetchall(
@@ -67,7 +65,7 @@ class TableReads(StorePart):
             f" WHERE {where} ORDER BY t.id",
             args,
         ):
-            record = TableRecord(*r[:12], language=r[17], thread_id=r[18])
+            record = TableRecord(*r[:12], *r[17:19])
             if r[12] is not None:
                 record.game = GameInfo(r[12], r[8], r[13], r[14], r[15], r[16])
             records[record.id] = record

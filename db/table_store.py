@@ -12,14 +12,7 @@ from db.deadlines import deadline_rows, replace_deadlines
 from db.errors import ChannelTaken, IntegrityFailure, StoreError, VersionConflict
 from db.sql import Statements, to_json
 from db.table_reads import TableReads
-from db.table_records import (
-    Change,
-    Committed,
-    GameEnd,
-    GameStart,
-    LogEntry,
-    SeatRow,
-)
+from db.table_records import Change, Committed, GameEnd, GameStart, LogEntry, SeatRow
 
 
 class TableSQL(TableReads):
@@ -50,8 +43,7 @@ class TableSQL(TableReads):
             except IntegrityFailure as exc:
                 raise _refusal(exc) from exc
             if language != "en":
-                # English is the column's default; left alone, a table still
-                # opens on a database older than the column (tests of upgrades).
+                # English is the column's default: left out, older databases still work.
                 await db.execute(
                     "UPDATE tables SET language = ? WHERE id = ?", (language, table_id)
                 )
@@ -79,8 +71,7 @@ class TableSQL(TableReads):
 
         Returns the new version; raises ``VersionConflict`` or ``ChannelTaken``, writing nothing."""
         change = change or Change()
-        # Checked before the transaction: a bad set of deadlines is a bug of
-        # the caller, refused with nothing begun.
+        # Checked first: a bad set of deadlines is the caller's bug, refused with nothing begun.
         deadlines = None if change.deadlines is None else deadline_rows(table_id, change.deadlines)
         new_version = version + 1
         start = change.game_start
@@ -140,8 +131,7 @@ class TableSQL(TableReads):
         )
 
     async def _insert_game(self, db: Statements, table_id: int, start: GameStart) -> int:
-        # VALUES rather than INSERT ... SELECT: there PostgreSQL would take the
-        # placeholders for text instead of the columns' types.
+        # VALUES, not INSERT ... SELECT, where PostgreSQL would take the placeholders for text.
         game_id = await db.insert(
             "INSERT INTO games (table_id, game_no, guild_id, channel_id, preset, options, seed,"
             " started_at, hints) VALUES (?, ?, (SELECT guild_id FROM tables WHERE id = ?),"

@@ -283,4 +283,6 @@ async def _insert_event(
 
 
 def _tournament(row: Sequence[Any]) -> TournamentRow:
-    return TournamentRow(*row[:6], json.loads(row[6]), *row[7:])
+    fields = list(row)
+    fields[6] = json.loads(row[6])  # the settings
+    return TournamentRow(*fields)

@@ -12,8 +12,7 @@ from bot.game.view import PlayerView
 
 #: Wall-clock limit of one hint's search (its p95 target is 1 s).
 HINT_TIME_BUDGET_S = 0.6
-#: Samples of one hint's search: enough to settle most choices, and the cap
-#: that makes a hint reproducible when the search reaches it in time.
+#: Samples of a hint's search: enough for most choices, and a cap that makes it reproducible.
 HINT_SAMPLES = 96
 HINT_SEED = 15
 #: A review's time limit, far above what its samples need, so machine load never changes it.

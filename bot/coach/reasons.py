@@ -51,11 +51,9 @@ class Why(StrEnum):
     CANNOT_WIN = "cannot_win"
     DISCARD = "discard"
     BID_COUNT = "bid_count"
-    #: A bid well below the count because of the partner's bid: ``seat`` the
-    #: partner, ``claimed`` its bid.
+    #: A bid well below the count for the partner's: ``seat`` the partner, ``claimed`` its bid.
     BID_UNDER_PARTNER = "bid_under_partner"
-    #: A bid well below the count because of the others' bids: ``claimed``
-    #: the tricks they bid together.
+    #: A bid well below the count for the others' bids: ``claimed`` what they bid together.
     BID_UNDER_TABLE = "bid_under_table"
     #: Mirror and Whiz: a number bid is the hand's spades.
     BID_SPADES = "bid_spades"

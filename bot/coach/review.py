@@ -21,8 +21,7 @@ from bot.game.scoring import score_hand
 
 #: Tricks (the one in progress included) from which the rest is solved exactly.
 EXACT_TRICKS = 5
-#: A card costing fewer points than this is not worth a review line (a bag
-#: costs about 9: its share of the bag penalty less the point it scores).
+#: A card costing fewer points is not worth a line (a bag costs about 9).
 MIN_COST = 8
 #: Values handed to the solver lie in [0, 1]: points are scaled by this span.
 POINT_SPAN = 4000.0

@@ -12,8 +12,7 @@ from bot.coach.review import Effect, review_hand
 from bot.game.record import HandRecord
 from bot.game.rules import RuleSet
 
-#: The document's shape; another shape is read as "not reviewed" and redone
-#: (version 1 had no bids).
+#: The document's shape; another is read as "not reviewed" and redone (1 had no bids).
 VERSION = 2
 
 

@@ -25,14 +25,12 @@ from bot.screenshots.season_scene import season_screen
 from bot.screenshots.server_scenes import server_screens
 from bot.screenshots.tournament_scene import tournament_screen
 
-#: Browser viewports: a desktop client's chat column and a phone held upright.
-#: Tall enough for the longest message; the picture is cropped to the message.
+#: Viewports of a desktop chat column and an upright phone, tall enough for any message.
 WIDTHS: dict[str, tuple[int, int]] = {"desktop": (1000, 2000), "phone": (390, 2400)}
 #: The height of a picture of a channel (its newest messages, above the message box).
 CHANNEL_HEIGHT = 1100
 BOT_NAME = "Spades"
-#: Discord draws user mentions in embed descriptions and field values (without
-#: pinging); SimCord's preview leaves them as raw ``<@id>`` text there.
+#: Discord draws mentions in embed text; SimCord's preview leaves them as ``<@id>``.
 MENTIONING_EMBED_PARTS = ("embed_description", "embed_field_value")
 #: Parts of a preview document that belong to the preview session, not the screen.
 SESSION_PARTS = frozenset(
@@ -47,8 +45,7 @@ class AlbumBot(PictureBot, Protocol):
     async def sync_commands(self, guild_id: int | None = None) -> list[str]: ...
 
 
-#: Builds the bot with these settings and this source of deal seeds: the
-#: entry point's (``bot.runner.picture_bot``), which knows the Discord client.
+#: Builds the bot from settings and a seed source (``bot.runner.picture_bot``).
 MakeBot = Callable[[Settings, Callable[[], int]], AlbumBot]
 
 

@@ -35,8 +35,7 @@ BROWSER_FLAGS = (
     "--disable-background-networking",
     "--mute-audio",
     "--force-color-profile=srgb",
-    # A mouse, as Discord's desktop client has: controls that show on hover
-    # (an image's download button) stay hidden. Headless has no pointer.
+    # A mouse, as on desktop Discord, so hover-only controls stay hidden.
     "--blink-settings=primaryHoverType=2,availableHoverTypes=2,"
     "primaryPointerType=4,availablePointerTypes=4",
 )
@@ -117,8 +116,7 @@ class Browser:
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.DEVNULL,
                 stderr=asyncio.subprocess.DEVNULL,
-                # close_fds would close 3 and 4 again after wire_pipes; Python's
-                # own descriptors are not inheritable, so nothing else leaks.
+                # close_fds would close 3 and 4; Python's own fds are not inheritable.
                 close_fds=False,
                 preexec_fn=wire_pipes,
             )

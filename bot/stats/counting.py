@@ -59,8 +59,7 @@ def plan_game(
     """The rows one game writes; ``skills`` and ``season`` move on to after the game."""
     keys = [skill_key(game.guild_id, s) for s in game.seats]
     before = [skills.get(k, NEWCOMER) for k in keys]
-    # A computer level's strength does not start again with a season: its
-    # all-time skill stands in the season's rating too.
+    # A computer level's all-time skill stands in every season.
     season_before = [
         season.skills.get(k, NEWCOMER) if s.user_id is not None else before[i]
         for i, (k, s) in enumerate(zip(keys, game.seats, strict=True))
@@ -94,8 +93,7 @@ def plan_game(
             )
         )
         if new is not None and player.computer_level is not None:
-            # Two seats of the same level: the second update wins, which is
-            # as good as either for a level's rough strength.
+            # Two seats of one level: the second wins, as good as either for a rough strength.
             computer_skills[player.computer_level] = (new.mu, new.sigma)
     write = GameWrite(
         game_id=game.game_id,

@@ -34,8 +34,7 @@ class LeaderboardPage:
     span: PageSpan
     total: int
     rows: tuple[LeaderboardRow, ...]
-    #: Which board of a server with seasons: a season's number, or 0 for
-    #: all time; None on a server that never started a season.
+    #: A season's number, 0 for all time, None on a server without seasons.
     season_no: int | None = None
     season: SeasonRow | None = None  # the season shown, when one is
 

@@ -16,14 +16,7 @@ from bot.game.types import ENGINE_KINDS, Action, ActionKind, EndReason
 from bot.i18n import ENGLISH
 from bot.refusals import SeasonNameTaken
 from bot.stats.chart import score_chart_png
-from bot.stats.counting import (
-    RatingChange,
-    RecordOutcome,
-    SeasonSkills,
-    SkillKey,
-    plan_counting,
-    skill_key,
-)
+from bot.stats.counting import RecordOutcome, SeasonSkills, SkillKey, plan_counting, skill_key
 from bot.stats.history import export_bytes
 from bot.stats.leaderboard import PAGE_SIZE, LeaderboardPage, SortKey, page_span
 from bot.stats.ratings import Skill
@@ -40,15 +33,6 @@ log = logging.getLogger(__name__)
 BEST_PARTNERS = 3
 HISTORY_LENGTH = 10
 
-__all__ = [
-    "RatingChange",
-    "RecordOutcome",
-    "StatsService",
-    "chart_png",
-    "finished_by",
-    "finished_from_table",
-]
-
 
 class StatsService:
     """``owns``: the servers this process counts, so two processes never move one's ratings."""
@@ -64,8 +48,7 @@ class StatsService:
         self.seasons_store = SeasonStore(store.store)
         self.page_size = page_size
         self.owns = owns
-        # Ratings are read, moved and written back: one batch at a time, so
-        # two games ending together with a player in common both count.
+        # One batch at a time, so two games sharing a player both move their rating.
         self._counting = asyncio.Lock()
 
     # -- at the end of a game ---------------------------------------------------
@@ -81,12 +64,11 @@ class StatsService:
         async with self._counting:
             store = self.store
             counted = await store.counted_ids([g.game_id for g in games])
-            fresh: list[FinishedGame] = []
-            seen: set[int] = set()
+            unique: dict[int, FinishedGame] = {}  # each game once, the first time given
             for game in games:
-                if game.game_id not in counted and game.game_id not in seen:
-                    seen.add(game.game_id)
-                    fresh.append(game)
+                if game.game_id not in counted:
+                    unique.setdefault(game.game_id, game)
+            fresh = list(unique.values())
             settings = await store.rate_settings(g.guild_id for g in fresh)
             skills, season = await self._skills(fresh)
             writes, outcomes = plan_counting(
@@ -94,10 +76,7 @@ class StatsService:
             )
             await store.write_games(writes)
         by_id = {g.game_id: o for g, o in zip(fresh, outcomes, strict=True)}
-        results: list[RecordOutcome | None] = []
-        for game in games:
-            results.append(by_id.pop(game.game_id, None))
-        return results
+        return [by_id.pop(game.game_id, None) for game in games]
 
     async def _skills(
         self, games: Sequence[FinishedGame]

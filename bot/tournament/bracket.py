@@ -24,8 +24,7 @@ from bot.tournament.model import (
     Team,
 )
 
-#: Where a slot's team comes from in the full layout: a seed, or the winner
-#: or loser of an earlier node (its index).
+#: Where a slot's team comes from: a seed, or the winner or loser of an earlier node.
 Source = tuple[Literal["seed", "winner", "loser"], int]
 
 #: The order of the stages, for standings: later stages rank higher.

@@ -10,8 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-#: Every code a :class:`TournamentRefusal` of :func:`bot.tournament.state.apply`
-#: carries, for the Discord layer to word each one.
+#: Every code of a :class:`TournamentRefusal`, for the Discord layer to word.
 REFUSAL_CODES = frozenset(
     {
         "already_ready",

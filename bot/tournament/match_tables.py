@@ -79,8 +79,7 @@ class MatchTables:
         if table is None:
             return None
         if known.channel_id != tournament.channel_id and table.thread_id is None:
-            # The table's channel is its thread: known as such, it is
-            # archived once the game is over, like any table's thread.
+            # Its channel is its thread, archived after the game like any table's.
             table = await self.app.set_thread(table.id, known.channel_id)
         for user in (u for u in players if not table.is_seated(u)):
             table = await self.app.tables.join(table.id, user, table.version)

@@ -12,8 +12,7 @@ Phase = Literal["registering", "running", "over", "cancelled"]
 #: The winners' bracket, the losers' bracket, the grand final and its second game.
 Bracket = Literal["W", "L", "GF", "GF2"]
 MatchState = Literal["waiting", "ready_check", "playing", "done"]
-#: How a match was settled: at the table, by a team missing its ready check,
-#: or by the organizer.
+#: How a match was settled: at the table, by a missed ready check, or by the organizer.
 How = Literal["played", "no_show", "decided"]
 Slot = Literal["a", "b"]
 
@@ -82,8 +81,7 @@ class Match:
     number: int
     bracket: Bracket
     round: int
-    #: Its position from the top among its round's matches in the full bracket
-    #: (byes included), for drawing it.
+    #: Its position from the top in its round of the full bracket (byes included).
     position: int = 0
     a: int | None = None
     b: int | None = None

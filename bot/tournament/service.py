@@ -313,8 +313,7 @@ class TournamentService:
             return
         now = self.app.now()
         for number in range(1, len(tournament.matches) + 1):
-            # Each match as it is now: the deadline adopted after one expiry
-            # may be due at once and run this again for the same matches.
+            # Each match as it is now: a deadline adopted meanwhile may have run this already.
             current = self._tournaments.get(tournament_id)
             match = current.match(number) if current is not None else None
             due = match.deadline if match is not None else None

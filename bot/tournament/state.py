@@ -25,14 +25,7 @@ from bot.tournament.events import (
     TournamentRefusal,
     Withdraw,
 )
-from bot.tournament.model import (
-    MAX_TEAMS,
-    TEAM_SIZE,
-    How,
-    Match,
-    Registrations,
-    Tournament,
-)
+from bot.tournament.model import MAX_TEAMS, TEAM_SIZE, How, Match, Registrations, Tournament
 
 
 def apply(t: Tournament, event: Event, now: float) -> Tournament:
@@ -204,8 +197,7 @@ def _finish(
     loser = done.loser
     assert loser is not None
     if done.bracket == "GF" and winner == done.b:
-        # The losers' champion beat the winners' champion once: a second
-        # final, since each team has now lost once.
+        # The losers' champion won the final: a second one, each team having lost once.
         second = Match(number=len(t.matches) + 1, bracket="GF2", round=1, a=done.a, b=done.b)
         return _open_ready_checks(_put(t, second), now)
     for team, to in ((winner, done.winner_to), (loser, done.loser_to)):

@@ -53,20 +53,13 @@ Take = Callable[[Shot], Awaitable[None]]
 
 
 class PictureBot(Protocol):
-    """What the scripted game reads of the bot: its core, its tournaments and its command tree."""
+    """What the scripted game reads of the bot: its core and its tournaments."""
 
     @property
     def app(self) -> SpadesApp: ...
 
     @property
     def tournaments(self) -> TournamentService: ...
-
-    @property
-    def tree(self) -> discord.app_commands.CommandTree[Any]: ...
-
-
-class LanguageUnavailable(Exception):
-    """The bot has no way to choose the language asked for."""
 
 
 class Game:
@@ -88,8 +81,9 @@ class Game:
     async def play(self) -> None:
         host = self.players[0]
         await self.choose_language()
+        # The album shows one channel, so the table plays in it, not in a thread.
         await host.slash(
-            self.channel, "spades new", target=TARGET, **self.table_language(), **self.no_thread()
+            self.channel, "spades new", target=TARGET, thread=False, **self.table_language()
         )
         for player in self.players[1:]:
             await player.click(self.table_message(), label=self.label("Join"))
@@ -132,30 +126,13 @@ class Game:
 
     def table_language(self) -> dict[str, str]:
         """The ``language`` option of /spades new, when a language is asked for."""
-        if self.language is None:
-            return {}
-        if "language" not in self.command_options("new"):
-            raise LanguageUnavailable(
-                "this bot has no `language` option on /spades new yet: it speaks English only"
-            )
-        return {"language": self.language}
-
-    def no_thread(self) -> dict[str, bool]:
-        """The album shows one channel, so the table plays in it (if threads exist)."""
-        return {"thread": False} if "thread" in self.command_options("new") else {}
+        return {} if self.language is None else {"language": self.language}
 
     async def choose_language(self) -> None:
-        """Each player picks the language for their private text, if the bot lets them."""
-        options = self.command_options("language")
-        if self.language is None or not options:
-            return
-        for player in self.players:
-            await player.slash(self.channel, "spades language", **{options[0]: self.language})
-
-    def command_options(self, name: str) -> list[str]:
-        group = self.bot.tree.get_command("spades")
-        command = getattr(group, "get_command", lambda _: None)(name)
-        return [parameter.name for parameter in getattr(command, "parameters", [])]
+        """Each player picks the language for their private text."""
+        if self.language is not None:
+            for player in self.players:
+                await player.slash(self.channel, "spades language", language=self.language)
 
     def move_to(self, channel: simcord.ChannelHandle) -> None:
         """Go on at the table about to open in ``channel``."""

@@ -1,10 +1,7 @@
 """Settings of the bot: one TOML file, one typed class per section.
 
-Precedence, highest first: values passed in code (tests), the ``DISCORD_TOKEN``
-environment variable for the token, ``SPADES_<SECTION>__<KEY>`` environment
-variables (handy in containers), the TOML file, the defaults below.
-``config.example.toml`` documents every key with its default.
-"""
+Precedence: values in code, ``DISCORD_TOKEN``, ``SPADES_<SECTION>__<KEY>`` variables, the
+TOML file, the defaults (documented in ``config.example.toml``)."""
 
 from __future__ import annotations
 
@@ -48,23 +45,13 @@ class Section(BaseModel):
 
 class DiscordSettings(Section):
     token: SecretStr | None = None
-    # The outbox's budgets (cogs/outbox.py: everything the bot sends to
-    # channels), kept under Discord's own limits (about 5 writes per 5 s in a
-    # channel, 50 requests per second for the whole bot) so that no request is
-    # answered with a 429. 0 turns one off. The global one leaves room for the
-    # requests it does not pace (names looked up, a host's direct message,
-    # discord.py's own).
+    # The outbox's budgets, under Discord's limits so no request meets a 429 (0: off).
     table_edits_per_channel_s: float = Field(1.0, ge=0, le=60)
     rest_per_s: float = Field(35.0, ge=0)
-    # Discord caps edits of messages older than an hour (code 30046; about 3
-    # edits per 6 s in a channel): at most this many such edits of table
-    # messages in any window of so many seconds in one channel. 0 turns it off.
+    # Discord caps edits of messages older than an hour (code 30046) per channel (0: off).
     old_message_edits: int = Field(3, ge=0, le=50)
     old_message_edits_window_s: float = Field(6.0, ge=0, le=3600)
-    # Several processes (see bot/shards.py and "Running at scale" in the
-    # README): this process connects the shards ``shard_ids`` (a list, or a
-    # text such as "0-3") of ``shard_count``. Without them: one process, every
-    # server, as a plain (unsharded) client.
+    # This process connects the shards ``shard_ids`` of ``shard_count`` (unset: all, unsharded).
     shard_count: int | None = Field(None, ge=1)
     shard_ids: tuple[int, ...] | str | None = None
 
@@ -106,8 +93,7 @@ class DiscordSettings(Section):
 
 
 class DatabaseSettings(Section):
-    # sqlite:///path/to/spades.db or postgresql://user:password@host:port/database;
-    # unset, the SQLite file at ``path`` (the setting of earlier versions).
+    # sqlite:///path or postgresql://...; unset, the SQLite file at ``path`` (as before).
     url: str | None = None
     path: Path = Path("spades.db")
 
@@ -132,8 +118,7 @@ class DatabaseSettings(Section):
 class TableSettings(Section):
     computer_delay_s: float = Field(2.0, ge=0, le=60)
     computer_level: str = "random"
-    # Earlier versions' names of [clock] first_notice and first_notice_s;
-    # still read, into [clock] (see Settings._one_place_each). Unset: None.
+    # Earlier names of [clock] first_notice(_s), still read (Settings._one_place_each).
     turn_ping: bool | None = None
     turn_ping_delay_s: float | None = Field(None, ge=0, le=3600)
     #: How long a finished table's thread stays open for a rematch.
@@ -196,9 +181,7 @@ class Settings(BaseSettings):
     @model_validator(mode="before")
     @classmethod
     def _one_place_each(cls, data: Any) -> Any:
-        """[tables] keys the clock reads from [clock], unless [clock] names
-        its own: the computer players' pace, which is set once, in [tables];
-        and the first turn notice, which earlier versions set there."""
+        """[tables] keys the clock reads unless [clock] names its own (as earlier versions did)."""
         if not isinstance(data, dict):
             return data
         tables = data.get("tables")
@@ -209,8 +192,7 @@ class Settings(BaseSettings):
             try:
                 tables = TableSettings.model_validate(tables)
             except ValidationError:
-                # Reported once, in [tables] where it was written, and not a
-                # second time in [clock] as a copy.
+                # Reported once, in [tables] where it was written.
                 return data
             data = {**data, "tables": tables}
         moved = dict(clock or {})
@@ -222,9 +204,7 @@ class Settings(BaseSettings):
 
     @property
     def heartbeat_path(self) -> Path:
-        """The file the running bot touches while connected. Each process of a
-        sharded bot has its own, named after its shards. On PostgreSQL the
-        file still lies where ``path`` points."""
+        """The file the bot touches while connected, one per process of a sharded bot."""
         file = self.database.sqlite_file or self.database.path
         name = file.name
         if self.discord.sharded:
@@ -255,10 +235,7 @@ class _TokenFromEnvironment(PydanticBaseSettingsSource):
 
 
 def load_settings(path: Path | None = None, **overrides: Any) -> Settings:
-    """Read the settings; ``path=None`` means ``config.toml`` if it exists.
-
-    Raises ConfigError with one line saying what to fix.
-    """
+    """Read the settings (default ``config.toml`` if it exists); raises a one-line ConfigError."""
     explicit = path is not None
     file = path if path is not None else DEFAULT_CONFIG
     if explicit and not file.is_file():

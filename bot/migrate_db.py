@@ -1,12 +1,4 @@
-"""``python -m bot migrate-db --to postgresql://...``: copy the SQLite file
-onto an empty PostgreSQL database and check the copy.
-
-Every table of the schema is copied (the list comes from the database, not
-from here: :mod:`db.copy`). The copy is then checked twice: every table
-holds as many rows as the original, and every open table resumes to the same
-state from both databases (seats, spectators, version, the game itself).
-A database that already holds rows is refused and left as it is.
-"""
+"""``python -m bot migrate-db --to postgresql://...``: copy the SQLite file and check it."""
 
 from __future__ import annotations
 

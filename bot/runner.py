@@ -1,8 +1,4 @@
-"""The command-line entry points: run the bot, publish its commands, check its health.
-
-Every way of failing to start ends with one line on stderr naming what to fix
-and exit status 2; none of them prints a traceback.
-"""
+"""Entry points (run, publish commands, health); a failed start is one line and status 2."""
 
 from __future__ import annotations
 
@@ -112,8 +108,7 @@ def _token(settings: Settings) -> str:
         _fail(str(exc))
 
 
-#: A log line where the log is not a terminal: plain text, for log collectors
-#: and ``docker logs`` (discord.py colours it in every container otherwise).
+#: A plain log line off a terminal (discord.py would colour it for ``docker logs`` too).
 PLAIN_LOG = logging.Formatter(
     "[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S", style="{"
 )
@@ -133,8 +128,7 @@ def configure_logging(settings: Settings) -> None:
 
 
 def run_settings(argv: list[str]) -> Settings:
-    """The settings ``python -m bot ARGV`` runs with: the file, the
-    environment and the shard flags."""
+    """The settings ``python -m bot ARGV`` runs with: file, environment and shard flags."""
     parser = _config_parser("", "Run the Spades bot.", _subcommand_list())
     parser.usage = (
         f"{PROG} [--config PATH] [--shards IDS --shard-count N]"
@@ -180,13 +174,9 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 async def serve(bot: SpadesBot, connect: Callable[[], Awaitable[None]]) -> None:
-    """Open the database, then ``connect`` the bot and keep it until
-    Discord closes, or SIGTERM or SIGINT asks it to stop; then close it
-    cleanly (:meth:`SpadesBot.close`) before returning. A stop asked while
-    the database opens ends the start there, without connecting."""
+    """Open the database and run the bot until Discord closes or SIGTERM/SIGINT, then close."""
     loop = asyncio.get_running_loop()
-    # The handlers before these (python -m bot's, while it starts) come back
-    # afterwards: a signal in the last moments still ends the process cleanly.
+    # The earlier handlers come back afterwards, so a late signal still ends cleanly.
     previous = {number: signal.getsignal(number) for number in STOP_SIGNALS}
     for number in STOP_SIGNALS:
         loop.add_signal_handler(number, _stop_on, bot, number)
@@ -210,15 +200,13 @@ async def _keep_connected(bot: SpadesBot, connect: Callable[[], Awaitable[None]]
     await asyncio.wait((connection, stopped), return_when=asyncio.FIRST_COMPLETED)
     stopped.cancel()
     if not connection.done():
-        # Stopped: the connection ends by itself once the gateway is
-        # closed, but a login waiting on a silent network would not.
+        # Stopped: a login waiting on a silent network would not end by itself.
         await asyncio.wait((connection,), timeout=CONNECTION_ENDS_S)
         connection.cancel()
     try:
         await connection
     except (asyncio.CancelledError, Exception):
-        # A stop during the login or a reconnection ends it with an error
-        # of its own (the connection closed under it): it was asked for.
+        # A stop during a login or reconnection raises an error of its own: it was asked for.
         if not bot.stopping:
             raise
 
@@ -296,10 +284,7 @@ def health(argv: list[str]) -> int:
 
 
 def _heartbeat(settings: Settings) -> Path:
-    """The heartbeat file health reads: the one these settings' bot writes.
-    Given no shard settings, the file of a sharded bot on the same database
-    counts too (the newest): a container started with ``--shards`` flags runs
-    its image's health check without them."""
+    """The heartbeat file health reads; without shard settings, a sharded bot's newest too."""
     beat = settings.heartbeat_path
     if settings.discord.sharded or beat.exists():
         return beat

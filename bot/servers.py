@@ -1,8 +1,4 @@
-"""Each server's settings, chosen by its moderators (``/spades-admin``).
-
-They are read from the store on every use, never cached, so that every
-process of the bot (see bot/shards.py) acts on a change at once.
-"""
+"""Each server's settings (``/spades-admin``); never cached, so every process sees changes."""
 
 from __future__ import annotations
 
@@ -17,14 +13,12 @@ from db.store import Store
 
 __all__ = ["NEW_TABLE", "ServerSettings", "ServerSettingsService"]
 
-#: A new table's options where neither its host nor the server chose: those
-#: that differ from how a table stored by an earlier version reads.
+#: A new table's options where neither host nor server chose, unlike earlier versions.
 NEW_TABLE: Final[dict[str, Any]] = {"thread": True}
 
 
 class ServerSettings(BaseModel):
-    """One server's settings; a server that never chose any has these
-    defaults, which are how earlier versions behaved."""
+    """One server's settings; the defaults are how earlier versions behaved."""
 
     # Keys written by a newer version are left alone rather than refused.
     model_config = ConfigDict(frozen=True, extra="ignore")
@@ -45,15 +39,12 @@ class ServerSettings(BaseModel):
     replays_shared: bool = False
 
     def table_options(self, **chosen: Any) -> TableOptions:
-        """The options of a new table: the host's ``chosen`` ones (None: not
-        chosen) over the server's defaults. Malformed if they do not fit."""
+        """The host's ``chosen`` options over the server's defaults; Malformed if they clash."""
         explicit = {name: value for name, value in chosen.items() if value is not None}
         try:
             return TableOptions.chosen(**{**NEW_TABLE, **self.defaults, **explicit})
         except (refusals.Malformed, refusals.BadHouseRule):
-            # Defaults this version no longer accepts (or that clash with the
-            # host's choices) must not keep tables from opening: the host's
-            # choices alone, which say what is wrong if they are.
+            # Defaults that no longer fit must not keep tables from opening: the host's alone.
             return TableOptions.chosen(**{**NEW_TABLE, **explicit})
 
 

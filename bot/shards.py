@@ -1,15 +1,8 @@
 """Which servers this process serves, when the bot runs as several processes.
 
-Discord splits a big bot's servers into shards: a server's shard is
-``(guild_id >> 22) % shard_count``, and each gateway connection carries the
-events of its shards only. A process that connects a set of shards owns the
-tables of those shards' servers: it resumes them, runs their turn clock and
-computer players, redraws them and acts on them; no other process does. The
-version check inside the database stays the last guard should two processes
-ever both hold a table (a shard moving while its old process lingers).
-
-Pure: no Discord and no database here.
-"""
+A server's shard is ``(guild_id >> 22) % shard_count``; a process owns the tables of its
+shards' servers and no other process acts on them. The version check in the database stays
+the last guard should two processes ever hold a table. Pure."""
 
 from __future__ import annotations
 
@@ -19,8 +12,7 @@ __all__ = ["ALL_SHARDS", "Shards", "format_shard_ids", "parse_shard_ids", "shard
 
 
 def shard_of(guild_id: int | None, shard_count: int) -> int:
-    """The shard that carries a server's events. Direct messages (no server)
-    come on shard 0, as Discord sends them."""
+    """The shard that carries a server's events (direct messages: shard 0)."""
     if shard_count < 1:
         raise ValueError("shard_count must be at least 1")
     if guild_id is None:
@@ -65,8 +57,7 @@ ALL_SHARDS = Shards()
 
 
 def parse_shard_ids(text: str) -> frozenset[int]:
-    """``"0-3"``, ``"5"`` or ``"0,2,4-6"`` as a set of shard numbers;
-    ValueError with a short reason otherwise."""
+    """``"0-3"``, ``"5"`` or ``"0,2,4-6"`` as a set of shards; ValueError otherwise."""
     ids: set[int] = set()
     for part in text.replace(" ", "").split(","):
         first, dash, last = part.partition("-")

@@ -1,13 +1,7 @@
 """``/spades-admin ...``: a server's own settings, for its moderators.
 
-A top-level command, because Discord applies a default permission only to
-one: registered for members who may manage the server (a server can grant
-it to others in its Integrations settings), and checked again on every use,
-since that grant does not give the permission itself. Every refusal is one
-private line and changes nothing.
-
-What the settings mean when a table opens is in :mod:`cogs.server_rules`.
-"""
+A top-level command, because Discord applies a default permission only to one; the
+permission is checked again on every use, since a server's grant does not give it."""
 
 from __future__ import annotations
 
@@ -50,8 +44,7 @@ def _refuse(
 
 
 def _may_manage(interaction: discord.Interaction[Any]) -> None:
-    """Discord hides the command from others, but a server may have granted it
-    to a role whose members cannot manage the server: ask every time."""
+    """Ask every time: a server may grant the command to members who cannot manage it."""
     if interaction.guild_id is None or not interaction.permissions.manage_guild:
         raise _refuse(
             interaction, N_("Only members who may manage this server change its settings.")

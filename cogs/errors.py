@@ -1,11 +1,7 @@
 """One error path: refusals become short private answers, surprises get logged.
 
-Slash commands reach :func:`on_tree_error` through ``CommandTree.on_error``;
-buttons and menus call :func:`report` from their single dispatcher (a
-DynamicItem's own exceptions are swallowed by discord.py, so they must be
-answered before they get there). Only unexpected errors are logged with a
-traceback; a refusal is normal use and is logged at DEBUG.
-"""
+Slash commands arrive through ``CommandTree.on_error``; components call :func:`report`
+from their dispatcher (discord.py swallows a DynamicItem's own exceptions)."""
 
 from __future__ import annotations
 
@@ -31,9 +27,7 @@ NOT_HERE = N_("You cannot use that command here.")
 
 
 class InteractionRefused(Exception):
-    """A refusal about the interaction itself (a bad choice in a menu...), decided
-    here, already in the reader's language; the core's own refusals are in
-    :mod:`bot.refusals`."""
+    """A refusal decided in the cog, in the reader's language (the core's: :mod:`bot.refusals`)."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -95,8 +89,7 @@ async def on_tree_error(
         return
     guild = interaction.guild
     if isinstance(error, app_commands.TransformerError) and guild and guild.unavailable:
-        # A channel or role option of a server whose channels and roles have
-        # not reached the bot yet (it just started): discord.py finds none.
+        # A channel or role option of a server not yet known (just started): discord.py has none.
         await report(interaction, ServerNotKnown())
         return
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):

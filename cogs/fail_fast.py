@@ -1,21 +1,8 @@
 """Requests that give up at Discord's 429 instead of waiting it out.
 
-discord.py waits out a 429 and sends the same request again, holding the
-route's bucket meanwhile. For a table message that is wrong twice over:
-what it sends again is the state of some seconds ago, and every 429 counts
-against the bot's invalid requests (10,000 in 10 minutes from one address,
-then an hour's block). Within :func:`refusing_fast`, a 429 answer raises
-:class:`TooManyRequests` at once, from an aiohttp trace on discord.py's
-session (which sees every answer before discord.py does); every other
-request keeps discord.py's own handling. The caller tries again later, with
-the state current then.
-
-The same trace hears of Discord's *global* 429 (the token's limit, not a
-route's; ``X-RateLimit-Global`` or ``"global": true``), whoever made the
-request, and tells :func:`install`'s ``on_global`` how long the token is
-paused: the outbox then sends nothing meanwhile, nor does any other process
-sharing its budget.
-"""
+discord.py would resend a stale table message and count each 429 against the invalid
+requests limit; within :func:`refusing_fast` an aiohttp trace raises :class:`TooManyRequests`
+at once. The same trace hears of global 429s and tells ``on_global`` how long to pause."""
 
 from __future__ import annotations
 
@@ -53,8 +40,7 @@ OnGlobal = Callable[[float], None]
 
 
 def install(trace: aiohttp.TraceConfig, on_global: OnGlobal | None = None) -> None:
-    """Have ``trace`` (discord.py's ``http_trace``) raise for :func:`refusing_fast`,
-    and tell ``on_global`` of every global 429."""
+    """Make ``trace`` raise for :func:`refusing_fast` and report global 429s to ``on_global``."""
 
     async def answered(
         _session: aiohttp.ClientSession, _context: Any, params: aiohttp.TraceRequestEndParams

@@ -1,14 +1,8 @@
 """When a server is known: start-up is a phase with a rule.
 
-Discord sends a server's channels, roles and permissions (GUILD_CREATE)
-after the connection is up, one server at a time, and a server in an outage
-only once it is back. Until then ``client.get_channel`` finds none of its
-channels, and a choice made on that empty cache (no text channel, so no
-thread) would be wrong and, once written down, wrong for good. So whatever
-needs a server's cache asks the :class:`GuildGate` first and waits for the
-server; after :data:`WAIT_S` it goes on without it, asking Discord over REST
-for what it needs, or choosing nothing.
-"""
+Discord sends a server's channels and roles after the connection is up, one server at a
+time; a choice made on that empty cache would be wrong for good. So whatever needs it asks
+the :class:`GuildGate` and waits; after :data:`WAIT_S` it goes on over REST, or chooses nothing."""
 
 from __future__ import annotations
 
@@ -18,13 +12,11 @@ import discord
 
 from bot.refusals import ServerNotKnown
 
-#: How long to wait for a server's GUILD_CREATE before doing without it: a
-#: bot in thousands of servers receives them over a minute or two.
+#: How long to wait for a server's GUILD_CREATE (thousands of servers take minutes).
 WAIT_S = 120.0
 #: What discord.py's fetch_channel may return.
 Channel = discord.abc.GuildChannel | discord.abc.PrivateChannel | discord.Thread
-#: The event a client dispatches when a server becomes known (from
-#: discord.py's guild_available, or guild_join for one new to the bot).
+#: The event a client dispatches when a server becomes known (available or joined).
 KNOWN = "guild_known"
 
 
@@ -41,8 +33,7 @@ class GuildGate:
         return guild if guild is not None and not guild.unavailable else None
 
     async def wait(self, guild_id: int | None) -> discord.Guild | None:
-        """The server once it is known; None if it is not within
-        :attr:`wait_s` (or there is no server: a table outside one)."""
+        """The server once known; None after :attr:`wait_s` or outside a server."""
         if not guild_id:
             return None
         guild = self.known(guild_id)
@@ -57,10 +48,7 @@ class GuildGate:
         return self.known(guild_id)
 
     async def channel(self, guild_id: int | None, channel_id: int) -> Channel | None:
-        """A channel or thread of a server: from the cache once the server is
-        known, else (or if the cache lacks it: an archived thread) asked of
-        Discord; None if it is gone. Raises discord.HTTPException if Discord
-        could not say."""
+        """A server's channel or thread, from the cache once known, else Discord; None if gone."""
         guild = self.known(guild_id)
         cached = guild.get_channel_or_thread(channel_id) if guild is not None else None
         if cached is not None:
@@ -71,17 +59,13 @@ class GuildGate:
             return None
 
     def permissions(self, channel: discord.abc.GuildChannel) -> discord.Permissions | None:
-        """The bot's permissions in ``channel``; None while its server is not
-        known (then Discord itself says, by refusing what the bot may not do)."""
+        """The bot's permissions in ``channel``; None while its server is not known."""
         guild = self.known(channel.guild.id)
         return channel.permissions_for(guild.me) if guild is not None else None
 
 
 def server_of(interaction: discord.Interaction[Any]) -> discord.Guild | None:
-    """The interaction's server, its channels and roles known; None outside
-    a server. Refused (ServerNotKnown) while they have not reached the bot:
-    an interaction can come before its server, and discord.py then stands
-    in an empty server, where every channel and role looks deleted."""
+    """The interaction's server once known (None outside one); ServerNotKnown before."""
     guild = interaction.guild
     if guild is not None and guild.unavailable:
         raise ServerNotKnown()

@@ -1,6 +1,4 @@
-"""The host's house rules: the lobby's **House rules** button opens private
-menus, one per rule; each choice is set through the application and the
-menus are redrawn with the rules now in play."""
+"""The host's house rules: private menus, one per rule, redrawn with the rules now in play."""
 
 from __future__ import annotations
 
@@ -84,8 +82,7 @@ def _on_private_message(interaction: discord.Interaction[Any]) -> bool:
 
 
 async def _redraw(interaction: discord.Interaction[Any], spec: MessageSpec) -> None:
-    """The menus the (deferred) click came from, redrawn; menus only ever live
-    on the host's private messages, so a click from elsewhere gets new ones."""
+    """The menus the deferred click came from, redrawn (a click from elsewhere gets new ones)."""
     fields = message_fields(spec)
     if _on_private_message(interaction):
         await interaction.edit_original_response(**fields)

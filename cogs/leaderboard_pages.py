@@ -1,9 +1,6 @@
 """The page buttons of the leaderboard: ``spades-board:<sort>:<page>:<slot>[:<season>]``.
 
-Each button carries its whole request, so it works on any leaderboard
-message, after any restart; the cog that loads registers where its bot
-finds the pages (no cog is looked up at click time).
-"""
+Each button carries its whole request, so it works on any leaderboard message after a restart."""
 
 from __future__ import annotations
 
@@ -26,8 +23,7 @@ LanguageSource = Callable[[int], Awaitable[str | None]]
 
 
 def page_buttons(source: PageSource, languages: LanguageSource) -> ComponentHandler:
-    """The handler of the page buttons (``spades-board:``), which work on
-    any leaderboard message, after any restart; a bad id is answered."""
+    """The handler of the ``spades-board:`` page buttons; a bad id is answered."""
 
     async def on_click(interaction: discord.Interaction[Any], rest: str, _: list[Any]) -> None:
         try:

@@ -1,11 +1,7 @@
 """``/spades replay``: a private viewer of a finished game, and its buttons.
 
-The viewer is one ephemeral message: a frame's picture, ◀ ▶, a menu of the
-game's hands and Share. Every component carries the game and the frame it
-leads to (:mod:`bot.render.replay`), so a viewer keeps working after a
-restart. Pictures are drawn in a worker thread: the event loop never waits
-on Pillow. Share posts the frame in the channel through the outbox.
-"""
+Every component carries the game and frame it leads to, so a viewer survives a restart;
+pictures are drawn in a worker thread, and Share posts through the outbox."""
 
 from __future__ import annotations
 
@@ -21,7 +17,7 @@ from discord import app_commands
 from bot.app import SpadesApp
 from bot.i18n import N_, tr
 from bot.refusals import InvalidButton
-from bot.render.decks import DeckName, deck
+from bot.render.decks import deck
 from bot.render.replay import (
     ReplayId,
     Step,
@@ -110,9 +106,7 @@ class ReplayDesk:
     ) -> dict[str, Any]:
         """The viewer's message at frame ``index``, for the person asking."""
         lang = private_language(interaction)
-        coach, reviewing = await self._coach(replay, index, lang)
-        design = deck(await self.app.deck_of(interaction.user.id)).name
-        png = await self._picture(replay, index, coach, design, lang)
+        coach, reviewing, png = await self._drawn(interaction, replay, index, lang)
         spec = viewer_spec(replay, index, coach, reviewing, lang)
         return {
             "content": spec.content,
@@ -128,12 +122,15 @@ class ReplayDesk:
         names = await self._seat_names(replay, lang)
         return coach_lines(replay.frames[index], review, names, lang), False
 
-    async def _picture(
-        self, replay: Replay, index: int, coach: list[str], design: DeckName, lang: str
-    ) -> bytes:
+    async def _drawn(
+        self, interaction: discord.Interaction[Any], replay: Replay, index: int, lang: str
+    ) -> tuple[list[str], bool, bytes]:
+        """The frame's coach lines, whether they are still coming, and its picture."""
+        coach, reviewing = await self._coach(replay, index, lang)
+        design = deck(await self.app.deck_of(interaction.user.id)).name
         names = await self._seat_names(replay, lang)
         scene = frame_scene(replay, index, names, coach[0] if coach else "", lang)
-        return await asyncio.to_thread(render_frame, scene, design, lang)
+        return coach, reviewing, await asyncio.to_thread(render_frame, scene, design, lang)
 
     async def _share(
         self, interaction: discord.Interaction[Any], replay: Replay, index: int
@@ -143,9 +140,7 @@ class ReplayDesk:
         channel_id, guild_id = interaction.channel_id, interaction.guild_id
         assert channel_id is not None
         # Public: the frame in the sharer's deck design and language, as they saw it.
-        coach, _ = await self._coach(replay, index, lang)
-        design = deck(await self.app.deck_of(interaction.user.id)).name
-        png = await self._picture(replay, index, coach, design, lang)
+        coach, _, png = await self._drawn(interaction, replay, index, lang)
         text = shared_text(replay, index, interaction.user.id, coach, lang)
         name = _filename(replay, index)
 

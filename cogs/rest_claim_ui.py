@@ -1,10 +1,4 @@
-"""The buttons of a claim of the rest of the tricks on the table message:
-**Claim the rest** for the player on turn, Accept and Refuse for the
-claimer's opponents. (The turn clock's **Claim the win** is ``TableUI._claim``.)
-
-The engine refuses a click out of place (not the player's turn, not an
-opponent of the claimer) and the refusal is answered privately.
-"""
+"""The buttons of a claim of the rest: **Claim the rest**, and the opponents' Accept and Refuse."""
 
 from __future__ import annotations
 

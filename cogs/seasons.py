@@ -1,11 +1,7 @@
 """``/spades-admin season start|show`` and the post of a closed season.
 
-Starting a season closes the running one in one committed step
-(:meth:`~bot.stats.service.StatsService.start_season`); the closed season's
-final leaderboard then goes to the server's results channel through the
-outbox, once: the store marks it posted when Discord has answered (or when
-the server has no results channel), so a restart posts only those owed.
-"""
+The closed season's final leaderboard goes to the results channel through the outbox
+once: the store marks it posted when Discord answered, so a restart posts only those owed."""
 
 from __future__ import annotations
 

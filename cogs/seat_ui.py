@@ -1,7 +1,4 @@
-"""Taking over a computer's seat between hands: the menu where someone not
-seated asks for a seat, and the host's Accept and Decline buttons, on the
-table message. The service refuses what is out of place (see
-:mod:`bot.tables.seat_requests`); each refusal is one private line."""
+"""Taking over a computer's seat between hands: the request menu, the host's Accept and Decline."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""What a server's settings (``/spades-admin``) mean when a table opens:
-where and by whom it may be opened, its defaults (:func:`opening_options`),
-and its one mention of the server's notify role (:func:`announce_table`)."""
+"""What a server's settings mean when a table opens: who, where, defaults, notify role."""
 
 from __future__ import annotations
 
@@ -29,9 +27,7 @@ def _channel_of(interaction: discord.Interaction[Any]) -> int | None:
 async def opening_options(
     interaction: discord.Interaction[Any], app: SpadesApp, **chosen: Any
 ) -> TableOptions:
-    """The options of a table the caller opens here, with the host's
-    ``chosen`` ones (None: the server's default); refused where the server's
-    settings do not let the caller open one."""
+    """The options of a table the caller opens here (None: the server's default), or a refusal."""
     settings = await app.servers.of(interaction.guild_id)
     limited = bool(settings.channels) or settings.host_role is not None
     guild = server_of(interaction) if limited else interaction.guild

@@ -1,27 +1,12 @@
 """One REST budget for every process of the bot: slots leased from the store.
 
-Discord's global limit belongs to the token, and a sharded bot runs several
-processes on one token. They share the budget (``rest_per_s``) through the
-database they already share: requests go out in *slots* on the common
-clock (epoch seconds), and a process leases a few slots at a time (one
-statement, :meth:`db.rest_budget.RestBudgetSQL.lease_rest_slots`) that no
-other process is given. A slot is used within its gap (from its instant to
-the next slot's) or not at all, and slots are ``1 / (rest_per_s - 1)`` apart
-(:attr:`cogs.outbox.Budget.slot_gap_s`): whichever processes send them, the
-requests of any second then use at most ``rest_per_s`` slots, one of them late.
-A lease is as many slots as the outbox has items ready, up to a tenth of a
-second's worth, leased from the instant its answer is expected: the database
-sees a statement per several requests under load (about ten a second at
-most, whatever the number of processes), and slots leased but not used (a
-quiet moment, a process killed) are a tenth of a second of the budget at most.
+The global limit belongs to the token, shared by a sharded bot's processes. Requests go out
+in slots on the common clock, ``1 / (rest_per_s - 1)`` apart, each used within its gap or
+not at all; a process leases a tenth of a second's worth at a time, so the database sees
+about ten statements a second at most and an unused lease wastes little.
 
-A global 429 pauses the token: the pause is written to the store (no slot is
-leased before it ends) and this process's unused slots are dropped; the
-other processes learn of it at their next lease: their slots leased before
-it (a tenth of a second each at most) still go. If the database does not
-answer, this process paces itself alone until it does (the budget is then
-its own again, as it was before sharing).
-"""
+A global 429 is written to the store (no slot is leased before it ends) and this
+process's unused slots are dropped. Without the database, a process paces itself alone."""
 
 from __future__ import annotations
 
@@ -69,20 +54,17 @@ class SharedBudget:
 
     @classmethod
     def between(cls, shards: Shards, ledger: Ledger) -> SharedBudget | None:
-        """The budget shared through ``ledger`` by a process of a sharded bot;
-        None for the bot's only process, which keeps a budget of its own."""
+        """The budget shared through ``ledger``; None for a bot's only process."""
         return None if shards.every_shard else cls.of(ledger)
 
     def held(self, now: float, gap_s: float) -> float | None:
-        """This process's next slot, None if it holds none: a slot whose gap
-        (``gap_s``, to the next slot) is over by ``now`` is dropped unused."""
+        """This process's next slot, None if none (a slot whose gap is over is dropped)."""
         while self._slots and self._slots[0] + gap_s <= now:
             self._slots.popleft()
         return self._slots[0] if self._slots else None
 
     async def lease(self, clock: Clock, gap_s: float, wanted: int) -> None:
-        """Lease up to ``wanted`` slots ``gap_s`` apart, from the instant the
-        answer is expected (the last lease's round trip from now)."""
+        """Lease up to ``wanted`` slots ``gap_s`` apart, from when the answer is expected."""
         count = max(1, min(wanted, int(LEASE_S / gap_s)))
         asked = clock()
         try:
@@ -100,9 +82,7 @@ class SharedBudget:
             self._slots.popleft()
 
     async def pause(self, until: float, gap_s: float) -> None:
-        """Discord paused the token until ``until``: drop every slot before
-        it and tell the other processes. The first slot after it is left to
-        the refused request, which discord.py sends again at that instant."""
+        """Discord paused the token until ``until``: drop earlier slots, tell other processes."""
         self._slots = deque(s for s in self._slots if s >= until + gap_s)
         try:
             await self._pause(until + gap_s)

@@ -1,17 +1,8 @@
-"""A thread per table: the table message stays in the channel, and a public
-thread started from it carries everything else the table says (turn notices,
-the clock's messages, revoke calls, the end of the game), so a busy channel
-shows one message per table.
+"""A thread per table: the table message stays in the channel and its thread carries the rest.
 
-The thread is started once, when the table opens, if the host asked for one
-and the bot may; otherwise the table talks in its channel and the host is
-told in one line what would give it a thread. A thread deleted or closed by
-a moderator costs nothing: the message goes to the channel instead, and so
-does everything after it. Once a table is over and no rematch started within
-``[tables] thread_archive_after_s``, the turn clock has its thread archived
-(:meth:`TableThreads.archive`; the clock keeps that deadline across restarts).
-Every request waits its turn in the :class:`~cogs.outbox.Outbox`'s line.
-"""
+Started once, when the table opens, if the host asked and the bot may; otherwise the host
+is told what would give it one. A deleted or closed thread sends everything after to the
+channel. The clock archives the thread once the rematch window has passed."""
 
 from __future__ import annotations
 
@@ -37,8 +28,7 @@ START = "POST /channels/{channel_id}/messages/{message_id}/threads"
 ARCHIVE = "PATCH /channels/{channel_id}"
 #: Discord's answer to a message sent into an archived (locked) thread.
 THREAD_ARCHIVED = 50083
-#: A week without messages before Discord archives a thread by itself: a game
-#: played over days keeps its thread (a message sent later opens it again).
+#: A week idle before Discord archives a thread, so a game over days keeps it.
 AUTO_ARCHIVE_MINUTES: Literal[10080] = 10080
 
 
@@ -56,11 +46,9 @@ class TableThreads:
     # -- starting ----------------------------------------------------------------------
 
     async def start(self, table: Table) -> str | None:
-        """Start the table's thread from its message; None once it exists,
-        else the one line for the host saying what would give threads."""
+        """Start the table's thread; None once it exists, else the host's line saying why not."""
         key = ("thread", table.id)
-        # Whether the bot may start one is the server's to say: not a guess
-        # made on the empty cache of a bot just started.
+        # Asked once the server is known, not guessed on a just-started bot's empty cache.
         await self.guilds.wait(table.guild_id)
         self.outbox.put(key, lambda: self._start(table.id))
         await self.outbox.wait_sent(key)
@@ -104,8 +92,7 @@ class TableThreads:
     # -- talking ---------------------------------------------------------------------
 
     async def send(self, table: Table, **fields: Any) -> discord.Message:
-        """Send a message where ``table`` talks. A thread gone or closed is
-        forgotten and the message goes to the channel; other errors raise."""
+        """Send where ``table`` talks; a thread gone or closed falls back to the channel."""
         thread_id = table.thread_id
         if thread_id is not None and thread_id not in self._lost:
             thread = self.client.get_partial_messageable(thread_id, guild_id=table.guild_id)
@@ -131,9 +118,7 @@ class TableThreads:
     # -- archiving -------------------------------------------------------------------
 
     async def archive(self, table: Table, wait: bool) -> bool:
-        """Archive the thread of ``table``, which is over (the turn clock asks
-        once the rematch window has passed). With ``wait``, False while the end
-        of the game is still to be posted in it: the clock asks again later."""
+        """Archive the finished ``table``'s thread; with ``wait``, False until its end is posted."""
         if table.thread_id is None or table.thread_id in self._lost:
             return True
         if wait and await self.app.owes_announcement(table):

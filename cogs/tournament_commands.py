@@ -73,8 +73,7 @@ class TournamentGroup(
         teams: str = "pairs",
         ready_minutes: app_commands.Range[int, 1, 1440] = 15,
     ) -> None:
-        # Who may open tables here may open a tournament; its games' options
-        # are checked as a table's would be.
+        # Who may open tables here may open a tournament, its options checked as a table's.
         options = await opening_options(
             interaction,
             self.desk.service.app,

@@ -1,12 +1,4 @@
-"""Tournaments on Discord: their message, their buttons, their threads.
-
-The :class:`TournamentDesk` keeps each tournament's message current through
-the :class:`~cogs.outbox.Outbox` (one REST budget with the tables), tells
-the four players of a match when its ready check opens, starts the thread a
-match's table plays in, posts the final standings to the server's results
-channel, and turns clicks into steps of the tournament service. Every
-refusal is one private line in the clicker's language.
-"""
+"""Tournaments on Discord: their message, notices, match threads, standings and clicks."""
 
 from __future__ import annotations
 
@@ -47,12 +39,10 @@ FETCH = "GET /channels/{channel_id}"
 
 
 class MatchThreads:
-    """Where a match's table opens: a new thread of the tournament's channel,
-    started in the outbox's line; the channel itself where the bot may not
-    start one (see :class:`bot.tournament.match_tables.MatchChannels`). The choice
-    is written down for good, so it is made only once the tournament's
-    server is known (:class:`~cogs.guilds.GuildGate`), never on the empty
-    cache of a bot just started."""
+    """Where a match's table opens: a new thread, or the channel where the bot may not start one.
+
+    The choice is written down for good, so it waits until the server is known
+    (:class:`~cogs.guilds.GuildGate`), never made on a just-started bot's empty cache."""
 
     def __init__(
         self, client: discord.Client, outbox: Outbox, guilds: GuildGate, spawn: Spawn
@@ -86,8 +76,7 @@ class MatchThreads:
         self.spawn(once_known(), f"match-thread-{tournament.id}-{match.number}")
 
     async def _thread(self, tournament: Tournament, match: Match) -> tuple[int | None, Route]:
-        """The match's channel and the request made; none if Discord did
-        not say what the channel is (the next follow-up asks again)."""
+        """The match's channel and the request made; none if Discord did not say."""
         try:
             channel = await self.guilds.channel(tournament.guild_id, tournament.channel_id)
         except discord.HTTPException as exc:
@@ -123,8 +112,7 @@ class TournamentDesk:
         self.service = service
         self.outbox = outbox
         self.names = names
-        #: Notes the name of someone seen: their games' end posts and the
-        #: bracket picture name them without asking Discord (outside the outbox).
+        #: Notes a seen member's name, so pictures and posts name them without asking Discord.
         self.remember = remember
         #: Whether to take a click at all (not while the bot is stopping).
         self.admit = admit
@@ -195,8 +183,7 @@ class TournamentDesk:
         return await self.picture(tournament, lang)
 
     async def picture(self, tournament: Tournament, lang: str) -> discord.File:
-        """The bracket as a PNG file, teams named as members last seen; drawn
-        off the event loop."""
+        """The bracket as a PNG file, drawn off the event loop."""
         names = {
             t.id: " & ".join(self.names(u) or str(u) for u in t.players) for t in tournament.teams
         }
@@ -206,8 +193,7 @@ class TournamentDesk:
     def _post(
         self, key: Key, tournament: Tournament, spec: MessageSpec, channel_id: int | None = None
     ) -> None:
-        """Post ``spec`` in the tournament's channel (or ``channel_id``) in
-        the outbox's line, mentioning the people it names."""
+        """Post ``spec`` in the tournament's channel (or ``channel_id``) through the outbox."""
 
         async def send() -> Route:
             await self._send(key, tournament, spec, channel_id)
@@ -248,9 +234,7 @@ class TournamentDesk:
             await self._post_results(tournament)
 
     async def _post_results(self, tournament: Tournament) -> None:
-        """The final standings to the server's results channel, once: the
-        store marks them posted when Discord has answered (or when the server
-        has no results channel), so a restart posts only those still owed."""
+        """The final standings to the results channel, once: a restart posts only those owed."""
         settings = await self.service.app.servers.of(tournament.guild_id or None)
         channel_id = settings.results_channel
         if channel_id is None:
@@ -326,8 +310,7 @@ class TournamentDesk:
     async def _partner_menu(
         self, interaction: discord.Interaction[Any], tournament: Tournament, lang: str
     ) -> None:
-        # The menu opens only for someone the core would register: its own
-        # refusal (started, over, already registered, full) otherwise.
+        # The menu opens only for someone the core would register, else its refusal.
         apply(tournament, Register(interaction.user.id), self.service.app.now())
         custom_id = str(text.TourneyId(text.PARTNER, tournament.id))
         menu: discord.ui.UserSelect[Any] = discord.ui.UserSelect(

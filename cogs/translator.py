@@ -1,12 +1,4 @@
-"""Slash commands in every language we have: discord.py's
-:class:`~discord.app_commands.Translator` over the message catalog.
-
-discord.py asks it for each description, option description and choice name
-in every locale Discord knows when the commands are synced, and sends the
-answers as ``*_localizations``. Command and option names are never
-translated, so people can share them across languages; a locale we have no
-catalog for keeps the English text.
-"""
+"""Slash commands' descriptions and choices in every language (names stay, to be shared)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""SQL of game announcements: which finished games still owe their channel
-the end-of-game messages (column ``games.announced_at``, migration 020)."""
+"""SQL of which finished games still owe their channel the end-of-game messages."""
 
 from __future__ import annotations
 

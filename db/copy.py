@@ -1,7 +1,4 @@
-"""Copying a whole store into an empty database of another kind (an SQLite
-file onto a PostgreSQL server), every table of the schema as the databases
-themselves describe it, so a table or column added by a later migration is
-copied without this module naming it."""
+"""Copy a whole store into an empty database of another kind, every table it describes."""
 
 from __future__ import annotations
 
@@ -53,10 +50,7 @@ async def row_counts(db: Database, tables: list[TableShape]) -> dict[str, int]:
 
 
 async def copy_database(source: Database, target: Database) -> Copied:
-    """Copy every row of ``source`` into the empty ``target`` in one
-    transaction, then check the row counts of both. Both must be at the same
-    schema step. Raises :class:`TargetNotEmpty` or :class:`StoreError`
-    (schemas that differ, counts that do not match) with nothing committed."""
+    """Copy ``source`` into the empty ``target`` in one transaction and compare the row counts."""
     if await source.schema_version() != await target.schema_version():
         raise StoreError("the two databases are at different schema versions")
     tables = in_dependency_order(await source.tables())

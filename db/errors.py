@@ -12,8 +12,7 @@ class SchemaTooNew(StoreError):
 
 
 class VersionConflict(StoreError):
-    """The table's stored version is not the one the write was based on:
-    another writer got there first. Nothing was written."""
+    """Another writer changed the table first; nothing was written."""
 
 
 class ChannelTaken(StoreError):
@@ -21,13 +20,8 @@ class ChannelTaken(StoreError):
 
 
 class IntegrityFailure(StoreError):
-    """The database refused a write that breaks one of its rules (a unique
-    key, the append-only log, a version check); nothing of it was written.
-    The message is the database's own."""
+    """The database refused a write (unique key, append-only log, version check); nothing kept."""
 
 
 class DatabaseAway(StoreError):
-    """The database server cannot be reached right now (restarting, network
-    cut). A read was not answered; a write either was not made or its outcome
-    is unknown, so whatever the caller holds of the table may be outdated.
-    The store reconnects by itself: try again in a moment."""
+    """The server is unreachable; a write's outcome is unknown. The store reconnects itself."""

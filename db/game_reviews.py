@@ -1,5 +1,4 @@
-"""SQL of the coach's stored game reviews (table ``game_reviews``, migration
-037) and the one question a replay asks of a game before it is over."""
+"""SQL of the coach's stored game reviews, and whether a game is over yet."""
 
 from __future__ import annotations
 
@@ -17,9 +16,7 @@ class GameReviewSQL(StorePart):
     async def set_game_review(
         self, game_id: int, review: str, at: float, stale: str | None = None
     ) -> None:
-        """Keep a game's review; a second writer's copy (the same review) is
-        ignored. ``stale``: the stored document this one replaces (of an
-        older shape), if it is still the one stored."""
+        """Keep a game's review (a second copy is ignored), replacing ``stale`` if stored."""
         await self.db.execute(
             "INSERT INTO game_reviews (game_id, review, reviewed_at) VALUES (?, ?, ?)"
             " ON CONFLICT (game_id) DO UPDATE"

@@ -1,17 +1,12 @@
-"""SQL of the private hand messages kept editable across a restart (table
-``live_hands``, named so by migration 019: "live" is "editable" there).
+"""SQL of the private hand messages kept editable across a restart (table ``live_hands``).
 
-A row holds what editing one player's hand message needs once the
-interaction object that drew it is gone: the application id and the
-interaction's token. The token is a secret for as long as Discord accepts it
-(15 minutes), so rows do not linger: an expired row is deleted the next time
-this module reads (at start-up) or writes (a hand opened anywhere), and a
-newer hand of the same player replaces the older one. It writes through the main store's
-transactions and knows no rules.
-"""
+A row holds the application id and interaction token needed to edit a hand message.
+The token is a secret while Discord accepts it (15 minutes), so expired rows are
+deleted at the next read or write, and a player's newer hand replaces the older one."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from db.sql import Statements
@@ -26,8 +21,7 @@ class HandMessageRow:
     token: str = field(repr=False)  # never in a log line
     expires_at: float  # epoch seconds; no edit is tried from then on
     version: int  # the table version the hand showed when it was opened
-    #: The hand's message when it is a follow-up of the token (opened from the
-    #: table message); None: the token's own answer (``@original``).
+    #: The hand's message if a follow-up of the token; None: its ``@original``.
     message_id: int | None = None
 
 
@@ -50,8 +44,7 @@ class HandMessageStore:
         return [row for row in rows if row.expires_at > now]
 
     async def save(self, row: HandMessageRow, now: float) -> None:
-        """Keep ``row`` as the player's editable hand at its table, unless a hand
-        that stays editable longer is kept already; expired rows go meanwhile."""
+        """Keep ``row`` unless a longer-lived hand of the player is kept; drop expired rows."""
         async with self.store.transaction() as db:
             await _delete_expired(db, now)
             await db.execute(
@@ -62,15 +55,7 @@ class HandMessageStore:
                 " expires_at = excluded.expires_at, version = excluded.version,"
                 " message_id = excluded.message_id"
                 " WHERE excluded.expires_at >= live_hands.expires_at",
-                (
-                    row.table_id,
-                    row.user_id,
-                    row.application_id,
-                    row.token,
-                    row.expires_at,
-                    row.version,
-                    row.message_id,
-                ),
+                dataclasses.astuple(row),
             )
 
     async def drop(self, table_id: int, user_id: int, token: str) -> None:

@@ -1,7 +1,4 @@
-"""The kinds of the action log's rows: what the store writes in ``actions.kind``
-and reads back (a game's actions lie between the start or rematch that began
-it and the next one). The table service logs under these names; changing one
-would orphan every row already written under it."""
+"""The kinds the action log stores in ``actions.kind``; renaming one would orphan its rows."""
 
 from __future__ import annotations
 

@@ -1,20 +1,9 @@
-"""The PostgreSQL database of the store (the :class:`db.sql.Database` of a
-``postgresql://`` URL), through asyncpg.
+"""The PostgreSQL database of the store (``postgresql://`` URLs), through an asyncpg pool.
 
-A pool of connections serves the store: transactions of different tables run
-side by side, and two writes to one table meet at its row (the version
-check inside the UPDATE makes the second one see the first's version and
-refuse). The store's SQL is written with ``?`` and ``:name`` placeholders;
-they become ``$1``, ``$2``... here, once per statement text.
-
-A server that goes away (a restart, a network cut) does not end the bot:
-each call then fails with :class:`~db.errors.DatabaseAway` at once, and the
-pool connects again on the next call after a back-off that doubles from a
-tenth of a second up to a few seconds; as soon as a connection succeeds the
-store works as before. The schema steps are the ``postgresql`` files of
-:mod:`db.schema`, applied under an advisory lock (several processes may
-start at once); the step reached is the one row of ``schema_version``.
-"""
+The store's ``?`` and ``:name`` placeholders become ``$n`` here. A server that goes away
+does not end the bot: calls fail at once with :class:`~db.errors.DatabaseAway` and the pool
+reconnects after a doubling back-off. Migrations run under an advisory lock (processes may
+start together); the step reached is the one row of ``schema_version``."""
 
 from __future__ import annotations
 
@@ -50,8 +39,7 @@ _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|::|\?|(?<![:\w]):([A-Za-z_]\w*)")
 
 @lru_cache(maxsize=4096)
 def numbered(sql: str) -> tuple[str, tuple[str, ...] | None]:
-    """``sql`` with ``$n`` placeholders, and the names in their order when it
-    used ``:name`` ones (None: positional)."""
+    """``sql`` with ``$n`` placeholders, and its ``:name`` names in order (None: positional)."""
     names: list[str] = []
     count = 0
 
@@ -122,8 +110,7 @@ class PostgresStatements:
             raise integrity_failure(exc) from exc
 
 
-#: What makes the database refuse a write: a broken constraint, or a
-#: transaction it rolled back (a serialization failure, a deadlock).
+#: A refused write: a broken constraint, or a rolled-back transaction (serialization, deadlock).
 _REFUSALS = (asyncpg.IntegrityConstraintViolationError, asyncpg.TransactionRollbackError)
 
 
@@ -165,8 +152,7 @@ class PostgresDatabase:
         self.url = url
         self._retry_at = 0.0  # monotonic time of the next try while the server is away
         self._backoff = 0.0
-        # For operators (the metrics): calls failed for the server being
-        # away, and the times it answered again after that.
+        # For the metrics: calls failed with the server away, and its returns.
         self.failures = 0
         self.reconnects = 0
 
@@ -174,9 +160,7 @@ class PostgresDatabase:
     async def open(
         cls, url: str, *, migrations: Path = MIGRATIONS_DIR, upto: int | None = None
     ) -> Self:
-        """Connect and migrate. Raises :class:`~db.errors.SchemaTooNew` for a
-        newer database and :class:`~db.errors.StoreError` if the server cannot
-        be reached or refuses the connection."""
+        """Connect and migrate; raises :class:`~db.errors.SchemaTooNew` or ``StoreError``."""
         try:
             pool = await asyncpg.create_pool(
                 url,
@@ -206,8 +190,7 @@ class PostgresDatabase:
 
     @asynccontextmanager
     async def _reaching(self) -> AsyncIterator[None]:
-        """Refuse at once while backing off; a failure that means the server
-        is gone starts (or lengthens) the back-off, an answer ends it."""
+        """Refuse at once while backing off; a lost server backs off longer, an answer ends it."""
         self._check_reachable()
         try:
             yield
@@ -252,8 +235,7 @@ class PostgresDatabase:
 
     @asynccontextmanager
     async def consistent_read(self) -> AsyncIterator[PostgresStatements]:
-        """Several reads that see one state of the database while other
-        processes write: one read-only REPEATABLE READ transaction."""
+        """Several reads of one state: a read-only REPEATABLE READ transaction."""
         async with (
             self._reaching(),
             self.pool.acquire() as connection,
@@ -339,9 +321,7 @@ class PostgresDatabase:
 
 
 async def _nothing_to_reset(connection: asyncpg.Connection) -> None:
-    """The store changes no session state (no SET, LISTEN or session lock):
-    a connection goes back to the pool without asyncpg's reset query, which
-    would be one more round trip after every call."""
+    """Skip asyncpg's reset query (a round trip per call): the store changes no session state."""
 
 
 async def _version(connection: asyncpg.Connection) -> int:

@@ -1,6 +1,4 @@
-"""SQL of what the bot remembers for people and channels outside the game:
-each user's preferences (table ``user_prefs``) and each table's posted turn
-mention (columns of ``tables``; not an action, so the version stays)."""
+"""SQL of users' preferences (``user_prefs``) and each table's posted turn mention."""
 
 from __future__ import annotations
 
@@ -24,10 +22,7 @@ class UserPrefs:
 
 @dataclass(frozen=True, slots=True)
 class TurnMention:
-    """A table's posted turn mention and the turn it is for. ``turn`` is the
-    presenter's text for it, opaque here; it lets a restarted bot keep a
-    mention for the turn that is still on instead of mentioning the person
-    again. None: written without one (matches no turn)."""
+    """A table's posted turn mention and the presenter's opaque text for its turn."""
 
     message_id: int
     turn: str | None
@@ -71,9 +66,7 @@ class PrefsSQL(StorePart):
     # -- turn mentions ----------------------------------------------------------
 
     async def turn_mention(self, table_id: int) -> TurnMention | None:
-        """The table's current turn mention and the turn it is for, None if
-        none is posted (or no such table): after a restart only the database
-        knows them."""
+        """The table's posted turn mention, None if none (a restart reads it here)."""
         row = await self.db.fetchone(
             "SELECT turn_mention_id, turn_mention_turn FROM tables WHERE id = ?", (table_id,)
         )
@@ -82,9 +75,7 @@ class PrefsSQL(StorePart):
         return TurnMention(int(row[0]), None if row[1] is None else str(row[1]))
 
     async def set_turn_mention(self, table_id: int, mention: TurnMention | None) -> None:
-        """Remember the table's turn mention with its turn; None clears it (it
-        was deleted, or the turn is nobody's to be told). Not an action: the
-        version stays."""
+        """Remember the table's turn mention (None clears it); the version stays."""
         message_id, turn = (mention.message_id, mention.turn) if mention else (None, None)
         await self.db.execute(
             "UPDATE tables SET turn_mention_id = ?, turn_mention_turn = ? WHERE id = ?",

@@ -1,14 +1,10 @@
-"""SQL of the token's shared REST budget (table ``rest_budget``, migration
-038): the slots the processes of one bot lease, so that together they keep
-within the budget of the one token they share."""
+"""SQL of the token's shared REST budget: slots the bot's processes lease to stay within it."""
 
 from __future__ import annotations
 
 from db.sql import StorePart
 
-#: ``free_at`` moved on by the leased span from itself, or from now if that
-#: is later; the row is made at the first lease. (The casts tell PostgreSQL
-#: the parameters' type.)
+#: ``free_at`` moves on by the span from itself or now, whichever is later (casts for PostgreSQL).
 _LEASE = (
     "INSERT INTO rest_budget (id, free_at) VALUES (1, CAST(:now AS DOUBLE PRECISION) + :span)"
     " ON CONFLICT (id) DO UPDATE SET free_at ="
@@ -25,9 +21,7 @@ _PAUSE = (
 
 class RestBudgetSQL(StorePart):
     async def lease_rest_slots(self, now: float, count: int, gap_s: float) -> float:
-        """Lease ``count`` slots ``gap_s`` apart, none before ``now``: the
-        first one's instant (the others follow it, ``gap_s`` apart). No other
-        process is given any of them."""
+        """Lease ``count`` slots ``gap_s`` apart, none before ``now``; returns the first."""
         async with self.transaction() as db:
             row = await db.fetchone(_LEASE, {"now": now, "span": count * gap_s})
         assert row is not None  # an upsert with RETURNING returns its row

@@ -1,11 +1,8 @@
 """The numbered migration history shared by every database.
 
-``db/migrations/NNN_name.sql`` applies to every database; where the dialects
-differ, ``NNN_name.sqlite.sql`` and ``NNN_name.postgresql.sql`` hold each
-one's version of that step. Every number is one step of one history: it must
-exist for every dialect, as a shared file or as one file per dialect.
-Numbers may have gaps; a number used twice is an error.
-"""
+``NNN_name.sql`` applies to every database, or ``NNN_name.sqlite.sql`` and
+``NNN_name.postgresql.sql`` hold each dialect's version of step NNN. Gaps are allowed;
+a number used twice is an error."""
 
 from __future__ import annotations
 
@@ -27,8 +24,7 @@ class Migration:
 
 
 def find_migrations(folder: Path = MIGRATIONS_DIR, dialect: str = "sqlite") -> list[Migration]:
-    """The steps of the history for ``dialect``, by number. A badly named
-    file, a number used twice, or a step missing for a dialect is an error."""
+    """The steps for ``dialect`` by number; a bad name, duplicate or missing step is an error."""
     if dialect not in DIALECTS:
         raise ValueError(f"unknown SQL dialect {dialect!r}")
     shared: dict[int, Path] = {}

@@ -1,14 +1,11 @@
-"""SQL of a server's seasons (table ``seasons``): which one is running,
-closing it and starting the next in one transaction, and whether its final
-leaderboard still owes its post. The seasons' own ratings are counted with
-the rest of the statistics (:mod:`db.stats_store`)."""
+"""SQL of a server's seasons: the running one, starting the next, and the final post it owes."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
 from db.stats_records import SeasonPlayerRow, SeasonRow
-from db.stats_store import chunks
+from db.stats_store import chunks, rows_in
 from db.store import Store
 
 _SEASON_COLUMNS = "guild_id, season_no, name, started_at, closed_at, posted_at"
@@ -25,19 +22,13 @@ class SeasonStore:
         """The number of each server's running season (1 if it never started one)."""
         ids = sorted(set(guild_ids))
         running = dict.fromkeys(ids, 1)
-        for chunk in chunks(ids):
-            placeholders = ",".join("?" * len(chunk))
-            rows = await self.db.fetchall(
-                "SELECT guild_id, MAX(season_no) FROM seasons "
-                f"WHERE guild_id IN ({placeholders}) GROUP BY guild_id",
-                chunk,
-            )
-            running.update((row[0], int(row[1])) for row in rows)
+        sql = "SELECT guild_id, MAX(season_no) FROM seasons WHERE guild_id IN ({ids})"
+        sql += " GROUP BY guild_id"
+        running.update((row[0], int(row[1])) for row in await rows_in(self.db, sql, ids))
         return running
 
     async def seasons(self, guild_id: int) -> list[SeasonRow]:
-        """The server's seasons with a row, oldest first (none before the
-        first one closes)."""
+        """The server's seasons with a row, oldest first (none before the first one closes)."""
         rows = await self.db.fetchall(
             f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE guild_id = ? ORDER BY season_no",
             (guild_id,),
@@ -54,10 +45,8 @@ class SeasonStore:
     async def start_season(
         self, guild_id: int, name: str, name_key: str, at: float
     ) -> SeasonRow | None:
-        """Close the running season and start the next, named ``name``, in
-        one transaction; the closed season is returned, owing its post.
-        None, and nothing written, if a season of the server has that
-        ``name_key`` already."""
+        """Close the running season and start ``name`` in one transaction; returns the closed one.
+        None, with nothing written, if the server already has a season with that ``name_key``."""
         async with self.store.transaction() as db:
             taken = await db.fetchone(
                 "SELECT 1 FROM seasons WHERE guild_id = ? AND name_key = ?", (guild_id, name_key)
@@ -96,8 +85,7 @@ class SeasonStore:
         return SeasonRow(*closed)
 
     async def seasons_owed(self, guild_ids: Callable[[int], bool]) -> list[SeasonRow]:
-        """Closed seasons whose final leaderboard was never posted (the
-        process stopped first), of the servers ``guild_ids`` accepts."""
+        """Closed seasons of ``guild_ids``'s servers whose final leaderboard was never posted."""
         rows = await self.db.fetchall(
             f"SELECT {_SEASON_COLUMNS} FROM seasons "
             "WHERE closed_at IS NOT NULL AND posted_at IS NULL ORDER BY guild_id, season_no"
@@ -122,8 +110,7 @@ class SeasonStore:
     async def season_skills(
         self, keys: Iterable[tuple[int, int, int]]
     ) -> dict[tuple[int, int, int], tuple[float, float]]:
-        """The stored (mu, sigma) of players in a season, keyed (guild,
-        season, user id); unknown keys are left out."""
+        """The stored (mu, sigma) of season players by (guild, season, user id)."""
         wanted = sorted(set(keys))
         found: dict[tuple[int, int, int], tuple[float, float]] = {}
         for chunk in chunks(wanted, 300):

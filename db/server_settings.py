@@ -1,5 +1,4 @@
-"""SQL of each server's settings (table ``server_settings``, migration 029):
-one JSON object per server, whose meaning the bot owns."""
+"""SQL of each server's settings: one JSON object per server, whose meaning the bot owns."""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""What every part of the store needs from a database, whichever it is.
-
-The store's SQL is written once, with ``?`` placeholders (or ``:name`` with
-a mapping), in the SQL both SQLite and PostgreSQL speak; the few places where
-they differ ask the :class:`Dialect`. A backend (:mod:`db.sqlite` for
-SQLite, :mod:`db.postgres` for PostgreSQL) runs it and reports the refusals
-of the database as :class:`~db.errors.IntegrityFailure`.
-"""
+"""What every part of the store needs from a database; SQL is written once for both dialects."""
 
 from __future__ import annotations
 
@@ -22,8 +15,7 @@ Args = Sequence[Any] | Mapping[str, Any]
 @dataclass(frozen=True, slots=True)
 class Dialect:
     name: str  # "sqlite" or "postgresql", as in the migration file names
-    #: A join the planner keeps in the written order where it would pick
-    #: another (SQLite's CROSS JOIN); where it needs no telling, a plain JOIN.
+    #: A join kept in the written order (SQLite's CROSS JOIN; elsewhere a plain JOIN).
     ordered_join: str
 
 
@@ -65,12 +57,10 @@ class Database(Protocol):
         """Where the database is, for messages (no password)."""
 
     def transaction(self) -> AbstractAsyncContextManager[Statements]:
-        """``async with db.transaction() as tx:`` runs the block in one
-        transaction, rolled back if it raises."""
+        """Run the block in one transaction, rolled back if it raises."""
 
     def consistent_read(self) -> AbstractAsyncContextManager[Statements]:
-        """``async with db.consistent_read() as tx:`` runs several reads that
-        all see one state of the database, whatever other processes write."""
+        """Run several reads that all see one state of the database."""
 
     async def execute(self, sql: str, args: Args = ()) -> int:
         """One write statement as a transaction of its own."""
@@ -91,8 +81,7 @@ class Database(Protocol):
 
 
 class StorePart:
-    """A part of the store (tables, deadlines, preferences): its SQL runs on
-    :attr:`db`, the store's one database."""
+    """A part of the store, whose SQL runs on :attr:`db`, the store's one database."""
 
     db: Database
 
@@ -101,6 +90,5 @@ class StorePart:
 
 
 def to_json(value: Any) -> str:
-    """``value`` as the store writes JSON: compact, keys sorted (the same value
-    is always the same text)."""
+    """``value`` as compact JSON with sorted keys: the same value is always the same text."""
     return json.dumps(value, separators=(",", ":"), sort_keys=True)

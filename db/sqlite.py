@@ -1,24 +1,9 @@
-"""The SQLite database of the store: opening the file, its settings, the
-schema migrations and transactions (the :class:`db.sql.Database` of a
-``sqlite:///`` URL).
+"""The SQLite database of the store: one aiosqlite connection (WAL, foreign keys, busy timeout).
 
-One :class:`SQLiteDatabase` owns one aiosqlite connection (WAL, foreign
-keys on, a busy timeout). Writes go through
-:meth:`SQLiteDatabase.transaction`, one transaction at a time: several
-coroutines sharing a connection must never interleave the statements of two
-transactions. SQLite checkpoints the WAL itself, in the commit that takes it
-past 1,000 pages.
-
-The schema lives in ``db/migrations`` (:mod:`db.schema`). At open every step whose
-number is above ``PRAGMA user_version`` is applied, in number order, all in
-one transaction, and ``user_version`` becomes the highest number applied.
-Numbers may have gaps. A database whose version is above every known
-migration was written by newer code and is refused (:class:`SchemaTooNew`).
-
-Durability: ``synchronous=NORMAL`` in WAL mode. A commit survives the
-process being killed at any moment (the WAL is written before ``COMMIT``
-returns); only a power cut or OS crash can lose the last few commits.
-"""
+Writes run one transaction at a time: coroutines sharing a connection must never
+interleave two transactions. At open, migrations above ``PRAGMA user_version`` run in one
+transaction; a newer file is refused (:class:`SchemaTooNew`). ``synchronous=NORMAL`` in WAL
+survives a killed process; only a power cut can lose the last commits."""
 
 from __future__ import annotations
 
@@ -47,8 +32,7 @@ READ_ONLY = (
 
 
 def split_statements(script: str) -> list[str]:
-    """Split a SQL script into single statements (trigger bodies stay whole):
-    ``executescript`` would commit, and migrations must share one transaction."""
+    """A script's statements one by one: ``executescript`` would commit mid-migration."""
     statements: list[str] = []
     current = ""
     pieces = script.split(";")
@@ -76,8 +60,7 @@ def _has_sql(text: str) -> bool:
 
 
 class SQLiteStatements:
-    """:class:`db.sql.Statements` on the aiosqlite connection: each call is
-    one trip to the connection's thread."""
+    """:class:`db.sql.Statements` on the aiosqlite connection."""
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self.connection = connection
@@ -112,9 +95,7 @@ class SQLiteStatements:
 
 
 class SQLiteDatabase(SQLiteStatements):
-    """An open, migrated SQLite database. Create with ``await open(path)``
-    (on :class:`db.store.Store`); ``await close()``. Reads run on the
-    connection directly; writes one transaction at a time."""
+    """An open, migrated SQLite database; reads run directly, writes one transaction at a time."""
 
     dialect = SQLITE
 
@@ -133,13 +114,10 @@ class SQLiteDatabase(SQLiteStatements):
         upto: int | None = None,
         synchronous: str = "NORMAL",
     ) -> Self:
-        """Open (creating it and its folder if needed) and migrate the database.
+        """Open (creating its folder if needed) and migrate; ``upto`` stops at that migration.
 
-        ``upto`` stops the migrations at that number (tests of old versions).
-        Raises :class:`SchemaTooNew` if the file is newer than the code and
-        :class:`StoreError` if it cannot be opened or written. Whatever fails,
-        the connection is closed first: its thread never outlives the caller.
-        """
+        Raises :class:`SchemaTooNew` or :class:`StoreError`, closing the connection first so
+        its thread never outlives the caller."""
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"unknown synchronous mode {synchronous!r}")
         path = Path(path)
@@ -205,9 +183,7 @@ class SQLiteDatabase(SQLiteStatements):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SQLiteStatements]:
-        """``async with store.transaction() as db:`` runs the block in one
-        ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back if it raises. Other
-        modules sharing this connection write through here too."""
+        """Run the block in one ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back if it raises."""
         async with self.write_lock:
             await self.connection.execute("BEGIN IMMEDIATE")
             try:
@@ -219,10 +195,7 @@ class SQLiteDatabase(SQLiteStatements):
 
     @asynccontextmanager
     async def consistent_read(self) -> AsyncIterator[SQLiteStatements]:
-        """``async with store.consistent_read() as db:`` runs several reads that
-        see one state of the database while other processes write: one
-        deferred (read-only) transaction, which in WAL mode blocks no writer
-        elsewhere. This process's own writes wait until it ends."""
+        """Several reads of one state: a deferred transaction (in WAL it blocks no writer)."""
         async with self.write_lock:
             await self.connection.execute("BEGIN")
             try:
@@ -231,9 +204,7 @@ class SQLiteDatabase(SQLiteStatements):
                 await self.connection.rollback()
 
     async def _check_writable(self) -> None:
-        """Write something and roll it back. SQLite opens a file it may not
-        write without a word (read-only), and WAL also needs to write the
-        folder; found out only at the first move, every move would fail."""
+        """Fail at open, not at the first move, if SQLite opened the file read-only."""
         async with self.write_lock:
             await self.connection.execute("BEGIN IMMEDIATE")
             try:
@@ -287,10 +258,7 @@ async def _close(connection: aiosqlite.Connection) -> None:
 
 
 def _wait_for_thread(connection: aiosqlite.Connection) -> None:
-    """Wait for the connection's thread to end. aiosqlite only tells it to
-    stop (on close, or when the connection failed to open); a thread still
-    running when the event loop closes reports to a closed loop ("Event loop
-    is closed"). It has nothing left to do but end, so this is quick."""
+    """Join aiosqlite's thread, which otherwise may report to a closed event loop."""
     worker = getattr(connection, "_thread", None)  # aiosqlite's own attribute
     if isinstance(worker, threading.Thread) and worker.is_alive():
         worker.join(timeout=5)

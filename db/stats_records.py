@@ -1,5 +1,4 @@
-"""What the statistics part of the store takes and gives back: finished
-games as stored, what counting one writes, and the rows of the queries."""
+"""What the statistics part of the store takes and gives back."""
 
 from __future__ import annotations
 
@@ -117,15 +116,13 @@ class HistoryRow:
     partner_level: str | None
     rating_before: int | None
     rating_after: int | None
-    #: A moderator's reason for ending the game (None: not ended by one, or
-    #: no reason kept).
+    #: A moderator's reason for ending the game, if any.
     note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class SeasonRow:
-    """A season of a server. The first has no name and no start of its own
-    (it began with the server's first game); the running one is not closed."""
+    """A season of a server; the first has no name or start, the running one is not closed."""
 
     guild_id: int
     number: int

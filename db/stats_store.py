@@ -1,12 +1,8 @@
 """SQL of the leaderboard, ratings and statistics (tables ``stats_*``).
 
-The finished games themselves (rules, seats, result, hand records, action
-log) are the main store's (:mod:`db.store`); this module reads them and keeps
-aggregates beside them. A finished game is folded into the aggregates in one
-transaction, so the leaderboard and stats queries read a handful of rows
-through an index whatever the number of games. No rules here: the caller
-passes the tallies and new ratings computed in :mod:`bot.stats`.
-"""
+Each finished game is folded into aggregates in one transaction, so leaderboard
+queries read a few indexed rows whatever the number of games. The tallies and
+ratings come computed from :mod:`bot.stats`."""
 
 from __future__ import annotations
 
@@ -15,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from db.log_kinds import GAME_STARTS
-from db.sql import Statements
+from db.sql import Database, Row, Statements
 from db.stats_records import (
     GameWrite,
     HistoryRow,
@@ -71,8 +67,7 @@ _ORDER = {
 
 
 class StatsStore:
-    """The ``stats_*`` tables, sharing the main store's connection; writes go
-    through :meth:`Store.transaction` so they never interleave with others."""
+    """The ``stats_*`` tables, written through the main store's transactions."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -99,40 +94,27 @@ class StatsStore:
 
     async def counted_ids(self, game_ids: Sequence[int]) -> set[int]:
         """Those of ``game_ids`` already counted."""
-        found: set[int] = set()
-        for chunk in chunks(list(game_ids)):
-            placeholders = ",".join("?" * len(chunk))
-            rows = await self.db.fetchall(
-                f"SELECT game_id FROM stats_games WHERE game_id IN ({placeholders})", chunk
-            )
-            found.update(row[0] for row in rows)
-        return found
+        sql = "SELECT game_id FROM stats_games WHERE game_id IN ({ids})"
+        return {row[0] for row in await rows_in(self.db, sql, game_ids)}
 
     async def rate_settings(self, guild_ids: Iterable[int]) -> dict[int, bool]:
         """Whether each server rates games with computer players (default no)."""
         ids = sorted(set(guild_ids))
         settings = dict.fromkeys(ids, False)
-        for chunk in chunks(ids):
-            placeholders = ",".join("?" * len(chunk))
-            rows = await self.db.fetchall(
-                "SELECT guild_id, rate_computer_games FROM stats_guild_settings "
-                f"WHERE guild_id IN ({placeholders})",
-                chunk,
-            )
-            settings.update((row[0], bool(row[1])) for row in rows)
+        sql = "SELECT guild_id, rate_computer_games FROM stats_guild_settings"
+        sql += " WHERE guild_id IN ({ids})"
+        settings.update((row[0], bool(row[1])) for row in await rows_in(self.db, sql, ids))
         return settings
 
     async def skills(
         self, keys: Iterable[tuple[int, int | str]]
     ) -> dict[tuple[int, int | str], tuple[float, float]]:
-        """The stored (mu, sigma) of players, keyed (guild, user id), and of
-        computer levels, keyed (guild, level); unknown keys are left out."""
+        """The stored (mu, sigma) by (guild, user id) or (guild, computer level), if known."""
         wanted = sorted(set(keys), key=repr)
         people = [k for k in wanted if isinstance(k[1], int)]
         levels = [k for k in wanted if isinstance(k[1], str)]
         found: dict[tuple[int, int | str], tuple[float, float]] = {}
-        # The casts give the listed values their columns' types (PostgreSQL
-        # would take them for text).
+        # The casts type the listed values (PostgreSQL would take them for text).
         for table, column, kind, group in (
             ("stats_players", "user_id", "BIGINT", people),
             ("stats_computer_ratings", "level", "TEXT", levels),
@@ -152,17 +134,14 @@ class StatsStore:
     # -- counting games ---------------------------------------------------------
 
     async def write_games(self, games: Sequence[GameWrite]) -> None:
-        """Count finished games in the aggregates, in order, all or nothing.
-        A game counted before makes the whole batch fail (IntegrityError):
-        the caller leaves out the games :meth:`counted_ids` lists."""
+        """Count finished games in order, all or nothing; a game counted before fails the batch."""
         if not games:
             return
         async with self.store.transaction() as db:
             await self._write_games(db, games)
 
     async def _write_games(self, db: Statements, games: Sequence[GameWrite]) -> None:
-        # One executemany per table for the whole batch: each call is a trip
-        # to the database thread, and those trips are most of the cost.
+        # One executemany per table per batch: the trips to the database are most of the cost.
         await db.executemany(
             "INSERT INTO stats_games (game_id, guild_id, finished_at, rated, challenger_seat, "
             "season_no) VALUES (?, ?, ?, ?, ?, ?)",
@@ -254,8 +233,7 @@ class StatsStore:
     async def leaderboard_size(
         self, guild_id: int, sort: SortKey, season: int | None = None
     ) -> int:
-        """How many players the leaderboard in that order lists: all time,
-        or in ``season``."""
+        """How many players the leaderboard in that order lists, all time or in ``season``."""
         where, _ = _ORDER[sort]
         table, scope, args = _board_scope(guild_id, season)
         row = await self.db.fetchone(
@@ -285,18 +263,12 @@ class StatsStore:
         )
         if row is None:
             return None
-        return PlayerRow(
-            user_id=user_id,
-            rating=row[0],
-            rated_games=row[1],
-            tally=dict(zip(TALLY_COLUMNS, row[2:], strict=True)),
-        )
+        return PlayerRow(user_id, row[0], row[1], dict(zip(TALLY_COLUMNS, row[2:], strict=True)))
 
     async def rating_rank(
         self, guild_id: int, rating: int, season: int | None = None
     ) -> tuple[int, int]:
-        """(place of ``rating`` among rated players, number of rated players),
-        all time or in ``season``."""
+        """(place of ``rating`` among rated players, their number), all time or in ``season``."""
         table, scope, args = _board_scope(guild_id, season)
         row = await self.db.fetchone(
             f"SELECT COUNT(CASE WHEN rating > ? THEN 1 END), COUNT(*) FROM {table} "
@@ -326,23 +298,7 @@ class StatsStore:
             "ORDER BY s.finished_at DESC, s.game_id DESC LIMIT ?",
             (guild_id, user_id, limit),
         )
-        return [
-            HistoryRow(
-                game_id=r[0],
-                finished_at=r[1],
-                seat=r[2],
-                winner=r[3],
-                reason=r[4],
-                scores=(r[5], r[6]),
-                hands=r[7],
-                partner_id=r[8],
-                partner_level=r[9],
-                rating_before=r[10],
-                rating_after=r[11],
-                note=r[12],
-            )
-            for r in rows
-        ]
+        return [HistoryRow(r[0], r[1], r[2], r[3], r[4], (r[5], r[6]), *r[7:]) for r in rows]
 
     async def stored_game(self, game_id: int) -> StoredGame | None:
         """A finished game from the main store, None if unknown or not over."""
@@ -351,25 +307,24 @@ class StatsStore:
 
     async def stored_games(self, game_ids: Sequence[int]) -> list[StoredGame]:
         """The finished ones of ``game_ids`` from the main store, in that order."""
-        rows: dict[int, Any] = {}
+        found = await rows_in(
+            self.db,
+            "SELECT g.id, g.table_id, g.game_no, g.guild_id, g.options, g.seed, "
+            "g.started_at, g.ended_at, g.winner, g.reason, g.reason_seat, g.score0, g.score1, "
+            "g.hands, s.game_id, s.challenger_seat, g.hints "
+            "FROM games AS g LEFT JOIN stats_games AS s ON s.game_id = g.id "
+            "WHERE g.id IN ({ids}) AND g.ended_at IS NOT NULL",
+            game_ids,
+        )
+        rows = {r[0]: r for r in found}
         seats: dict[int, list[tuple[int | None, str | None]]] = {}
-        for chunk in chunks(list(game_ids)):
-            placeholders = ",".join("?" * len(chunk))
-            found = await self.db.fetchall(
-                "SELECT g.id, g.table_id, g.game_no, g.guild_id, g.options, g.seed, "
-                "g.started_at, g.ended_at, g.winner, g.reason, g.reason_seat, g.score0, g.score1, "
-                "g.hands, s.game_id, s.challenger_seat, g.hints "
-                "FROM games AS g LEFT JOIN stats_games AS s ON s.game_id = g.id "
-                f"WHERE g.id IN ({placeholders}) AND g.ended_at IS NOT NULL",
-                chunk,
-            )
-            rows.update((r[0], r) for r in found)
-            for game_id, user_id, level in await self.db.fetchall(
-                "SELECT game_id, user_id, bot_level FROM game_seats"
-                f" WHERE game_id IN ({placeholders}) ORDER BY game_id, seat",
-                chunk,
-            ):
-                seats.setdefault(game_id, []).append((user_id, level))
+        for game_id, user_id, level in await rows_in(
+            self.db,
+            "SELECT game_id, user_id, bot_level FROM game_seats"
+            " WHERE game_id IN ({ids}) ORDER BY game_id, seat",
+            game_ids,
+        ):
+            seats.setdefault(game_id, []).append((user_id, level))
         return [
             StoredGame(
                 game_id=row[0],
@@ -395,8 +350,7 @@ class StatsStore:
         ]
 
     async def game_actions(self, table_id: int, game_no: int) -> list[LoggedAction]:
-        """The logged actions of one game of a table: those after the start
-        (or rematch) that began it, up to the next one."""
+        """The logged actions of one game of a table, between its start and the next one."""
         rows = await self.db.fetchall(
             "SELECT kind, payload, at FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
         )
@@ -414,8 +368,7 @@ class StatsStore:
         return actions
 
     async def uncounted_game_ids(self) -> list[int]:
-        """Finished games on a server not yet counted in the aggregates
-        (a crash between the game's end and its counting), oldest first."""
+        """Finished server games not yet counted (a crash came between), oldest first."""
         rows = await self.db.fetchall(
             "SELECT g.id FROM games AS g WHERE g.ended_at IS NOT NULL "
             "AND g.guild_id IS NOT NULL "
@@ -430,6 +383,14 @@ def chunks(values: list[Any], size: int = 500) -> list[list[Any]]:
     return [values[i : i + size] for i in range(0, len(values), size)]
 
 
+async def rows_in(db: Database, sql: str, ids: Iterable[Any]) -> list[Row]:
+    """The rows of ``sql`` for all ``ids``, its ``{ids}`` becoming placeholders, in chunks."""
+    rows: list[Row] = []
+    for chunk in chunks(list(ids)):
+        rows += await db.fetchall(sql.format(ids=",".join("?" * len(chunk))), chunk)
+    return rows
+
+
 def _board_scope(guild_id: int, season: int | None) -> tuple[str, str, tuple[int, ...]]:
     """The table, condition and arguments of a leaderboard: all time, or one season."""
     if season is None:
@@ -440,10 +401,7 @@ def _board_scope(guild_id: int, season: int | None) -> tuple[str, str, tuple[int
 def _rating_upsert(
     table: str, keys: tuple[str, ...], columns: tuple[str, ...], *, last_played: bool = False
 ) -> str:
-    """Adds one game to a player's row of ``table`` (all time, or a season's).
-    A new player starts from the skill given; an unrated game (:rated = 0)
-    leaves an existing player's skill as it was. With ``last_played`` the row
-    keeps when the player last played (:at), the latest game winning."""
+    """Add one game to a player's row; an unrated game keeps the skill, the latest ``:at`` wins."""
     names = [*keys, "mu", "sigma", "rating", "rated_games", *columns]
     values = [*(f":{k}" for k in keys), ":mu", ":sigma", ":rating", ":rated"]
     values += [f":{c}" for c in columns]

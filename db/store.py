@@ -1,28 +1,4 @@
-"""The bot's store: tables, their action logs, game results, user
-preferences and turn-clock deadlines, in an SQLite file or on a PostgreSQL
-server.
-
-One :class:`Store` owns one database (:class:`db.sql.Database`) and offers
-every part of the store on it; each part's SQL lives in its own module,
-written once for both databases:
-
-* :mod:`db.sql`: what the parts need from a database, and its dialect;
-* :mod:`db.sqlite`: the SQLite file (settings, migrations, transactions);
-* :mod:`db.postgres`: the PostgreSQL server (a pool, reconnecting);
-* :mod:`db.schema`: the one numbered migration history of both;
-* :mod:`db.errors`: the errors every part raises;
-* :mod:`db.table_store`: tables, seats, spectators, the action log, games
-  and engine states (read back by :mod:`db.table_reads`, records in
-  :mod:`db.table_records`);
-* :mod:`db.deadlines`: the turn clock's deadlines;
-* :mod:`db.prefs`: user preferences and turn mentions;
-* :mod:`db.server_settings`: each server's settings;
-* :mod:`db.rest_budget`: the token's REST budget, leased by every process.
-
-The statistics (:mod:`db.stats_store`) and the turn clock's table state
-(:mod:`db.clock_store`) share the store's database and transactions.
-Nothing in ``db`` imports the bot: the types it takes and returns are its own.
-"""
+"""The bot's store on SQLite or PostgreSQL, one module of SQL per part. Imports nothing above."""
 
 from __future__ import annotations
 
@@ -104,12 +80,7 @@ class Store(TableSQL, DeadlineSQL, PrefsSQL, ServerSettingsSQL, GameReviewSQL, R
         upto: int | None = None,
         synchronous: str = "NORMAL",
     ) -> Store:
-        """Open (creating and migrating it if needed) the database ``target``
-        names: a path or ``sqlite:///path`` for an SQLite file,
-        ``postgresql://...`` for a PostgreSQL server. ``upto`` stops the
-        migrations at that number (tests of old versions); ``synchronous`` is
-        SQLite's setting. Raises :class:`SchemaTooNew` for a database written
-        by a newer bot and :class:`StoreError` if it cannot be opened."""
+        """Open and migrate ``target``: a path, ``sqlite:///path`` or ``postgresql://...``."""
         if is_postgres(target):
             from db.postgres import PostgresDatabase  # asyncpg only when asked for
 

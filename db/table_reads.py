@@ -1,9 +1,8 @@
-"""SQL of the tables, read back: the open tables' rows, one table with
-everything the table service rebuilds it from (its seats, spectators,
-current game and that game's log), a table's log and its finished games."""
+"""SQL of the tables read back: open tables, one table with its game's log, logs and games."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -13,6 +12,8 @@ from db.table_records import GameInfo, LogEntry, SeatRow, TableRecord
 
 #: Tables read at once by :meth:`TableReads.load_tables` (one placeholder each).
 LOAD_CHUNK = 500
+#: The columns of a game's seats, as ``game_results`` names them.
+_SEAT_KEYS = ("seat", "user_id", "bot_level", "team", "outcome", "points", "opponent_points")
 
 
 class TableReads(StorePart):
@@ -21,9 +22,7 @@ class TableReads(StorePart):
     # -- loading ---------------------------------------------------------------
 
     async def load_open_tables(self) -> list[TableRecord]:
-        """Every lobby or playing table with its seats, spectators and current
-        game's row, but not that game's log (``game_log`` stays empty): one
-        query per kind of row, whatever the number of tables."""
+        """Every lobby or playing table without its log: one query per kind of row."""
         return await self._load_tables("t.status IN ('lobby', 'playing')", (), with_log=False)
 
     async def table_server(self, table_id: int) -> tuple[bool, int | None]:
@@ -32,8 +31,7 @@ class TableReads(StorePart):
         return (False, None) if row is None else (True, row[0])
 
     async def load_tables(self, table_ids: Sequence[int]) -> list[TableRecord]:
-        """Those of the tables that exist, each as :meth:`load_table` reads it,
-        in a few queries."""
+        """Those of the tables that exist, as :meth:`load_table` reads them, in a few queries."""
         found: list[TableRecord] = []
         for start in range(0, len(table_ids), LOAD_CHUNK):
             chunk = tuple(table_ids[start : start + LOAD_CHUNK])
@@ -42,24 +40,21 @@ class TableReads(StorePart):
         return found
 
     async def load_table(self, table_id: int) -> TableRecord | None:
-        """One table, whatever its status, with its current game's log; None
-        if there is no such table."""
+        """One table, whatever its status, with its current game's log; None if unknown."""
         records = await self._load_tables("t.id = ?", (table_id,), with_log=True)
         return records[0] if records else None
 
     async def _load_tables(
         self, where: str, args: tuple[Any, ...], *, with_log: bool
     ) -> list[TableRecord]:
-        # Several queries, one consistent read: a table another process creates or
-        # changes meanwhile is read whole or not at all.
+        # One consistent read: a table another process changes meanwhile is read whole or not.
         async with self.db.consistent_read() as db:
             return await self._read_tables(db, where, args, with_log)
 
     async def _read_tables(
         self, db: Statements, where: str, args: tuple[Any, ...], with_log: bool
     ) -> list[TableRecord]:
-        # Every query walks the chosen tables first (SQLite's CROSS JOIN keeps
-        # that order) and reaches their rows through primary keys.
+        # Every query walks the chosen tables first, then rows by primary key.
         join = self.db.dialect.ordered_join
         records: dict[int, TableRecord] = {}
         for r in await db.fetchall(
@@ -70,22 +65,7 @@ class TableReads(StorePart):
             f" WHERE {where} ORDER BY t.id",
             args,
         ):
-            record = TableRecord(
-                id=r[0],
-                guild_id=r[1],
-                channel_id=r[2],
-                message_id=r[3],
-                host_id=r[4],
-                options_json=r[5],
-                status=r[6],
-                version=r[7],
-                game_no=r[8],
-                game_seq=r[9],
-                created_at=r[10],
-                updated_at=r[11],
-                language=r[17],
-                thread_id=r[18],
-            )
+            record = TableRecord(*r[:12], *r[17:19])
             if r[12] is not None:
                 record.game = GameInfo(r[12], r[8], r[13], r[14], r[15], r[16])
             records[record.id] = record
@@ -112,28 +92,21 @@ class TableReads(StorePart):
     async def _read_game_logs(
         self, db: Statements, where: str, args: tuple[Any, ...], records: dict[int, TableRecord]
     ) -> None:
-        """The log entries of the chosen tables' current games (after the one
-        that started each), oldest first, into their ``game_log``."""
+        """Fill the chosen tables' ``game_log`` with their current games' entries, oldest first."""
         rows = await db.fetchall(
             "SELECT a.table_id, a.seq, a.kind, a.actor, a.payload, a.at FROM tables t"
             f" {self.db.dialect.ordered_join} actions a ON a.table_id = t.id AND a.seq > t.game_seq"
             f" WHERE {where} AND t.game_no > 0 ORDER BY a.table_id, a.seq",
             args,
         )
-        start = 0
-        while start < len(rows):
-            table_id = rows[start][0]
-            end = start
-            while end < len(rows) and rows[end][0] == table_id:
-                end += 1
-            part = rows[start:end]
+        for table_id, group in itertools.groupby(rows, key=lambda r: r[0]):
+            part = list(group)
             # One parse of all of a game's payloads: it has hundreds of small ones.
             payloads = json.loads(f"[{','.join(r[4] for r in part)}]")
             records[table_id].game_log = [
                 LogEntry(r[2], r[3], payload, r[5], r[1])
                 for r, payload in zip(part, payloads, strict=True)
             ]
-            start = end
 
     async def action_log(self, table_id: int) -> list[LogEntry]:
         """A table's whole log, oldest first."""
@@ -154,8 +127,7 @@ class TableReads(StorePart):
         results: list[dict[str, Any]] = []
         for g in games:
             seats = await self.db.fetchall(
-                "SELECT seat, user_id, bot_level, team, outcome, points, opponent_points"
-                " FROM game_seats WHERE game_id = ? ORDER BY seat",
+                f"SELECT {', '.join(_SEAT_KEYS)} FROM game_seats WHERE game_id = ? ORDER BY seat",
                 (g[0],),
             )
             results.append(
@@ -172,18 +144,7 @@ class TableReads(StorePart):
                     "scores": [g[9], g[10]],
                     "hands_played": g[11],
                     "hands": json.loads(g[12]) if g[12] else [],
-                    "seats": [
-                        {
-                            "seat": s[0],
-                            "user_id": s[1],
-                            "bot_level": s[2],
-                            "team": s[3],
-                            "outcome": s[4],
-                            "points": s[5],
-                            "opponent_points": s[6],
-                        }
-                        for s in seats
-                    ],
+                    "seats": [dict(zip(_SEAT_KEYS, s, strict=True)) for s in seats],
                 }
             )
         return results

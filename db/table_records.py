@@ -1,5 +1,4 @@
-"""What the table part of the store takes and gives back: seats, log
-entries, game starts and ends, engine states, and a table as stored."""
+"""What the table part of the store takes and gives back."""
 
 from __future__ import annotations
 
@@ -76,10 +75,7 @@ class Change:
     remove_spectator: int | None = None
     game_start: GameStart | None = None  # also moves the table's game_no/game_seq
     game_end: GameEnd | None = None
-    #: Not None: the table's deadlines become exactly these (an empty tuple
-    #: deletes them all), in the action's transaction, so an action and the
-    #: deadlines it arms are written together or not at all. None leaves the
-    #: stored deadlines as they are.
+    #: The table's deadlines from now on, written with the action (None: unchanged).
     deadlines: tuple[Deadline, ...] | None = None
     #: Not None: the table's options (JSON) become these (the lobby's house rules).
     options: Mapping[str, Any] | None = None
@@ -87,8 +83,7 @@ class Change:
 
 @dataclass(frozen=True, slots=True)
 class Committed:
-    """What :meth:`Store.commit_action` wrote: the table's new version and,
-    when the action started a game, that game's id."""
+    """What a commit wrote: the table's new version and the id of a game it started."""
 
     version: int
     game_id: int | None = None
@@ -108,9 +103,7 @@ class GameInfo:
 
 @dataclass(slots=True)
 class TableRecord:
-    """Everything stored about one table that the service needs to rebuild it:
-    the table row, its seats and spectators, its current game and that game's
-    log entries (the actions after the one that started it)."""
+    """Everything the service rebuilds a table from: its row, seats, spectators, game and log."""
 
     id: int
     guild_id: int | None
@@ -129,6 +122,5 @@ class TableRecord:
     seats: list[SeatRow] = field(default_factory=list)
     spectators: list[int] = field(default_factory=list)
     game: GameInfo | None = None
-    #: The current game's log entries, oldest first (empty where only the
-    #: table's rows were asked for: see ``TableReads.load_open_tables``).
+    #: The current game's log entries, oldest first (empty from ``load_open_tables``).
     game_log: list[LogEntry] = field(default_factory=list)

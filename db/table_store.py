@@ -1,12 +1,7 @@
-"""SQL of the tables: their rows, seats and spectators, the append-only
-action log, the games they played and their stored engine states.
+"""SQL of the tables: rows, seats, spectators, the append-only action log and games.
 
-Every accepted action is one :meth:`TableSQL.commit_action`: the version
-check and bump, the log row and whatever the action changes (see
-:class:`Change`), including the table's deadlines, in one transaction, the
-same statements on both databases. The store knows no rules: it keeps what
-the table service hands it and gives it back.
-"""
+Every accepted action is one :meth:`TableSQL.commit_action` transaction: version check
+and bump, log row, what the action changes and its deadlines."""
 
 from __future__ import annotations
 
@@ -17,19 +12,11 @@ from db.deadlines import deadline_rows, replace_deadlines
 from db.errors import ChannelTaken, IntegrityFailure, StoreError, VersionConflict
 from db.sql import Statements, to_json
 from db.table_reads import TableReads
-from db.table_records import (
-    Change,
-    Committed,
-    GameEnd,
-    GameStart,
-    LogEntry,
-    SeatRow,
-)
+from db.table_records import Change, Committed, GameEnd, GameStart, LogEntry, SeatRow
 
 
 class TableSQL(TableReads):
-    """Tables, their seats, spectators, log, games and engine states: the
-    writes here, the reads in :class:`~db.table_reads.TableReads`."""
+    """The writes of tables, seats, spectators, log and games (reads: :mod:`db.table_reads`)."""
 
     # -- tables ----------------------------------------------------------------
 
@@ -44,8 +31,7 @@ class TableSQL(TableReads):
         entry: LogEntry,
         language: str = "en",
     ) -> int:
-        """Insert a lobby table at version 1 with its first log row; returns its id.
-        Raises :class:`ChannelTaken` if the channel has an open table."""
+        """Insert a lobby table at version 1 with its first log row; ChannelTaken if taken."""
         options_json = to_json(options)
         async with self.transaction() as db:
             try:
@@ -57,8 +43,7 @@ class TableSQL(TableReads):
             except IntegrityFailure as exc:
                 raise _refusal(exc) from exc
             if language != "en":
-                # English is the column's default; left alone, a table still
-                # opens on a database older than the column (tests of upgrades).
+                # English is the column's default: left out, older databases still work.
                 await db.execute(
                     "UPDATE tables SET language = ? WHERE id = ?", (language, table_id)
                 )
@@ -82,18 +67,11 @@ class TableSQL(TableReads):
     async def commit_action(
         self, table_id: int, version: int, entry: LogEntry, change: Change | None = None
     ) -> Committed:
-        """Append ``entry`` to the log of a table at ``version`` and apply
-        ``change``, all in one transaction; returns the new version (and the
-        new game's id when ``change`` starts one).
+        """Append ``entry`` at ``version`` and apply ``change`` in one transaction.
 
-        Raises :class:`VersionConflict` if the stored version is not ``version``
-        (the UPDATE that checks it changed no row) and :class:`ChannelTaken` if
-        a status change collides with another open table; nothing is written
-        then (no deadline either).
-        """
+        Returns the new version; raises ``VersionConflict`` or ``ChannelTaken``, writing nothing."""
         change = change or Change()
-        # Checked before the transaction: a bad set of deadlines is a bug of
-        # the caller, refused with nothing begun.
+        # Checked first: a bad set of deadlines is the caller's bug, refused with nothing begun.
         deadlines = None if change.deadlines is None else deadline_rows(table_id, change.deadlines)
         new_version = version + 1
         start = change.game_start
@@ -153,8 +131,7 @@ class TableSQL(TableReads):
         )
 
     async def _insert_game(self, db: Statements, table_id: int, start: GameStart) -> int:
-        # VALUES rather than INSERT ... SELECT: there PostgreSQL would take the
-        # placeholders for text instead of the columns' types.
+        # VALUES, not INSERT ... SELECT, where PostgreSQL would take the placeholders for text.
         game_id = await db.insert(
             "INSERT INTO games (table_id, game_no, guild_id, channel_id, preset, options, seed,"
             " started_at, hints) VALUES (?, ?, (SELECT guild_id FROM tables WHERE id = ?),"
@@ -209,8 +186,7 @@ class TableSQL(TableReads):
 
 
 def _refusal(exc: IntegrityFailure) -> StoreError:
-    """What the database's refusal of a table's row means. SQLite names the
-    column of the unique index, PostgreSQL the index itself."""
+    """What a refused table row means (SQLite names the column, PostgreSQL the index)."""
     if "tables.channel_id" in str(exc) or "tables_open_channel" in str(exc):
         return ChannelTaken("a table is already open in this channel")
     return StoreError(f"the database refused the write: {exc}")

@@ -1,6 +1,4 @@
-"""Which database a setting names: ``sqlite:///path/to/spades.db`` (or a
-plain path) for an SQLite file, ``postgresql://user:pass@host:port/db`` for
-a PostgreSQL server."""
+"""Which database a setting names: a path or ``sqlite:///path``, or ``postgresql://...``."""
 
 from __future__ import annotations
 
@@ -16,8 +14,7 @@ def is_postgres(target: str | Path) -> bool:
 
 
 def sqlite_path(target: str | Path) -> Path:
-    """The file of an SQLite target: ``sqlite:///a/b.db`` is ``a/b.db``,
-    ``sqlite:////a/b.db`` is ``/a/b.db``. ValueError for anything else."""
+    """The file of an SQLite target (``sqlite:////a/b.db`` is ``/a/b.db``); ValueError otherwise."""
     if isinstance(target, Path):
         return target
     if target.startswith(SQLITE_PREFIX):

@@ -1,12 +1,6 @@
-"""SQL of tournaments (migration 033): each tournament's row, its append-only
-event log, the tables opened for its matches and its deadlines.
+"""SQL of tournaments: rows, the append-only event log, their match tables and deadlines.
 
-Every step of a tournament is one :meth:`TournamentStore.commit_event`: the
-version check and bump, the event's row, the status and the tournament's
-deadlines, in one transaction, like a table's action. The store knows no
-brackets: it keeps the events the tournament service hands it and gives
-them back, in order.
-"""
+Every step is one :meth:`TournamentStore.commit_event` transaction, like a table's action."""
 
 from __future__ import annotations
 
@@ -47,8 +41,7 @@ class TournamentRow:
 
 @dataclass(frozen=True, slots=True)
 class MatchTable:
-    """Where a match is played: the channel (or thread) its table opens in,
-    written before the table, and the table once it is open."""
+    """A match's channel (written before its table opens) and its table once open."""
 
     tournament_id: int
     match_no: int
@@ -106,11 +99,9 @@ class TournamentStore:
         status: str | None = None,
         deadlines: Sequence[Deadline] | None = None,
     ) -> int:
-        """Append ``event`` to a tournament at ``version``, with its new
-        ``status`` and (unless None) exactly ``deadlines`` as its deadlines,
-        in one transaction; returns the new version. Raises
-        :class:`VersionConflict`, writing nothing, if the stored version is
-        not ``version``."""
+        """Append ``event`` at ``version`` with its ``status`` and deadlines in one transaction.
+
+        Raises :class:`VersionConflict`, writing nothing, if the stored version differs."""
         # Keyed like a table's deadlines, by the tournament's id.
         rows = None if deadlines is None else deadline_rows(tournament_id, deadlines)
         new_version = version + 1
@@ -143,40 +134,34 @@ class TournamentStore:
             "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
         )
 
-    async def get(self, tournament_id: int) -> TournamentRow | None:
-        row = await self.store.db.fetchone(
-            f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)
+    async def _select(self, where: str, args: Sequence[Any] = ()) -> list[TournamentRow]:
+        rows = await self.store.db.fetchall(
+            f"SELECT {_COLUMNS} FROM tournaments WHERE {where}", args
         )
-        return None if row is None else _tournament(row)
+        return [_tournament(row) for row in rows]
+
+    async def get(self, tournament_id: int) -> TournamentRow | None:
+        found = await self._select("id = ?", (tournament_id,))
+        return found[0] if found else None
 
     async def open_ones(self) -> list[TournamentRow]:
         """Every tournament registering or running, oldest first."""
-        rows = await self.store.db.fetchall(
-            f"SELECT {_COLUMNS} FROM tournaments"
-            " WHERE status IN ('registering', 'running') ORDER BY id"
-        )
-        return [_tournament(row) for row in rows]
+        return await self._select("status IN ('registering', 'running') ORDER BY id")
 
     async def latest_in_channel(self, channel_id: int) -> TournamentRow | None:
-        """The channel's newest open tournament, else its newest of any status
-        (over or cancelled); None if it never had one."""
-        row = await self.store.db.fetchone(
-            f"SELECT {_COLUMNS} FROM tournaments WHERE channel_id = ?"
-            " ORDER BY CASE WHEN status IN ('registering', 'running') THEN 0 ELSE 1 END, id DESC"
-            " LIMIT 1",
+        """The channel's newest open tournament, else its newest one; None if it never had one."""
+        found = await self._select(
+            "channel_id = ? ORDER BY CASE WHEN status IN ('registering', 'running') THEN 0"
+            " ELSE 1 END, id DESC LIMIT 1",
             (channel_id,),
         )
-        return None if row is None else _tournament(row)
+        return found[0] if found else None
 
     async def unshown(self) -> list[TournamentRow]:
-        """Finished tournaments whose message never showed their last step
-        (migration 035), oldest first."""
-        rows = await self.store.db.fetchall(
-            f"SELECT {_COLUMNS} FROM tournaments"
-            " WHERE status NOT IN ('registering', 'running') AND shown_version < version"
-            " ORDER BY id"
+        """Finished tournaments whose message never showed their last step, oldest first."""
+        return await self._select(
+            "status NOT IN ('registering', 'running') AND shown_version < version ORDER BY id"
         )
-        return [_tournament(row) for row in rows]
 
     async def shown(self, tournament_id: int, version: int) -> None:
         """The tournament's message shows it at ``version`` (or later)."""
@@ -186,13 +171,8 @@ class TournamentStore:
         )
 
     async def standings_owed(self) -> list[TournamentRow]:
-        """Finished tournaments whose final standings were never posted
-        (migration 034), oldest first."""
-        rows = await self.store.db.fetchall(
-            f"SELECT {_COLUMNS} FROM tournaments"
-            " WHERE status = 'over' AND standings_posted_at IS NULL ORDER BY id"
-        )
-        return [_tournament(row) for row in rows]
+        """Finished tournaments whose final standings were never posted, oldest first."""
+        return await self._select("status = 'over' AND standings_posted_at IS NULL ORDER BY id")
 
     async def owes_standings(self, tournament_id: int) -> bool:
         row = await self.store.db.fetchone(
@@ -210,15 +190,13 @@ class TournamentStore:
         )
 
     async def over_with(self, guild_id: int, user_id: int) -> list[TournamentRow]:
-        """The server's finished tournaments the user registered in (by
-        themselves, or by confirming a partner), oldest first."""
-        rows = await self.store.db.fetchall(
-            f"SELECT {_COLUMNS} FROM tournaments WHERE guild_id = ? AND status = 'over'"
-            " AND id IN (SELECT tournament_id FROM tournament_events WHERE actor = ?"
-            " AND kind IN ('register', 'confirm_partner')) ORDER BY id",
+        """The server's finished tournaments the user registered in, oldest first."""
+        return await self._select(
+            "guild_id = ? AND status = 'over' AND id IN (SELECT tournament_id"
+            " FROM tournament_events WHERE actor = ? AND kind IN ('register', 'confirm_partner'))"
+            " ORDER BY id",
             (guild_id, user_id),
         )
-        return [_tournament(row) for row in rows]
 
     async def events(self, tournament_id: int) -> list[TournamentEvent]:
         """The tournament's log, in order."""
@@ -251,11 +229,10 @@ class TournamentStore:
             " WHERE tournament_id = ? ORDER BY match_no",
             (tournament_id,),
         )
-        return [MatchTable(r[0], r[1], r[2], r[3]) for r in rows]
+        return [MatchTable(*r) for r in rows]
 
     async def matches_of_games(self, game_ids: Sequence[int]) -> dict[int, GameMatch]:
-        """The tournament match of each of ``game_ids`` played at a match's
-        table (the others are left out), by game id."""
+        """The tournament match of each of ``game_ids`` played for one, by game id."""
         if not game_ids:
             return {}
         marks = ", ".join("?" * len(game_ids))
@@ -273,8 +250,7 @@ class TournamentStore:
     async def put_deadline(
         self, owner: int, kind: str, due_at: float, data: Mapping[str, Any]
     ) -> None:
-        """Store a deadline of tournament ``owner``, replacing the one of the
-        same kind."""
+        """Store a deadline of tournament ``owner``, replacing the one of the same kind."""
         await self.store.db.execute(
             "INSERT INTO tournament_deadlines (tournament_id, kind, due_at, data)"
             " VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id, kind) DO UPDATE"
@@ -307,15 +283,6 @@ async def _insert_event(
 
 
 def _tournament(row: Sequence[Any]) -> TournamentRow:
-    return TournamentRow(
-        id=row[0],
-        guild_id=row[1],
-        channel_id=row[2],
-        message_id=row[3],
-        organizer_id=row[4],
-        name=row[5],
-        settings=json.loads(row[6]),
-        status=row[7],
-        version=row[8],
-        created_at=row[9],
-    )
+    fields = list(row)
+    fields[6] = json.loads(row[6])  # the settings
+    return TournamentRow(*fields)

@@ -1,14 +1,4 @@
-"""The review of a finished hand's bids: for each seat, the bid the coach
-would have made from what the seat saw at its turn to bid, and what it would
-have changed with the tricks as they fell.
-
-The coach's bid is the hint's (:mod:`bot.coach.hint`), from the seat's view
-alone: its cards, the bids before it, the score. Its worth is hindsight of
-one kind only: the same tricks, scored under the other bid (the play might
-have gone otherwise under it, which no one can know). A Blind Nil is not
-judged (it is chosen before the cards are seen), nor a bid the rules force
-(Mirror), nor a coach's bid the later bids of the hand would not allow.
-"""
+"""The review of a finished hand's bids: the coach's bid, scored on the tricks as they fell."""
 
 from __future__ import annotations
 
@@ -45,8 +35,7 @@ class BidMistake:
 
 
 def bidding_view(rules: RuleSet, record: HandRecord, seat: int) -> PlayerView | None:
-    """What ``seat`` saw at its turn to bid, its cards looked at; None for a
-    seat whose bid is not a choice made on its cards (Blind Nil, a forced bid)."""
+    """What ``seat`` saw at its turn to bid; None for a bid not chosen on its cards."""
     order = [s for s, _ in record.bids]
     if seat not in order:
         return None
@@ -86,9 +75,7 @@ def bidding_view(rules: RuleSet, record: HandRecord, seat: int) -> PlayerView | 
 
 
 def review_bids(rules: RuleSet, record: HandRecord, player: Player) -> list[BidMistake]:
-    """Each seat's bid that cost its team at least :data:`MIN_COST` points
-    against the coach's (``player``'s) bid, in seat order. CPU work: one
-    search per bid; run it off the event loop."""
+    """Each seat's bid that cost at least :data:`MIN_COST` against the coach's; CPU work."""
     found = []
     for seat in range(4):
         view = bidding_view(rules, record, seat)
@@ -129,8 +116,7 @@ def _judged(rules: RuleSet, record: HandRecord, seat: int, better: int) -> BidMi
 
 
 def _later_bids_allowed(rules: RuleSet, record: HandRecord, seat: int, better: int) -> bool:
-    """Whether the partner's bid, when made after the seat's, was still open
-    to it after the coach's bid (Suicide and a team minimum tie the two)."""
+    """Whether the partner's later bid was still open after the coach's (Suicide, minimums)."""
     order = [s for s, _ in record.bids]
     partner = seat ^ 2
     if partner not in order or order.index(partner) < order.index(seat):

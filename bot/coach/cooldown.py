@@ -7,8 +7,7 @@ from collections.abc import Callable
 
 
 class Cooldown:
-    """Allows each key one use per ``seconds``. Keys not used for a while are
-    forgotten, so the table stays as small as the number of active people."""
+    """One use per key per ``seconds``; idle keys are forgotten."""
 
     def __init__(self, seconds: float, now: Callable[[], float]) -> None:
         self.seconds = seconds

@@ -1,11 +1,4 @@
-"""A hint: the search player's choice for the seat on turn, and why.
-
-The search player decides from the seat's view alone, exactly as it does for
-a computer seat; the reason is derived from the same view
-(:mod:`bot.coach.reasons`). A hint has a larger budget than a computer's
-move (a person waits for it once, not at every card) but a fixed number of
-samples, so that the same position gets the same hint.
-"""
+"""A hint: the search player's choice from the seat's view and why, the same every time."""
 
 from __future__ import annotations
 
@@ -19,13 +12,10 @@ from bot.game.view import PlayerView
 
 #: Wall-clock limit of one hint's search (its p95 target is 1 s).
 HINT_TIME_BUDGET_S = 0.6
-#: Samples of one hint's search: enough to settle most choices, and the cap
-#: that makes a hint reproducible when the search reaches it in time.
+#: Samples of a hint's search: enough for most choices, and a cap that makes it reproducible.
 HINT_SAMPLES = 96
 HINT_SEED = 15
-#: Wall-clock limit of a stored review's search: far more than the hint's
-#: samples need, so that the sample limit ends it and the review does not
-#: depend on the machine's load (it is made once per game, in the background).
+#: A review's time limit, far above what its samples need, so machine load never changes it.
 REVIEW_TIME_BUDGET_S = 30.0
 
 
@@ -50,8 +40,7 @@ def can_hint(view: PlayerView) -> bool:
 
 
 def hint_for(view: PlayerView, player: Player | None = None) -> Hint:
-    """The hint for the seat of ``view``, which must be on turn. CPU work for
-    up to :data:`HINT_TIME_BUDGET_S`: run it off the event loop."""
+    """The hint for the seat of ``view``, on turn; CPU work up to :data:`HINT_TIME_BUDGET_S`."""
     if not can_hint(view):
         raise ValueError(f"seat {view.seat} has nothing to decide now")
     action = (player or hint_player()).decide(view)

@@ -1,11 +1,4 @@
-"""Why a bid or a card is right, in terms a beginner knows, from one view.
-
-:func:`reason_for` looks at the position the seat sees and the action chosen
-for it, and names the one idea behind the action: covering a partner's Nil,
-staying under an opponent's Nil, ducking once the contract is made, leading
-the lowest club while spades are not broken, the sure tricks behind a bid.
-It reads the view only, so a reason can never tell more than the seat knows.
-"""
+"""Why a bid or a card is right, in a beginner's terms, from the seat's view only."""
 
 from __future__ import annotations
 
@@ -58,11 +51,9 @@ class Why(StrEnum):
     CANNOT_WIN = "cannot_win"
     DISCARD = "discard"
     BID_COUNT = "bid_count"
-    #: A bid well below the count because of the partner's bid: ``seat`` the
-    #: partner, ``claimed`` its bid.
+    #: A bid well below the count for the partner's: ``seat`` the partner, ``claimed`` its bid.
     BID_UNDER_PARTNER = "bid_under_partner"
-    #: A bid well below the count because of the others' bids: ``claimed``
-    #: the tricks they bid together.
+    #: A bid well below the count for the others' bids: ``claimed`` what they bid together.
     BID_UNDER_TABLE = "bid_under_table"
     #: Mirror and Whiz: a number bid is the hand's spades.
     BID_SPADES = "bid_spades"
@@ -93,12 +84,7 @@ class CountItem:
 
 @dataclass(frozen=True, slots=True)
 class Reason:
-    """The idea behind an action. ``card`` is the card played (or None for a
-    bid); ``other`` a card it refers to (the winning card, say); ``seat`` a
-    seat it refers to (a Nil bidder); ``number`` a count (the team's
-    contract, a bid, points behind; for CANNOT_WIN, 1 if the card is the
-    lowest of its suit); ``items`` a bid's sources of tricks; ``claimed``
-    the tricks other bids claim, for a bid well below its count."""
+    """The idea behind an action, with the card, seat, count or bid sources it refers to."""
 
     why: Why
     card: int | None = None
@@ -121,11 +107,7 @@ def reason_for(view: PlayerView, action: Action) -> Reason:
 
 
 def sure_tricks(hand: int, deck: str = Deck.STANDARD) -> tuple[CountItem, ...]:
-    """The tricks a beginner counts: side aces, guarded side kings, the
-    deck's three top trumps with their guards (the ace, king and queen of
-    spades in the standard deck; the jokers first in the others), spades
-    beyond the third, and short side suits while spades not needed
-    elsewhere remain to trump them."""
+    """The tricks a beginner counts: side aces, guarded kings, top trumps, long spades, voids."""
     items: list[CountItem] = []
     n_spades = (hand & SPADE_MASK).bit_count()
     for suit in SIDE_SUITS:
@@ -177,9 +159,7 @@ LITTLE_LOW = 1
 
 
 def _far_below_reason(view: PlayerView, bid: int, items: tuple[CountItem, ...]) -> Reason:
-    """A bid well below the count is cut for the table's sake: to keep the
-    side's two bids within the tricks there are (the partner's bid), or
-    because the other players have bid most of the tricks between them."""
+    """A bid well below the count: to keep the side within the tricks, or as others bid most."""
     partner_bid = view.bids[view.partner]
     partner = partner_bid if partner_bid is not None and partner_bid > 0 else 0
     others = sum(b for s, b in enumerate(view.bids) if s != view.seat and b is not None and b > 0)

@@ -1,15 +1,8 @@
-"""The review of a finished hand for one seat: its bid against the tricks
-it took, and the one card of its that cost its team the most.
+"""The review of a finished hand for one seat: its bid against its tricks, and its costliest card.
 
-Once the hand is over every card of it is known, so each card the seat
-played can be judged on the real deal: every other card it could have
-played instead is played out too, the last tricks exactly
-(:class:`bot.ai.solver.Solver`, both sides at their best), earlier ones with
-the search player's rollout policy on the known hands. The card whose best
-alternative gains the most points for the team is the one named, with what
-the alternative would have changed (a Nil kept, the contract made, a bag
-saved...).
-"""
+With every card known, each alternative card is played out (the last tricks exactly by
+:class:`bot.ai.solver.Solver`, earlier ones by rollouts); the card whose best alternative
+gains the team the most is named, with what that would have changed."""
 
 from __future__ import annotations
 
@@ -28,8 +21,7 @@ from bot.game.scoring import score_hand
 
 #: Tricks (the one in progress included) from which the rest is solved exactly.
 EXACT_TRICKS = 5
-#: A card costing fewer points than this is not worth a review line (a bag
-#: costs about 9: its share of the bag penalty less the point it scores).
+#: A card costing fewer points is not worth a line (a bag costs about 9).
 MIN_COST = 8
 #: Values handed to the solver lie in [0, 1]: points are scaled by this span.
 POINT_SPAN = 4000.0
@@ -74,8 +66,7 @@ def bids_of(record: HandRecord) -> list[int]:
 
 
 def review_hand(rules: RuleSet, record: HandRecord, seat: int) -> Review:
-    """The review of ``seat``'s part in the finished hand ``record``. CPU
-    work of up to a few hundred milliseconds: run it off the event loop."""
+    """The review of ``seat``'s part in the finished hand ``record``; CPU work."""
     bids = bids_of(record)
     team = seat & 1
     judge = _Judge(rules, record, team, bids)
@@ -122,9 +113,7 @@ def _decisions(rules: RuleSet, record: HandRecord, seat: int) -> list[tuple[int,
 def team_points(
     rules: RuleSet, bids: Sequence[int], won: Sequence[int], bags_before: Sequence[int], team: int
 ) -> int:
-    """``team``'s points of the hand less the other team's, each bag charged
-    its share of the bag penalty (rather than the penalty falling on the hand
-    that happens to reach the limit)."""
+    """``team``'s points less the other team's, each bag charged its share of the bag penalty."""
     results = score_hand(rules, list(bids), list(won), list(bags_before))
     per_bag = rules.bag_penalty / rules.bag_limit
     worth = [r.points - r.bag_penalty - round(r.new_bags * per_bag) for r in results]
@@ -156,8 +145,7 @@ class _Judge:
         return (self.points(won) + POINT_SPAN / 2) / POINT_SPAN
 
     def outcome(self, position: Position) -> list[int]:
-        """The tricks per seat when ``position`` is played out: exactly near
-        the end, else by the rollout policy."""
+        """The tricks per seat when ``position`` is played out (exactly near the end)."""
         if position.tricks_left > EXACT_TRICKS:
             return roll_out(position, self.plan)
         return self._principal_line(position.copy())

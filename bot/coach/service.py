@@ -1,10 +1,4 @@
-"""The coach's part of the application: hints on request, reviews after hands.
-
-Both are CPU work (a search, a hand solved card by card): they run in worker
-threads, at most :data:`WORKERS` at once, so the event loop and the tables
-never wait on them, and each person gets at most one hint every
-:data:`HINT_COOLDOWN_S` and one review every :data:`REVIEW_COOLDOWN_S`.
-"""
+"""The coach's hints and reviews, run in worker threads, with a per-person cooldown."""
 
 from __future__ import annotations
 
@@ -50,9 +44,7 @@ class CoachService:
     # -- hints --------------------------------------------------------------------
 
     async def hint(self, table: Table, user_id: int, version: int, stamp: int | None) -> Hint:
-        """The hint for the user's seat. ``version`` and ``stamp`` (the game's
-        action count, when the button carries it) are what the hand showed:
-        a hint answers only the decision the asker is looking at."""
+        """The hint for the user's seat, only if ``version`` and ``stamp`` still match the game."""
         if not table.options.hints:
             raise HintsOff()
         seat = table.seat_of(user_id)
@@ -89,8 +81,7 @@ class CoachService:
     # -- reviews --------------------------------------------------------------------
 
     def hand_ended(self, table: Table, event: str) -> HandRecord | None:
-        """The hand the change ``event`` finished at ``table``, the first time
-        it is seen; None for any other change. Quick: a listener calls it."""
+        """The hand ``event`` finished at ``table``, the first time seen; else None. Quick."""
         game = table.game
         if event != ActionKind.PLAY.value or game is None or not game.hand_records:
             return None
@@ -106,8 +97,7 @@ class CoachService:
         return record
 
     async def reviews(self, table: Table, record: HandRecord) -> list[tuple[int, Review]]:
-        """``(user, review)`` for each person at the table who turned the
-        coach on and is not within the review cooldown."""
+        """``(user, review)`` for each person with the coach on, outside the review cooldown."""
         due = []
         for seat, occupant in enumerate(table.seats):
             user = occupant.user_id

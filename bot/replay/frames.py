@@ -1,11 +1,4 @@
-"""The frames of a finished game's replay, read from its hand records.
-
-A hand gives one frame for its bidding (the hands as dealt, every bid), one
-per trick played (the four cards of that trick on the table, the hands
-without them), and one for an accepted claim of the rest (the tricks it
-gave). The picture (:mod:`bot.render.replay`) is drawn from a frame alone,
-so tests check frames against the record and the picture separately.
-"""
+"""The frames of a finished game's replay: each hand's bidding, its tricks, a claim."""
 
 from __future__ import annotations
 

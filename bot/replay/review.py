@@ -1,7 +1,4 @@
-"""The coach's review of a whole game, for its replay: each seat's costliest
-card of each hand (:func:`bot.coach.review.review_hand`) and its costly bids
-(:func:`bot.coach.bid_review.review_bids`), computed once and stored as one
-JSON document."""
+"""The coach's review of a whole game for its replay, computed once and stored as JSON."""
 
 from __future__ import annotations
 
@@ -15,8 +12,7 @@ from bot.coach.review import Effect, review_hand
 from bot.game.record import HandRecord
 from bot.game.rules import RuleSet
 
-#: The document's shape; another shape is read as "not reviewed" and redone
-#: (version 1 had no bids).
+#: The document's shape; another is read as "not reviewed" and redone (1 had no bids).
 VERSION = 2
 
 
@@ -36,8 +32,7 @@ class Mark:
 
 @dataclass(frozen=True, slots=True)
 class BidMark:
-    """A costly bid: who made it, in which hand, the coach's bid instead, and
-    what that would have gained with the tricks as they fell."""
+    """A costly bid: who, which hand, the coach's bid instead and what it would have gained."""
 
     hand: int
     seat: int
@@ -55,8 +50,7 @@ class GameReview:
 
 
 def review_game(rules: RuleSet, records: Sequence[HandRecord]) -> GameReview:
-    """Every seat's costliest card and costly bid of every hand. CPU work of
-    seconds: run it off the event loop."""
+    """Every seat's costliest card and costly bid of every hand; seconds of CPU work."""
     cards = []
     bids = []
     player = review_player()

@@ -1,11 +1,4 @@
-"""Replays for the Discord layer: a finished game of this server, its frames,
-and the coach's marks (reviewed once per game, in the background, then read
-from the store).
-
-A game still in play is refused: its hands are secret until it is over.
-Finished games never change, so their replays are kept in a small cache and
-every frame of a viewer is drawn from memory.
-"""
+"""Replays of finished games (never one in play), cached, with the coach's marks."""
 
 from __future__ import annotations
 
@@ -89,8 +82,7 @@ class ReplayService:
             raise ShareRefused(game=replay.game_id)
 
     async def review(self, replay: Replay) -> GameReview | None:
-        """The coach's review of the game; None while it is made (it starts
-        in the background the first time it is asked for)."""
+        """The coach's review of the game; None while it is made in the background."""
         known = self._reviews.get(replay.game_id)
         if known is not None:
             return known

@@ -1,10 +1,4 @@
-"""Taking the pictures: the scripted game in SimCord, each screen through its preview.
-
-For every screen, SimCord's preview projects the message as the viewer sees
-it: the JSON document its bundled page renders (written as ``NAME.json`` when
-asked for). With a browser, that page is rendered in headless Chromium and
-cropped to the message, once per width (``NAME-desktop.png``, ``NAME-phone.png``).
-"""
+"""Taking the pictures: each screen's preview document, rendered and cropped per width."""
 
 from __future__ import annotations
 
@@ -31,14 +25,12 @@ from bot.screenshots.season_scene import season_screen
 from bot.screenshots.server_scenes import server_screens
 from bot.screenshots.tournament_scene import tournament_screen
 
-#: Browser viewports: a desktop client's chat column and a phone held upright.
-#: Tall enough for the longest message; the picture is cropped to the message.
+#: Viewports of a desktop chat column and an upright phone, tall enough for any message.
 WIDTHS: dict[str, tuple[int, int]] = {"desktop": (1000, 2000), "phone": (390, 2400)}
 #: The height of a picture of a channel (its newest messages, above the message box).
 CHANNEL_HEIGHT = 1100
 BOT_NAME = "Spades"
-#: Discord draws user mentions in embed descriptions and field values (without
-#: pinging); SimCord's preview leaves them as raw ``<@id>`` text there.
+#: Discord draws mentions in embed text; SimCord's preview leaves them as ``<@id>``.
 MENTIONING_EMBED_PARTS = ("embed_description", "embed_field_value")
 #: Parts of a preview document that belong to the preview session, not the screen.
 SESSION_PARTS = frozenset(
@@ -48,21 +40,18 @@ ASSET_HANDLE = re.compile(r'"a_[A-Za-z0-9_-]{16}"')
 
 
 class AlbumBot(PictureBot, Protocol):
-    """The bot the album plays: a Discord client (checked when it is built)
-    that can publish its slash commands."""
+    """The bot the album plays: a Discord client that can publish its slash commands."""
 
     async def sync_commands(self, guild_id: int | None = None) -> list[str]: ...
 
 
-#: Builds the bot with these settings and this source of deal seeds: the
-#: entry point's (``bot.runner.picture_bot``), which knows the Discord client.
+#: Builds the bot from settings and a seed source (``bot.runner.picture_bot``).
 MakeBot = Callable[[Settings, Callable[[], int]], AlbumBot]
 
 
 @dataclass
 class Album:
-    """Where the pictures go and how: widths, language, the browser if any
-    (none: no pictures), and whether to write the preview documents too."""
+    """Where the pictures go: widths, language, the browser (None: no pictures), documents."""
 
     outdir: Path
     widths: Sequence[str] = tuple(WIDTHS)
@@ -104,17 +93,14 @@ class Album:
 
 
 def framing(shot: Shot, width: str) -> tuple[tuple[int, int], Literal["surface", "viewport"]]:
-    """The browser's viewport and what of it is kept: the message, cropped;
-    or for a picture of a channel, the whole view of its newest messages."""
+    """The browser's viewport and the kept part: the message, or a channel's newest messages."""
     if shot.layout == "channel":
         return (WIDTHS[width][0], CHANNEL_HEIGHT), "viewport"
     return WIDTHS[width], "surface"
 
 
 def steady(document: dict[str, Any], caption: str) -> dict[str, Any]:
-    """The preview document without what changes from run to run: the
-    session's own ids, cursors and wall-clock times go, and its random asset
-    handles are numbered in the order they appear. With the screen's caption."""
+    """The preview document without what changes between runs (ids, cursors, clock), captioned."""
     kept = {key: value for key, value in document.items() if key not in SESSION_PARTS}
     text = json.dumps({"caption": caption, **kept}, ensure_ascii=False)
     numbers: dict[str, str] = {}

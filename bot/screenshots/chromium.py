@@ -1,13 +1,8 @@
 """Headless Chromium over the DevTools protocol, for SimCord's preview captures.
 
-SimCord's ``Preview.screenshot`` pins what one viewer sees and hands the
-pinned page to a capture manager, whose own renderer needs Playwright and a
-browser Playwright downloads. Here the renderer is Debian's ``chromium``
-instead, spoken to over ``--remote-debugging-pipe`` (NUL-separated JSON on
-file descriptors 3 and 4, so no port and no websocket): the same bundled
-preview page, the same readiness signal and the same crop as SimCord's
-renderer, taken by the browser a user installs with ``apt-get``.
-"""
+SimCord's own renderer needs Playwright and a browser it downloads; this one drives Debian's
+``chromium`` over ``--remote-debugging-pipe`` (NUL-separated JSON on fds 3 and 4, no port),
+with the same preview page, readiness signal and crop."""
 
 from __future__ import annotations
 
@@ -40,8 +35,7 @@ BROWSER_FLAGS = (
     "--disable-background-networking",
     "--mute-audio",
     "--force-color-profile=srgb",
-    # A mouse, as Discord's desktop client has: controls that show on hover
-    # (an image's download button) stay hidden. Headless has no pointer.
+    # A mouse, as on desktop Discord, so hover-only controls stay hidden.
     "--blink-settings=primaryHoverType=2,availableHoverTypes=2,"
     "primaryPointerType=4,availablePointerTypes=4",
 )
@@ -105,9 +99,7 @@ class Browser:
     async def launch(cls, executable: str | None = None) -> Browser:
         binary = executable or find_browser()
         profile = tempfile.mkdtemp(prefix="spades-chromium-")
-        # Chromium reads commands on fd 3 and writes answers on fd 4.
-        # The child's ends are moved above 4 first, so that placing them on
-        # 3 and 4 cannot overwrite one with the other.
+        # Chromium reads fd 3 and writes fd 4; the ends move above 4 first so none overwrites.
         commands_read, commands_write = _pipe_above_four(reading_end=True)
         answers_read, answers_write = _pipe_above_four(reading_end=False)
 
@@ -124,8 +116,7 @@ class Browser:
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.DEVNULL,
                 stderr=asyncio.subprocess.DEVNULL,
-                # close_fds would close 3 and 4 again after wire_pipes; Python's
-                # own descriptors are not inheritable, so nothing else leaks.
+                # close_fds would close 3 and 4; Python's own fds are not inheritable.
                 close_fds=False,
                 preexec_fn=wire_pipes,
             )
@@ -238,14 +229,7 @@ class Tab:
 
 
 class ChromiumCapture(ManagedCapture):
-    """SimCord's capture manager with Chromium over DevTools as its renderer.
-
-    ``Preview.screenshot`` settles the world, pins the viewer's page and calls
-    ``render``; this loads the bundled preview page with the pinned projection
-    answered to its first request (as SimCord's own renderer does), waits for
-    the page's readiness signal, freezes animations and crops to the geometry
-    the page itself measures.
-    """
+    """SimCord's capture manager rendering the pinned page in Chromium, frozen and cropped."""
 
     def __init__(self, preview: Preview, browser: Browser) -> None:
         super().__init__(preview)

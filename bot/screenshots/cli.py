@@ -51,12 +51,11 @@ def main(argv: list[str], make_bot: MakeBot) -> int:
         )
         return 2
     from bot.screenshots.chromium import BrowserFailed, BrowserMissing, find_browser
-    from bot.screenshots.scenes import LanguageUnavailable
 
     try:
         find_browser()
         written = asyncio.run(take_pictures(options, make_bot))
-    except (BrowserMissing, BrowserFailed, LanguageUnavailable) as exc:
+    except (BrowserMissing, BrowserFailed) as exc:
         print(f"screenshots: {exc}", file=sys.stderr)
         return 1
     pictures = [path for path in written if path.suffix == ".png"]

@@ -1,5 +1,4 @@
-"""The screen of a replay, after the game: the host's private viewer at the
-first trick the coach marked, with its note, the picture and the buttons."""
+"""The screen of a replay: the host's viewer at the first trick the coach marked."""
 
 from __future__ import annotations
 

@@ -1,14 +1,7 @@
-"""The game the pictures are taken from: four people play one game by clicking.
+"""The game the pictures are taken from: four people play one game by clicking in SimCord.
 
-Everything goes through slash commands, buttons and menus of the real bot in
-SimCord, the way the Discord tests play. The cards come from fixed seeds and
-SimCord's clock starts at the same instant every run and only moves when
-the bot waits, and every choice below is a fixed rule, so each run reaches
-the same screens with the same cards.
-
-Each key screen is handed to ``take`` the moment it is on screen (later
-clicks edit the same messages), together with the player who looks at it.
-"""
+Fixed seeds, SimCord's clock and fixed choices make every run reach the same screens with
+the same cards; each key screen goes to ``take`` with the player who looks at it."""
 
 from __future__ import annotations
 
@@ -46,9 +39,7 @@ HAND_LIMIT = 40  # a game to 250 ends long before; a stop if it ever did not
 
 @dataclass(frozen=True)
 class Shot:
-    """One screen: its file name, what it shows, who looks at it and the
-    message; the channel it is in (None: the game's) and whether the picture
-    is of that message alone or of the channel up to it."""
+    """One screen: file, caption, viewer, message, channel (None: the game's), message alone."""
 
     name: str
     caption: str
@@ -62,23 +53,13 @@ Take = Callable[[Shot], Awaitable[None]]
 
 
 class PictureBot(Protocol):
-    """What the scripted game reads of the bot it plays: its application core
-    (the table's state), its tournaments and its command tree (the options a
-    command has). The bot itself is built by the entry point, which knows the
-    Discord client."""
+    """What the scripted game reads of the bot: its core and its tournaments."""
 
     @property
     def app(self) -> SpadesApp: ...
 
     @property
     def tournaments(self) -> TournamentService: ...
-
-    @property
-    def tree(self) -> discord.app_commands.CommandTree[Any]: ...
-
-
-class LanguageUnavailable(Exception):
-    """The bot has no way to choose the language asked for."""
 
 
 class Game:
@@ -100,8 +81,9 @@ class Game:
     async def play(self) -> None:
         host = self.players[0]
         await self.choose_language()
+        # The album shows one channel, so the table plays in it, not in a thread.
         await host.slash(
-            self.channel, "spades new", target=TARGET, **self.table_language(), **self.no_thread()
+            self.channel, "spades new", target=TARGET, thread=False, **self.table_language()
         )
         for player in self.players[1:]:
             await player.click(self.table_message(), label=self.label("Join"))
@@ -144,31 +126,13 @@ class Game:
 
     def table_language(self) -> dict[str, str]:
         """The ``language`` option of /spades new, when a language is asked for."""
-        if self.language is None:
-            return {}
-        if "language" not in self.command_options("new"):
-            raise LanguageUnavailable(
-                "this bot has no `language` option on /spades new yet: it speaks English only"
-            )
-        return {"language": self.language}
-
-    def no_thread(self) -> dict[str, bool]:
-        """The album shows one channel: the table plays in it, not in a thread
-        (bots from before threads have no such option)."""
-        return {"thread": False} if "thread" in self.command_options("new") else {}
+        return {} if self.language is None else {"language": self.language}
 
     async def choose_language(self) -> None:
-        """Each player picks the language for their private text, if the bot lets them."""
-        options = self.command_options("language")
-        if self.language is None or not options:
-            return
-        for player in self.players:
-            await player.slash(self.channel, "spades language", **{options[0]: self.language})
-
-    def command_options(self, name: str) -> list[str]:
-        group = self.bot.tree.get_command("spades")
-        command = getattr(group, "get_command", lambda _: None)(name)
-        return [parameter.name for parameter in getattr(command, "parameters", [])]
+        """Each player picks the language for their private text."""
+        if self.language is not None:
+            for player in self.players:
+                await player.slash(self.channel, "spades language", language=self.language)
 
     def move_to(self, channel: simcord.ChannelHandle) -> None:
         """Go on at the table about to open in ``channel``."""
@@ -230,8 +194,7 @@ class Game:
     # -- playing -----------------------------------------------------------------------
 
     async def open_hand(self, player: MemberActor) -> simcord.ResponseMessage:
-        """The hand My hand brings: the press answers as a deferred update of
-        the table message, the hand its ephemeral follow-up (its owner's only)."""
+        """The hand My hand brings, as the deferred press's ephemeral follow-up."""
         pressed = await player.click(self.table_message(), label=self.label("My hand"))
         hand = pressed.followups[0] if pressed.followups else None
         assert hand is not None and hand.ephemeral, pressed
@@ -250,8 +213,7 @@ class Game:
         raise AssertionError("the game did not reach the screen")
 
     async def act(self, table: Table, game: GameState) -> None:
-        """The waited-on player clicks what a computer player would choose in
-        their place (the first hand's Nil excepted)."""
+        """The waited-on player clicks what a computer would (the first hand's Nil excepted)."""
         seat = self.waited_on(table)
         player = self.user_at(seat)
         hand = await self.open_hand(player)

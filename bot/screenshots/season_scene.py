@@ -1,6 +1,4 @@
-"""The screen of a season closing, after the tournament's: a moderator starts
-the next season, and the results channel gets the final leaderboard of the
-one that closed (the scripted game's players, rated by its game)."""
+"""The screen of a season closing: the results channel gets the closed season's leaderboard."""
 
 from __future__ import annotations
 

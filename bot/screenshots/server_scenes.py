@@ -1,10 +1,4 @@
-"""The screens of a server with several tables, after the scripted game: a
-table that talks in its thread, a watcher asking for a computer's seat, a
-player's ``/spades mygames`` and a moderator's ``/spades-admin show``.
-
-The same players go on from where the scripted game left them (same seeds,
-same clock), so these pictures too come out the same every run.
-"""
+"""The screens of a server with several tables, continuing the scripted game."""
 
 from __future__ import annotations
 
@@ -55,8 +49,7 @@ async def server_screens(game: Game) -> None:
 async def open_with_computers(
     game: Game, channel: ChannelHandle, host: MemberActor, joining: MemberActor | None = None
 ) -> None:
-    """A table in ``channel`` (in its thread, the default), ``joining`` seated
-    beside the host, computer players in the other seats, started."""
+    """A started table in ``channel`` with ``joining`` beside the host, computers elsewhere."""
     game.move_to(channel)
     await host.slash(channel, "spades new", target=TARGET, **game.table_language())
     if joining is not None:

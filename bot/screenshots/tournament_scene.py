@@ -1,9 +1,4 @@
-"""The screen of a tournament, after the server's: its message in the lounge,
-with the bracket picture and the first round's ready checks open.
-
-Eight players (the game's four and four more) register as four pairs by
-clicks, the organizer starts it, and the top seed presses Ready.
-"""
+"""The screen of a tournament: eight players register as pairs, it starts, a top seed is Ready."""
 
 from __future__ import annotations
 
@@ -43,9 +38,7 @@ async def tournament_screen(game: Game) -> None:
     await organizer.click(message(hall), label=label("Start"))
     tournament = service.in_channel(hall.id)
     assert tournament is not None, "the tournament did not open"
-    # Team 1 answers its ready check. (Pictured before any table opens or
-    # ready check ends: those post while the bracket picture is drawn in a
-    # thread of its own, so Discord's ids would not come out alike each run.)
+    # Team 1 answers its ready check, pictured before any table opens (ids would vary).
     first = tournament.team(tournament.matches[0].a or 0)
     assert first is not None, "a first-round match without its teams"
     await by_id(players, first.players[0]).click(message(hall), label=label("Ready"))

@@ -1,11 +1,4 @@
-"""The picture of a game: each team's score after every hand, drawn with Pillow.
-
-:func:`plot_scores` lays the chart out (where every point goes, which hands
-are marked) without drawing anything, so the layout can be checked; then
-:func:`render_png` draws it. One filled dot per team per hand sits on the
-team's line; a red ring marks a hand where the team was set, a purple square
-a hand where it lost points to the bag limit.
-"""
+"""Each team's score after every hand: laid out by :func:`plot_scores`, drawn with Pillow."""
 
 from __future__ import annotations
 
@@ -149,8 +142,7 @@ def _dashed(draw: ImageDraw.ImageDraw, y: int, x0: int, x1: int, colour: tuple[i
 
 
 def render_png(chart: ScoreChart, lang: str = ENGLISH, note: str = "") -> bytes:
-    """Draw the chart, its labels in ``lang`` and a one-line ``note`` (the
-    house rules), and return it as PNG bytes."""
+    """The chart as PNG bytes, labelled in ``lang``, with a one-line ``note``."""
     image = Image.new("RGB", (chart.width, chart.height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     small = _font(13)
@@ -242,7 +234,6 @@ def score_chart_png(
     lang: str = ENGLISH,
     note: str = "",
 ) -> bytes:
-    """The PNG picture of a finished (or running) game, labelled in ``lang``,
-    with a one-line ``note`` (the house rules that differ from the preset)."""
+    """The PNG chart of a game, labelled in ``lang``, with a one-line ``note`` (house rules)."""
     chart = plot_scores(hands, team_names, target, losing_score, winner)
     return render_png(chart, lang, note)

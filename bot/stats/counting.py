@@ -1,10 +1,4 @@
-"""What counting finished games writes: tallies, new ratings, partnerships.
-
-Pure: given the games in the order they ended and the skills they start
-from, :func:`plan_counting` works out every row to write, moving the skills
-game by game so that a player's second game in a batch starts from the
-rating the first one left.
-"""
+"""What counting finished games writes, worked out purely, each game moving skills on."""
 
 from __future__ import annotations
 
@@ -44,8 +38,7 @@ class RecordOutcome:
 
 @dataclass(frozen=True, slots=True)
 class SeasonSkills:
-    """People's skills in each server's running season (``season_of``, the
-    first when left out), where they start afresh; counting moves them on."""
+    """People's skills in each server's running season, where they start afresh."""
 
     skills: MutableMapping[SkillKey, Skill] = field(default_factory=dict)
     season_of: Mapping[int, int] = field(default_factory=dict)
@@ -66,8 +59,7 @@ def plan_game(
     """The rows one game writes; ``skills`` and ``season`` move on to after the game."""
     keys = [skill_key(game.guild_id, s) for s in game.seats]
     before = [skills.get(k, NEWCOMER) for k in keys]
-    # A computer level's strength does not start again with a season: its
-    # all-time skill stands in the season's rating too.
+    # A computer level's all-time skill stands in every season.
     season_before = [
         season.skills.get(k, NEWCOMER) if s.user_id is not None else before[i]
         for i, (k, s) in enumerate(zip(keys, game.seats, strict=True))
@@ -101,8 +93,7 @@ def plan_game(
             )
         )
         if new is not None and player.computer_level is not None:
-            # Two seats of the same level: the second update wins, which is
-            # as good as either for a level's rough strength.
+            # Two seats of one level: the second wins, as good as either for a rough strength.
             computer_skills[player.computer_level] = (new.mu, new.sigma)
     write = GameWrite(
         game_id=game.game_id,
@@ -130,8 +121,7 @@ def plan_counting(
     on_bad_record: Callable[[FinishedGame, Exception], None] | None = None,
     season: SeasonSkills | None = None,
 ) -> tuple[list[GameWrite], list[RecordOutcome | None]]:
-    """Rows for every game, in order. A game whose hand records cannot be
-    read raises, or with ``on_bad_record`` is reported and skipped (None)."""
+    """Rows for every game in order; an unreadable one raises, or goes to ``on_bad_record``."""
     season = season or SeasonSkills()
     writes: list[GameWrite] = []
     outcomes: list[RecordOutcome | None] = []

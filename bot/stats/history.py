@@ -1,10 +1,4 @@
-"""A finished game's history as a JSON file.
-
-The file holds the game's rules, seats, result and its hand records in the
-simulator's ``--record`` format; when the table's seed and action list are
-known they are included too, so the whole game can be rebuilt with
-:meth:`bot.game.state.Game.from_json`.
-"""
+"""A finished game's history as a JSON file, from which ``Game.from_json`` rebuilds it."""
 
 from __future__ import annotations
 

@@ -22,8 +22,7 @@ class PageSpan:
 
 
 def page_span(requested: int, total: int, size: int = PAGE_SIZE) -> PageSpan:
-    """The rows of page ``requested`` out of ``total`` rows; out-of-range pages
-    (a stale button after players left the board) show the nearest page."""
+    """The rows of page ``requested`` of ``total``; a stale page number shows the nearest."""
     pages = max(1, math.ceil(total / size))
     page = min(max(requested, 0), pages - 1)
     return PageSpan(page=page, pages=pages, offset=page * size, limit=size)
@@ -35,8 +34,7 @@ class LeaderboardPage:
     span: PageSpan
     total: int
     rows: tuple[LeaderboardRow, ...]
-    #: Which board of a server with seasons: a season's number, or 0 for
-    #: all time; None on a server that never started a season.
+    #: A season's number, 0 for all time, None on a server without seasons.
     season_no: int | None = None
     season: SeasonRow | None = None  # the season shown, when one is
 

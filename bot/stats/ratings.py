@@ -1,12 +1,6 @@
-"""Skill ratings: openskill's Plackett-Luce model, partners rated as one team.
+"""Skill ratings per server: openskill's Plackett-Luce model, partners rated as one team.
 
-Each server keeps its own ratings. A game moves the ratings of its four
-players together: the two partners of the winning team gain, the losers lose,
-and a draw pulls the two teams towards each other. Players are shown one
-whole number, ``1000 + 40 * (mu - 3 * sigma)``: a newcomer starts at 1000
-(openskill's ordinal 0), and the number rises as the player wins and as the
-model grows surer of them.
-"""
+Shown as ``1000 + 40 * (mu - 3 * sigma)``: a newcomer starts at 1000 (ordinal 0)."""
 
 from __future__ import annotations
 
@@ -61,9 +55,7 @@ def rate_teams(
 
 
 def is_rated(game: FinishedGame, rate_computer_games: bool) -> bool:
-    """Whether a game moves ratings: games with computer players, or with
-    the coach's hints on, only where the server chose to rate them; never a
-    game a moderator ended."""
+    """Whether a game moves ratings: never if a moderator ended it; computers or hints if chosen."""
     if game.reason is EndReason.MODERATOR:
         return False
     return rate_computer_games or not game.has_help

@@ -1,11 +1,4 @@
-"""A finished game as the statistics see it, read from the recorded hand records.
-
-Hand records are the JSON objects of the simulator's ``--record`` lines
-(:meth:`bot.game.record.HandRecord.to_json`). They are re-read here into small
-typed objects, and each hand is scored again with the game's rules so that
-sets, bags and Nils come from the engine's own scoring rather than a second
-copy of it.
-"""
+"""A finished game read from its hand records, each hand rescored by the engine's own rules."""
 
 from __future__ import annotations
 
@@ -153,13 +146,7 @@ def read_hands(rules: RuleSet, records: Iterable[Mapping[str, Any]]) -> list[Rec
 
 @dataclass(frozen=True, slots=True)
 class FinishedGame:
-    """Everything the statistics keep of one finished game.
-
-    ``winner`` is team 0 (seats 0 and 2), team 1, or None for a draw;
-    ``reason`` and ``reason_seat`` say how it ended (see
-    :class:`~bot.game.types.EndReason`); ``hand_records`` are JSON objects in
-    the ``--record`` format.
-    """
+    """Everything the statistics keep of one finished game (``winner`` None: a draw)."""
 
     guild_id: int
     game_id: int

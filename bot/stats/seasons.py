@@ -1,10 +1,4 @@
-"""Seasons of a server's leaderboard: what a season's name may be, and which
-season a ``season:`` option names.
-
-A server plays in its first season until a moderator starts the next one;
-closing a season freezes its leaderboard, and ratings start afresh in the
-new one while the all-time ones carry on (:mod:`bot.stats.counting`).
-"""
+"""Seasons of a server's leaderboard: valid names, and which season a ``season:`` option names."""
 
 from __future__ import annotations
 
@@ -22,8 +16,7 @@ Season = SeasonRow
 
 
 def season_name(text: str) -> tuple[str, str]:
-    """The name a moderator typed, tidied, and the key two names must not
-    share (case and spacing aside); a refusal for an empty or long one."""
+    """A typed season name tidied, and its key (case and spacing aside); refused if bad."""
     name = " ".join(text.split())
     if not name:
         raise SeasonNameEmpty()
@@ -33,8 +26,7 @@ def season_name(text: str) -> tuple[str, str]:
 
 
 def named(seasons: Sequence[Season], text: str) -> int:
-    """The number of the season ``text`` names: its number (what the menu
-    sends), or its name; :data:`ALL_TIME` for the all-time board."""
+    """The number of the season ``text`` names, by number or name; or :data:`ALL_TIME`."""
     wanted = " ".join(text.split())
     if wanted.isdigit() and (
         int(wanted) == ALL_TIME or any(s.number == int(wanted) for s in seasons)

@@ -1,12 +1,8 @@
 """The statistics service: counts finished games and answers the queries.
 
-No Discord here: the cog calls these methods and renders what they return.
-A table change that finishes a game (:func:`finished_by`) asks for
-:meth:`StatsService.record_game`, which the caller runs in the background so
-that no click waits for it; :meth:`StatsService.catch_up` (at start-up)
-counts any finished game that a crash or a stop left uncounted. Counting a
-game twice changes nothing: a game is counted exactly once.
-"""
+A change that finishes a game (:func:`finished_by`) leads to :meth:`StatsService.record_game`,
+run in the background so no click waits; :meth:`StatsService.catch_up` counts at start-up
+what a crash left uncounted. A game is counted exactly once."""
 
 from __future__ import annotations
 
@@ -20,14 +16,7 @@ from bot.game.types import ENGINE_KINDS, Action, ActionKind, EndReason
 from bot.i18n import ENGLISH
 from bot.refusals import SeasonNameTaken
 from bot.stats.chart import score_chart_png
-from bot.stats.counting import (
-    RatingChange,
-    RecordOutcome,
-    SeasonSkills,
-    SkillKey,
-    plan_counting,
-    skill_key,
-)
+from bot.stats.counting import RecordOutcome, SeasonSkills, SkillKey, plan_counting, skill_key
 from bot.stats.history import export_bytes
 from bot.stats.leaderboard import PAGE_SIZE, LeaderboardPage, SortKey, page_span
 from bot.stats.ratings import Skill
@@ -44,20 +33,9 @@ log = logging.getLogger(__name__)
 BEST_PARTNERS = 3
 HISTORY_LENGTH = 10
 
-__all__ = [
-    "RatingChange",
-    "RecordOutcome",
-    "StatsService",
-    "chart_png",
-    "finished_by",
-    "finished_from_table",
-]
-
 
 class StatsService:
-    """``owns`` names the servers whose finished games this process counts
-    (its shards' ones; all without it): two processes never count at once
-    for one server, whose ratings are read, moved and written back."""
+    """``owns``: the servers this process counts, so two processes never move one's ratings."""
 
     def __init__(
         self,
@@ -70,35 +48,27 @@ class StatsService:
         self.seasons_store = SeasonStore(store.store)
         self.page_size = page_size
         self.owns = owns
-        # Ratings are read, moved and written back: one batch at a time, so
-        # two games ending together with a player in common both count.
+        # One batch at a time, so two games sharing a player both move their rating.
         self._counting = asyncio.Lock()
 
     # -- at the end of a game ---------------------------------------------------
 
     async def record_game(self, game: FinishedGame) -> RecordOutcome | None:
-        """Fold a finished game into ratings and statistics.
-
-        Returns None if the game was counted before; raises BadRecord (and
-        writes nothing) if its hand records cannot be read.
-        """
+        """Count a finished game; None if counted before, BadRecord if unreadable."""
         return (await self.record_games([game]))[0]
 
     async def record_games(
         self, games: Sequence[FinishedGame], *, skip_bad: bool = False
     ) -> list[RecordOutcome | None]:
-        """Count games in the order given (the order they ended), in one
-        transaction. A game counted before gives None; so does, with
-        ``skip_bad``, a game whose records cannot be read (it is logged)."""
+        """Count games in the order they ended, in one transaction; None for each counted or bad."""
         async with self._counting:
             store = self.store
             counted = await store.counted_ids([g.game_id for g in games])
-            fresh: list[FinishedGame] = []
-            seen: set[int] = set()
+            unique: dict[int, FinishedGame] = {}  # each game once, the first time given
             for game in games:
-                if game.game_id not in counted and game.game_id not in seen:
-                    seen.add(game.game_id)
-                    fresh.append(game)
+                if game.game_id not in counted:
+                    unique.setdefault(game.game_id, game)
+            fresh = list(unique.values())
             settings = await store.rate_settings(g.guild_id for g in fresh)
             skills, season = await self._skills(fresh)
             writes, outcomes = plan_counting(
@@ -106,10 +76,7 @@ class StatsService:
             )
             await store.write_games(writes)
         by_id = {g.game_id: o for g, o in zip(fresh, outcomes, strict=True)}
-        results: list[RecordOutcome | None] = []
-        for game in games:
-            results.append(by_id.pop(game.game_id, None))
-        return results
+        return [by_id.pop(game.game_id, None) for game in games]
 
     async def _skills(
         self, games: Sequence[FinishedGame]
@@ -137,9 +104,7 @@ class StatsService:
     async def leaderboard(
         self, guild_id: int, sort: SortKey, page: int = 0, season: int | None = None
     ) -> LeaderboardPage:
-        """A page of the running season's leaderboard, or of ``season`` (a
-        number; :data:`ALL_TIME` for all time). A server that never started
-        a season has one board, all time, whatever ``season`` says."""
+        """A page of the running season's board, or of ``season`` (or :data:`ALL_TIME`)."""
         seasons = await self.seasons_store.seasons(guild_id)
         number = None
         shown = None
@@ -159,8 +124,7 @@ class StatsService:
     # -- seasons ----------------------------------------------------------------
 
     async def seasons(self, guild_id: int) -> list[Season]:
-        """The server's seasons, oldest first; one, the first, running since
-        the first game, on a server that never started another."""
+        """The server's seasons, oldest first (at least the first, running since its first game)."""
         stored = await self.seasons_store.seasons(guild_id)
         if stored:
             return stored
@@ -171,11 +135,8 @@ class StatsService:
         return named(await self.seasons(guild_id), text)
 
     async def start_season(self, guild_id: int, text: str, at: float) -> tuple[Season, str]:
-        """Close the running season and start one named ``text``; the closed
-        season (its final leaderboard owes a post) and the new one's name as
-        kept are returned. One committed
-        step, taken between two batches of counting, so that every game
-        counts wholly in one season."""
+        """Close the running season and start ``text``; returns the closed season and the new name.
+        One step between two counting batches, so every game counts wholly in one season."""
         name, key = season_name(text)
         async with self._counting:
             closed = await self.seasons_store.start_season(guild_id, name, key, at)
@@ -236,8 +197,7 @@ class StatsService:
         return await self.store.history(guild_id, user_id, limit)
 
     async def finished_game(self, game_id: int) -> tuple[FinishedGame, dict[str, Any]] | None:
-        """A finished game from the store, with its ``Game.to_json()`` form
-        (seed and actions); None if there is no such finished game on a server."""
+        """A finished server game with its ``Game.to_json()`` form; None if there is none."""
         stored = await self.store.stored_game(game_id)
         if stored is None or stored.guild_id is None:
             return None
@@ -300,8 +260,7 @@ class StatsService:
         return export_bytes(*found)
 
     async def catch_up(self, batch: int = 500) -> int:
-        """Count every finished game left uncounted (the bot stopped between a
-        game's end and its counting), oldest first; returns how many."""
+        """Count, oldest first, every finished game a stop left uncounted; returns how many."""
         ids = await self.store.uncounted_game_ids()
         counted = 0
         for start in range(0, len(ids), batch):
@@ -319,9 +278,7 @@ class StatsService:
 
 
 def finished_by(table: Table, event: str) -> FinishedGame | None:
-    """The record of the game that the engine action ``event`` finished at
-    ``table``; None for any other change. Quick and pure: a subscriber calls
-    it inline and hands the record to :meth:`StatsService.record_game`."""
+    """The record of the game ``event`` finished at ``table``, else None; pure, for a subscriber."""
     return finished_from_table(table) if event in ENGINE_KINDS else None
 
 
@@ -356,8 +313,7 @@ def _log_bad_record(game: FinishedGame, exc: Exception) -> None:
 def chart_png(
     game: FinishedGame, team_names: tuple[str, str], lang: str = ENGLISH, note: str = ""
 ) -> bytes:
-    """The end-of-game picture of a recorded game, labelled in ``lang``, with
-    a one-line ``note`` (its house rules)."""
+    """The end-of-game picture of a recorded game in ``lang``, with a one-line ``note``."""
     rules = game.rules
     return score_chart_png(
         game.hands(), team_names, rules.target, rules.losing_score, game.winner, lang, note

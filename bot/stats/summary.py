@@ -1,5 +1,4 @@
-"""What the statistics queries return (a player's recent games are the
-store's :class:`~db.stats_store.HistoryRow`; :mod:`bot.render.leaderboard` draws them all)."""
+"""What the statistics queries return, drawn by :mod:`bot.render.leaderboard`."""
 
 from __future__ import annotations
 
@@ -18,8 +17,7 @@ class PartnerRecord:
 
     @property
     def smoothed_win_rate(self) -> float:
-        # One imaginary win and one loss keep a single lucky game from
-        # outranking a long partnership.
+        # An imaginary win and loss keep one lucky game from outranking a long partnership.
         return (self.wins + self.draws / 2 + 1) / (self.games + 2)
 
 
@@ -32,11 +30,9 @@ class PlayerStats:
     rank: int | None  # place on the rating leaderboard, None before a rated game
     ranked_players: int
     best_partners: tuple[PartnerRecord, ...]
-    #: The player's most recent finished game here (how it ended: a game a
-    #: moderator ended counts in none of the figures above).
+    #: The player's latest finished game here (ended by a moderator, it counts in none above).
     last_game: HistoryRow | None = None
-    #: The running season, on a server that started one (the figures above
-    #: are then all time).
+    #: The running season, on a server that started one (the figures above are all time).
     season: SeasonStanding | None = None
 
 

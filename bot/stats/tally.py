@@ -1,9 +1,4 @@
-"""Per-player counters: what one game adds to a player's statistics.
-
-The same :class:`Tally` is both one seat's share of one game and the running
-sum over all of a player's games, so the aggregates kept in the database can
-be checked against a fresh count from the recorded games.
-"""
+"""Per-player counters: one :class:`Tally` is both one game's share and a player's running sum."""
 
 from __future__ import annotations
 

@@ -1,18 +1,9 @@
 """Drawing the bracket: seeds, byes, the winners' and losers' brackets.
 
-The bracket is first laid out for the next power of two, with the usual
-seeding order (1 v N, then 1's half against 2's half ...) so the top seeds
-meet last; the seeds beyond the real team count are byes. A match that can
-only ever receive one team (a bye, or a losers' match fed by byes) is then
-taken out and its team sent straight on, and one that can receive none
-disappears, so every match left is played by two teams.
-
-Double elimination: the losers of the first winners' round meet in the
-first losers' round; the losers of each later winners' round drop into
-every other losers' round against its survivors, in reverse order every
-other time so that teams who just met are kept apart. The grand final is
-the winners' champion (slot a) against the losers' champion (slot b).
-"""
+Laid out for the next power of two in the usual seeding order (top seeds meet last), the
+extra seeds being byes; a match that can receive only one team is removed and its team
+sent on. In double elimination each later winners' round drops its losers into every
+other losers' round, reversed every other time so teams who just met are kept apart."""
 
 from __future__ import annotations
 
@@ -33,8 +24,7 @@ from bot.tournament.model import (
     Team,
 )
 
-#: Where a slot's team comes from in the full layout: a seed, or the winner
-#: or loser of an earlier node (its index).
+#: Where a slot's team comes from: a seed, or the winner or loser of an earlier node.
 Source = tuple[Literal["seed", "winner", "loser"], int]
 
 #: The order of the stages, for standings: later stages rank higher.
@@ -42,8 +32,7 @@ STAGE_ORDER: dict[Bracket, int] = {"W": 0, "L": 1, "GF": 2, "GF2": 3}
 
 
 def seed_order(size: int) -> list[int]:
-    """The seeds of a full bracket of ``size`` (a power of two) from top to
-    bottom: 1, 8, 4, 5, 2, 7, 3, 6 for 8. Neighbours meet in round one."""
+    """The seeds of a full bracket of ``size`` top to bottom (8: 1, 8, 4, 5, 2, 7, 3, 6)."""
     order = [1]
     while len(order) < size:
         count = len(order) * 2
@@ -60,8 +49,7 @@ def bracket_size(teams: int) -> int:
 
 
 def full_round_size(teams: int, bracket: Bracket, round_no: int) -> int:
-    """How many matches a round has in the full bracket, byes included
-    (the range of :attr:`Match.position`)."""
+    """How many matches a round has in the full bracket (the range of ``Match.position``)."""
     size = bracket_size(teams)
     if bracket == "W":
         return size >> round_no
@@ -79,9 +67,7 @@ def team_rating(players: Sequence[int], ratings: Mapping[int, float]) -> float |
 def seed_teams(
     groups: Sequence[tuple[int, ...]], ratings: Mapping[int, float], rng: random.Random
 ) -> tuple[Team, ...]:
-    """Teams from their players, seeded by rating (higher first), the
-    unrated after them; equal ratings and the unrated in an order drawn
-    with ``rng``."""
+    """Teams seeded by rating, the unrated last; ties ordered with ``rng``."""
     rated = [(players, team_rating(players, ratings)) for players in groups]
     rng.shuffle(rated)
     rated.sort(key=lambda item: (item[1] is None, -(item[1] or 0.0)))
@@ -100,8 +86,7 @@ class _Node:
 
 
 def _layout(size: int, fmt: Format) -> list[_Node]:
-    """Every match of a full bracket of ``size`` teams, each after those
-    that feed it."""
+    """Every match of a full bracket of ``size`` teams, each after those that feed it."""
     nodes: list[_Node] = []
     order = seed_order(size)
     winners: list[list[int]] = []  # node indexes per winners' round
@@ -148,9 +133,7 @@ def _round(
 
 
 def build_matches(team_count: int, fmt: Format) -> tuple[Match, ...]:
-    """The bracket of ``team_count`` teams (2 to 64) seeded 1..N, byes
-    already resolved: the seeds sit in their first real match, every match
-    waits for its teams (the caller opens the ready checks)."""
+    """The bracket of ``team_count`` teams (2 to 64), byes resolved, every match waiting."""
     if not 2 <= team_count <= MAX_TEAMS:
         raise ValueError(f"a bracket takes 2 to {MAX_TEAMS} teams, not {team_count}")
     nodes = _layout(bracket_size(team_count), fmt)
@@ -200,10 +183,7 @@ def with_team(match: Match, slot: Slot, team: int) -> Match:
 
 
 def final_standings(matches: Sequence[Match], team_ids: Sequence[int]) -> tuple[Standing, ...]:
-    """Places once every match is done: the champion first, then the teams
-    by the stage where they were knocked out, later stages first; teams
-    knocked out at the same stage (the two semi-final losers of a single
-    elimination bracket ...) share a place."""
+    """Places: the champion first, then by the stage of elimination; one stage shares a place."""
     last: dict[int, Match] = {}
     for m in matches:
         if m.state == "done":

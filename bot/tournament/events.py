@@ -1,12 +1,7 @@
 """The steps of a tournament, one event each, and their stored form.
 
-An event records a decision already taken (a click, a timer that fired, a
-game that ended); :func:`bot.tournament.state.apply` checks it against the
-tournament and refuses it with a :class:`TournamentRefusal` when it does not
-fit. ``manages_server`` is what the Discord layer knows of the acting member
-(the server's Manage Server permission): with it, a member other than the
-organizer may start, decide and cancel.
-"""
+An event records a decision already taken; :func:`bot.tournament.state.apply` refuses it
+when it does not fit. ``manages_server``: a member other than the organizer may act."""
 
 from __future__ import annotations
 
@@ -15,8 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-#: Every code a :class:`TournamentRefusal` of :func:`bot.tournament.state.apply`
-#: carries, for the Discord layer to word each one.
+#: Every code of a :class:`TournamentRefusal`, for the Discord layer to word.
 REFUSAL_CODES = frozenset(
     {
         "already_ready",
@@ -47,9 +41,7 @@ REFUSAL_CODES = frozenset(
 
 
 class TournamentRefusal(Exception):
-    """An event the tournament refuses; the tournament is left as it was.
-    ``code`` is stable (see :data:`REFUSAL_CODES`): the Discord layer words
-    it for the user; ``params`` name the match or team concerned."""
+    """An event refused; ``code`` is stable (:data:`REFUSAL_CODES`), ``params`` name what."""
 
     def __init__(self, code: str, **params: object) -> None:
         super().__init__(code)
@@ -88,9 +80,7 @@ class Withdraw:
 
 @dataclass(frozen=True, slots=True)
 class Start:
-    """Registration closes and the bracket is drawn. ``seed`` makes every
-    draw (partners, order among equal ratings) repeatable; ``ratings`` are
-    the players' ratings on the server, unrated players left out."""
+    """Registration closes and the bracket is drawn, repeatably from ``seed``, by ``ratings``."""
 
     by: int
     seed: int

@@ -1,14 +1,8 @@
-"""Opening a match's table: once, whatever stops the process on the way.
+"""Opening a match's table once, whatever stops the process on the way.
 
-A match's table opens in a channel of its own (a thread of the tournament's
-channel, where the bot may start one; else the channel itself). The channel
-is written down before the table is opened, and a channel has at most one
-open table, so a step repeated after a restart finds the table it opened
-the first time in that channel and carries on from where it stopped: seating
-the teams (team a at seats 0 and 2, team b at 1 and 3), then starting the
-game. Only a Discord thread started just before a crash, and never written
-down, is left behind (empty).
-"""
+The channel (a thread, else the tournament's channel) is written down before the table
+opens and holds at most one open table, so a repeated step finds the table it opened and
+carries on seating and starting. Only a thread started just before a crash is left empty."""
 
 from __future__ import annotations
 
@@ -33,10 +27,7 @@ class MatchChannels(Protocol):
     """Where match tables open (the Discord layer knows threads)."""
 
     def request(self, tournament: Tournament, match: Match, found: Found) -> None:
-        """Find a channel for the match's table (a new thread of the
-        tournament's channel, or the channel itself where no thread can be
-        started), in its own time, and then call ``found`` with it; nothing
-        if a request for the match is already under way."""
+        """Find the match's table a channel in the background, then call ``found``; once a match."""
 
 
 def seating(tournament: Tournament, match: Match) -> list[int]:
@@ -70,10 +61,7 @@ class MatchTables:
         self.opened = 0  # tables opened by this process (benchmarks count them)
 
     async def open(self, tournament: Tournament, match: Match, then: Found) -> int | None:
-        """The id of the match's table, open with the game started; None if
-        it has no channel yet (one is asked for: ``then`` is called once it
-        is written down) or its channel is taken by another table for now (tried
-        again at the next follow-up)."""
+        """The match's table, open and started; None while its channel is asked for or taken."""
         found = {m.match_no: m for m in await self.store.match_tables(tournament.id)}
         known = found.get(match.number)
         if known is not None and known.table_id is not None:
@@ -91,8 +79,7 @@ class MatchTables:
         if table is None:
             return None
         if known.channel_id != tournament.channel_id and table.thread_id is None:
-            # The table's channel is its thread: known as such, it is
-            # archived once the game is over, like any table's thread.
+            # Its channel is its thread, archived after the game like any table's.
             table = await self.app.set_thread(table.id, known.channel_id)
         for user in (u for u in players if not table.is_seated(u)):
             table = await self.app.tables.join(table.id, user, table.version)

@@ -1,10 +1,4 @@
-"""A tournament as a value: its settings, teams, bracket and phase.
-
-Every type here is frozen. A tournament changes only through
-:func:`bot.tournament.state.apply`, which returns a new value, so that the
-store can log each step as one event and rebuild the tournament by replaying
-them. Times are seconds since the epoch, as the caller's clock gives them.
-"""
+"""A tournament as a frozen value, changed only by replaying events through ``apply``."""
 
 from __future__ import annotations
 
@@ -12,16 +6,13 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Format = Literal["single", "double"]
-#: ``pairs``: people register with a partner (solo registrants are paired
-#: among themselves at the start); ``draw``: everyone registers alone and the
-#: partners are drawn at the start.
+#: ``pairs``: register with a partner (solos are paired); ``draw``: partners drawn at the start.
 TeamsMode = Literal["pairs", "draw"]
 Phase = Literal["registering", "running", "over", "cancelled"]
 #: The winners' bracket, the losers' bracket, the grand final and its second game.
 Bracket = Literal["W", "L", "GF", "GF2"]
 MatchState = Literal["waiting", "ready_check", "playing", "done"]
-#: How a match was settled: at the table, by a team missing its ready check,
-#: or by the organizer.
+#: How a match was settled: at the table, by a missed ready check, or by the organizer.
 How = Literal["played", "no_show", "decided"]
 Slot = Literal["a", "b"]
 
@@ -32,9 +23,7 @@ TEAM_SIZE = 2
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """What the organizer chose when opening the tournament. ``house`` is the
-    house-rules text (as ``--house``) and ``turn_limit`` the table's turn
-    limit choice: both are passed to every match's table unread."""
+    """What the organizer chose; ``house`` and ``turn_limit`` pass to every match's table unread."""
 
     name: str
     format: Format = "single"
@@ -67,8 +56,7 @@ class Registrations:
 
 @dataclass(frozen=True, slots=True)
 class Team:
-    """A team of the bracket. Teams are numbered by seed: ``id == seed``, 1
-    the best; ``rating`` is its players' mean rating, None when unrated."""
+    """A team, numbered by seed (``id == seed``, 1 best); ``rating`` None when unrated."""
 
     id: int
     players: tuple[int, ...]
@@ -86,20 +74,14 @@ class Destination:
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """One game of the bracket, numbered from 1 in the order the rounds come
-    (winners' rounds, losers' rounds, the grand final, its second game).
+    """One game of the bracket, numbered in round order; ``winner_to``/``loser_to`` None: out.
 
-    ``winner_to``/``loser_to`` None means the team leaves the bracket there
-    (eliminated, or the champion). ``scores`` are in slot order (a, b).
-    A bye leaves no match behind: the team with a bye already sits in its
-    next match's slot, so every match has two teams once it is ready.
-    """
+    A bye leaves no match: its team already sits in its next one, so a ready match has two teams."""
 
     number: int
     bracket: Bracket
     round: int
-    #: Its position from the top among its round's matches in the full bracket
-    #: (byes included), for drawing it.
+    #: Its position from the top in its round of the full bracket (byes included).
     position: int = 0
     a: int | None = None
     b: int | None = None
@@ -144,13 +126,7 @@ class Standing:
 
 @dataclass(frozen=True, slots=True)
 class Tournament:
-    """A tournament, from its registration to its final standings.
-
-    ``version`` counts the events applied: the store refuses an event
-    written against an older version, so each step happens once.
-    ``left_out`` are the registrants who got no team at the start (the odd
-    solo registrant, partners who never confirmed).
-    """
+    """A tournament; ``version`` counts events, ``left_out`` the registrants without a team."""
 
     id: int
     guild_id: int

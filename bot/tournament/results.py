@@ -1,6 +1,4 @@
-"""A tournament rebuilt from its stored events, a player's places in the
-finished tournaments of a server (shown with their statistics), and the
-tournament matches among a player's games (shown in their history)."""
+"""Tournaments rebuilt from their events, a player's places, and the matches among their games."""
 
 from __future__ import annotations
 
@@ -16,8 +14,7 @@ from db.tournaments import GameMatch, TournamentEvent, TournamentRow, Tournament
 
 
 def rebuild(row: TournamentRow, events: list[TournamentEvent]) -> Tournament:
-    """The tournament its log describes; the first event holds the settings
-    (also in the row), every later one is replayed at its own time."""
+    """The tournament its log describes, each event replayed at its own time."""
     tournament = new_tournament(
         row.id, row.guild_id or 0, row.channel_id, row.organizer_id, settings_of(row.settings)
     )

@@ -1,20 +1,10 @@
 """The tournament service: runs every tournament's bracket by itself.
 
-Each step is one event (:mod:`bot.tournament.events`) checked by the pure
-core (:func:`bot.tournament.state.apply`) and committed by
-:class:`~db.tournaments.TournamentStore` with a version check, with the
-tournament's one deadline (its next ready check to run out), in one
-transaction. What a step leads to follows from the committed state, so it
-happens again after a restart if the process stopped before it:
-
-* a match whose teams both pressed Ready gets its table (see
-  :mod:`bot.tournament.match_tables`, which never opens one twice);
-* a table of a match whose game ended advances its winner;
-* a ready check that ran out settles its match (the scheduler's deadline).
-
-Listeners (the Discord layer) are told of every committed step with the
-tournament as it now is; they must return at once.
-"""
+Each step is one event checked by :func:`bot.tournament.state.apply` and committed with a
+version check and its deadline in one transaction. What a step leads to (a ready match's
+table, a finished table's winner advancing, a ready check running out) follows from the
+committed state, so a restart does it again if the process stopped before it.
+Listeners are told of every committed step and must return at once."""
 
 from __future__ import annotations
 
@@ -75,9 +65,7 @@ class TournamentService:
     # -- start and stop ---------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load every open tournament, and every finished one whose message
-        is behind, start the deadlines, and catch up on what was left undone
-        when the process stopped."""
+        """Load open tournaments (and finished ones shown behind), start deadlines and catch up."""
         for row in [*await self.store.open_ones(), *await self.store.unshown()]:
             # A process of a sharded bot runs its own servers' tournaments.
             if self.app.shards.owns(row.guild_id):
@@ -102,8 +90,7 @@ class TournamentService:
         return self._tournaments.get(tournament_id)
 
     def loaded(self) -> list[Tournament]:
-        """The tournaments this process knows: open, finished since the
-        start, or finished with a message still to bring up to date."""
+        """Open tournaments, those finished since the start, and those whose message is behind."""
         return list(self._tournaments.values())
 
     def version(self, tournament_id: int) -> int:
@@ -115,8 +102,7 @@ class TournamentService:
         await self.store.shown(tournament_id, version)
 
     async def standings_owed(self) -> list[Tournament]:
-        """The finished tournaments of this process's servers whose final
-        standings were never posted (the process stopped first)."""
+        """This process's finished tournaments whose final standings were never posted."""
         owed = []
         for row in await self.store.standings_owed():
             if self.app.shards.owns(row.guild_id):
@@ -134,15 +120,12 @@ class TournamentService:
         return self._rows.get(tournament_id)
 
     def in_channel(self, channel_id: int | None) -> Tournament | None:
-        """The channel's tournament: the newest open one, else the newest
-        that ended since the bot started."""
+        """The channel's newest open tournament, else its newest ended since the start."""
         found = [t for t in self._tournaments.values() if t.channel_id == channel_id]
         return max(found, key=lambda t: (t.phase in ("registering", "running"), t.id), default=None)
 
     async def latest_in_channel(self, channel_id: int | None) -> Tournament | None:
-        """The channel's tournament: its newest open one, else its newest over
-        or cancelled one (to show its final bracket), read back from its log
-        if it ended before this process started."""
+        """The channel's newest open tournament, else its newest finished one."""
         row = None if channel_id is None else await self.store.latest_in_channel(channel_id)
         if row is None:
             return None
@@ -185,9 +168,7 @@ class TournamentService:
         return tournament
 
     async def act(self, tournament_id: int, event: Event) -> Tournament:
-        """Apply and commit one step; raises TournamentRefusal (nothing
-        written) if the tournament refuses it. A decision or a cancel first
-        ends the tables it takes the games of (see :meth:`_end_tables`)."""
+        """Apply and commit one step; raises TournamentRefusal with nothing written."""
         if isinstance(event, Decide | Cancel):
             await self._end_tables(tournament_id, event)
         tournament = await self._commit(tournament_id, event)
@@ -195,8 +176,7 @@ class TournamentService:
         return tournament
 
     async def start_bracket(self, tournament_id: int, by: int, manages_server: bool) -> Tournament:
-        """Close registration and draw the bracket, seeded by the players'
-        ratings on the server (the unrated are left out of ``ratings``)."""
+        """Close registration and draw the bracket, seeded by the players' server ratings."""
         tournament = self._tournaments.get(tournament_id)
         if tournament is None:
             raise TournamentRefusal("unknown_tournament")
@@ -209,13 +189,10 @@ class TournamentService:
         return await self.act(tournament_id, Start(by, seed, ratings, manages_server))
 
     async def _end_tables(self, tournament_id: int, event: Decide | Cancel) -> None:
-        """End, as a moderator would, the tables whose games ``event`` takes
-        away: the decided match's, or every open one of a cancelled
-        tournament, so nobody plays on a game that no longer counts. Checked
-        first (a refused event ends nothing); done before the event is
-        committed, so a stop in between leaves the match waiting for the
-        decision, not a table played for nothing (an ended game has no
-        winner, so it advances nobody)."""
+        """End the tables whose games ``event`` takes away, so no game is played for nothing.
+
+        Done before the event is committed: a stop in between leaves the match waiting for the
+        decision, not a table played for nothing (an ended game advances nobody)."""
         tournament = self._tournaments.get(tournament_id)
         if tournament is None:
             raise TournamentRefusal("unknown_tournament")
@@ -270,9 +247,7 @@ class TournamentService:
     # -- what follows -----------------------------------------------------------------
 
     async def _follow_up(self, tournament_id: int) -> None:
-        """Do what the committed state calls for: open the tables of the
-        matches ready to play, take the results of games that ended. One at a
-        time per tournament, each match read as it is now."""
+        """Open ready matches' tables and take finished games' results, one tournament at a time."""
         lock = self._following.setdefault(tournament_id, asyncio.Lock())
         async with lock:
             tournament = self._tournaments.get(tournament_id)
@@ -312,8 +287,7 @@ class TournamentService:
         await self._follow_up(found[0].id)
 
     async def _take_result(self, tournament_id: int, table_id: int) -> None:
-        """The match's winner advances once its game is over (a draw, which
-        only a moderator's end makes, waits for the organizer's decision)."""
+        """Advance the match's winner once its game is over (a draw awaits a decision)."""
         found = self.of_table(table_id)
         if found is None:
             return
@@ -339,8 +313,7 @@ class TournamentService:
             return
         now = self.app.now()
         for number in range(1, len(tournament.matches) + 1):
-            # Each match as it is now: the deadline adopted after one expiry
-            # may be due at once and run this again for the same matches.
+            # Each match as it is now: a deadline adopted meanwhile may have run this already.
             current = self._tournaments.get(tournament_id)
             match = current.match(number) if current is not None else None
             due = match.deadline if match is not None else None

@@ -1,15 +1,8 @@
-"""Applying one event to a tournament: every rule of registration, ready
-checks and advancing lives here.
+"""Applying one event to a tournament: every rule of registration, ready checks and advancing.
 
-``apply(t, event, now)`` returns the next tournament or raises
-:class:`~bot.tournament.events.TournamentRefusal`, leaving ``t`` as it was.
-It reads nothing but its arguments, so replaying the stored events with
-their times rebuilds the same tournament.
-
-When both teams of a match are known its ready check opens at once (the
-deadline is ``now`` plus the tournament's ``ready_s``), so a match starts as
-soon as its teams are known, not when its round is complete.
-"""
+``apply(t, event, now)`` returns the next tournament or raises ``TournamentRefusal``; it
+reads only its arguments, so replaying the stored events rebuilds the same tournament.
+A match's ready check opens as soon as both its teams are known."""
 
 from __future__ import annotations
 
@@ -32,14 +25,7 @@ from bot.tournament.events import (
     TournamentRefusal,
     Withdraw,
 )
-from bot.tournament.model import (
-    MAX_TEAMS,
-    TEAM_SIZE,
-    How,
-    Match,
-    Registrations,
-    Tournament,
-)
+from bot.tournament.model import MAX_TEAMS, TEAM_SIZE, How, Match, Registrations, Tournament
 
 
 def apply(t: Tournament, event: Event, now: float) -> Tournament:
@@ -211,8 +197,7 @@ def _finish(
     loser = done.loser
     assert loser is not None
     if done.bracket == "GF" and winner == done.b:
-        # The losers' champion beat the winners' champion once: a second
-        # final, since each team has now lost once.
+        # The losers' champion won the final: a second one, each team having lost once.
         second = Match(number=len(t.matches) + 1, bracket="GF2", round=1, a=done.a, b=done.b)
         return _open_ready_checks(_put(t, second), now)
     for team, to in ((winner, done.winner_to), (loser, done.loser_to)):

@@ -18,7 +18,6 @@ from bot.clock.scheduler import (
     Clock,
     Deadline,
     DeadlineStore,
-    MemoryDeadlineStore,
     Scheduler,
     SystemClock,
 )
@@ -31,7 +30,6 @@ __all__ = [
     "ClockView",
     "Deadline",
     "DeadlineStore",
-    "MemoryDeadlineStore",
     "Scheduler",
     "SystemClock",
 ]

@@ -33,7 +33,8 @@ schema per part on that PostgreSQL database (dropped afterwards).
 4. First touch: a table whose game has ``--first-touch`` actions (heuristic
    players, one long game) is stored; then ``--touches`` times a new service
    (nothing resumed) is asked for it, each timed until the table is back in
-   memory: read from the store and its game rebuilt.
+   memory: read from the store and its game rebuilt. The heap is frozen
+   before, as the bot freezes its own once started (``bot.app``).
 
 The last line is one JSON object:
 ``{"actions_per_s_one_table": ..., "actions_per_s_100_tables": ..., "p50_ms": ...,
@@ -58,6 +59,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from bot.ai.base import make_player
+from bot.app import freeze_start_up_heap
 from bot.game.random_play import random_card
 from bot.game.rules import PRESETS
 from bot.game.state import Game
@@ -324,6 +326,7 @@ async def first_touch(target: str, actions: int, touches: int) -> list[float]:
     finally:
         await store.close()
     store = await Store.open(target)
+    freeze_start_up_heap()  # as the bot does once it has started
     timings: list[float] = []
     try:
         for _ in range(touches):

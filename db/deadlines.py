@@ -49,34 +49,17 @@ class DeadlineSQL(StorePart):
             (owner, kind, due_at, to_json(data)),
         )
 
-    async def delete_deadline(self, owner: int, kind: str | None = None) -> None:
-        """Remove one deadline of a table, or all of them when ``kind`` is None."""
-        async with self.transaction() as db:
-            if kind is None:
-                await db.execute("DELETE FROM deadlines WHERE table_id = ?", (owner,))
-            else:
-                await db.execute(
-                    "DELETE FROM deadlines WHERE table_id = ? AND kind = ?", (owner, kind)
-                )
+    async def delete_deadline(self, owner: int, kind: str) -> None:
+        """Remove the table's deadline of that kind, if it has one."""
+        await self.db.execute(
+            "DELETE FROM deadlines WHERE table_id = ? AND kind = ?", (owner, kind)
+        )
 
     async def load_deadlines(self) -> list[Deadline]:
         """Every stored deadline, soonest first."""
-        return await self.next_deadlines()
-
-    async def next_deadlines(
-        self, until: float | None = None, limit: int | None = None
-    ) -> list[Deadline]:
-        """Deadlines due at or before ``until`` (all when None), soonest first."""
-        sql = "SELECT table_id, kind, due_at, data FROM deadlines"
-        args: list[Any] = []
-        if until is not None:
-            sql += " WHERE due_at <= ?"
-            args.append(until)
-        sql += " ORDER BY due_at, table_id, kind"
-        if limit is not None:
-            sql += " LIMIT ?"
-            args.append(limit)
-        rows = await self.db.fetchall(sql, args)
+        rows = await self.db.fetchall(
+            "SELECT table_id, kind, due_at, data FROM deadlines ORDER BY due_at, table_id, kind"
+        )
         return [Deadline(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
 
 

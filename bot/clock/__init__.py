@@ -1,8 +1,9 @@
 """The turn clock: durable deadlines and what happens to tables when they fall due.
 
 * :mod:`~bot.clock.scheduler`: one task firing every table's stored deadlines.
-* :mod:`~bot.clock.settings`: the ``[clock]`` settings section.
-* :mod:`~bot.clock.deadlines`: which deadlines a table needs (pure).
+* :mod:`~bot.clock.settings`: the ``[clock]`` settings section (data only).
+* :mod:`~bot.clock.deadlines`: which deadlines a table needs, and when its
+  turn notices fall (pure).
 * :mod:`~bot.clock.turn_clock`: :class:`~bot.clock.turn_clock.TurnClock`,
   the deadline handlers, planning each table after every change.
 * :mod:`~bot.clock.computer`: the computer players' and stand-ins' moves.
@@ -17,7 +18,6 @@ from bot.clock.scheduler import (
     Clock,
     Deadline,
     DeadlineStore,
-    MemoryDeadlineStore,
     Scheduler,
     SystemClock,
 )
@@ -30,7 +30,6 @@ __all__ = [
     "ClockView",
     "Deadline",
     "DeadlineStore",
-    "MemoryDeadlineStore",
     "Scheduler",
     "SystemClock",
 ]

@@ -98,8 +98,23 @@ def forced_bid(game: Game, seat: int) -> int | None:
 def turn_stages(table: Table, settings: ClockSettings, since: float) -> list[float]:
     """Due times of the turn's later notices and, last, of the limit."""
     limit = table.rules.turn_limit_s
-    offsets = settings.notice_offsets(limit)
+    offsets = notice_offsets(settings, limit)
     return [since + o for o in offsets] + [since + limit + CLAIM_MARGIN_S]
+
+
+def notice_offsets(settings: ClockSettings, limit_s: float) -> list[float]:
+    """When the later notices fall, in seconds after the turn began, soonest first."""
+    points = {
+        *settings.notice_after_s,
+        *(f * limit_s for f in settings.notice_at_fractions),
+        *(limit_s - b for b in settings.notice_before_s),
+    }
+    kept: list[float] = []
+    gap = settings.min_notice_gap_s
+    for point in sorted(p for p in points if 0 < p < limit_s):
+        if limit_s - point >= gap and (not kept or point - kept[-1] >= gap):
+            kept.append(point)
+    return kept
 
 
 def turn_deadline(table: Table, wait: Wait, stages: list[float], stage: int) -> Deadline:

@@ -66,17 +66,3 @@ class ClockSettings(BaseModel):
         if any(v <= 0 for v in values):
             raise ValueError("notice times are positive numbers of seconds")
         return values
-
-    def notice_offsets(self, limit_s: float) -> list[float]:
-        """When the later notices fall, in seconds after the turn began, soonest first."""
-        points = {
-            *self.notice_after_s,
-            *(f * limit_s for f in self.notice_at_fractions),
-            *(limit_s - b for b in self.notice_before_s),
-        }
-        kept: list[float] = []
-        gap = self.min_notice_gap_s
-        for point in sorted(p for p in points if 0 < p < limit_s):
-            if limit_s - point >= gap and (not kept or point - kept[-1] >= gap):
-                kept.append(point)
-        return kept

@@ -2,8 +2,8 @@
 
 Each open table (and each one just over, for its thread) has the deadlines
 :mod:`bot.clock.deadlines` calls for: an
-action's are written in the action's own commit (the clock plans them from
-the table as the action leaves it, ``TableService.add_to_each_commit``), a new
+action's are part of its step and written in its own commit (the clock plans
+them from the table as the action leaves it, ``TableService.plan_with``), a new
 table's and those the handlers change are written by the clock, and at start
 every table missing its deadlines gets them. The handlers here act when
 they fall due: reminders and the claim announcement for a late
@@ -51,7 +51,6 @@ from bot.tables.kinds import CREATE, REMATCH, START
 from bot.tables.model import OpenTable, Table, TableStatus
 from bot.tables.service import TableService
 from db.clock_store import ClockStore, TableClockState
-from db.store import Change
 
 # Stands for the game of away seats stored at a table whose game is over.
 GAME_OVER = -1
@@ -91,8 +90,6 @@ class TurnClock:
         self._locks: dict[int, asyncio.Lock] = {}
         self._computing: set[tuple[int, str]] = set()
         self._unsubscribe: Callable[[], None] | None = None
-        # table id -> (the version an action is about to commit, its deadlines)
-        self._committing: dict[int, tuple[int, tuple[Deadline, ...]]] = {}
 
     # -- lifecycle --------------------------------------------------------------
 
@@ -105,7 +102,7 @@ class TurnClock:
         # One write per action: each action's commit carries the deadlines it
         # arms; the clock itself writes only for what no action carries (a new
         # table, its own handlers).
-        self.service.add_to_each_commit(self._with_deadlines)
+        self.service.plan_with(self)
         self._unsubscribe = self.service.subscribe(self._on_change)
         await self.scheduler.start()
         open_tables = self.service.open_tables()
@@ -119,7 +116,7 @@ class TurnClock:
             await self._replan(table_id)
 
     async def stop(self, grace_s: float = 5.0) -> None:
-        self.service.add_to_each_commit(None)
+        self.service.plan_with(None)
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -174,13 +171,13 @@ class TurnClock:
             away_seats=self._seats_state(table).away_seats if table.is_open else frozenset(),
         )
 
-    def deadlines_for(self, table: Table) -> tuple[Deadline, ...]:
-        """The complete set of deadlines ``table`` (the table as it is, or as a
-        change about to be committed leaves it) should have: from the clock's
-        memory of it, the settings, the time and its pending deadlines; one
-        pending for the very situation the table is in is kept as it is. No
-        I/O: the caller stores them, then hands them to
-        :meth:`Scheduler.adopt`."""
+    def deadlines_for(self, table: Table, now: float | None = None) -> tuple[Deadline, ...]:
+        """The complete set of deadlines ``table`` (the table as it is, or as an
+        action's step leaves it) should have at ``now`` (default: the clock's
+        time): from the clock's memory of it, the settings and its pending
+        deadlines; one pending for the very situation the table is in is kept
+        as it is. No I/O: the caller stores them, then hands them to
+        :meth:`adopt`."""
         pending = {
             kind: deadline
             for kind in KINDS
@@ -188,25 +185,19 @@ class TurnClock:
         }
         busy = {ident for table_id, ident in self._computing if table_id == table.id}
         state = self._seats_state(table)
+        at = self.now() if now is None else now
         return planned_deadlines(
-            table, state, self.settings, self.now(), pending, busy, self.archive_after_s
+            table, state, self.settings, at, pending, busy, self.archive_after_s
         )
+
+    def adopt(self, owner: int, deadlines: tuple[Deadline, ...]) -> None:
+        """An action's commit has just written ``deadlines`` as the table's
+        (under its lock, so in the order of the commits): track them."""
+        self.scheduler.adopt(owner, deadlines)
 
     # -- planning ---------------------------------------------------------------
 
-    def _with_deadlines(self, table: Table, change: Change | None) -> Change:
-        """The deadlines ``table`` arms, added to the change that leaves it so."""
-        deadlines = self.deadlines_for(table)
-        self._committing[table.id] = (table.version, deadlines)
-        return replace(change or Change(), deadlines=deadlines)
-
     async def _on_change(self, table: Table, event: str) -> None:
-        committing = self._committing.get(table.id)
-        # Two actions of one table may report their commits in either order:
-        # only the deadlines of the version just committed are taken on.
-        if committing is not None and committing[0] == table.version:
-            del self._committing[table.id]
-            self.scheduler.adopt(table.id, committing[1])
         if event in (START, REMATCH):
             await self._seats_back_to_owners(table.id)
         if event == CREATE:

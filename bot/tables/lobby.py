@@ -2,7 +2,7 @@
 
 Each function validates one action against the table (under its lock)
 and returns the :class:`~bot.tables.step.Write` to commit, or raises the
-refusal. The clock and the seed are read only once the action is valid.
+refusal. The seed is drawn only once the action is valid.
 """
 
 from __future__ import annotations
@@ -15,14 +15,6 @@ from bot.ai.base import player_levels
 from bot.game.house import KEYS, HouseRuleError
 from bot.game.state import Game
 from bot.i18n import N_
-from bot.tables.checks import (
-    check_host,
-    check_lobby,
-    check_member,
-    check_not_ahead,
-    check_version,
-    is_int,
-)
 from bot.tables.kinds import (
     CANCEL,
     COMPUTERS,
@@ -36,10 +28,17 @@ from bot.tables.kinds import (
     WATCH,
 )
 from bot.tables.model import EMPTY_SEAT, Seat, Table, TableStatus
-from bot.tables.step import Write
+from bot.tables.step import (
+    Write,
+    check_host,
+    check_lobby,
+    check_member,
+    check_not_ahead,
+    check_version,
+    is_int,
+)
 from db.store import Change, GameStart, LogEntry, SeatRow
 
-Clock = Callable[[], float]
 SeedSource = Callable[[], int]
 
 
@@ -47,7 +46,7 @@ def seat_rows(seats: Iterable[Seat]) -> tuple[SeatRow, ...]:
     return tuple(SeatRow(n, s.user_id, s.computer_level) for n, s in enumerate(seats))
 
 
-def join(table: Table, user_id: int, version: int, now: Clock) -> Write:
+def join(table: Table, user_id: int, version: int, at: float) -> Write:
     """The lowest free seat in the lobby, else a place among the spectators.
     Whatever the table looked like when the button was drawn."""
     if not table.status.is_open:
@@ -55,7 +54,6 @@ def join(table: Table, user_id: int, version: int, now: Clock) -> Write:
     if table.seat_of(user_id) is not None or user_id in table.spectators:
         raise refusals.AlreadyJoined()
     check_not_ahead(table, version)
-    at = now()
     free = [n for n, seat in enumerate(table.seats) if seat.is_empty]
     if table.status is TableStatus.LOBBY and free:
         seats = list(table.seats)
@@ -74,7 +72,7 @@ def join(table: Table, user_id: int, version: int, now: Clock) -> Write:
     )
 
 
-def leave(table: Table, user_id: int, version: int, now: Clock) -> Write:
+def leave(table: Table, user_id: int, version: int, at: float) -> Write:
     """A seat given up before the start, or a spectator gone; any version."""
     seat = table.seat_of(user_id)
     if seat is None and user_id not in table.spectators:
@@ -86,7 +84,6 @@ def leave(table: Table, user_id: int, version: int, now: Clock) -> Write:
             raise refusals.AlreadyStarted(N_("the game has started: resign to leave it"))
         raise refusals.TableClosed()
     check_not_ahead(table, version)
-    at = now()
     if seat is None:
         return Write(
             LogEntry(UNWATCH, user_id, {}, at),
@@ -107,7 +104,7 @@ def choose_partner(
     user_id: int,
     chosen: int,
     version: int,
-    now: Clock,
+    at: float,
 ) -> Write:
     check_host(table, user_id)
     check_lobby(table)
@@ -122,13 +119,13 @@ def choose_partner(
     old = table.seats
     seats = [old[0], old[others[0]], old[chosen], old[others[1]]]
     return Write(
-        LogEntry(PARTNER, user_id, {"partner_seat": chosen}, now()),
+        LogEntry(PARTNER, user_id, {"partner_seat": chosen}, at),
         Change(seats=seat_rows(seats)),
         seats=seats,
     )
 
 
-def add_computers(table: Table, user_id: int, version: int, level: str, now: Clock) -> Write:
+def add_computers(table: Table, user_id: int, version: int, level: str, at: float) -> Write:
     check_host(table, user_id)
     check_lobby(table)
     if not isinstance(level, str) or level not in player_levels():
@@ -141,13 +138,13 @@ def add_computers(table: Table, user_id: int, version: int, level: str, now: Clo
     check_version(table, version)
     seats = [Seat(computer_level=level) if seat.is_empty else seat for seat in table.seats]
     return Write(
-        LogEntry(COMPUTERS, user_id, {"level": level, "seats": empty}, now()),
+        LogEntry(COMPUTERS, user_id, {"level": level, "seats": empty}, at),
         Change(seats=seat_rows(seats)),
         seats=seats,
     )
 
 
-def house_rule(table: Table, user_id: int, key: str, value: str, version: int, now: Clock) -> Write:
+def house_rule(table: Table, user_id: int, key: str, value: str, version: int, at: float) -> Write:
     """The host sets one house rule (``key=value``, bot.game.house's text)
     before the start; the whole rule set is validated again."""
     check_host(table, user_id)
@@ -160,19 +157,19 @@ def house_rule(table: Table, user_id: int, key: str, value: str, version: int, n
     except HouseRuleError as exc:
         raise refusals.house_refusal(exc) from None
     return Write(
-        LogEntry(HOUSE, user_id, {"key": key, "value": value, "house": options.house.text}, now()),
+        LogEntry(HOUSE, user_id, {"key": key, "value": value, "house": options.house.text}, at),
         Change(options=options.model_dump()),
         options=options,
     )
 
 
-def start(table: Table, user_id: int, version: int, now: Clock, seed: SeedSource) -> Write:
+def start(table: Table, user_id: int, version: int, at: float, seed: SeedSource) -> Write:
     check_host(table, user_id)
     check_lobby(table)
     if any(seat.is_empty for seat in table.seats):
         raise refusals.NotEnoughPlayers(N_("four players must be seated to start"))
     check_version(table, version)
-    return _new_game(table, START, user_id, list(table.seats), now(), seed())
+    return _new_game(table, START, user_id, list(table.seats), at, seed())
 
 
 def rematch(
@@ -180,7 +177,7 @@ def rematch(
     user_id: int,
     version: int,
     swap_teams: bool,
-    now: Clock,
+    at: float,
     seed: SeedSource,
     *,
     channel_busy: bool,
@@ -203,15 +200,15 @@ def rematch(
         raise refusals.ChannelBusy()
     old = table.seats
     seats = [old[0], old[2], old[1], old[3]] if swap_teams else list(old)
-    return _new_game(table, REMATCH, user_id, seats, now(), seed(), swap_teams=swap_teams)
+    return _new_game(table, REMATCH, user_id, seats, at, seed(), swap_teams=swap_teams)
 
 
-def cancel(table: Table, user_id: int, version: int, now: Clock) -> Write:
+def cancel(table: Table, user_id: int, version: int, at: float) -> Write:
     check_host(table, user_id)
     check_lobby(table)
     check_version(table, version)
     return Write(
-        LogEntry(CANCEL, user_id, {}, now()),
+        LogEntry(CANCEL, user_id, {}, at),
         Change(status=TableStatus.CANCELLED.value),
         status=TableStatus.CANCELLED,
     )

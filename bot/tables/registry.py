@@ -15,18 +15,18 @@ import dataclasses
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Protocol
 
 from bot import refusals
 from bot.game.rules import RuleSet
 from bot.game.state import Game
 from bot.game.types import Action, ActionKind
-from bot.tables.checks import is_int
 from bot.tables.kinds import ENGINE_KINDS, UNSEEN_KINDS
 from bot.tables.model import EMPTY_SEAT, OpenTable, Seat, Table, TableOptions, TableStatus
 from bot.tables.seat_requests import pending_in
-from bot.tables.step import Write, closing_note, step
+from bot.tables.step import Act, Step, closing_note, is_int, step
+from db.deadlines import Deadline
 from db.store import (
-    Change,
     ChannelTaken,
     DatabaseAway,
     GameInfo,
@@ -40,13 +40,16 @@ log = logging.getLogger(__name__)
 
 MODERATOR_END = ActionKind.MODERATOR_END.value
 
-#: Called under the table's lock, once the action is valid, with the table as
-#: the action will leave it (version one on; a new game's ``game_id`` still
-#: None) and the planned change; what it returns is written instead, in the
-#: same transaction. It adds to the change (e.g. the deadlines that table
-#: arms) and keeps the rest; it must not change the table. If it raises,
-#: nothing is written. Not called for ``create`` nor ``set_message``.
-BeforeCommit = Callable[[Table, Change | None], Change | None]
+
+class Planner(Protocol):
+    """Where a table's deadlines come from (the turn clock): planned in each
+    action's step, under the table's lock, and handed back once the store
+    has written them with the action."""
+
+    def deadlines_for(self, table: Table, now: float) -> tuple[Deadline, ...]: ...
+
+    def adopt(self, owner: int, deadlines: tuple[Deadline, ...]) -> None: ...
+
 
 #: How many finished or cancelled tables stay in memory.
 CLOSED_TABLES_KEPT = 1000
@@ -76,7 +79,7 @@ class TableRegistry:
 
     def __init__(self, store: Store, owns: Owns | None = None) -> None:
         self.store = store
-        self.before_commit: BeforeCommit | None = None
+        self.planner: Planner | None = None
         self.owns = owns or _every_server
         self.tables: dict[int, Held] = {}  # in memory
         # The open tables not in memory yet: their stored rows, without the log.
@@ -167,10 +170,11 @@ class TableRegistry:
         return held
 
     async def run(
-        self, table_id: int, version: object, validate: Callable[[Table], Write]
+        self, table_id: int, version: object, act: Act, now: Callable[[], float]
     ) -> tuple[Table, str]:
-        """Run ``validate`` under the table's lock and commit it. Returns
-        the new table and the log kind written (the caller notifies)."""
+        """Make the step of ``act`` under the table's lock, at the time
+        ``now`` tells there, and commit it. Returns the new table and the log
+        kind written (the caller notifies)."""
         held = await self.held(table_id)
         async with held.lock:
             if table_id in self._unsure:
@@ -179,20 +183,20 @@ class TableRegistry:
             if table.visible_version is None and type(version) is int and version < table.version:
                 visible = await self._last_visible_version(table_id)
                 table = held.table = dataclasses.replace(table, visible_version=visible)
-            write = validate(table)
-            held.table = await self._commit(held, step(table, write), write)
-            return held.table, write.entry.kind
+            planner = self.planner
+            made = step(table, act, now(), None if planner is None else planner.deadlines_for)
+            held.table = await self._commit(held, made)
+            if planner is not None and made.deadlines is not None:
+                planner.adopt(table_id, made.deadlines)
+            return held.table, made.entry.kind
 
-    async def _commit(self, held: Held, after: Table, write: Write) -> Table:
-        """Write the action that makes ``after`` of the table ``held`` holds;
-        returns ``after`` as written (a new game's stored id filled in)."""
-        before = held.table
-        change = write.change
-        if self.before_commit is not None:
-            change = self.before_commit(after, change)
+    async def _commit(self, held: Held, made: Step) -> Table:
+        """Write the step ``made`` from the table ``held`` holds; returns its
+        table as written (a new game's stored id filled in)."""
+        before, after = held.table, made.table
         try:
             committed = await self.store.commit_action(
-                before.id, before.version, write.entry, change
+                before.id, before.version, made.entry, made.change
             )
         except ChannelTaken:
             raise refusals.ChannelBusy() from None
@@ -205,7 +209,7 @@ class TableRegistry:
             self._unsure.add(before.id)
             raise
         assert committed.version == after.version
-        if write.new_game:
+        if made.new_game:
             after = dataclasses.replace(after, game_id=committed.game_id)
         if before.is_open and not after.is_open:
             self.by_channel.pop(after.channel_id, None)

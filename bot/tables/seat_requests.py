@@ -12,19 +12,16 @@ last ``seat_ask`` when nothing but spectators coming and going followed it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from bot import refusals
 from bot.game.types import Phase
-from bot.tables.checks import check_not_ahead, check_version, is_int
 from bot.tables.kinds import SEAT_ASK, SEAT_GIVEN, SEAT_REFUSED
 from bot.tables.lobby import seat_rows
 from bot.tables.model import Seat, SeatRequest, Table, TableStatus
-from bot.tables.step import Write, pending_after
+from bot.tables.step import Write, check_not_ahead, check_version, is_int, pending_after
 from db.store import Change, LogEntry
-
-Clock = Callable[[], float]
 
 
 def pending_in(entries: Iterable[LogEntry]) -> SeatRequest | None:
@@ -36,7 +33,7 @@ def pending_in(entries: Iterable[LogEntry]) -> SeatRequest | None:
 
 
 def ask(
-    table: Table, user_id: int, seat: int, version: int, away: frozenset[int], now: Clock
+    table: Table, user_id: int, seat: int, version: int, away: frozenset[int], at: float
 ) -> Write:
     """A request for ``seat``: by someone not seated, at a table open to
     watchers, between hands, for a seat a computer holds, none waiting yet.
@@ -54,11 +51,11 @@ def ask(
         raise refusals.Malformed("a seat is a number from 0 to 3")
     _check_machine(table, seat, away)
     check_not_ahead(table, version)
-    return Write(LogEntry(SEAT_ASK, user_id, {"seat": seat}, now()))
+    return Write(LogEntry(SEAT_ASK, user_id, {"seat": seat}, at))
 
 
 def reply(
-    table: Table, user_id: int, accept: bool, version: int, away: frozenset[int], now: Clock
+    table: Table, user_id: int, accept: bool, version: int, away: frozenset[int], at: float
 ) -> Write:
     """The host's answer to the waiting request. Accepted, the asker takes
     the seat (and stops watching)."""
@@ -72,7 +69,7 @@ def reply(
     check_version(table, version)
     payload: dict[str, Any] = {"seat": request.seat, "user_id": request.user_id}
     if not accept:
-        return Write(LogEntry(SEAT_REFUSED, user_id, payload, now()))
+        return Write(LogEntry(SEAT_REFUSED, user_id, payload, at))
     _check_machine(table, request.seat, away)  # its owner may have come back
     seats = list(table.seats)
     before = seats[request.seat]
@@ -81,7 +78,7 @@ def reply(
     # The seat's holder until now: a computer's level or the late person.
     payload.update(bot_level=before.computer_level, owner=before.user_id)
     return Write(
-        LogEntry(SEAT_GIVEN, user_id, payload, now()),
+        LogEntry(SEAT_GIVEN, user_id, payload, at),
         Change(
             seats=seat_rows(seats),
             remove_spectator=request.user_id if watching else None,

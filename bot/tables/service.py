@@ -24,8 +24,9 @@ After each commit, outside the table lock, every subscriber is awaited with
 undoes the action. Two actions on one table may notify in either order:
 subscribers compare ``table.version``.
 
-Behind it: ``registry`` (tables in memory: first touch, commit), ``lobby``,
-``play`` and ``seat_requests`` (the writes of the actions), ``checks``, ``step``.
+Behind it: ``registry`` (tables in memory: first touch, commit), ``step``
+(an action's step, the checks, the game's actions), ``lobby`` and
+``seat_requests`` (the other actions).
 """
 
 from __future__ import annotations
@@ -35,21 +36,26 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from functools import partial
 from typing import Literal
 
 from bot import refusals
 from bot.game.types import Action, ActionKind
 from bot.tables import lobby, seat_requests
-from bot.tables.checks import card_value, check_id, is_int
 from bot.tables.kinds import COMPUTER_KINDS, CREATE, REMATCH, START
 from bot.tables.model import EMPTY_SEAT, OpenTable, Seat, Table, TableOptions, TableStatus
-from bot.tables.play import engine_write, moderator_write
-from bot.tables.registry import BeforeCommit, Owns, TableRegistry
-from bot.tables.step import Write
+from bot.tables.registry import Owns, Planner, TableRegistry
+from bot.tables.step import (
+    Act,
+    Write,
+    card_value,
+    check_id,
+    engine_write,
+    is_int,
+    moderator_write,
+)
 from db.store import ChannelTaken, LogEntry, Store
 
-__all__ = ["REMATCH", "START", "BeforeCommit", "TableService", "random_seed"]
+__all__ = ["REMATCH", "START", "Planner", "TableService", "random_seed"]
 
 log = logging.getLogger(__name__)
 
@@ -102,11 +108,11 @@ class TableService:
 
     # -- subscription ----------------------------------------------------------
 
-    def add_to_each_commit(self, before_commit: BeforeCommit | None) -> None:
-        """Have ``before_commit`` (see :data:`~bot.tables.registry.BeforeCommit`)
-        add to each action's single write what follows from the table as the
-        action leaves it (the turn clock's deadlines); None: nothing more."""
-        self._registry.before_commit = before_commit
+    def plan_with(self, planner: Planner | None) -> None:
+        """Have each action's step plan the deadlines of the table it leaves
+        with ``planner`` (the turn clock), written in the action's one
+        transaction and then handed to ``planner.adopt``; None: no deadlines."""
+        self._registry.planner = planner
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Await ``listener(table, event)`` after every committed action.
@@ -256,44 +262,31 @@ class TableService:
         """Take the lowest free seat in the lobby; once the seats are full (or
         the game has started) become a spectator instead. ``version`` may be
         out of date: the table as it is now decides."""
-        return await self._act(
-            table_id, user_id, version, lambda table: lobby.join(table, user_id, version, self.now)
-        )
+        return await self._write(table_id, user_id, version, lobby.join, user_id, version)
 
     async def leave(self, table_id: int, user_id: int, version: int) -> Table:
         """Give up a seat before the start, or stop watching. The host cannot
         leave (they cancel); once the game started a player resigns instead.
         ``version`` may be out of date."""
-        return await self._act(
-            table_id, user_id, version, lambda table: lobby.leave(table, user_id, version, self.now)
-        )
+        return await self._write(table_id, user_id, version, lobby.leave, user_id, version)
 
     async def choose_partner(
-        self,
-        table_id: int,
-        user_id: int,
-        version: int,
-        partner_seat: int,
+        self, table_id: int, user_id: int, version: int, partner_seat: int
     ) -> Table:
         """The host picks the partner who will sit across (seat 2) by the seat
         they sit at now (1-3); the other two form the other team in their
         current order. Host only, lobby, four seated."""
-
-        def validate(table: Table) -> Write:
-            return lobby.choose_partner(table, user_id, partner_seat, version, self.now)
-
-        return await self._act(table_id, user_id, version, validate)
+        return await self._write(
+            table_id, user_id, version, lobby.choose_partner, user_id, partner_seat, version
+        )
 
     async def add_computers(
         self, table_id: int, user_id: int, version: int, level: str = "heuristic"
     ) -> Table:
         """Fill every empty seat with a computer player of ``level``. Host only,
         before the start."""
-        return await self._act(
-            table_id,
-            user_id,
-            version,
-            lambda table: lobby.add_computers(table, user_id, version, level, self.now),
+        return await self._write(
+            table_id, user_id, version, lobby.add_computers, user_id, version, level
         )
 
     async def house_rule(
@@ -302,11 +295,8 @@ class TableService:
         """Set one house rule (``key=value`` as bot.game.house writes it).
         Host only, before the start; BadHouseRule when the rules it makes
         cannot be played."""
-        return await self._act(
-            table_id,
-            user_id,
-            version,
-            lambda table: lobby.house_rule(table, user_id, key, value, version, self.now),
+        return await self._write(
+            table_id, user_id, version, lobby.house_rule, user_id, key, value, version
         )
 
     async def start(self, table_id: int, user_id: int, version: int) -> Table:
@@ -315,7 +305,7 @@ class TableService:
             table_id,
             user_id,
             version,
-            lambda table: lobby.start(table, user_id, version, self.now, self.seed_source),
+            lambda table, at: lobby.start(table, user_id, version, at, self.seed_source),
         )
 
     async def rematch(
@@ -325,36 +315,35 @@ class TableService:
         ``swap_teams`` the host's partner and the player at seat 1 trade places.
         A click that lost the race to another rematch gets RematchStarted."""
 
-        def validate(table: Table) -> Write:
+        def act(table: Table, at: float) -> Write:
             busy = table.channel_id in self._registry.by_channel
             return lobby.rematch(
-                table, user_id, version, swap_teams, self.now, self.seed_source, channel_busy=busy
+                table, user_id, version, swap_teams, at, self.seed_source, channel_busy=busy
             )
 
-        return await self._act(table_id, user_id, version, validate)
+        return await self._act(table_id, user_id, version, act)
 
     async def cancel(self, table_id: int, user_id: int, version: int) -> Table:
         """Close a table that has not started. Host only."""
-        return await self._act(
-            table_id,
-            user_id,
-            version,
-            lambda table: lobby.cancel(table, user_id, version, self.now),
-        )
+        return await self._write(table_id, user_id, version, lobby.cancel, user_id, version)
 
     async def ask_seat(
         self, table_id: int, user_id: int, version: int, seat: int, away: frozenset[int]
     ) -> Table:
         """Ask for a computer's seat between hands (see :mod:`.seat_requests`)."""
-        ask = partial(seat_requests.ask, user_id=user_id, seat=seat, version=version)
-        return await self._act(table_id, user_id, version, partial(ask, away=away, now=self.now))
+
+        return await self._write(
+            table_id, user_id, version, seat_requests.ask, user_id, seat, version, away
+        )
 
     async def answer_seat(
         self, table_id: int, user_id: int, version: int, accept: bool, away: frozenset[int]
     ) -> Table:
         """The host's answer to the waiting request for a seat."""
-        reply = partial(seat_requests.reply, user_id=user_id, accept=accept, version=version)
-        return await self._act(table_id, user_id, version, partial(reply, away=away, now=self.now))
+
+        return await self._write(
+            table_id, user_id, version, seat_requests.reply, user_id, accept, version, away
+        )
 
     # -- the game --------------------------------------------------------------
 
@@ -426,10 +415,10 @@ class TableService:
         caller has checked they moderate its server."""
         check_id(moderator_id, "user")
 
-        def validate(table: Table) -> Write:
-            return moderator_write(table, moderator_id, note, self.now)
+        def act(table: Table, at: float) -> Write:
+            return moderator_write(table, moderator_id, note, at)
 
-        return await self._act(table_id, moderator_id, (await self.get(table_id)).version, validate)
+        return await self._act(table_id, moderator_id, (await self.get(table_id)).version, act)
 
     async def claim_rest(self, table_id: int, user_id: int, version: int) -> Table:
         """Claim every trick left in the hand, on the player's turn to play:
@@ -464,15 +453,21 @@ class TableService:
         table_id: int,
         user_id: int | None,
         version: int,
-        validate: Callable[[Table], Write],
+        act: Act,
     ) -> Table:
-        """Run ``validate`` under the table's lock, commit, then notify
-        outside the lock."""
+        """Make the step of ``act`` under the table's lock, commit it, then
+        notify outside the lock."""
         if user_id is not None:
             check_id(user_id, "user")
-        table, event = await self._registry.run(table_id, version, validate)
+        table, event = await self._registry.run(table_id, version, act, self.now)
         await self._notify(table, event)
         return table
+
+    async def _write(
+        self, table_id: int, user_id: int, version: int, plan: Callable[..., Write], *args: object
+    ) -> Table:
+        """The action whose write ``plan(table, *args, at)`` makes (the lobby's shape)."""
+        return await self._act(table_id, user_id, version, lambda table, at: plan(table, *args, at))
 
     async def _engine_act(
         self,
@@ -485,16 +480,16 @@ class TableService:
         computer_seat: int | None = None,
         stand_in: bool = False,
     ) -> Table:
-        def validate(table: Table) -> Write:
+        def act(table: Table, at: float) -> Write:
             return engine_write(
                 table,
                 user_id,
                 version,
                 kind,
                 value,
-                self.now,
+                at,
                 computer_seat=computer_seat,
                 stand_in=stand_in,
             )
 
-        return await self._act(table_id, user_id, version, validate)
+        return await self._act(table_id, user_id, version, act)

@@ -1,22 +1,35 @@
-"""One action's step: from a table and a validated :class:`Write` to the
-table it leaves.
+"""One action's step: from (table, action, now) to the table it leaves, its
+log entry and its deadlines.
 
-An action is validated into a :class:`Write` under the table's lock, from
-the :class:`~bot.tables.model.Table` the service holds (a frozen value);
-:func:`step` gives the next value, which the store's transaction writes
-and the service then keeps. Nothing changes in place: a refused action or a
-failed commit leaves the table the service holds as it was.
+An action is a pure validation (:data:`Act`): given the frozen
+:class:`~bot.tables.model.Table` the service holds and the time, it raises
+the :mod:`bot.refusals` refusal that explains itself to the person who
+clicked, or says what the action writes (a :class:`Write`). :func:`step`
+runs it under the table's lock and gives the next value, the log entry and
+the deadlines that value calls for (the turn clock's :data:`Plan`); the
+store writes the entry and the deadlines in one transaction, and the
+service then keeps the value. Nothing changes in place: a refused action or
+a failed commit leaves the table the service holds as it was.
+
+Here too: the checks every action shares (ids, versions, who is acting,
+the phase) and the game's own actions, which the engine decides on a copy
+of its state (``IllegalAction`` leaves the table's game as it was).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
+from bot import refusals
+from bot.game.cards import CARD_COUNT, parse_card
 from bot.game.state import Game
+from bot.game.types import Action, ActionKind, team_of
 from bot.tables.kinds import CANCEL, SEAT_ASK, UNSEEN_KINDS
 from bot.tables.model import Seat, SeatRequest, Table, TableOptions, TableStatus
-from db.store import Change, LogEntry
+from db.deadlines import Deadline
+from db.store import Change, GameEnd, LogEntry, SeatOutcome
 
 
 def pending_after(pending: SeatRequest | None, entry: LogEntry) -> SeatRequest | None:
@@ -51,9 +64,41 @@ class Write:
     options: TableOptions | None = None  # the lobby's house rules changed
 
 
-def step(table: Table, write: Write) -> Table:
-    """The table ``write`` leaves: one version on. A new game's stored id is
-    not known before the write: it is None until the store tells it."""
+#: An action at a table: its validation, from the table and the time it is
+#: made at (epoch seconds) to what it writes; a refusal changes nothing.
+Act = Callable[[Table, float], Write]
+
+#: The complete set of deadlines a table calls for as an action leaves it,
+#: at a time (the turn clock's plan: it reads the clock's memory, writes nothing).
+Plan = Callable[[Table, float], tuple[Deadline, ...]]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Step:
+    """What one action makes: the next table (a new game's stored id is not
+    known before the write: None until the store tells it), the log entry,
+    what the store changes beside the log (the deadlines among it), and the
+    deadlines (None: no plan, the stored ones stay)."""
+
+    table: Table
+    entry: LogEntry
+    change: Change | None
+    deadlines: tuple[Deadline, ...] | None
+    new_game: bool
+
+
+def step(table: Table, act: Act, now: float, plan: Plan | None = None) -> Step:
+    """Validate ``act`` at ``table`` at ``now`` and make its step: one version on."""
+    write = act(table, now)
+    after = _next(table, write)
+    change = write.change
+    deadlines = None if plan is None else plan(after, now)
+    if deadlines is not None:
+        change = dataclasses.replace(change or Change(), deadlines=deadlines)
+    return Step(after, write.entry, change, deadlines, write.new_game)
+
+
+def _next(table: Table, write: Write) -> Table:
     version = table.version + 1
     changed: dict[str, Any] = {}
     if write.options is not None:
@@ -82,3 +127,189 @@ def step(table: Table, write: Write) -> Table:
 
 def _four(seats: list[Seat]) -> tuple[Seat, Seat, Seat, Seat]:
     return (seats[0], seats[1], seats[2], seats[3])
+
+
+# -- the checks every action shares ----------------------------------------
+
+
+def is_int(value: object) -> bool:
+    return type(value) is int  # bool is not a number of anything here
+
+
+def check_id(value: object, what: str) -> None:
+    if not is_int(value) or not 0 <= value < 2**63:  # type: ignore[operator]
+        raise refusals.Malformed(f"that is not a valid {what} id")
+
+
+def check_version(table: Table, version: object) -> None:
+    """Refuse a click made on a view of the table that the players' side of it
+    has changed since: a spectator coming or going does not count, so any
+    version from the last visible change up to the current one is accepted.
+    ``table.visible_version`` must be known when ``version`` is older than the
+    current one (``TableRegistry.run`` sees to it)."""
+    check_not_ahead(table, version)
+    assert isinstance(version, int)
+    if version == table.version:
+        return
+    assert table.visible_version is not None
+    if version < table.visible_version:
+        raise refusals.StaleAction()
+
+
+def check_not_ahead(table: Table, version: object) -> None:
+    """The check of actions whose intent does not depend on what was shown
+    (join, leave, look): any version will do, but it must be a version the
+    table has had."""
+    if not is_int(version):
+        raise refusals.Malformed("the table version is missing or not a number")
+    assert isinstance(version, int)
+    if version > table.version:
+        raise refusals.StaleAction()
+
+
+def check_host(table: Table, user_id: int) -> None:
+    if user_id != table.host_id:
+        if table.seat_of(user_id) is None and user_id not in table.spectators:
+            raise refusals.NotSeated()
+        raise refusals.HostOnly()
+
+
+def check_lobby(table: Table) -> None:
+    if table.status is TableStatus.LOBBY:
+        return
+    if table.status is TableStatus.PLAYING:
+        raise refusals.AlreadyStarted()
+    raise refusals.TableClosed()
+
+
+def check_member(table: Table, user_id: int) -> int:
+    """The user's seat; Spectator or NotSeated if they have none."""
+    seat = table.seat_of(user_id)
+    if seat is None:
+        if user_id in table.spectators:
+            raise refusals.Spectator()
+        raise refusals.NotSeated()
+    return seat
+
+
+def card_value(card: object, deck: str = "standard") -> int:
+    """A card int, or a card's name in ``deck`` (the names of the jokers
+    decks' top trumps mean other ints than in the standard deck)."""
+    if is_int(card):
+        assert isinstance(card, int)
+        if not 0 <= card < CARD_COUNT:
+            raise refusals.Malformed(f"{card} is not a card")
+        return card
+    if isinstance(card, str):
+        try:
+            return parse_card(card, deck)
+        except ValueError:
+            raise refusals.Malformed(f"{card[:10]!r} is not a card") from None
+    raise refusals.Malformed("that is not a card")
+
+
+# -- the game's actions ----------------------------------------------------
+
+
+def engine_write(
+    table: Table,
+    user_id: int | None,
+    version: int,
+    kind: ActionKind,
+    value: int | Callable[[Table], int],
+    at: float,
+    *,
+    computer_seat: int | None = None,
+    stand_in: bool = False,
+) -> Write:
+    """One engine action by a person (``user_id``) or by the computer player
+    at ``computer_seat``. ``stand_in``: a claim at a table where a computer takes
+    late players' turns, which is refused."""
+    if user_id is None:
+        assert computer_seat is not None
+        seat = computer_seat
+        if not table.seats[seat].is_computer:
+            raise refusals.NotAComputer()
+    else:
+        seat = check_member(table, user_id)
+    if stand_in:
+        raise refusals.NoClaimAtStandIn()
+    if kind is ActionKind.LOOK:
+        check_not_ahead(table, version)  # looking depends on nothing shown
+    else:
+        check_version(table, version)
+    if table.game is None:
+        if table.status is TableStatus.CANCELLED:
+            raise refusals.TableClosed()
+        raise refusals.NotStarted()
+    if table.status is TableStatus.CANCELLED:  # pragma: no cover - never started
+        raise refusals.TableClosed()
+    if kind is ActionKind.LOOK and not _look_matters(table.game, seat):
+        raise refusals.Malformed("looking at your cards matters only before a Blind Nil bid")
+    number = value if isinstance(value, int) else value(table)
+    game = table.game.copy()
+    game.apply(Action(kind, seat, number, at))  # IllegalAction: nothing changed
+    payload: dict[str, Any] = {"seat": seat, "value": number}
+    if user_id is None:
+        payload["bot"] = table.seats[seat].computer_level  # the logged key of earlier versions
+    write = Write(LogEntry(kind.value, user_id, payload, at), game=game)
+    if game.over:
+        write.status = TableStatus.FINISHED
+        write.change = Change(status=TableStatus.FINISHED.value, game_end=game_end(table, game, at))
+    return write
+
+
+def moderator_write(table: Table, moderator_id: int, note: str, at: float) -> Write:
+    """A moderator of the server ends the table, whatever its state: a game
+    in progress ends with nobody winning (nothing is rated); a table still
+    in its lobby is closed. ``note`` is their reason, logged with it."""
+    payload: dict[str, Any] = {"moderator": moderator_id, "note": note}
+    if table.status is TableStatus.LOBBY:
+        closed = TableStatus.CANCELLED
+        return Write(
+            LogEntry(CANCEL, moderator_id, payload, at), Change(status=closed.value), status=closed
+        )
+    if table.status is not TableStatus.PLAYING or table.game is None or table.game.over:
+        raise refusals.TableClosed()
+    game = table.game.copy()
+    game.end_by_moderator(note, at)
+    payload.update(seat=0, value=0)  # the fields of every engine action
+    write = Write(LogEntry(ActionKind.MODERATOR_END.value, moderator_id, payload, at), game=game)
+    write.status = TableStatus.FINISHED
+    write.change = Change(status=TableStatus.FINISHED.value, game_end=game_end(table, game, at))
+    return write
+
+
+def _look_matters(game: Game, seat: int) -> bool:
+    """Cards are face down only where Blind Nil can be bid, until the seat
+    looks or bids (a finished game is left to the engine to refuse)."""
+    return game.over or (game.rules.blind_nil and game.bids[seat] is None)
+
+
+def game_end(table: Table, game: Game, at: float) -> GameEnd:
+    """The stored result of the table's current game, which ``game`` ended."""
+    result = game.result
+    assert result is not None
+    scores = (game.scores[0], game.scores[1])
+    game_id = str(table.game_id)
+    outcomes = []
+    for seat in range(4):
+        team = team_of(seat)
+        if result.winner is None:
+            outcome = "draw"
+        elif result.winner == team:
+            outcome = "won"
+        else:
+            outcome = "lost"
+        outcomes.append(SeatOutcome(seat, outcome, scores[team], scores[1 - team]))
+    return GameEnd(
+        game_no=table.game_number,
+        ended_at=at,
+        winner=result.winner,
+        reason=result.reason.value,
+        reason_seat=result.seat,
+        scores=scores,
+        hands=[r.to_json(game_id, game.rules) for r in game.hand_records],
+        seats=tuple(outcomes),
+        note=result.note,
+    )

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import ClockSettings, Deadline, MemoryDeadlineStore, Scheduler
+from bot.clock import ClockSettings, Deadline, Scheduler
 from tests.clock.fake_clock import FakeClock
+from tests.clock.memory_store import MemoryDeadlineStore
 from tests.clock.world import World
 
 

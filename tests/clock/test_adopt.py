@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.clock import Deadline, MemoryDeadlineStore, Scheduler
+from bot.clock import Deadline, Scheduler
 from tests.clock.conftest import Harness
+from tests.clock.memory_store import MemoryDeadlineStore
 from tests.clock.world import pending_of
 
 HOUR = 3600.0

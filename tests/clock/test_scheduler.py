@@ -8,8 +8,9 @@ import time
 
 import pytest
 
-from bot.clock import Deadline, MemoryDeadlineStore, Scheduler, SystemClock
+from bot.clock import Deadline, Scheduler, SystemClock
 from tests.clock.conftest import Harness
+from tests.clock.memory_store import MemoryDeadlineStore
 
 HOUR = 3600.0
 

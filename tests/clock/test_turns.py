@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bot.clock import ClockSettings
-from bot.clock.deadlines import CLAIM_MARGIN_S
+from bot.clock.deadlines import CLAIM_MARGIN_S, notice_offsets
 from bot.game.refusals import ClaimRefused
 from bot.game.types import EndReason, Phase
 from bot.tables.model import Table, TableStatus
@@ -205,9 +205,9 @@ def test_later_notice_points_are_spread_and_inside_the_limit() -> None:
     settings = ClockSettings(
         notice_after_s=(10.0,), notice_at_fractions=(0.5,), notice_before_s=(3600.0, 60.0)
     )
-    assert settings.notice_offsets(48 * 3600) == [10.0, 24 * 3600, 47 * 3600, 48 * 3600 - 60]
-    assert settings.notice_offsets(300) == [10.0, 150.0, 240.0]
-    assert settings.notice_offsets(60) == []
+    assert notice_offsets(settings, 48 * 3600) == [10.0, 24 * 3600, 47 * 3600, 48 * 3600 - 60]
+    assert notice_offsets(settings, 300) == [10.0, 150.0, 240.0]
+    assert notice_offsets(settings, 60) == []
     with pytest.raises(ValueError):
         ClockSettings(notice_at_fractions=(1.5,))
     with pytest.raises(ValueError):

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
+from bot.clock.deadlines import notice_offsets
 from bot.config import ConfigError, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,7 +93,7 @@ def test_a_config_file_of_earlier_versions_sets_the_same_turn_notices(tmp_path: 
     assert earlier == load_settings(write(tmp_path, NOTICES)).clock
     assert earlier != load_settings().clock  # the file did change something
     assert (earlier.first_notice, earlier.first_notice_s) == (False, 45.0)
-    assert earlier.notice_offsets(4 * 3600) == [300.0, 3600.0, 3 * 3600.0, 3.5 * 3600]
+    assert notice_offsets(earlier, 4 * 3600) == [300.0, 3600.0, 3 * 3600.0, 3.5 * 3600]
 
 
 def test_clock_keys_win_over_the_earlier_tables_keys(tmp_path: Path) -> None:

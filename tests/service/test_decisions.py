@@ -4,7 +4,6 @@ slash command and its button get the same answer."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from typing import Any
 
 import pytest
@@ -13,6 +12,7 @@ from bot import refusals
 from bot.game.view import view_of
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService
+from db.deadlines import Deadline
 from db.store import Change, Store
 from tests.service.conftest import dump
 from tests.service.driver import (
@@ -182,69 +182,78 @@ async def test_no_claim_at_a_stand_in_table(
     assert claimed.status is TableStatus.FINISHED
 
 
-async def test_before_commit_sees_the_new_table_and_its_change_is_written(
+class Recorder:
+    """A planner that arms one deadline per step, due at the step's time, and
+    notes what it was shown and handed back."""
+
+    def __init__(self) -> None:
+        self.planned: list[tuple[Table, float, tuple[Deadline, ...]]] = []
+        self.adopted: list[tuple[int, tuple[Deadline, ...]]] = []
+
+    def deadlines_for(self, table: Table, now: float) -> tuple[Deadline, ...]:
+        deadlines = (Deadline(table.id, "turn", now, {"version": table.version}),)
+        self.planned.append((table, now, deadlines))
+        return deadlines
+
+    def adopt(self, owner: int, deadlines: tuple[Deadline, ...]) -> None:
+        self.adopted.append((owner, deadlines))
+
+
+async def test_a_step_plans_the_new_table_and_its_deadlines_are_written_with_it(
     store: Store, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    seen: list[tuple[Table, Change | None, Change]] = []
-    received: list[Change | None] = []
-
-    def before_commit(table: Table, change: Change | None) -> Change | None:
-        returned = dataclasses.replace(change or Change())  # equal, but another object
-        seen.append((table, change, returned))
-        return returned
-
+    received: list[tuple[Any, Change | None]] = []
     commit = store.commit_action
 
     async def spy(table_id: int, version: int, entry: Any, change: Change | None = None) -> Any:
-        received.append(change)
+        received.append((entry, change))
         return await commit(table_id, version, entry, change)
 
     monkeypatch.setattr(store, "commit_action", spy)
+    planner = Recorder()
     service = await TableService.open(store, now=clock, seed_source=seed_counter())
-    service.add_to_each_commit(before_commit)
+    service.plan_with(planner)
     lobby = await service.create(1, 501, HOST)
     joined = await service.join(lobby.id, GUESTS[0], lobby.version)
-    prospective, planned, returned = seen[-1]
+    prospective, now, deadlines = planner.planned[-1]
     assert prospective == joined and prospective.version == lobby.version + 1
-    assert prospective.is_seated(GUESTS[0]) and planned is not None and planned.seats
-    assert received[-1] is returned
+    entry, change = received[-1]
+    # The plan's time is the action's: the one reading of the clock.
+    assert entry.at == now == joined.updated_at
+    assert change is not None and change.seats and change.deadlines == deadlines
+    assert planner.adopted[-1] == (joined.id, deadlines)
+    assert await store.load_deadlines() == list(deadlines)
     table = await _to_first_card(service)
     user, card = _to_act(table)
     played = await service.play(table.id, user, card, table.version)
-    prospective, planned, returned = seen[-1]
+    prospective, now, deadlines = planner.planned[-1]
     assert prospective.version == table.version + 1 == played.version
     assert prospective.game is not None and played.game is not None
     assert prospective.game.observable() == played.game.observable()
-    # A card changes nothing but the log: the game is its log.
-    assert planned is None
-    assert received[-1] is returned
-    for _ in range(3):
-        assert played.game is not None and played.game.trick
-        table = played
-        user, card = _to_act(table)
-        played = await service.play(table.id, user, card, table.version)
-        assert received[-1] is seen[-1][2]
-    assert played.game is not None and not played.game.trick
-    assert seen[-1][1] is None  # nor does a trick's last card
-    calls = len(seen)
+    # A card changes nothing but the log (the game is its log) and the deadlines.
+    assert received[-1][1] == Change(deadlines=deadlines)
+    assert await _stored_deadlines(store, table.id) == list(deadlines)
+    calls = len(planner.planned)
     with pytest.raises(refusals.StaleAction):
         await service.play(table.id, user, card, table.version)
     with pytest.raises(refusals.NotSeated):
         await service.leave(table.id, WATCHER, played.version)
-    assert len(seen) == calls and len(received) == calls
+    # A refused action plans nothing, writes nothing, hands nothing back.
+    assert len(planner.planned) == calls == len(planner.adopted)
+    assert await _stored_deadlines(store, table.id) == list(deadlines)
 
 
-async def test_before_commit_sees_a_new_game_without_its_id(store: Store, clock: FakeClock) -> None:
-    seen: list[Table] = []
+async def _stored_deadlines(store: Store, table_id: int) -> list[Deadline]:
+    return [d for d in await store.load_deadlines() if d.owner == table_id]
 
-    def before_commit(table: Table, change: Change | None) -> Change | None:
-        seen.append(table)
-        return change
 
+async def test_a_step_plans_a_new_game_without_its_id(store: Store, clock: FakeClock) -> None:
+    planner = Recorder()
     service = await TableService.open(store, now=clock, seed_source=seed_counter())
-    service.add_to_each_commit(before_commit)
+    service.plan_with(planner)
     table = await seated_table(service)
     started = await service.start(table.id, HOST, table.version)
-    assert seen[-1].status is TableStatus.PLAYING and seen[-1].game_number == 1
-    assert seen[-1].game_id is None and started.game_id is not None
-    assert seen[-1].game is started.game and seen[-1].version == started.version
+    seen = planner.planned[-1][0]
+    assert seen.status is TableStatus.PLAYING and seen.game_number == 1
+    assert seen.game_id is None and started.game_id is not None
+    assert seen.game is started.game and seen.version == started.version

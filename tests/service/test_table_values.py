@@ -13,6 +13,8 @@ from bot.game.state import Game
 from bot.game.types import Action, ActionKind
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService
+from bot.tables.step import Write, engine_write, step
+from db.deadlines import Deadline
 from tests.service.driver import HOST, Chooser, seated_table
 
 
@@ -54,3 +56,38 @@ def test_a_copy_of_a_game_is_independent_of_it() -> None:
     assert copied == game
     copied.apply(Action(ActionKind.BID, seat, 3, 1.0))
     assert game == Game.new(preset("standard"), 5) and copied != game
+
+
+async def test_a_step_is_a_pure_function_of_table_action_and_time(service: TableService) -> None:
+    table = await seated_table(service)
+    table = await service.start(table.id, HOST, table.version)
+    assert table.game is not None
+    seat = table.game.waited_on()
+    assert seat is not None
+    user = table.seats[seat].user_id
+    before = copy.deepcopy(table)
+
+    def bid(at_table: Table, at: float) -> Write:
+        return engine_write(at_table, user, at_table.version, ActionKind.BID, 3, at)
+
+    def plan(after: Table, now: float) -> tuple[Deadline, ...]:
+        return (Deadline(after.id, "turn", now + after.rules.turn_limit_s),)
+
+    made = step(table, bid, 1234.5, plan)
+    # The same arguments make the same step, and the table stepped from is untouched.
+    assert step(table, bid, 1234.5, plan) == made and table == before
+    assert made.table.version == table.version + 1 and made.entry.at == 1234.5
+    assert made.entry.kind == ActionKind.BID.value and made.entry.payload["value"] == 3
+    assert made.table.game is not None and made.table.game.bids[seat] == 3
+    limit = table.rules.turn_limit_s
+    assert made.deadlines == (Deadline(table.id, "turn", 1234.5 + limit),)
+    assert made.change is not None and made.change.deadlines == made.deadlines
+    assert step(table, bid, 1234.5).deadlines is None  # no plan: the stored ones stay
+    other = table.seats[(seat + 1) & 3].user_id
+
+    def out_of_turn(at_table: Table, at: float) -> Write:
+        return engine_write(at_table, other, at_table.version, ActionKind.BID, 3, at)
+
+    with pytest.raises(IllegalAction):
+        step(table, out_of_turn, 1234.5, plan)
+    assert table == before

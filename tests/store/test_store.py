@@ -118,11 +118,9 @@ async def test_deadlines_upsert_delete_and_load_soonest_first(store: Store) -> N
         Deadline(b, "turn", 20.0, {}),
         Deadline(a, "turn", 30.0, {"version": 4}),
     ]
-    assert [d.key for d in await store.next_deadlines(until=25.0)] == [(a, "warn"), (b, "turn")]
-    assert len(await store.next_deadlines(limit=1)) == 1
     await store.delete_deadline(a, "warn")
     assert [d.key for d in await store.load_deadlines()] == [(b, "turn"), (a, "turn")]
-    await store.delete_deadline(a)
+    await store.delete_deadline(a, "turn")
     await store.delete_deadline(b, "missing")  # nothing to delete: no error
     assert [d.key for d in await store.load_deadlines()] == [(b, "turn")]
 

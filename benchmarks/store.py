@@ -59,12 +59,12 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from bot.ai.base import make_player
-from bot.app import freeze_start_up_heap
 from bot.game.random_play import random_card
 from bot.game.rules import PRESETS
 from bot.game.state import Game
 from bot.game.types import Action, Phase
 from bot.game.view import view_of
+from bot.heap import freeze_start_up_heap
 from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService
 from db.store import Store

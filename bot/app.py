@@ -23,7 +23,6 @@ waits only on its own commit.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ from bot.coach.service import CoachService
 from bot.config import Settings
 from bot.game.rules import PRESETS, RuleSet
 from bot.game.types import ActionKind, Phase
+from bot.heap import freeze_start_up_heap
 from bot.prefs import FRESH_S, Preferences
 from bot.refusals import NoTableHere, NotPlaying, SeveralTables, UnknownTable
 from bot.replay.service import ReplayService
@@ -498,15 +498,3 @@ class SpadesApp:
 
     async def forget_hand_message(self, table_id: int, user_id: int, token: str) -> None:
         await self._hand_messages.drop(table_id, user_id, token)
-
-
-def freeze_start_up_heap() -> None:
-    """Leave what start-up built (modules, settings, the stored rows of every
-    open table) out of the garbage collector's full collections: they live as
-    long as the process, and scanning them made a full collection that landed
-    in a table's first touch the slowest part of it. Once per process: a
-    second bot in one process (tests) would otherwise pin the first one's
-    garbage for good."""
-    if gc.get_freeze_count() == 0:
-        gc.collect()
-        gc.freeze()

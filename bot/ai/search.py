@@ -30,6 +30,7 @@ from bot.ai.bidding import choose_bid, nil_danger, numeric_bid, team_room
 from bot.ai.heuristic import play_card, require_turn
 from bot.ai.inference import play_clues
 from bot.ai.knowledge import Knowledge, knowledge_of
+from bot.ai.passing import choose_pass
 from bot.ai.plan import plan_of
 from bot.ai.rollout import roll_out
 from bot.ai.sampling import DealSampler
@@ -101,6 +102,8 @@ class SearchPlayer:
             if not view.hand:
                 return self._before_looking(view, rng, deadline)
             return Action(ActionKind.BID, view.seat, self._bid(view, rng, deadline))
+        if view.phase is Phase.PASSING:
+            return Action(ActionKind.PASS, view.seat, choose_pass(view))
         return Action(ActionKind.PLAY, view.seat, self._card(view, rng, deadline))
 
     def budget_for(self, view: PlayerView) -> float:

@@ -1,0 +1,58 @@
+"""Which cards a computer player passes in a Nil pass (bot.game.passing).
+
+The two partners want the same thing, a Nil that survives, and trade the
+cards that make it:
+
+* the Nil bidder gives away what could be forced to win a trick: the top
+  spades first, then the high cards its hand cannot guard with low ones
+  (each card chosen is the one whose loss makes the hand safest, by
+  :func:`bot.ai.bidding.nil_danger`, the highest card on a tie);
+* its partner gives the lowest cards it holds, which let the Nil duck: side
+  suits before spades (a low spade can still be forced to ruff), and from
+  its longest suits, where it keeps the high cards that cover the Nil.
+"""
+
+from __future__ import annotations
+
+from bot.ai.bidding import nil_danger
+from bot.game.cards import SPADES, SUIT_MASKS, cards_of, rank_of, suit_of
+from bot.game.view import PlayerView
+
+#: How much lower a partner's spade must be than a side card to be given first.
+SPADE_PENALTY = 6
+
+
+def choose_pass(view: PlayerView) -> int:
+    """The mask of the ``view.pass_count`` cards the seat passes."""
+    bid = view.bids[view.seat]
+    if bid is not None and bid <= 0:
+        return nil_bidder_pass(view.hand, view.pass_count, view.rules.deck)
+    return cover_pass(view.hand, view.pass_count)
+
+
+def nil_bidder_pass(hand: int, count: int, deck: str) -> int:
+    """The ``count`` cards whose loss leaves the Nil bidder's hand safest."""
+    given = 0
+    for _ in range(count):
+        rest = hand & ~given
+        card = min(
+            cards_of(rest),
+            key=lambda c: (nil_danger(rest & ~(1 << c), deck), -_weight(c), c),
+        )
+        given |= 1 << card
+    return given
+
+
+def cover_pass(hand: int, count: int) -> int:
+    """The ``count`` lowest cards of the partner's hand, side suits and long suits first."""
+
+    def cost(card: int) -> tuple[int, int, int]:
+        length = (hand & SUIT_MASKS[suit_of(card)]).bit_count()
+        return _weight(card), -length, card
+
+    return sum(1 << c for c in sorted(cards_of(hand), key=cost)[:count])
+
+
+def _weight(card: int) -> int:
+    """How high a card plays: its rank, more for a spade (the jokers above all)."""
+    return rank_of(card) + (SPADE_PENALTY if suit_of(card) == SPADES else 0)

@@ -14,8 +14,12 @@ cards that make it:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.ai.bidding import nil_danger
 from bot.game.cards import SPADES, SUIT_MASKS, cards_of, rank_of, suit_of
+from bot.game.passing import counts_for
+from bot.game.rules import RuleSet
 from bot.game.view import PlayerView
 
 #: How much lower a partner's spade must be than a side card to be given first.
@@ -56,3 +60,27 @@ def cover_pass(hand: int, count: int) -> int:
 def _weight(card: int) -> int:
     """How high a card plays: its rank, more for a spade (the jokers above all)."""
     return rank_of(card) + (SPADE_PENALTY if suit_of(card) == SPADES else 0)
+
+
+def nil_danger_after_pass(hand: int, rules: RuleSet) -> float:
+    """How dangerous a Nil with ``hand`` is once its bidder has passed its
+    worst cards (``nil_pass`` of them; none without the rule)."""
+    count = rules.nil_pass or 0
+    return nil_danger(hand & ~nil_bidder_pass(hand, count, rules.deck), rules.deck)
+
+
+def exchanged(rules: RuleSet, bids: Sequence[int | None], hands: Sequence[int]) -> list[int]:
+    """The four ``hands`` after the Nil passes the bids ``bids`` call for,
+    each seat passing as :func:`choose_pass` would (a deal a search plays out)."""
+    counts = counts_for(rules, list(bids))
+    after = list(hands)
+    for nil_seat in range(4):
+        bid = bids[nil_seat]
+        if not counts[nil_seat] or bid is None or bid > 0:
+            continue
+        partner = nil_seat ^ 2
+        given = nil_bidder_pass(hands[nil_seat], counts[nil_seat], rules.deck)
+        taken = cover_pass(hands[partner], counts[partner])
+        after[nil_seat] = hands[nil_seat] ^ given | taken
+        after[partner] = hands[partner] ^ taken | given
+    return after

@@ -195,7 +195,7 @@ def _offered(keys: Iterable[str]) -> None:
     rules = by_key()
     for key in keys:
         if not rules[key].at_tables:
-            raise HouseRuleError(N_("{key} cannot be chosen at a table yet"), key=key)
+            raise HouseRuleError(N_("tables do not offer the house rule {key} yet"), key=key)
 
 
 @lru_cache(maxsize=256)

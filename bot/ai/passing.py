@@ -6,7 +6,7 @@ cards that make it:
 * the Nil bidder gives away what could be forced to win a trick: the top
   spades first, then the high cards its hand cannot guard with low ones
   (each card chosen is the one whose loss makes the hand safest, by
-  :func:`bot.ai.bidding.nil_danger`, the highest card on a tie);
+  :func:`bot.ai.bidding.nil_danger`, the highest rank on a tie);
 * its partner gives the lowest cards it holds, which let the Nil duck: side
   suits before spades (a low spade can still be forced to ruff), and from
   its longest suits, where it keeps the high cards that cover the Nil.
@@ -41,7 +41,7 @@ def nil_bidder_pass(hand: int, count: int, deck: str) -> int:
         rest = hand & ~given
         card = min(
             cards_of(rest),
-            key=lambda c: (nil_danger(rest & ~(1 << c), deck), -_weight(c), c),
+            key=lambda c: (nil_danger(rest & ~(1 << c), deck), -rank_of(c), -c),
         )
         given |= 1 << card
     return given

@@ -83,6 +83,15 @@ class HandRecord:
         )
 
     @property
+    def held(self) -> list[int]:
+        """The four hands as play began: as dealt, after the Nil passes (masks)."""
+        hands = list(self.dealt)
+        for seat, to, cards in self.passes:
+            hands[seat] &= ~cards
+            hands[to] |= cards
+        return hands
+
+    @property
     def hands(self) -> list[list[int]]:
         """The four hands as dealt, each as its cards (listed on reading: a
         finished hand keeps only its four masks)."""

@@ -5,8 +5,7 @@ cards that make it:
 
 * the Nil bidder gives away what could be forced to win a trick: the top
   spades first, then the high cards its hand cannot guard with low ones
-  (each card chosen is the one whose loss makes the hand safest, by
-  :func:`bot.ai.bidding.nil_danger`, the highest rank on a tie);
+  (:func:`bot.ai.bidding.nil_bidder_pass`);
 * its partner gives the lowest cards it holds, which let the Nil duck: side
   suits before spades (a low spade can still be forced to ruff), and from
   its longest suits, where it keeps the high cards that cover the Nil.
@@ -16,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.ai.bidding import nil_danger
+from bot.ai.bidding import nil_bidder_pass
 from bot.game.cards import SPADES, SUIT_MASKS, cards_of, rank_of, suit_of
 from bot.game.passing import counts_for
 from bot.game.rules import RuleSet
@@ -34,19 +33,6 @@ def choose_pass(view: PlayerView) -> int:
     return cover_pass(view.hand, view.pass_count)
 
 
-def nil_bidder_pass(hand: int, count: int, deck: str) -> int:
-    """The ``count`` cards whose loss leaves the Nil bidder's hand safest."""
-    given = 0
-    for _ in range(count):
-        rest = hand & ~given
-        card = min(
-            cards_of(rest),
-            key=lambda c: (nil_danger(rest & ~(1 << c), deck), -rank_of(c), -c),
-        )
-        given |= 1 << card
-    return given
-
-
 def cover_pass(hand: int, count: int) -> int:
     """The ``count`` lowest cards of the partner's hand, side suits and long suits first."""
 
@@ -60,13 +46,6 @@ def cover_pass(hand: int, count: int) -> int:
 def _weight(card: int) -> int:
     """How high a card plays: its rank, more for a spade (the jokers above all)."""
     return rank_of(card) + (SPADE_PENALTY if suit_of(card) == SPADES else 0)
-
-
-def nil_danger_after_pass(hand: int, rules: RuleSet) -> float:
-    """How dangerous a Nil with ``hand`` is once its bidder has passed its
-    worst cards (``nil_pass`` of them; none without the rule)."""
-    count = rules.nil_pass or 0
-    return nil_danger(hand & ~nil_bidder_pass(hand, count, rules.deck), rules.deck)
 
 
 def exchanged(rules: RuleSet, bids: Sequence[int | None], hands: Sequence[int]) -> list[int]:

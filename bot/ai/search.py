@@ -26,11 +26,11 @@ import time
 from collections.abc import Callable, Sequence
 
 from bot.ai.base import register_level
-from bot.ai.bidding import choose_bid, numeric_bid, team_room
+from bot.ai.bidding import choose_bid, kept_for_nil, nil_danger, numeric_bid, team_room
 from bot.ai.heuristic import play_card, require_turn
 from bot.ai.inference import play_clues
 from bot.ai.knowledge import Knowledge, knowledge_of
-from bot.ai.passing import choose_pass, exchanged, nil_danger_after_pass
+from bot.ai.passing import choose_pass, exchanged
 from bot.ai.plan import plan_of
 from bot.ai.rollout import roll_out
 from bot.ai.sampling import DealSampler
@@ -196,7 +196,8 @@ class SearchPlayer:
         # chooses who takes it: always a question worth sampling.
         suicide = view.rules.bidding is Bidding.SUICIDE
         if nil_open and (
-            suicide or nil_danger_after_pass(view.hand, view.rules) <= NIL_DANGER_LIMIT
+            suicide
+            or nil_danger(kept_for_nil(view.hand, view.rules), view.rules.deck) <= NIL_DANGER_LIMIT
         ):
             options.append(NIL)
         if heuristic not in options:

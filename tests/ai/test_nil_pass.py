@@ -10,9 +10,9 @@ import random
 import pytest
 
 from bot.ai.base import make_player, player_levels
-from bot.ai.bidding import nil_danger
+from bot.ai.bidding import nil_bidder_pass, nil_danger
 from bot.ai.knowledge import knowledge_of
-from bot.ai.passing import choose_pass, cover_pass, exchanged, nil_bidder_pass
+from bot.ai.passing import choose_pass, cover_pass, exchanged
 from bot.ai.sampling import DealSampler
 from bot.game.cards import parse_cards
 from bot.game.house import apply

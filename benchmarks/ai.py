@@ -112,7 +112,8 @@ class TimedPlayer:
         started = time.perf_counter()
         action = self.player.decide(view)
         elapsed = time.perf_counter() - started
-        kind = "play" if action.kind is ActionKind.PLAY else "bid"
+        timed = (ActionKind.PLAY, ActionKind.PASS)  # (a look counts as part of the bid)
+        kind = action.kind.value if action.kind in timed else "bid"
         self.times.setdefault(f"{self.level}/{kind}", []).append(elapsed)
         return action
 
@@ -363,7 +364,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     report_times(hard.times)
     hard_outcomes = outcome_figures(hard)
-    search_times = hard.times.get("search/bid", []) + hard.times.get("search/play", [])
+    search_times = [
+        t for kind in ("bid", "pass", "play") for t in hard.times.get(f"search/{kind}", [])
+    ]
 
     v1_pairs = args.v1_pairs
     if rules.deck is not Deck.STANDARD:

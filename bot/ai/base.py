@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
+from bot.game.cards import cards_of, mask_of
 from bot.game.random_play import random_card
 from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import PlayerView
@@ -13,7 +14,7 @@ from bot.game.view import PlayerView
 
 class Player(Protocol):
     """A computer player. ``decide`` is only called when the view's seat must
-    act (``view.my_turn`` in bidding or play). Returning a ``look`` action is
+    act (``view.my_turn`` in bidding, a Nil pass or play). Returning a ``look`` action is
     allowed while the seat has not looked at its cards."""
 
     def decide(self, view: PlayerView) -> Action: ...
@@ -29,6 +30,9 @@ class RandomPlayer:
         if view.phase is Phase.BIDDING:
             bids = [b for b in view.legal_bids if b >= 0]
             return Action(ActionKind.BID, view.seat, self.rng.choice(bids))
+        if view.phase is Phase.PASSING:
+            cards = self.rng.sample(cards_of(view.hand), view.pass_count)
+            return Action(ActionKind.PASS, view.seat, mask_of(cards))
         return Action(ActionKind.PLAY, view.seat, random_card(view.legal_cards, self.rng))
 
 

@@ -42,6 +42,7 @@ from bot.game.cards import (
     SPADES,
     card_of,
     cards_of,
+    rank_of,
     suit_pattern,
 )
 from bot.game.rules import PRESETS, Bidding, Deck, RuleSet
@@ -200,15 +201,35 @@ def nil_danger(hand: int, deck: str = Deck.STANDARD) -> float:
     return danger
 
 
+def nil_bidder_pass(hand: int, count: int, deck: str) -> int:
+    """The ``count`` cards a Nil bidder passes (bot.game.passing): one by
+    one, the card whose loss leaves the hand safest, the highest on a tie."""
+    given = 0
+    for _ in range(count):
+        rest = hand & ~given
+        card = min(
+            cards_of(rest), key=lambda c: (nil_danger(rest & ~(1 << c), deck), -rank_of(c), -c)
+        )
+        given |= 1 << card
+    return given
+
+
+def kept_for_nil(hand: int, rules: RuleSet) -> int:
+    """The cards a Nil bidder keeps after its pass (all of them without ``nil_pass``)."""
+    return hand & ~nil_bidder_pass(hand, rules.nil_pass or 0, rules.deck)
+
+
 def wants_nil(hand: int, rules: RuleSet, partner_bid: int | None) -> bool:
-    """Whether to bid Nil: low cards, no high spades, partner not Nil."""
+    """Whether to bid Nil: low cards, no high spades, partner not Nil. The
+    cards a Nil pass gives away do not count."""
     if partner_bid is not None and partner_bid <= 0:
         return False
     limit = NIL_DANGER_LIMIT if (rules.nil_value or 0) >= 100 else LOW_NIL_DANGER_LIMIT
     if partner_bid is not None and partner_bid >= 4:
         limit += 0.2  # a strong partner covers well
     deck = rules.deck
-    return nil_danger(hand, deck) <= limit and estimate_tricks(hand, deck) < NIL_MAX_TRICKS
+    kept = kept_for_nil(hand, rules)
+    return nil_danger(kept, deck) <= limit and estimate_tricks(kept, deck) < NIL_MAX_TRICKS
 
 
 def suicide_nil(hand: int, rules: RuleSet) -> bool:
@@ -378,6 +399,8 @@ __all__ = [
     "choose_bid",
     "deck_trumps",
     "estimate_tricks",
+    "kept_for_nil",
+    "nil_bidder_pass",
     "nil_danger",
     "numeric_bid",
     "spare_per_seat",

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from bot.ai import bidding, policy
 from bot.ai.base import register_level
 from bot.ai.knowledge import knowledge_of
+from bot.ai.passing import choose_pass
 from bot.ai.plan import HandPlan, plan_of
 from bot.game.rules import RuleSet
 from bot.game.scoring import BLIND_NIL
@@ -46,6 +47,8 @@ class HeuristicPlayer:
         require_turn(view)
         if view.phase is Phase.BIDDING:
             return self._bid(view)
+        if view.phase is Phase.PASSING:
+            return Action(ActionKind.PASS, view.seat, choose_pass(view))
         return Action(ActionKind.PLAY, view.seat, play_card(view, self.choose_card))
 
     def _bid(self, view: PlayerView) -> Action:

@@ -7,7 +7,8 @@ ones a careful player makes:
 * a seat that did not follow the suit led is out of that suit;
 * a seat that led a spade before spades were broken held nothing but spades;
 * under the lowest-club first lead, the club led was the leader's lowest, and
-  a non-club lead means the leader had no clubs.
+  a non-club lead means the leader had no clubs;
+* the cards the seat passed its partner in a Nil pass are the partner's.
 
 A human at a table that allows revokes can break the first rule; code that
 samples deals from these constraints must cope with them being impossible.
@@ -84,6 +85,11 @@ def knowledge_of(view: PlayerView) -> Knowledge:
     unseen = deck & ~played & ~hand
     counts = tuple(HAND_SIZE - played_by[s].bit_count() for s in range(4))
     forbidden[view.seat] = deck & ~hand if hand else 0
+    # The cards the seat gave in a Nil pass are its partner's until played.
+    if view.received:
+        kept = view.passed & unseen
+        forbidden[view.seat ^ 1] |= kept
+        forbidden[view.seat ^ 3] |= kept
     return Knowledge(
         seat=view.seat,
         hand=hand,

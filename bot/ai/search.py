@@ -26,10 +26,11 @@ import time
 from collections.abc import Callable, Sequence
 
 from bot.ai.base import register_level
-from bot.ai.bidding import choose_bid, nil_danger, numeric_bid, team_room
+from bot.ai.bidding import choose_bid, kept_for_nil, nil_danger, numeric_bid, team_room
 from bot.ai.heuristic import play_card, require_turn
 from bot.ai.inference import play_clues
 from bot.ai.knowledge import Knowledge, knowledge_of
+from bot.ai.passing import choose_pass, exchanged
 from bot.ai.plan import plan_of
 from bot.ai.rollout import roll_out
 from bot.ai.sampling import DealSampler
@@ -101,6 +102,8 @@ class SearchPlayer:
             if not view.hand:
                 return self._before_looking(view, rng, deadline)
             return Action(ActionKind.BID, view.seat, self._bid(view, rng, deadline))
+        if view.phase is Phase.PASSING:
+            return Action(ActionKind.PASS, view.seat, choose_pass(view))
         return Action(ActionKind.PLAY, view.seat, self._card(view, rng, deadline))
 
     def budget_for(self, view: PlayerView) -> float:
@@ -192,7 +195,10 @@ class SearchPlayer:
         # Under Suicide a side's Nil is certain, the first partner only
         # chooses who takes it: always a question worth sampling.
         suicide = view.rules.bidding is Bidding.SUICIDE
-        if nil_open and (suicide or nil_danger(view.hand, view.rules.deck) <= NIL_DANGER_LIMIT):
+        if nil_open and (
+            suicide
+            or nil_danger(kept_for_nil(view.hand, view.rules), view.rules.deck) <= NIL_DANGER_LIMIT
+        ):
             options.append(NIL)
         if heuristic not in options:
             options.append(heuristic)
@@ -253,6 +259,7 @@ class SearchPlayer:
         valuer = HandValuer(rules, view.team, view.scores, view.bags)
         later = [(seat + i) & 3 for i in (1, 2, 3) if view.bids[(seat + i) & 3] is None]
         leader = (view.dealer + 1) & 3
+        passes = rules.nil_pass or rules.blind_nil_pass  # the deal is played after them
         tally = Tally(len(options_for([0, 0, 0, 0])), preferred, pruning)
         while self._more(tally, deadline):
             hands = sampler.sample(rng)
@@ -267,7 +274,7 @@ class SearchPlayer:
                     bids[other] = choose_bid(hands[other], rules, other, bids, open_bids)
                 plan = plan_of(rules, bids, view.bags, view.scores)
                 start = Position(
-                    list(hands),
+                    exchanged(rules, bids, hands) if passes else list(hands),
                     [],
                     leader,
                     rules.spades_lead is SpadesLead.ANY,

@@ -92,7 +92,7 @@ def _decisions(rules: RuleSet, record: HandRecord, seat: int) -> list[tuple[int,
     if not record.tricks:
         return []
     position = Position(
-        list(record.dealt),
+        record.held,
         [],
         record.tricks[0].leader,
         rules.spades_lead is SpadesLead.ANY,  # broken from the start where they lead any time

@@ -104,6 +104,8 @@ def play_refusal(game: Game, seat: int, card: int) -> refusals.IllegalAction:
         check_not_over(game)
         if game.phase is Phase.BIDDING:
             return refusals.WrongPhase(N_("bidding is not over yet"))
+        if game.phase is Phase.PASSING:
+            return refusals.WrongPhase(N_("play starts once the cards are passed"))
         return refusals.WrongPhase(N_("this hand is over"))
     if game.waited_on() != game.to_act:  # a claim of the rest waits for answers
         check_seat(seat)

@@ -108,6 +108,8 @@ class HouseRule:
     #: The rule set's fields that carry a value, given the rule set it changes.
     fields: Carrier
     conflicts: tuple[Conflict, ...] = ()
+    #: False for a rule the engine plays but tables cannot show yet.
+    at_tables: bool = True
 
     def is_off(self, value: Value) -> bool:
         return value in self.values.off_value
@@ -161,7 +163,7 @@ def _first_lead(value: Value, rules: RuleSet) -> dict[str, Any]:
 _SET_PENALTIES: Final = {"bid": SetPenalty.PER_TRICK_BID, "short": SetPenalty.PER_TRICK_SHORT}
 #: The bidding formats where every bid is the bidder's number of spades or Nil.
 _SPADE_COUNT: Final = (Bidding.MIRROR.value, Bidding.WHIZ.value)
-
+_NO_PASS: Final = N_("there is no Nil pass with {bidding} bidding")
 #: Every house rule, in the order the rules are listed and written.
 HOUSE_RULES: Final[tuple[HouseRule, ...]] = (
     HouseRule(
@@ -322,10 +324,25 @@ HOUSE_RULES: Final[tuple[HouseRule, ...]] = (
         Menu.END,
         *field("losing_score"),
     ),
+    # The Nil passes (bot.game.passing): no bid is chosen under Mirror.
+    *(
+        HouseRule(
+            key,
+            name,
+            Number(N_("{n} cards each way"), (None, 1, 2, 3), "off|1|2|3", allowed=(1, 2, 3)),
+            Menu.BIDDING,
+            *field(key),
+            conflicts=(Conflict(ON, "bidding", (Bidding.MIRROR.value,), _NO_PASS),),
+            at_tables=False,
+        )
+        for key, name in (("nil_pass", N_("Nil pass")), ("blind_nil_pass", N_("Blind Nil pass")))
+    ),
 )
 
 #: The keys in the order the rules are listed.
 KEYS: Final = tuple(rule.key for rule in HOUSE_RULES)
+#: The rules tables offer and accept; the simulator and the benchmarks play every rule.
+AT_TABLES: Final = tuple(rule for rule in HOUSE_RULES if rule.at_tables)
 
 
 def by_key(declared: Sequence[HouseRule] = HOUSE_RULES) -> dict[str, HouseRule]:

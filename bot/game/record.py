@@ -56,6 +56,8 @@ class HandRecord:
     #: (seat, tricks) when the hand ended on an accepted claim of the rest:
     #: ``tricks`` holds the tricks played, ``tricks_won`` the claimed ones too.
     claim: tuple[int, int] | None = None
+    #: The Nil passes' exchanges: (seat, to, cards as a mask), in the order made.
+    passes: tuple[tuple[int, int, int], ...] = ()
 
     @classmethod
     def of_hand(
@@ -79,6 +81,15 @@ class HandRecord:
             [ours.bags_after, theirs.bags_after],
             results,
         )
+
+    @property
+    def held(self) -> list[int]:
+        """The four hands as play began: as dealt, after the Nil passes (masks)."""
+        hands = list(self.dealt)
+        for seat, to, cards in self.passes:
+            hands[seat] &= ~cards
+            hands[to] |= cards
+        return hands
 
     @property
     def hands(self) -> list[list[int]]:
@@ -110,6 +121,11 @@ class HandRecord:
         }
         if self.claim is not None:
             data["claim"] = {"seat": self.claim[0], "tricks": self.claim[1]}
+        if self.passes:
+            data["passes"] = [
+                {"seat": seat, "to": to, "cards": [card_name(c) for c in cards_of(cards)]}
+                for seat, to, cards in self.passes
+            ]
         return data
 
 

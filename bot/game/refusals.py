@@ -87,5 +87,19 @@ class RestClaimRefused(IllegalAction):
     code = "rest_claim_refused"
 
 
+class NotYourPass(IllegalAction):
+    """A Nil pass by a seat that is in no exchange this hand."""
+
+    code = "not_your_pass"
+
+
+class AlreadyPassed(IllegalAction):
+    code = "already_passed"
+
+
+class WrongPassCount(IllegalAction):
+    code = "wrong_pass_count"
+
+
 class MalformedAction(IllegalAction):
     code = "malformed"

@@ -93,6 +93,8 @@ TARGETS = range(100, 1001, 50)
 FLOORS = range(-100, -1001, -50)
 #: A team's smallest total bid when ``min_team_bid`` is on.
 MIN_TEAM_BIDS = range(2, 7)
+#: The most cards a Nil pass exchanges.
+MAX_PASS = 3
 
 
 class RuleSet(BaseModel):
@@ -103,10 +105,10 @@ class RuleSet(BaseModel):
     no Nil), ``failed_nil_tricks_count_for_partner`` (``nil_tricks``),
     ``blind_nil*``, ``bag_limit``/``bag_penalty`` (a penalty of 0: bags
     cost nothing), ``set_penalty``, ``boston``, ``ten_for_200``,
-    ``spades_lead``, ``first_lead``, ``min_team_bid``, ``target`` and
-    ``losing_score`` (the floor). Fields added after tables were first stored
-    have defaults that play as before, so a stored rule set without them
-    loads unchanged.
+    ``spades_lead``, ``first_lead``, ``min_team_bid``, ``target``,
+    ``losing_score`` (the floor), ``nil_pass`` and ``blind_nil_pass``.
+    Fields added after tables were first stored have defaults that play as
+    before, so a stored rule set without them loads unchanged.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -140,6 +142,11 @@ class RuleSet(BaseModel):
     spades_lead: SpadesLead = SpadesLead.BROKEN
     #: The least a team's numeric bids add up to (0: no minimum).
     min_team_bid: int = 0
+    #: Cards a Nil bidder and its partner pass each other after the bidding
+    #: (None: no pass); ``blind_nil_pass`` the same for a Blind Nil
+    #: (:mod:`bot.game.passing`).
+    nil_pass: int | None = Field(None, ge=1, le=MAX_PASS)
+    blind_nil_pass: int | None = Field(None, ge=1, le=MAX_PASS)
 
     @model_validator(mode="after")
     def _consistent(self) -> RuleSet:

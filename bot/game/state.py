@@ -15,7 +15,7 @@ import operator
 from dataclasses import dataclass, field, fields
 from typing import Any, Final, cast
 
-from bot.game import bidding, checks, refusals, rest_claim
+from bot.game import bidding, checks, passing, refusals, rest_claim
 from bot.game.cards import (
     CARD_COUNT,
     HAND_SIZE,
@@ -26,6 +26,7 @@ from bot.game.cards import (
     suit_of,
 )
 from bot.game.deal import deal, first_dealer
+from bot.game.passing import NO_EXCHANGE, Exchange
 from bot.game.record import HandRecord
 from bot.game.refusals import N_
 from bot.game.rest_claim import NO_CLAIM, RestClaim
@@ -96,6 +97,7 @@ class Game:
     waiting_since: float = 0.0
     result: GameResult | None = None
     rest: RestClaim = NO_CLAIM  # a claim of the rest of the hand's tricks
+    exchange: Exchange = NO_EXCHANGE  # the hand's Nil passes
 
     # Private, derived from the fields above and kept for the hot paths (init
     # fields all the same, so that ``Game(**fields)`` copies a game):
@@ -186,6 +188,7 @@ class Game:
             "waiting_since": self.waiting_since,
             "result": self.result.to_json() if self.result else None,
             "rest": [self.rest.claimer, self.rest.accepted, self.rest.shown],
+            "choosing": list(self.exchange.choosing()),  # (never which cards)
             "actions": len(self._log),
         }
 
@@ -271,7 +274,7 @@ class Game:
         claim of the rest, if any."""
         if self.rest.waiting:
             return self.rest.waiting_on()
-        if self.phase in (Phase.BIDDING, Phase.PLAYING):
+        if self.phase in (Phase.BIDDING, Phase.PASSING, Phase.PLAYING):
             return self.to_act
         return None
 
@@ -297,6 +300,8 @@ class Game:
             self.end_by_moderator(None, action.at)
         elif kind in rest_claim.KINDS:
             rest_claim.apply(self, kind, action.seat, action.at)
+        elif kind is ActionKind.PASS:  # a Nil pass's cards, as a mask
+            passing.apply(self, action.seat, action.value, action.at)
         else:  # pragma: no cover - ActionKind is closed
             raise refusals.MalformedAction(N_("unknown action {kind}"), kind=repr(kind))
 
@@ -332,8 +337,9 @@ class Game:
         if len(bid_order) < 4:
             self.to_act = (seat + 1) & 3
             return
-        self.phase = _PLAYING
-        self.to_act = self.leader = self._turn = (self.dealer + 1) & 3
+        if (rules.nil_pass or rules.blind_nil_pass) and passing.begin(self):
+            return
+        self._start_play()
 
     def play(self, seat: int, card: int, at: float = 0.0) -> None:
         # The hot path of the engine (simulations and benchmarks): validation
@@ -462,11 +468,17 @@ class Game:
         self._led_mask = 0
         self._club_lead = self.rules.first_lead is _LOWEST_CLUB
         self.rest = NO_CLAIM
+        self.exchange = NO_EXCHANGE
+
+    def _start_play(self) -> None:
+        self.phase = _PLAYING
+        self.to_act = self.leader = self._turn = (self.dealer + 1) & 3
 
     def _finish_hand(self, claim: tuple[int, int] | None = None) -> None:
         bids = cast(list[int], self.bids)  # all four made: the hand was played
         record = HandRecord.of_hand(self, score_hand(self.rules, bids, self.tricks_won, self.bags))
         record.claim = claim  # (seat, tricks) of an accepted claim of the rest
+        record.passes = self.exchange.given
         self.scores[:] = record.score_after
         self.bags[:] = record.bags_after
         self.hand_records.append(record)

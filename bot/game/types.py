@@ -16,6 +16,8 @@ from bot.game import refusals
 
 class Phase(StrEnum):
     BIDDING = "bidding"
+    #: Nil bidders and their partners choose the cards they pass (bot.game.passing).
+    PASSING = "passing"
     PLAYING = "playing"
     HAND_OVER = "hand_over"
     GAME_OVER = "game_over"
@@ -35,6 +37,8 @@ class ActionKind(StrEnum):
     CLAIM_REST = "claim_rest"
     ACCEPT_REST = "accept_rest"
     REFUSE_REST = "refuse_rest"
+    #: A seat's cards for a Nil pass; ``value`` is their mask (bot.game.passing).
+    PASS = "pass"
 
 
 #: The log kinds under which the engine's actions are stored (their ActionKind values).
@@ -52,7 +56,8 @@ class EndReason(StrEnum):
 
 
 class Action(NamedTuple):
-    """One accepted move. ``value`` is the bid, the card or the accused seat.
+    """One accepted move. ``value`` is the bid, the card, the accused seat or
+    the mask of the cards passed.
 
     A named tuple rather than a dataclass: the engine records one per card
     played, and a tuple is several times cheaper to build.

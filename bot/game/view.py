@@ -42,6 +42,14 @@ class PlayerView:
     result: GameResult | None
     #: The seat claiming the rest of the tricks while the opponents answer, else -1.
     rest_claimer: int = -1
+    #: The Nil pass (bot.game.passing): how many cards the seat passes this
+    #: hand (0: none), the cards it chose (0 until chosen) and the cards its
+    #: partner gave it (0 until the exchange is made); and, public, the seats
+    #: still choosing.
+    pass_count: int = 0
+    passed: int = 0
+    received: int = 0
+    choosing: tuple[int, ...] = ()
 
     @property
     def my_turn(self) -> bool:
@@ -77,6 +85,7 @@ def view_of(game: Game, seat: int) -> PlayerView:
     # Before a seat looks, Blind Nil players must not see their cards: the
     # hand is withheld until they look or bid.
     show_hand = game.looked[seat] or game.bids[seat] is not None or not game.rules.blind_nil
+    exchange = game.exchange
     return PlayerView(
         seat=seat,
         rules=game.rules,
@@ -100,6 +109,10 @@ def view_of(game: Game, seat: int) -> PlayerView:
         playable_cards=game.playable_mask(seat),
         result=game.result,
         rest_claimer=game.rest.claimer,
+        pass_count=exchange.counts[seat],
+        passed=exchange.chosen[seat],
+        received=exchange.received(seat),
+        choosing=exchange.choosing(),
     )
 
 

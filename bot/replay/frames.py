@@ -66,6 +66,10 @@ def hand_record(rules: RuleSet, raw: Mapping[str, Any]) -> HandRecord:
             )
             for t in raw["tricks"]
         ]
+        passes = tuple(
+            (int(p["seat"]), int(p["to"]), mask_of(parse_card(name, deck) for name in p["cards"]))
+            for p in raw.get("passes", ())
+        )
         claim_raw = raw.get("claim")
         claim = None if claim_raw is None else (int(claim_raw["seat"]), int(claim_raw["tricks"]))
     except (KeyError, TypeError, ValueError) as exc:
@@ -89,6 +93,7 @@ def hand_record(rules: RuleSet, raw: Mapping[str, Any]) -> HandRecord:
         bags_after=list(read.bags_after),
         results=read.results,
         claim=claim,
+        passes=passes,
     )
 
 
@@ -97,7 +102,7 @@ def hand_frames(record: HandRecord) -> list[Frame]:
     bids = [0, 0, 0, 0]
     for seat, bid in record.bids:
         bids[seat] = bid
-    hands = list(record.dealt)
+    hands = record.held
     taken = [0, 0, 0, 0]
     score = (record.score_before[0], record.score_before[1])
     bags = (record.bags_before[0], record.bags_before[1])

@@ -200,6 +200,21 @@ def test_the_ai_benchmark_plays_under_house_rules() -> None:
         assert set(level) == {"hands", "nil_bids", "nil_made_rate", "set_rate", "bags_per_hand"}
 
 
+def test_the_ai_benchmark_plays_and_times_nil_passes() -> None:
+    run = quick_run("ai", "--house", "nil_pass=3,blind_nil_pass=2")
+    assert run.returncode == 0, run.stderr[-3000:]
+    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    assert list(figures) == CLOSING_KEYS["ai"]
+    assert "nil_pass=3" in figures["house"] and "blind_nil_pass=2" in figures["house"]
+    assert "search/pass" in run.stdout  # the passes are timed apart
+
+
+def test_a_refused_combination_stops_the_ai_benchmark_in_one_line() -> None:
+    run = quick_run("ai", "--house", "nil_pass=2,bidding=mirror")
+    assert run.returncode == 2
+    assert run.stderr.strip() == "--house: there is no Nil pass with mirror bidding"
+
+
 def test_an_unknown_house_rule_is_one_line_and_exit_2() -> None:
     run = quick_run("ai", "--house", "jokers=yes")
     assert run.returncode == 2

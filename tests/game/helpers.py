@@ -10,7 +10,7 @@ from bot.game.checks import check_timeout_claim
 from bot.game.random_play import random_card
 from bot.game.rules import RuleSet, preset
 from bot.game.state import Game
-from bot.game.types import Phase
+from bot.game.types import Action, ActionKind, Phase
 
 
 def mask(text: str) -> int:
@@ -108,11 +108,21 @@ def timeout_claimable(game: Game, seat: int, at: float) -> bool:
     return True
 
 
+def random_pass(game: Game, rng: random.Random) -> None:
+    """The seat waited on in a Nil pass passes as many cards as it must, at random."""
+    seat = game.to_act
+    cards = rng.sample(cards_of(game.hands[seat]), game.exchange.counts[seat])
+    game.apply(Action(ActionKind.PASS, seat, sum(1 << c for c in cards)))
+
+
 def play_random_hand(game: Game, rng: random.Random) -> None:
-    """Bid (Nil to 13, uniformly) and play the current hand to its end at random."""
+    """Bid (Nil to 13, uniformly), pass where a Nil calls for it and play
+    the current hand to its end at random."""
     while game.phase is Phase.BIDDING:
         seat = game.to_act
         game.bid(seat, int(rng.random() * 14))
+    while game.phase is Phase.PASSING:
+        random_pass(game, rng)
     while game.phase is Phase.PLAYING:
         seat = game.to_act
         game.play(seat, random_card(game.legal_play_mask(seat), rng))

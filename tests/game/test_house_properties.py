@@ -17,7 +17,7 @@ from bot.game.refusals import IllegalAction
 from bot.game.rules import Bidding, RuleSet, preset
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.game.state import Game
-from bot.game.types import Phase
+from bot.game.types import Action, ActionKind, Phase
 
 MAX_HANDS = 60
 VARIANTS = [
@@ -27,6 +27,22 @@ VARIANTS = [
     "deck=jjdd,spades_lead=any,min_team_bid=5",
     "deck=jokers,bidding=suicide,min_team_bid=6",
     "nil=off,min_team_bid=3,first_lead=lowclub,deck=jokers-deuce",
+    # The Nil passes, with the other rules they may be played with.
+    *(
+        f"nil_pass={n},blind_nil_pass={4 - n},{text}"
+        for n, text in zip(
+            (1, 2, 3, 3),
+            (
+                "bidding=suicide,deck=jokers",
+                "bidding=whiz,deck=jjdd,spades_lead=any",
+                "min_team_bid=4,first_lead=lowclub,nil=50,nil_tricks=contract",
+                "deck=jokers-deuce,boston=200,ten_for_200=on,bags=5:50",
+            ),
+            strict=True,
+        )
+    ),
+    "nil_pass=2,blind_nil_pass=off,bidding=suicide",
+    "nil_pass=off,blind_nil_pass=1",
 ]
 
 
@@ -79,6 +95,41 @@ def check_bids(rules: RuleSet, game: Game) -> None:
             assert numbers >= rules.min_team_bid
 
 
+def restated_counts(rules: RuleSet, bids: list[int | None]) -> list[int]:
+    """Per seat, the cards it passes, from the rules' text: a side with one
+    Nil passes that Nil's number of cards each way; two Nils pass nothing."""
+    counts = [0, 0, 0, 0]
+    for team in (0, 1):
+        zeros = [s for s in (team, team + 2) if (bids[s] or 0) <= 0]
+        if len(zeros) == 1:
+            size = rules.blind_nil_pass if bids[zeros[0]] == BLIND_NIL else rules.nil_pass
+            counts[team] = counts[team + 2] = size or 0
+    return counts
+
+
+def random_pass(rules: RuleSet, game: Game, rng: random.Random) -> None:
+    """One seat's pass in the PASSING phase, after a refused one; the cards
+    are conserved and play starts once every exchange is made."""
+    counts = restated_counts(rules, game.bids)
+    assert list(game.exchange.counts) == counts
+    seat = game.to_act
+    assert seat == game.exchange.choosing()[0]
+    held = cards_of(game.hands[seat])
+    before = game.observable()
+    with pytest.raises(IllegalAction):
+        game.apply(Action(ActionKind.PASS, seat, sum(1 << c for c in held[: counts[seat] + 1])))
+    assert game.observable() == before
+    union = game.hands[0] | game.hands[1] | game.hands[2] | game.hands[3]
+    given = sum(1 << c for c in rng.sample(held, counts[seat]))
+    game.apply(Action(ActionKind.PASS, seat, given))
+    assert game.hands[0] | game.hands[1] | game.hands[2] | game.hands[3] == union
+    assert [h.bit_count() for h in game.hands] == [13] * 4
+    partner = seat ^ 2
+    if game.exchange.chosen[partner]:  # the exchange is made
+        assert game.hands[partner] & given == given
+    assert (game.phase is Phase.PLAYING) == (not game.exchange.choosing())
+
+
 def play_random_game(rules: RuleSet, seed: int) -> Game:
     rng = random.Random(seed)
     game = Game.new(rules, seed)
@@ -99,6 +150,11 @@ def play_random_game(rules: RuleSet, seed: int) -> Game:
             game.bid(seat, rng.choice(low if low and rng.random() < 0.8 else offered))
             if len(game.bid_order) == 4:
                 check_bids(rules, game)
+                passes = any(restated_counts(rules, game.bids))
+                assert game.observable()["phase"] == ("passing" if passes else "playing")
+            continue
+        if game.phase is Phase.PASSING:
+            random_pass(rules, game, rng)
             continue
         seat = game.to_act
         legal = game.legal_play_mask(seat)

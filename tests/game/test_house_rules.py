@@ -92,7 +92,7 @@ def test_every_key_s_value_syntax() -> None:
     text = (
         "deck=jjdd,bidding=suicide,nil=50,nil_tricks=contract,blind_nil=100:200,"
         "bags=5:50,set=short,boston=200,ten_for_200=on,spades_lead=any,"
-        "first_lead=lowclub,min_team_bid=5,target=300,floor=-500"
+        "first_lead=lowclub,min_team_bid=5,target=300,floor=-500,nil_pass=3,blind_nil_pass=1"
     )
     assert list(parse_house(text)) == list(KEYS)
     rules = house(text)
@@ -111,6 +111,8 @@ def test_every_key_s_value_syntax() -> None:
         "min_team_bid": 5,
         "target": 300,
         "floor": -500,
+        "nil_pass": 3,
+        "blind_nil_pass": 1,
     }
     assert house(house_text(rules)) == rules
     assert set(changed_keys(rules, STANDARD)) == set(KEYS)
@@ -119,10 +121,13 @@ def test_every_key_s_value_syntax() -> None:
 
 def test_off_values() -> None:
     rules = house(
-        "nil=off,blind_nil=off,bags=off,boston=off,ten_for_200=off,floor=off", "blind-nil"
+        "nil=off,blind_nil=off,bags=off,boston=off,ten_for_200=off,floor=off,"
+        "nil_pass=off,blind_nil_pass=off",
+        "blind-nil",
     )
     values = resolved(rules)
-    assert [values[k] for k in ("nil", "blind_nil", "bags", "boston", "floor")] == [None] * 5
+    off = ("nil", "blind_nil", "bags", "boston", "floor", "nil_pass", "blind_nil_pass")
+    assert [values[k] for k in off] == [None] * 7
     assert values["ten_for_200"] is False
     assert rules.nil_value is None and rules.bag_penalty == 0 and rules.losing_score is None
 

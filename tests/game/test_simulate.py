@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,7 +38,7 @@ SUMMARY_KEYS = {"games", "hands", "wins", "draws", "mean_hands_per_game", "secon
 def check_record(line: dict[str, object], preset_name: str, rules: RuleSet | None = None) -> None:
     rules = rules or PRESETS[preset_name]
     deck = rules.deck.value
-    assert set(line) == RECORD_FIELDS
+    assert set(line) - {"passes"} == RECORD_FIELDS
     assert line["preset"] == preset_name
     assert line["rules"] == resolved(rules)
     assert list(line["rules"]) == list(KEYS)
@@ -61,6 +62,8 @@ def check_record(line: dict[str, object], preset_name: str, rules: RuleSet | Non
         assert len(trick["cards"]) == 4
         played += [parse_card(c, deck) for c in trick["cards"]]
     assert sorted(played) == list(deck_cards(deck))
+    if "passes" in line:
+        check_passes(line, rules)
     tricks_won = line["tricks_won"]
     assert isinstance(tricks_won, list) and sum(tricks_won) == 13
     assert tricks_won == [sum(t["winner"] == s for t in tricks) for s in range(4)]
@@ -72,6 +75,27 @@ def check_record(line: dict[str, object], preset_name: str, rules: RuleSet | Non
     assert isinstance(line["game_over"], bool)
     assert line["winner"] in (0, 1, "draw", None)
     assert (line["winner"] is None) != line["game_over"]
+
+
+def check_passes(line: dict[str, Any], rules: RuleSet) -> None:
+    """A hand's exchanges: each Nil's side, both ways, the rule's number of
+    cards from the giver's dealt hand."""
+    deck = rules.deck.value
+    bids = {b["seat"]: b["bid"] for b in line["bids"]}
+    passes = line["passes"]
+    assert passes and len(passes) % 2 == 0
+    for given in passes:
+        assert set(given) == {"seat", "to", "cards"}
+        seat, to = given["seat"], given["to"]
+        assert to == seat ^ 2 and {"seat": to, "to": seat} in [
+            {"seat": p["seat"], "to": p["to"]} for p in passes
+        ]
+        nil = next(s for s in (seat, to) if bids[s] in ("nil", "blind_nil"))
+        assert bids[nil ^ 2] not in ("nil", "blind_nil")
+        count = rules.blind_nil_pass if bids[nil] == "blind_nil" else rules.nil_pass
+        assert len(given["cards"]) == count
+        dealt = {parse_card(c, deck) for c in line["hands"][seat]}
+        assert {parse_card(c, deck) for c in given["cards"]} <= dealt
 
 
 @pytest.mark.parametrize("preset_name", sorted(PRESETS))
@@ -133,6 +157,9 @@ def test_simulate_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> N
         ("low-club", "deck=jjdd,bidding=suicide,min_team_bid=5,boston=200"),
         ("blind-nil", "deck=jokers-deuce,blind_nil=off,bidding=mirror,bags=off,floor=off"),
         ("cardgames", "ten_for_200=on,spades_lead=any,bags=5:50,target=300"),
+        ("standard", "nil_pass=3,blind_nil_pass=2"),
+        ("blind-nil", "nil_pass=1,blind_nil_pass=3,bidding=suicide,deck=jokers"),
+        ("low-club", "nil_pass=2,bidding=whiz,deck=jjdd"),
     ],
 )
 def test_simulate_plays_under_house_rules(
@@ -159,6 +186,10 @@ def test_simulate_plays_under_house_rules(
         ("decks=jjdd", "unknown house rule 'decks'"),
         ("bags=5", "bad value bags=5: expected off or L:P"),
         ("bidding=mirror,min_team_bid=3", "min_team_bid must be 0 with mirror bidding"),
+        ("nil_pass=4", "bad value nil_pass=4: expected off|1|2|3"),
+        ("blind_nil_pass=0", "bad value blind_nil_pass=0: expected off|1|2|3"),
+        ("nil_pass=2,bidding=mirror", "there is no Nil pass with mirror bidding"),
+        ("bidding=mirror,blind_nil_pass=1", "there is no Nil pass with mirror bidding"),
     ],
 )
 def test_a_bad_house_rule_stops_the_simulator_with_one_line(
@@ -169,3 +200,37 @@ def test_a_bad_house_rule_stops_the_simulator_with_one_line(
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and error in err
+
+
+def test_the_records_of_a_nil_pass_game_name_the_rules_and_the_exchanges(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "hands.jsonl"
+    house = "nil_pass=3,blind_nil_pass=2"
+    argv = ["--games", "3", "--ns", "heuristic", "--ew", "heuristic", "--house", house]
+    assert main([*argv, "--record", str(record)]) == 0
+    capsys.readouterr()
+    lines = [json.loads(text) for text in record.read_text().splitlines()]
+    rules = apply(PRESETS["standard"], house)
+    for line in lines:
+        check_record(line, "standard", rules)
+        assert (line["rules"]["nil_pass"], line["rules"]["blind_nil_pass"]) == (3, 2)
+        nils = [b["seat"] for b in line["bids"] if b["bid"] == "nil"]
+        lone = [s for s in nils if s ^ 2 not in nils]
+        # A hand with a lone Nil has its exchange; any other hand no "passes".
+        assert sorted(p["seat"] for p in line.get("passes", [])) == sorted(
+            s for nil in lone for s in (nil, nil ^ 2)
+        )
+    assert any("passes" in line for line in lines)
+
+
+def test_a_game_without_nil_passes_records_them_as_null(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "hands.jsonl"
+    assert main(["--games", "1", "--record", str(record)]) == 0
+    capsys.readouterr()
+    for text in record.read_text().splitlines():
+        line = json.loads(text)
+        assert line["rules"]["nil_pass"] is None and line["rules"]["blind_nil_pass"] is None
+        assert "passes" not in line

@@ -12,6 +12,7 @@ from dataclasses import replace
 import pytest
 
 from bot.game.house import (
+    AT_TABLES,
     HOUSE_RULES,
     ON,
     Conflict,
@@ -108,7 +109,7 @@ def test_a_declared_rule_gets_a_menu_of_its_section() -> None:
     menus = {
         parse(menu.custom_id.removeprefix("spades:")).arg: menu for menu in _menus(table, pages)
     }
-    assert set(menus) == {rule.key for rule in WITH_TIE}
+    assert set(menus) == {rule.key for rule in WITH_TIE if rule.at_tables}
     tie = menus["tie"]
     assert [(o.value, o.label, o.default) for o in tie.options] == [
         ("another_hand", "open (preset)", True),
@@ -122,7 +123,7 @@ def test_many_more_rules_still_get_menus_that_fit(extra: int) -> None:
     declared = (*HOUSE_RULES, *more)
     pages = menu_pages(declared)
     keys = [rule.key for page in pages for rule in page.rules]
-    assert sorted(keys) == sorted(rule.key for rule in declared)
+    assert sorted(keys) == sorted(rule.key for rule in declared if rule.at_tables)
     table = _lobby()
     for page in range(len(pages)):
         rows = house_panel(table, page, pages=pages).rows
@@ -136,11 +137,11 @@ def test_every_declared_rule_is_in_the_menus_in_every_language(lang: str) -> Non
     table = _lobby(TableOptions(house="deck=jjdd,bags=5:50,boston=200"))
     menus = _menus(table, lang=lang)
     assert sorted(parse(m.custom_id.removeprefix("spades:")).arg or "" for m in menus) == sorted(
-        rule.key for rule in HOUSE_RULES
+        rule.key for rule in AT_TABLES
     )
     catalog = read_catalog(lang) if lang != ENGLISH else None
     for rule, menu in zip(
-        sorted(HOUSE_RULES, key=lambda r: r.key),
+        sorted(AT_TABLES, key=lambda r: r.key),
         sorted(menus, key=lambda m: m.custom_id.rsplit(":", 1)[1]),
         strict=True,
     ):

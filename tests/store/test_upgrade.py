@@ -60,6 +60,8 @@ NEW_RULES = (
     ("ten_for_200", False),
     ("spades_lead", "broken"),
     ("min_team_bid", 0),
+    ("nil_pass", None),
+    ("blind_nil_pass", None),
 )
 
 
@@ -80,6 +82,7 @@ def resumed(table: Table, written: Written) -> dict[str, Any]:
     observed = None if game is None else game.observable()
     if observed is not None:  # no claim of the rest could wait when the fixtures were written
         assert observed.pop("rest") == [-1, 0, 0]
+        assert observed.pop("choosing") == []  # nor a Nil pass
     assert table.thread_id is None  # no earlier version started threads
     shown: dict[str, Any] = as_json(
         {

@@ -2,6 +2,8 @@
 
 A :class:`HandPlan` is built once per decision (or once per simulated hand)
 and read by the card-play policy in its hot loop, so it holds plain tuples.
+Its stakes are per side (:mod:`bot.game.sides`): the two teams, or under
+``teams=solo`` the four players, each with no partner.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.game.rules import RuleSet, SetPenalty
+from bot.game.sides import opponents, partner_of, side_of, sides
 
 GAME_AT_STAKE = 10_000  # the set swing of a side whose contract wins the game
 TEN_FOR_200_CONTRACT = 10  # from this contract up, 10-for-200 doubles the stakes
@@ -18,18 +21,24 @@ TEN_FOR_200_CONTRACT = 10  # from this contract up, 10-for-200 doubles the stake
 @dataclass(frozen=True, slots=True)
 class HandPlan:
     nil: tuple[bool, bool, bool, bool]  # per seat: bid Nil or Blind Nil
-    contract: tuple[int, int]  # per team: sum of its numeric bids
+    contract: tuple[int, ...]  # per side: sum of its numeric bids
     nil_tricks_count: bool  # a failed Nil's tricks count toward the partner's bid
-    set_swing: tuple[int, int]  # per team: points that team loses by being set by one trick
-    bags_before: tuple[int, int]
+    set_swing: tuple[int, ...]  # per side: points that side loses by being set by one trick
+    bags_before: tuple[int, ...]
     bag_limit: int
-    bag_penalty: tuple[int, int]  # per team: what reaching the bag limit costs it
+    bag_penalty: tuple[int, ...]  # per side: what reaching the bag limit costs it
     boston: int = 0  # the bonus of a side taking all 13 tricks (0: off)
+    #: Per side, its seats; per seat, its side, its partner (-1: none) and
+    #: the seats against it.
+    seats: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))
+    side: tuple[int, ...] = (0, 1, 0, 1)
+    partner: tuple[int, ...] = (2, 3, 0, 1)
+    rivals: tuple[tuple[int, ...], ...] = ((1, 3), (0, 2), (1, 3), (0, 2))
 
     def counted(self, team: int, won: Sequence[int]) -> int:
-        """Tricks of ``team`` that count toward its contract."""
+        """Tricks of side ``team`` that count toward its contract."""
         total = 0
-        for seat in (team, team + 2):
+        for seat in self.seats[team]:
             if self.nil_tricks_count or not self.nil[seat]:
                 total += won[seat]
         return total
@@ -44,7 +53,7 @@ class HandPlan:
         over = self.counted(team, won) - self.contract[team]
         bags = over if over > 0 else 0
         if not self.nil_tricks_count:
-            for seat in (team, team + 2):
+            for seat in self.seats[team]:
                 if self.nil[seat]:
                     bags += won[seat]
         return bags
@@ -68,13 +77,15 @@ def plan_of(
     contract would take it to the target wins the game by making it, so the
     other side must set it at any cost, and a side about to win ignores bags."""
     nil = tuple(b is not None and b <= 0 for b in bids)
-    contract = [0, 0]
+    seats = sides(rules)
+    side = tuple(side_of(rules, seat) for seat in range(4))
+    contract = [0] * len(seats)
     for seat, bid in enumerate(bids):
         if bid is not None and bid > 0:
-            contract[seat & 1] += bid
+            contract[side[seat]] += bid
     swing = []
-    penalty = [rules.bag_penalty, rules.bag_penalty]
-    for team in (0, 1):
+    penalty = [rules.bag_penalty] * len(seats)
+    for team in range(len(seats)):
         c = contract[team]
         if rules.ten_for_200 and c >= TEN_FOR_200_CONTRACT:
             swing.append(40 * c)  # 20 a trick bid when made, minus 20 when set
@@ -84,16 +95,24 @@ def plan_of(
             swing.append(10 * c + 10)
         if scores is not None and c:
             made = scores[team] + 10 * c
-            if made >= rules.target and made > scores[1 - team] + 10 * contract[1 - team]:
+            if made >= rules.target and all(
+                made > scores[other] + 10 * contract[other]
+                for other in range(len(seats))
+                if other != team
+            ):
                 swing[team] = GAME_AT_STAKE
                 penalty[team] = 0
     return HandPlan(
         nil=(nil[0], nil[1], nil[2], nil[3]),
-        contract=(contract[0], contract[1]),
+        contract=tuple(contract),
         nil_tricks_count=rules.failed_nil_tricks_count_for_partner,
-        set_swing=(swing[0], swing[1]),
-        bags_before=(bags[0], bags[1]),
+        set_swing=tuple(swing),
+        bags_before=tuple(bags),
         bag_limit=rules.bag_limit,
-        bag_penalty=(penalty[0], penalty[1]),
+        bag_penalty=tuple(penalty),
         boston=rules.boston or 0,
+        seats=seats,
+        side=side,
+        partner=tuple(-1 if (p := partner_of(rules, seat)) is None else p for seat in range(4)),
+        rivals=tuple(opponents(rules, seat) for seat in range(4)),
     )

@@ -12,7 +12,8 @@ covers with high cards; a side facing an opponent's Nil leads low and ducks
 under it; otherwise a side short of its contract (or able to set the other
 side for more than the bags cost) tries to win the trick cheaply, and a side
 whose contract is made sheds high cards and stays under, unless it has taken
-every trick so far at a table that pays a Boston for all 13.
+every trick so far at a table that pays a Boston for all 13. In solo
+(``teams=solo``) a seat has no partner: every other seat is against it.
 """
 
 from __future__ import annotations
@@ -76,20 +77,21 @@ def choose_card(
         return lowest_card(legal)
     if plan.nil[seat] and won[seat] == 0:
         return _nil_card(seat, legal, trick, leader, possible)
-    team = seat & 1
-    partner = seat ^ 2
+    team = plan.side[seat]
+    partner = plan.partner[seat]
+    rivals = plan.rivals[seat]
     need = plan.need(team, won)
     want = (
         need > 0
         or _worth_setting(plan, team, won, tricks_left)
-        or _worth_boston(plan, team, won, tricks_left)
+        or _worth_boston(plan, seat, won, tricks_left)
     )
-    if plan.nil[partner] and won[partner] == 0:
-        card = _cover_card(seat, legal, trick, leader, possible)
+    if partner >= 0 and plan.nil[partner] and won[partner] == 0:
+        card = _cover_card(seat, partner, legal, trick, leader, possible)
         if card is not None:
             return card
     if _can_chase_nil(need, tricks_left):
-        for nil_seat in (seat ^ 1, seat ^ 3):
+        for nil_seat in rivals:
             if plan.nil[nil_seat] and won[nil_seat] == 0:
                 card = _break_card(seat, nil_seat, want, legal, trick, leader, possible)
                 if card is not None:
@@ -97,11 +99,13 @@ def choose_card(
                 break
     if want:
         if not trick:
-            return _lead_to_win(seat, legal, possible, need >= tricks_left)
-        return _follow_to_win(seat, legal, trick, leader, possible, need >= tricks_left)
+            return _lead_to_win(seat, partner, rivals, legal, possible, need >= tricks_left)
+        return _follow_to_win(
+            seat, partner, rivals, legal, trick, leader, possible, need >= tricks_left
+        )
     if not trick:
         return _lead_to_lose(seat, legal, possible)
-    return _follow_to_lose(seat, legal, trick, leader, possible)
+    return _follow_to_lose(seat, rivals, legal, trick, leader, possible)
 
 
 def _can_chase_nil(need: int, tricks_left: int) -> bool:
@@ -114,10 +118,19 @@ def _can_chase_nil(need: int, tricks_left: int) -> bool:
 
 def _worth_setting(plan: HandPlan, team: int, won: Sequence[int], tricks_left: int) -> bool:
     """With its contract made, whether ``team`` should keep taking tricks to
-    set the other side: the set, weighed by a rough chance of getting it
+    set another side: the set, weighed by a rough chance of getting it
     (the fewer of the tricks left it takes, the likelier), must be worth more
     than the bags it costs, counted at their share of the bag penalty."""
-    other = 1 - team
+    return any(
+        _worth_setting_side(plan, team, other, won, tricks_left)
+        for other in range(len(plan.contract))
+        if other != team
+    )
+
+
+def _worth_setting_side(
+    plan: HandPlan, team: int, other: int, won: Sequence[int], tricks_left: int
+) -> bool:
     if plan.contract[other] == 0:
         return False
     other_need = plan.need(other, won)
@@ -135,13 +148,15 @@ def _worth_setting(plan: HandPlan, team: int, won: Sequence[int], tricks_left: i
     return chance * swing > cost
 
 
-def _worth_boston(plan: HandPlan, team: int, won: Sequence[int], tricks_left: int) -> bool:
-    """With its contract made and every trick so far, whether ``team`` keeps
-    taking tricks for the Boston bonus: worth it while even a rough even
-    chance of the bonus outweighs the bags the rest of the tricks cost."""
-    if not plan.boston or won[team ^ 1] or won[team ^ 3]:
+def _worth_boston(plan: HandPlan, seat: int, won: Sequence[int], tricks_left: int) -> bool:
+    """With its contract made and every trick so far, whether the side of
+    ``seat`` keeps taking tricks for the Boston bonus: worth it while even a
+    rough even chance of the bonus outweighs the bags the rest of the tricks
+    cost."""
+    if not plan.boston or any(won[rival] for rival in plan.rivals[seat]):
         return False
-    if any(plan.nil[seat] for seat in (team, team + 2)):
+    team = plan.side[seat]
+    if any(plan.nil[mine] for mine in plan.seats[team]):
         return False  # a side with a Nil cannot take every trick
     per_bag = plan.bag_penalty[team] / plan.bag_limit - 1
     return BOSTON_CHANCE * plan.boston > max(
@@ -193,10 +208,16 @@ def _lowest_rank_card(mask: int, avoid: int = 0) -> int:
 # -- a side that wants the trick ----------------------------------------------
 
 
-def _lead_to_win(seat: int, legal: int, possible: Sequence[int], urgent: bool) -> int:
+def _lead_to_win(
+    seat: int,
+    partner: int,
+    opponents: Sequence[int],
+    legal: int,
+    possible: Sequence[int],
+    urgent: bool,
+) -> int:
     others = _others(seat, possible)
-    opponents = (seat ^ 1, seat ^ 3)
-    partner_held = possible[seat ^ 2]
+    partner_held = possible[partner] if partner >= 0 else 0
     # Cash a sure winner of a side suit that no opponent can trump.
     best_top = -1
     best_out = -1
@@ -251,13 +272,20 @@ def _lead_to_win(seat: int, legal: int, possible: Sequence[int], urgent: bool) -
 
 
 def _follow_to_win(
-    seat: int, legal: int, trick: Sequence[int], leader: int, possible: Sequence[int], urgent: bool
+    seat: int,
+    partner: int,
+    rivals: Sequence[int],
+    legal: int,
+    trick: Sequence[int],
+    leader: int,
+    possible: Sequence[int],
+    urgent: bool,
 ) -> int:
     best, best_seat = winning(trick, leader)
     led_mask = SUIT_MASKS[suit_of(trick[0])]
-    later_opponents = [s for s in _later_seats(seat, trick, leader) if (s ^ seat) & 1]
+    later_opponents = [s for s in _later_seats(seat, trick, leader) if s in rivals]
     beaters = legal & BEATERS[best]
-    if best_seat == seat ^ 2:
+    if best_seat == partner:
         if not may_beat(best, led_mask, later_opponents, possible):
             return _cheap_card(seat, legal, led_mask, possible)
         safe = _lowest_safe(beaters, led_mask, later_opponents, possible)
@@ -334,13 +362,18 @@ def _lead_to_lose(seat: int, legal: int, possible: Sequence[int]) -> int:
 
 
 def _follow_to_lose(
-    seat: int, legal: int, trick: Sequence[int], leader: int, possible: Sequence[int]
+    seat: int,
+    rivals: Sequence[int],
+    legal: int,
+    trick: Sequence[int],
+    leader: int,
+    possible: Sequence[int],
 ) -> int:
     best, _ = winning(trick, leader)
     led = suit_of(trick[0])
     led_mask = SUIT_MASKS[led]
     follow = legal & led_mask
-    later_opponents = [s for s in _later_seats(seat, trick, leader) if (s ^ seat) & 1]
+    later_opponents = [s for s in _later_seats(seat, trick, leader) if s in rivals]
     if follow:
         if suit_of(best) != led:
             return highest_card(follow)  # trumped: nothing of the suit can win
@@ -390,10 +423,9 @@ def _nil_card(
 
 
 def _cover_card(
-    seat: int, legal: int, trick: Sequence[int], leader: int, possible: Sequence[int]
+    seat: int, partner: int, legal: int, trick: Sequence[int], leader: int, possible: Sequence[int]
 ) -> int | None:
     """Protect the partner's Nil; None when this trick does not endanger it."""
-    partner = seat ^ 2
     others = _others(seat, possible)
     if not trick:
         side = legal & NON_SPADE_MASK

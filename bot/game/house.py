@@ -42,6 +42,7 @@ from bot.game.rules import (
     FirstLead,
     RuleSet,
     SetPenalty,
+    Teams,
 )
 
 
@@ -108,6 +109,9 @@ class HouseRule:
     #: The rule set's fields that carry a value, given the rule set it changes.
     fields: Carrier
     conflicts: tuple[Conflict, ...] = ()
+    #: Whether tables offer and accept the rule; the simulator and the
+    #: benchmarks play every rule.
+    at_tables: bool = True
 
     def is_off(self, value: Value) -> bool:
         return value in self.values.off_value
@@ -164,6 +168,43 @@ _SPADE_COUNT: Final = (Bidding.MIRROR.value, Bidding.WHIZ.value)
 
 #: Every house rule, in the order the rules are listed and written.
 HOUSE_RULES: Final[tuple[HouseRule, ...]] = (
+    HouseRule(
+        "teams",
+        N_("Teams"),
+        Choice(
+            {
+                Teams.PARTNERS.value: N_("partners: seats across the table play together"),
+                Teams.SOLO.value: N_("solo: four players, each on their own"),
+            },
+            short={Teams.PARTNERS.value: N_("partners"), Teams.SOLO.value: N_("solo")},
+            off_value=(Teams.PARTNERS.value,),
+        ),
+        Menu.PLAY,
+        *field("teams"),
+        conflicts=(
+            Conflict(
+                (Teams.SOLO.value,),
+                "bidding",
+                (Bidding.SUICIDE.value,),
+                N_("{bidding} bidding needs partners: it cannot be played {teams}"),
+            ),
+            Conflict(
+                (Teams.SOLO.value,),
+                "min_team_bid",
+                ON,
+                N_("min_team_bid must be 0 when playing {teams}: there are no teams"),
+            ),
+            Conflict(
+                (Teams.SOLO.value,),
+                "nil_tricks",
+                ("contract",),
+                N_("a failed Nil's tricks count for no partner when playing {teams}"),
+            ),
+        ),
+        # Tables need their own screens for solo first; tournaments are
+        # partnership play for good (bot.tournament refuses it too).
+        at_tables=False,
+    ),
     HouseRule(
         "deck",
         N_("Deck"),
@@ -438,6 +479,18 @@ def apply(
         raise HouseRuleError(_one_line(exc, carried)) from None
     check_conflicts(result, declared)
     return result
+
+
+def check_at_tables(chosen: HouseChoices) -> None:
+    """Raises HouseRuleError, one line, when ``chosen`` sets a rule that
+    tables do not play (yet) to anything but its ``off``."""
+    for key, value in chosen.values:
+        rule = _BY_KEY[key]
+        if not rule.at_tables and not rule.is_off(value):
+            raise HouseRuleError(
+                N_("{rule} cannot be played at tables yet"),
+                rule=f"{key}={rule.values.text(value)}",
+            )
 
 
 def check_conflicts(rules: RuleSet, declared: Sequence[HouseRule] = HOUSE_RULES) -> None:

@@ -1,4 +1,5 @@
-"""The game: one game of partnership Spades, from the first deal to the result.
+"""The game: one game of Spades, from the first deal to the result; its
+sides (two partnerships, or four players in solo) are :mod:`bot.game.sides`.
 
 The state is the seed plus an append-only list of :class:`~bot.game.types.Action`;
 every method that changes the state validates first (:mod:`bot.game.checks`)
@@ -31,6 +32,7 @@ from bot.game.refusals import N_
 from bot.game.rest_claim import NO_CLAIM, RestClaim
 from bot.game.rules import Bidding, FirstLead, RevokeRule, RuleSet, SpadesLead
 from bot.game.scoring import game_result, score_hand
+from bot.game.sides import deficit, side_of, sides, winner_without
 from bot.game.trick import (
     Trick,
     breaks_spades,
@@ -46,7 +48,6 @@ from bot.game.types import (
     GameResult,
     LogEntry,
     Phase,
-    team_of,
 )
 
 # Bound once: the hot paths build tuples and compare phases without attribute look-ups.
@@ -90,6 +91,7 @@ class Game:
     tricks_won: list[int] = field(default_factory=list)
     spades_broken: bool = False
     revokes: list[tuple[int, int]] = field(default_factory=list)  # (seat, trick index)
+    #: Per side: team 0 and 1, or seat 0 to 3 in solo (see :meth:`new`).
     scores: list[int] = field(default_factory=lambda: [0, 0])
     bags: list[int] = field(default_factory=lambda: [0, 0])
     hand_records: list[HandRecord] = field(default_factory=list)
@@ -122,6 +124,8 @@ class Game:
         fixed_deals: list[list[int]] | None = None,
     ) -> Game:
         game = cls(rules, seed, started_at, [list(d) for d in fixed_deals or []])
+        game.scores = [0] * len(sides(rules))
+        game.bags = [0] * len(sides(rules))
         game.dealer = first_dealer(rules, seed)
         game.waiting_since = started_at
         game._deal_hand()
@@ -210,9 +214,9 @@ class Game:
     def over(self) -> bool:
         return self.phase is Phase.GAME_OVER
 
-    def contract(self, team: int) -> int:
+    def contract(self, side: int) -> int:
         total = 0
-        for seat in (team, team + 2):
+        for seat in sides(self.rules)[side]:
             bid = self.bids[seat]
             if bid is not None and bid > 0:
                 total += bid
@@ -236,11 +240,11 @@ class Game:
 
     def blind_nil_open(self, seat: int) -> bool:
         """Whether the seat may bid Blind Nil now: the rules allow it, it has
-        not looked at its cards and its team trails by enough."""
-        if not self.rules.blind_nil or self.looked[seat]:
+        not looked at its cards and its side trails the leader by enough."""
+        rules = self.rules
+        if not rules.blind_nil or self.looked[seat]:
             return False
-        team = team_of(seat)
-        return self.scores[1 - team] - self.scores[team] >= self.rules.blind_nil_min_deficit
+        return deficit(self.scores, side_of(rules, seat)) >= rules.blind_nil_min_deficit
 
     def legal_play_mask(self, seat: int) -> int:
         """Cards the seat may play without revoking (all cards a computer player considers)."""
@@ -404,20 +408,20 @@ class Game:
         checks.check_challenge(self, seat, accused)
         self._log.append((ActionKind.CHALLENGE, seat, accused, at))
         if any(revoker == accused for revoker, _ in self.revokes):
-            self._end(GameResult(1 - team_of(accused), EndReason.REVOKE, accused))
+            self._end(GameResult(self._winner_without(accused), EndReason.REVOKE, accused))
         else:
-            self._end(GameResult(1 - team_of(seat), EndReason.FALSE_CLAIM, seat))
+            self._end(GameResult(self._winner_without(seat), EndReason.FALSE_CLAIM, seat))
 
     def resign(self, seat: int, at: float = 0.0) -> None:
         checks.check_seat(seat)
         checks.check_not_over(self)
         self._log.append((ActionKind.RESIGN, seat, 0, at))
-        self._end(GameResult(1 - team_of(seat), EndReason.RESIGNATION, seat))
+        self._end(GameResult(self._winner_without(seat), EndReason.RESIGNATION, seat))
 
     def claim_timeout(self, seat: int, at: float = 0.0) -> None:
         waiting = checks.check_timeout_claim(self, seat, at)
         self._log.append((ActionKind.CLAIM_TIMEOUT, seat, 0, at))
-        self._end(GameResult(1 - team_of(waiting), EndReason.TIMEOUT, waiting))
+        self._end(GameResult(self._winner_without(waiting), EndReason.TIMEOUT, waiting))
 
     def copy(self) -> Game:
         """An independent copy of this state: what ``apply`` or
@@ -437,6 +441,9 @@ class Game:
         self._end(GameResult(None, EndReason.MODERATOR, None, note))
 
     # -- internals ------------------------------------------------------------
+
+    def _winner_without(self, seat: int) -> int:
+        return winner_without(self.rules, self.scores, seat)
 
     def _deal_hand(self) -> None:
         self.hand_number += 1

@@ -74,6 +74,8 @@ def all_rules_text(rules: RuleSet, lang: str = ENGLISH) -> str:
     changed = set(changed_from_preset(rules))
     lines = [tr(lang, "**House rules** (changed from the preset in bold)")]
     for rule in HOUSE_RULES:
+        if not rule.at_tables:
+            continue  # a table plays it as it is
         line = f"{tr(lang, rule.name)}: {value_words(rule, rule.read(rules), lang)}"
         lines.append(f"- **{line}**" if rule.key in changed else f"- {line}")
     return "\n".join(lines)
@@ -101,7 +103,9 @@ class Page:
 
 def menu_pages(declared: Sequence[HouseRule] = HOUSE_RULES) -> tuple[Page, ...]:
     """The pages of the host's menus: each section's rules in their declared
-    order, on as few pages as fit a message with the rows of page buttons."""
+    order, on as few pages as fit a message with the rows of page buttons;
+    the rules tables do not play yet are left out."""
+    declared = [rule for rule in declared if rule.at_tables]
     for menus in range(MAX_ROWS - 1, 0, -1):
         pages = _pages(declared, menus)
         if menus + -(-len(pages) // MAX_PER_ROW) <= MAX_ROWS:  # the menus, then the pages

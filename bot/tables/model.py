@@ -27,7 +27,14 @@ from pydantic import (
 )
 
 from bot import refusals
-from bot.game.house import HouseChoices, HouseRuleError, apply, by_key, read_value
+from bot.game.house import (
+    HouseChoices,
+    HouseRuleError,
+    apply,
+    by_key,
+    check_at_tables,
+    read_value,
+)
 from bot.game.rules import DEFAULT_TURN_LIMIT_S, PRESETS, RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import GameResult
@@ -166,6 +173,7 @@ class TableOptions(BaseModel):
         value or the rules it makes cannot be played. Only the rules that
         differ from the table's other choices are kept."""
         chosen = self.house.with_value(key, read_value(by_key()[key], value))
+        check_at_tables(chosen)
         return self._with_house_of(apply(self.rules(), chosen))
 
     def _with_house_of(self, rules: RuleSet) -> TableOptions:
@@ -183,6 +191,7 @@ RULE_CHOICES = tuple(name for name in TableOptions.model_fields if name in RuleS
 def _rules(values: tuple[object, ...], house: HouseChoices) -> RuleSet:
     # Validating a RuleSet costs more than the rest of starting a game; rule
     # sets are frozen, so the tables with the same choices share one.
+    check_at_tables(house)
     chosen = dict(zip(RULE_CHOICES, values, strict=True))
     rules = preset(str(chosen["preset"])).with_options(**chosen)
     return apply(rules, house) if house else rules

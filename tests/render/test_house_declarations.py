@@ -25,7 +25,7 @@ from bot.game.house import (
     resolved,
 )
 from bot.game.house_values import Choice, Number
-from bot.game.rules import PRESETS, TieRule
+from bot.game.rules import PRESETS, Teams, TieRule
 from bot.i18n import ENGLISH, TRANSLATED, tr
 from bot.i18n_catalogs import read_catalog
 from bot.render.house_rules import PAGES, Page, house_panel, menu_pages, page_of, value_words
@@ -109,7 +109,7 @@ def test_a_declared_rule_gets_a_menu_of_its_section() -> None:
     menus = {
         parse(menu.custom_id.removeprefix("spades:")).arg: menu for menu in _menus(table, pages)
     }
-    assert set(menus) == {rule.key for rule in WITH_TIE}
+    assert set(menus) == {rule.key for rule in WITH_TIE if rule.at_tables}
     tie = menus["tie"]
     assert [(o.value, o.label, o.default) for o in tie.options] == [
         ("another_hand", "open (preset)", True),
@@ -123,7 +123,7 @@ def test_many_more_rules_still_get_menus_that_fit(extra: int) -> None:
     declared = (*HOUSE_RULES, *more)
     pages = menu_pages(declared)
     keys = [rule.key for page in pages for rule in page.rules]
-    assert sorted(keys) == sorted(rule.key for rule in declared)
+    assert sorted(keys) == sorted(rule.key for rule in declared if rule.at_tables)
     table = _lobby()
     for page in range(len(pages)):
         rows = house_panel(table, page, pages=pages).rows
@@ -136,12 +136,13 @@ def test_many_more_rules_still_get_menus_that_fit(extra: int) -> None:
 def test_every_declared_rule_is_in_the_menus_in_every_language(lang: str) -> None:
     table = _lobby(TableOptions(house="deck=jjdd,bags=5:50,boston=200"))
     menus = _menus(table, lang=lang)
+    at_tables = [rule for rule in HOUSE_RULES if rule.at_tables]
     assert sorted(parse(m.custom_id.removeprefix("spades:")).arg or "" for m in menus) == sorted(
-        rule.key for rule in HOUSE_RULES
+        rule.key for rule in at_tables
     )
     catalog = read_catalog(lang) if lang != ENGLISH else None
     for rule, menu in zip(
-        sorted(HOUSE_RULES, key=lambda r: r.key),
+        sorted(at_tables, key=lambda r: r.key),
         sorted(menus, key=lambda m: m.custom_id.rsplit(":", 1)[1]),
         strict=True,
     ):
@@ -183,21 +184,7 @@ NIL_PASS = HouseRule(
     *field("boston"),
     conflicts=(Conflict(ON, "bidding", ("mirror",), "nil_pass must be off with {bidding}"),),
 )
-#: Played here by a field the game has (a draw at the end stands for solo).
-TEAMS = HouseRule(
-    "teams",
-    "Bidding",
-    Choice({"partners": "open", "solo": "standard"}),
-    Menu.PLAY,
-    lambda rules: "solo" if rules.tie is TieRule.DRAW else "partners",
-    lambda value, _: {"tie": TieRule.DRAW if value == "solo" else TieRule.ANOTHER_HAND},
-    conflicts=(
-        Conflict(("solo",), "bidding", ("suicide",), "{teams} cannot be played with {bidding}"),
-        Conflict(("solo",), "min_team_bid", ON, "min_team_bid must be 0 with {teams}"),
-        Conflict(("solo",), "nil_tricks", ("contract",), "{teams}: nil_tricks={nil_tricks}"),
-    ),
-)
-NEXT = (*HOUSE_RULES, NIL_PASS, TEAMS)
+NEXT = (*HOUSE_RULES, NIL_PASS)
 
 
 def test_the_next_rules_can_be_declared() -> None:
@@ -205,11 +192,13 @@ def test_the_next_rules_can_be_declared() -> None:
     assert parse_house("nil_pass=off", NEXT) == {"nil_pass": None}
     with pytest.raises(HouseRuleError, match=r"^bad value nil_pass=4: expected off\|1\|2\|3$"):
         parse_house("nil_pass=4", NEXT)
-    assert apply(STANDARD, "teams=solo", NEXT).tie is TieRule.DRAW
+    assert apply(STANDARD, "teams=solo", NEXT).teams is Teams.SOLO
     refused = {
-        "teams=solo,bidding=suicide": "solo cannot be played with suicide",
-        "min_team_bid=3,teams=solo": "min_team_bid must be 0 with solo",
-        "teams=solo,nil_tricks=contract": "solo: nil_tricks=contract",
+        "teams=solo,bidding=suicide": "suicide bidding needs partners: it cannot be played solo",
+        "min_team_bid=3,teams=solo": "min_team_bid must be 0 when playing solo: there are no teams",
+        "teams=solo,nil_tricks=contract": (
+            "a failed Nil's tricks count for no partner when playing solo"
+        ),
         "nil_pass=2,bidding=mirror": "nil_pass must be off with mirror",
     }
     for text, line in refused.items():
@@ -219,6 +208,7 @@ def test_the_next_rules_can_be_declared() -> None:
     assert apply(STANDARD, "teams=solo,min_team_bid=0,nil_tricks=bags", NEXT)
     assert apply(STANDARD, "nil_pass=off,bidding=mirror", NEXT).bidding.value == "mirror"
     pages = menu_pages(NEXT)
-    assert {rule.key for page in pages for rule in page.rules} >= {"nil_pass", "teams"}
+    offered = {rule.key for page in pages for rule in page.rules}
+    assert "nil_pass" in offered and "teams" not in offered  # not at tables yet
     for page in range(len(pages)):
         assert problems(house_panel(_lobby(), page, pages=pages)) == []

@@ -16,6 +16,9 @@ from bot.game.sides import opponents, partner_of, side_of, sides
 
 GAME_AT_STAKE = 10_000  # the set swing of a side whose contract wins the game
 TEN_FOR_200_CONTRACT = 10  # from this contract up, 10-for-200 doubles the stakes
+# How likely a side holding every trick so far with its contract made is
+# reckoned to take the rest (for a Boston at a table that pays one).
+BOSTON_CHANCE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,4 +118,62 @@ def plan_of(
         side=side,
         partner=tuple(-1 if (p := partner_of(rules, seat)) is None else p for seat in range(4)),
         rivals=tuple(opponents(rules, seat) for seat in range(4)),
+    )
+
+
+# -- what a side plays for (read by bot.ai.policy) ------------------------------------
+
+
+def can_chase_nil(need: int, tricks_left: int) -> bool:
+    """Whether a side can spend tricks on breaking an opponent's Nil: not
+    while its own contract needs more than two thirds of one trick more than
+    are left (a contract of 10 needs nearly every trick its side can take,
+    one of 9 can spare a few)."""
+    return 3 * need <= 2 * (tricks_left + 1) and need < tricks_left
+
+
+def worth_setting(plan: HandPlan, team: int, won: Sequence[int], tricks_left: int) -> bool:
+    """With its contract made, whether ``team`` should keep taking tricks to
+    set another side: the set, weighed by a rough chance of getting it
+    (the fewer of the tricks left it takes, the likelier), must be worth more
+    than the bags it costs, counted at their share of the bag penalty."""
+    for other in range(len(plan.contract)):
+        if other != team and _worth_setting_side(plan, team, other, won, tricks_left):
+            return True
+    return False
+
+
+def _worth_setting_side(
+    plan: HandPlan, team: int, other: int, won: Sequence[int], tricks_left: int
+) -> bool:
+    if plan.contract[other] == 0:
+        return False
+    other_need = plan.need(other, won)
+    if other_need == 0:
+        return False
+    tricks_to_set = tricks_left - other_need + 1
+    if tricks_to_set <= 0:  # already set: more tricks are only bags
+        return False
+    swing = plan.set_swing[other]
+    if swing >= GAME_AT_STAKE:  # their contract wins them the game
+        return True
+    chance = 1.0 - tricks_to_set / (tricks_left + 1)
+    per_bag = plan.bag_penalty[team] / plan.bag_limit - 1
+    cost = max(plan.bag_cost(team, won, tricks_to_set), per_bag * tricks_to_set)
+    return chance * swing > cost
+
+
+def worth_boston(plan: HandPlan, seat: int, won: Sequence[int], tricks_left: int) -> bool:
+    """With its contract made and every trick so far, whether the side of
+    ``seat`` keeps taking tricks for the Boston bonus: worth it while even a
+    rough even chance of the bonus outweighs the bags the rest of the tricks
+    cost."""
+    if not plan.boston or any(won[rival] for rival in plan.rivals[seat]):
+        return False
+    team = plan.side[seat]
+    if any(plan.nil[mine] for mine in plan.seats[team]):
+        return False  # a side with a Nil cannot take every trick
+    per_bag = plan.bag_penalty[team] / plan.bag_limit - 1
+    return BOSTON_CHANCE * plan.boston > max(
+        plan.bag_cost(team, won, tricks_left), per_bag * tricks_left
     )

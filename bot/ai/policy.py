@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.ai.plan import GAME_AT_STAKE, HandPlan
+from bot.ai.plan import HandPlan, can_chase_nil, worth_boston, worth_setting
 from bot.game.cards import (
     ABOVE,
     BELOW,
@@ -37,10 +37,6 @@ from bot.game.cards import (
     suit_of,
 )
 from bot.game.trick import BEATERS, winning
-
-# How likely a side holding every trick so far with its contract made is
-# reckoned to take the rest (for a Boston at a table that pays one).
-BOSTON_CHANCE = 0.5
 
 
 def may_beat(card: int, led_mask: int, seats: Sequence[int], possible: Sequence[int]) -> bool:
@@ -83,14 +79,14 @@ def choose_card(
     need = plan.need(team, won)
     want = (
         need > 0
-        or _worth_setting(plan, team, won, tricks_left)
-        or _worth_boston(plan, seat, won, tricks_left)
+        or worth_setting(plan, team, won, tricks_left)
+        or worth_boston(plan, seat, won, tricks_left)
     )
     if partner >= 0 and plan.nil[partner] and won[partner] == 0:
         card = _cover_card(seat, partner, legal, trick, leader, possible)
         if card is not None:
             return card
-    if _can_chase_nil(need, tricks_left):
+    if can_chase_nil(need, tricks_left):
         for nil_seat in rivals:
             if plan.nil[nil_seat] and won[nil_seat] == 0:
                 card = _break_card(seat, nil_seat, want, legal, trick, leader, possible)
@@ -106,62 +102,6 @@ def choose_card(
     if not trick:
         return _lead_to_lose(seat, legal, possible)
     return _follow_to_lose(seat, rivals, legal, trick, leader, possible)
-
-
-def _can_chase_nil(need: int, tricks_left: int) -> bool:
-    """Whether a side can spend tricks on breaking an opponent's Nil: not
-    while its own contract needs more than two thirds of one trick more than
-    are left (a contract of 10 needs nearly every trick its side can take,
-    one of 9 can spare a few)."""
-    return 3 * need <= 2 * (tricks_left + 1) and need < tricks_left
-
-
-def _worth_setting(plan: HandPlan, team: int, won: Sequence[int], tricks_left: int) -> bool:
-    """With its contract made, whether ``team`` should keep taking tricks to
-    set another side: the set, weighed by a rough chance of getting it
-    (the fewer of the tricks left it takes, the likelier), must be worth more
-    than the bags it costs, counted at their share of the bag penalty."""
-    return any(
-        _worth_setting_side(plan, team, other, won, tricks_left)
-        for other in range(len(plan.contract))
-        if other != team
-    )
-
-
-def _worth_setting_side(
-    plan: HandPlan, team: int, other: int, won: Sequence[int], tricks_left: int
-) -> bool:
-    if plan.contract[other] == 0:
-        return False
-    other_need = plan.need(other, won)
-    if other_need == 0:
-        return False
-    tricks_to_set = tricks_left - other_need + 1
-    if tricks_to_set <= 0:  # already set: more tricks are only bags
-        return False
-    swing = plan.set_swing[other]
-    if swing >= GAME_AT_STAKE:  # their contract wins them the game
-        return True
-    chance = 1.0 - tricks_to_set / (tricks_left + 1)
-    per_bag = plan.bag_penalty[team] / plan.bag_limit - 1
-    cost = max(plan.bag_cost(team, won, tricks_to_set), per_bag * tricks_to_set)
-    return chance * swing > cost
-
-
-def _worth_boston(plan: HandPlan, seat: int, won: Sequence[int], tricks_left: int) -> bool:
-    """With its contract made and every trick so far, whether the side of
-    ``seat`` keeps taking tricks for the Boston bonus: worth it while even a
-    rough even chance of the bonus outweighs the bags the rest of the tricks
-    cost."""
-    if not plan.boston or any(won[rival] for rival in plan.rivals[seat]):
-        return False
-    team = plan.side[seat]
-    if any(plan.nil[mine] for mine in plan.seats[team]):
-        return False  # a side with a Nil cannot take every trick
-    per_bag = plan.bag_penalty[team] / plan.bag_limit - 1
-    return BOSTON_CHANCE * plan.boston > max(
-        plan.bag_cost(team, won, tricks_left), per_bag * tricks_left
-    )
 
 
 def _others(seat: int, possible: Sequence[int]) -> int:

@@ -31,7 +31,9 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 
-from bot.game.house_values import Choice, Kind, Number, Pair, Switch, Value
+from bot.game.house_values import ON as ON  # (declared with the values; named here too)
+from bot.game.house_values import Choice, Kind, Number, Pair, Switch, Value, Values
+from bot.game.house_values import Conflict as Conflict
 from bot.game.refusals import N_
 from bot.game.rules import (
     FLOORS,
@@ -69,30 +71,6 @@ class Menu(Enum):
 # -- the declaration -------------------------------------------------------------------
 
 
-class Some(Enum):
-    """Values of a rule named by what they are, in a :class:`Conflict`."""
-
-    #: Every value but the rule's ``off``.
-    ON = "on"
-
-
-ON: Final = Some.ON
-#: Values of a rule in a :class:`Conflict`: these, or :data:`ON`.
-Values = tuple[Value, ...] | Some
-
-
-@dataclass(frozen=True)
-class Conflict:
-    """The rule at ``values`` cannot be played with the rule ``other`` at
-    ``other_values``. ``line`` says so; its placeholders named like the two
-    rules' keys are filled with their values."""
-
-    values: Values
-    other: str
-    other_values: Values
-    line: str
-
-
 @dataclass(frozen=True)
 class HouseRule:
     """One house rule: ``key`` in the text, ``name`` (a catalog message id)
@@ -109,8 +87,7 @@ class HouseRule:
     #: The rule set's fields that carry a value, given the rule set it changes.
     fields: Carrier
     conflicts: tuple[Conflict, ...] = ()
-    #: Whether tables offer and accept the rule; the simulator and the
-    #: benchmarks play every rule.
+    #: False for a rule the engine plays but tables cannot show yet.
     at_tables: bool = True
 
     def is_off(self, value: Value) -> bool:
@@ -367,6 +344,8 @@ HOUSE_RULES: Final[tuple[HouseRule, ...]] = (
 
 #: The keys in the order the rules are listed.
 KEYS: Final = tuple(rule.key for rule in HOUSE_RULES)
+#: The rules tables offer and accept; the simulator and the benchmarks play every rule.
+AT_TABLES: Final = tuple(rule for rule in HOUSE_RULES if rule.at_tables)
 
 
 def by_key(declared: Sequence[HouseRule] = HOUSE_RULES) -> dict[str, HouseRule]:
@@ -479,18 +458,6 @@ def apply(
         raise HouseRuleError(_one_line(exc, carried)) from None
     check_conflicts(result, declared)
     return result
-
-
-def check_at_tables(chosen: HouseChoices) -> None:
-    """Raises HouseRuleError, one line, when ``chosen`` sets a rule that
-    tables do not play (yet) to anything but its ``off``."""
-    for key, value in chosen.values:
-        rule = _BY_KEY[key]
-        if not rule.at_tables and not rule.is_off(value):
-            raise HouseRuleError(
-                N_("{rule} cannot be played at tables yet"),
-                rule=f"{key}={rule.values.text(value)}",
-            )
 
 
 def check_conflicts(rules: RuleSet, declared: Sequence[HouseRule] = HOUSE_RULES) -> None:

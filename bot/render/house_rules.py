@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from bot.game.house import HOUSE_RULES, HouseRule, Menu, by_key, changed_keys
+from bot.game.house import AT_TABLES, HOUSE_RULES, HouseRule, Menu, by_key, changed_keys
 from bot.game.house_values import Value
 from bot.game.rules import RuleSet, preset
 from bot.i18n import ENGLISH, tr
@@ -73,9 +73,7 @@ def all_rules_text(rules: RuleSet, lang: str = ENGLISH) -> str:
     """Every house rule of the table, one per line."""
     changed = set(changed_from_preset(rules))
     lines = [tr(lang, "**House rules** (changed from the preset in bold)")]
-    for rule in HOUSE_RULES:
-        if not rule.at_tables:
-            continue  # a table plays it as it is
+    for rule in AT_TABLES:
         line = f"{tr(lang, rule.name)}: {value_words(rule, rule.read(rules), lang)}"
         lines.append(f"- **{line}**" if rule.key in changed else f"- {line}")
     return "\n".join(lines)
@@ -102,10 +100,9 @@ class Page:
 
 
 def menu_pages(declared: Sequence[HouseRule] = HOUSE_RULES) -> tuple[Page, ...]:
-    """The pages of the host's menus: each section's rules in their declared
-    order, on as few pages as fit a message with the rows of page buttons;
-    the rules tables do not play yet are left out."""
-    declared = [rule for rule in declared if rule.at_tables]
+    """The pages of the host's menus: each section's rules offered at tables
+    in their declared order, on as few pages as fit a message with the rows
+    of page buttons."""
     for menus in range(MAX_ROWS - 1, 0, -1):
         pages = _pages(declared, menus)
         if menus + -(-len(pages) // MAX_PER_ROW) <= MAX_ROWS:  # the menus, then the pages
@@ -116,7 +113,7 @@ def menu_pages(declared: Sequence[HouseRule] = HOUSE_RULES) -> tuple[Page, ...]:
 def _pages(declared: Sequence[HouseRule], menus: int) -> tuple[Page, ...]:
     pages: list[Page] = []
     for menu in Menu:
-        rules = [rule for rule in declared if rule.menu is menu]
+        rules = [rule for rule in declared if rule.menu is menu and rule.at_tables]
         count = -(-len(rules) // menus)
         size = -(-len(rules) // count) if count else 0  # pages as even as they can be
         chunks = [tuple(rules[n : n + size]) for n in range(0, len(rules), size or 1)]

@@ -8,6 +8,7 @@ engine's copy of it, :meth:`~bot.game.state.Game.copy`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property, lru_cache
@@ -32,12 +33,12 @@ from bot.game.house import (
     HouseRuleError,
     apply,
     by_key,
-    check_at_tables,
     read_value,
 )
 from bot.game.rules import DEFAULT_TURN_LIMIT_S, PRESETS, RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import GameResult
+from bot.i18n import N_
 
 __all__ = [
     "DEFAULT_TURN_LIMIT_S",
@@ -160,6 +161,7 @@ class TableOptions(BaseModel):
 
     @model_validator(mode="after")
     def _rules_accept(self) -> TableOptions:
+        _offered(key for key, _ in self.house.values)
         self.rules()  # the preset must accept the other choices (ValueError)
         return self
 
@@ -172,8 +174,8 @@ class TableOptions(BaseModel):
         bot.game.house writes it). Raises HouseRuleError, one line, when the
         value or the rules it makes cannot be played. Only the rules that
         differ from the table's other choices are kept."""
+        _offered((key,))
         chosen = self.house.with_value(key, read_value(by_key()[key], value))
-        check_at_tables(chosen)
         return self._with_house_of(apply(self.rules(), chosen))
 
     def _with_house_of(self, rules: RuleSet) -> TableOptions:
@@ -187,11 +189,19 @@ class TableOptions(BaseModel):
 RULE_CHOICES = tuple(name for name in TableOptions.model_fields if name in RuleSet.model_fields)
 
 
+def _offered(keys: Iterable[str]) -> None:
+    """Raises HouseRuleError, one line, for the first of ``keys`` whose rule
+    tables do not offer yet (bot.game.house.HouseRule.at_tables)."""
+    rules = by_key()
+    for key in keys:
+        if not rules[key].at_tables:
+            raise HouseRuleError(N_("{key} cannot be chosen at a table yet"), key=key)
+
+
 @lru_cache(maxsize=256)
 def _rules(values: tuple[object, ...], house: HouseChoices) -> RuleSet:
     # Validating a RuleSet costs more than the rest of starting a game; rule
     # sets are frozen, so the tables with the same choices share one.
-    check_at_tables(house)
     chosen = dict(zip(RULE_CHOICES, values, strict=True))
     rules = preset(str(chosen["preset"])).with_options(**chosen)
     return apply(rules, house) if house else rules

@@ -12,6 +12,7 @@ from dataclasses import replace
 import pytest
 
 from bot.game.house import (
+    AT_TABLES,
     HOUSE_RULES,
     ON,
     Conflict,
@@ -136,13 +137,12 @@ def test_many_more_rules_still_get_menus_that_fit(extra: int) -> None:
 def test_every_declared_rule_is_in_the_menus_in_every_language(lang: str) -> None:
     table = _lobby(TableOptions(house="deck=jjdd,bags=5:50,boston=200"))
     menus = _menus(table, lang=lang)
-    at_tables = [rule for rule in HOUSE_RULES if rule.at_tables]
     assert sorted(parse(m.custom_id.removeprefix("spades:")).arg or "" for m in menus) == sorted(
-        rule.key for rule in at_tables
+        rule.key for rule in AT_TABLES
     )
     catalog = read_catalog(lang) if lang != ENGLISH else None
     for rule, menu in zip(
-        sorted(at_tables, key=lambda r: r.key),
+        sorted(AT_TABLES, key=lambda r: r.key),
         sorted(menus, key=lambda m: m.custom_id.rsplit(":", 1)[1]),
         strict=True,
     ):
@@ -192,7 +192,7 @@ def test_the_next_rules_can_be_declared() -> None:
     assert parse_house("nil_pass=off", NEXT) == {"nil_pass": None}
     with pytest.raises(HouseRuleError, match=r"^bad value nil_pass=4: expected off\|1\|2\|3$"):
         parse_house("nil_pass=4", NEXT)
-    assert apply(STANDARD, "teams=solo", NEXT).teams is Teams.SOLO
+    assert apply(STANDARD, "teams=solo", NEXT).teams is Teams.SOLO  # the real rule
     refused = {
         "teams=solo,bidding=suicide": "suicide bidding needs partners: it cannot be played solo",
         "min_team_bid=3,teams=solo": "min_team_bid must be 0 when playing solo: there are no teams",

@@ -26,7 +26,7 @@ from bot.game.durations import format_duration
 from bot.game.refusals import N_
 from bot.game.rules import Bidding, FirstLead, RevokeRule, RuleSet
 from bot.game.scoring import BLIND_NIL, bid_text
-from bot.game.sides import side_of
+from bot.game.sides import side_of, solo
 from bot.game.trick import Trick
 from bot.game.types import Phase
 
@@ -146,7 +146,7 @@ def check_challenge(game: Game, seat: int, accused: int) -> None:
     if not 0 <= accused < 4:
         raise refusals.ChallengeRefused(N_("you can only challenge a player at this table"))
     if side_of(game.rules, accused) == side_of(game.rules, seat):
-        if accused == seat:
+        if solo(game.rules):  # (the seat accused itself)
             raise refusals.ChallengeRefused(N_("you can only challenge an opponent"))
         raise refusals.ChallengeRefused(N_("you can only challenge an opponent, not your partner"))
     if game.phase is Phase.BIDDING or not (game.tricks or game.trick):
@@ -166,7 +166,7 @@ def check_timeout_claim(game: Game, seat: int, at: float) -> int:
     if waiting is None:
         raise refusals.ClaimRefused(N_("the table is not waiting on anyone to bid or play"))
     if side_of(game.rules, seat) == side_of(game.rules, waiting):
-        if seat == waiting:
+        if solo(game.rules):  # (the seat is the one waited on)
             raise refusals.ClaimRefused(N_("only another player can claim the win"))
         raise refusals.ClaimRefused(N_("only the other team can claim the win"))
     waited = at - game.waiting_since

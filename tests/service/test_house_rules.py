@@ -109,3 +109,14 @@ async def test_a_forged_value_or_key_is_refused(service: TableService) -> None:
         await service.house_rule(table.id, HOST, table.version, "trumps", "hearts")
     with pytest.raises(refusals.StaleAction):
         await service.house_rule(table.id, HOST, table.version - 1, "deck", "jokers")
+
+
+async def test_solo_is_refused_at_tables_until_they_can_show_it(service: TableService) -> None:
+    # A forged menu choice, and a table opened with it: one translated line each.
+    table = await service.create(1, 500, HOST)
+    with pytest.raises(refusals.BadHouseRule) as refused:
+        await service.house_rule(table.id, HOST, table.version, "teams", "solo")
+    assert refused.value.template == "{key} cannot be chosen at a table yet"
+    assert (await service.get(table.id)).version == table.version
+    with pytest.raises(refusals.BadHouseRule):
+        TableOptions.chosen(house="deck=jokers,teams=solo")

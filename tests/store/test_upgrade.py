@@ -60,6 +60,7 @@ NEW_RULES = (
     ("ten_for_200", False),
     ("spades_lead", "broken"),
     ("min_team_bid", 0),
+    ("teams", "partners"),
 )
 
 

@@ -16,9 +16,13 @@ with 95% Wilson intervals and the stronger side's mean points-per-hand margin
 with its 95% interval, and per level how its Nil bids fared, how often its
 side was set and its bags per hand. ``--house`` plays every match under
 house rules on top of the preset (``deck=jjdd,bidding=whiz``, the text of
-``python -m bot simulate --house``). It also measures what the clues of the cards chosen
-add to the search player's deals (:func:`measure_inference`). The last
-line is one JSON object with the headline figures.
+``python -m bot simulate --house``). Under ``teams=solo`` a match is one
+player of the level against three of the other, the deal played four times
+with the level in each seat; a win is a first place (par 25%) and the margin
+is the level's points per hand less the others' mean. It also measures
+what the clues of the cards chosen add to the search player's deals
+(:func:`measure_inference`). The last line is one JSON object with the
+headline figures.
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ from bot.ai.sampling import DealSampler
 from bot.ai.search import DEFAULT_TIME_BUDGET, EXPERT_TIME_BUDGET, SearchPlayer, expert_player
 from bot.game.house import HouseRuleError, apply, house_text
 from bot.game.record import HandRecord
-from bot.game.rules import PRESETS, Deck, RuleSet, preset
+from bot.game.rules import PRESETS, Deck, RuleSet, Teams, preset
 from bot.game.state import Game
 from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import PlayerView, view_of
@@ -73,13 +77,14 @@ class LevelOutcomes:
     nil_bids: int = 0  # its Nil and Blind Nil bids ...
     nils_made: int = 0  # ... and those that took no trick
 
-    def add(self, record: HandRecord, team: int) -> None:
-        result = record.results[team]
+    def add(self, record: HandRecord, side: int, seats: tuple[int, ...]) -> None:
+        """The hand's result for the level's ``side``, whose seats are ``seats``."""
+        result = record.results[side]
         self.hands += 1
         self.sets += result.contract > 0 and not result.made
         self.bags += result.new_bags
         for seat, bid in record.bids:
-            if seat & 1 == team and bid <= 0:
+            if seat in seats and bid <= 0:
                 self.nil_bids += 1
                 self.nils_made += record.tricks_won[seat] == 0
 
@@ -153,7 +158,32 @@ def play_pair(task: tuple[str, str, RuleSet, int, Budgets]) -> PairResult:
             mine, theirs = hand.hand_score[level_team], hand.hand_score[1 - level_team]
             result.margins.append(mine - theirs)
             for team, name in ((level_team, level), (1 - level_team, other)):
-                result.outcomes.setdefault(name, LevelOutcomes()).add(hand, team)
+                result.outcomes.setdefault(name, LevelOutcomes()).add(hand, team, (team, team + 2))
+    return result
+
+
+def play_rotation(task: tuple[str, str, RuleSet, int, Budgets]) -> PairResult:
+    """Solo: one ``level`` player against three ``other`` players on one
+    deal, played four times with the level in each seat."""
+    level, other, rules, deal_seed, budget = task
+    result = PairResult()
+    for mine in range(4):
+        levels = [level if seat == mine else other for seat in range(4)]
+        players: list[Player] = [
+            TimedPlayer(levels[s], _make(levels[s], deal_seed + s, budget), result.times)
+            for s in range(4)
+        ]
+        game = Game.new(rules, deal_seed)
+        play_game(game, players)
+        result.games += 1
+        if game.result is not None and game.result.winner == mine:
+            result.wins += 1
+        for hand in game.hand_records:
+            score = hand.hand_score
+            result.margins.append(round(score[mine] - (sum(score) - score[mine]) / 3))
+            for seat in range(4):
+                name = levels[seat]
+                result.outcomes.setdefault(name, LevelOutcomes()).add(hand, seat, (seat,))
     return result
 
 
@@ -171,11 +201,12 @@ def run_match(
     master = random.Random(f"{seed}-{level}-{other}")
     tasks = [(level, other, rules, master.randrange(2**40), budget) for _ in range(pairs)]
     total = PairResult()
+    play = play_rotation if rules.teams is Teams.SOLO else play_pair
     if jobs > 1:
         with multiprocessing.Pool(jobs) as pool:
-            results = list(pool.imap_unordered(play_pair, tasks))
+            results = list(pool.imap_unordered(play, tasks))
     else:
-        results = [play_pair(t) for t in tasks]
+        results = [play(t) for t in tasks]
     for r in results:
         total.wins += r.wins
         total.games += r.games
@@ -369,8 +400,8 @@ def main(argv: list[str] | None = None) -> int:
     ]
 
     v1_pairs = args.v1_pairs
-    if rules.deck is not Deck.STANDARD:
-        v1_pairs = 0  # the frozen older rules read cards of the standard deck only
+    if rules.deck is not Deck.STANDARD or rules.teams is Teams.SOLO:
+        v1_pairs = 0  # the frozen older rules play partners with the standard deck only
     print(f"heuristic v heuristic-v1: {v1_pairs} duplicate deals")
     progress = run_match(
         "heuristic", "heuristic-v1", v1_pairs, rules, args.seed, budgets, args.jobs
@@ -412,6 +443,8 @@ def main(argv: list[str] | None = None) -> int:
         "search_vs_heuristic_levels": hard_outcomes,
     }
     summary.update(coach_figures(args.hint_positions, rules, args.seed))
+    # Under teams=solo a "win" is a first place, whose par is 25%.
+    summary.update({"search_vs_heuristic_ci95": hard_ci95, "teams": rules.teams.value})
     sys.stdout.write(json.dumps(summary) + "\n")
     return 0
 

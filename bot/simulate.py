@@ -30,7 +30,8 @@ MAX_HANDS_PER_GAME = 500  # a safety stop for players that never reach a score l
 class Tally:
     games: int = 0
     hands: int = 0
-    wins: list[int] = field(default_factory=lambda: [0, 0])  # by side: NS (seats 0, 2), EW
+    #: By level: NS (seats 0, 2), EW; in solo the wins of the seats each level holds.
+    wins: list[int] = field(default_factory=lambda: [0, 0])
     draws: int = 0
     unfinished: int = 0
     points_diff: list[int] = field(default_factory=list)  # NS minus EW, per hand
@@ -99,14 +100,18 @@ def _count(tally: Tally, game: Game, swapped: bool) -> None:
     tally.games += 1
     tally.hands += len(game.hand_records)
     for hand in game.hand_records:
-        diff = hand.hand_score[0] - hand.hand_score[1]
+        # Per side: the teams, or in solo the seats (NS holds the even ones).
+        score = hand.hand_score
+        diff = sum(score[0::2]) - sum(score[1::2])
         tally.points_diff.append(-diff if swapped else diff)
     if game.result is None:
         tally.unfinished += 1
     elif game.result.winner is None:
         tally.draws += 1
     else:
-        side = game.result.winner ^ (1 if swapped else 0)
+        # The winner is a team, or a seat in solo: either way its parity says
+        # which level holds it.
+        side = (game.result.winner & 1) ^ (1 if swapped else 0)
         tally.wins[side] += 1
 
 

@@ -91,13 +91,16 @@ class TournamentGroup(
             ready_s=ready_minutes * 60,
         )
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        tournament = await self.desk.service.create(
-            interaction.guild_id,
-            interaction.channel_id,
-            interaction.user.id,
-            settings,
-            server_language(interaction),
-        )
+        try:
+            tournament = await self.desk.service.create(
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+                settings,
+                server_language(interaction),
+            )
+        except TournamentRefusal as refusal:
+            raise _refused(refusal.code, interaction) from None
         await interaction.response.send_message(
             tr(
                 private_language(interaction),

@@ -46,8 +46,8 @@ def play_clues(view: PlayerView, unseen: int) -> list[Clue]:
         seat = (trick.leader + 3) & 3  # the last to play
         best, best_seat = winning(cards[:3], trick.leader)
         last = cards[3]
-        hungry = not (plan.nil[seat] and won[seat] == 0) and plan.need(seat & 1, won) > 0
-        if hungry and (best_seat ^ seat) & 1 and not BEATERS[best] >> last & 1:
+        hungry = not (plan.nil[seat] and won[seat] == 0) and plan.need(plan.side[seat], won) > 0
+        if hungry and best_seat in plan.rivals[seat] and not BEATERS[best] >> last & 1:
             led = suit_of(cards[0])
             if suit_of(last) == led and suit_of(best) == led:
                 found.append((index, seat, ABOVE[best], DUCK_WEIGHT))

@@ -12,14 +12,15 @@ covers with high cards; a side facing an opponent's Nil leads low and ducks
 under it; otherwise a side short of its contract (or able to set the other
 side for more than the bags cost) tries to win the trick cheaply, and a side
 whose contract is made sheds high cards and stays under, unless it has taken
-every trick so far at a table that pays a Boston for all 13.
+every trick so far at a table that pays a Boston for all 13. In solo
+(``teams=solo``) a seat has no partner: every other seat is against it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.ai.plan import GAME_AT_STAKE, HandPlan
+from bot.ai.plan import HandPlan, can_chase_nil, worth_boston, worth_setting
 from bot.game.cards import (
     ABOVE,
     BELOW,
@@ -36,10 +37,6 @@ from bot.game.cards import (
     suit_of,
 )
 from bot.game.trick import BEATERS, winning
-
-# How likely a side holding every trick so far with its contract made is
-# reckoned to take the rest (for a Boston at a table that pays one).
-BOSTON_CHANCE = 0.5
 
 
 def may_beat(card: int, led_mask: int, seats: Sequence[int], possible: Sequence[int]) -> bool:
@@ -76,20 +73,21 @@ def choose_card(
         return lowest_card(legal)
     if plan.nil[seat] and won[seat] == 0:
         return _nil_card(seat, legal, trick, leader, possible)
-    team = seat & 1
-    partner = seat ^ 2
+    team = plan.side[seat]
+    partner = plan.partner[seat]
+    rivals = plan.rivals[seat]
     need = plan.need(team, won)
     want = (
         need > 0
-        or _worth_setting(plan, team, won, tricks_left)
-        or _worth_boston(plan, team, won, tricks_left)
+        or worth_setting(plan, team, won, tricks_left)
+        or worth_boston(plan, seat, won, tricks_left)
     )
-    if plan.nil[partner] and won[partner] == 0:
-        card = _cover_card(seat, legal, trick, leader, possible)
+    if partner >= 0 and plan.nil[partner] and won[partner] == 0:
+        card = _cover_card(seat, partner, legal, trick, leader, possible)
         if card is not None:
             return card
-    if _can_chase_nil(need, tricks_left):
-        for nil_seat in (seat ^ 1, seat ^ 3):
+    if can_chase_nil(need, tricks_left):
+        for nil_seat in rivals:
             if plan.nil[nil_seat] and won[nil_seat] == 0:
                 card = _break_card(seat, nil_seat, want, legal, trick, leader, possible)
                 if card is not None:
@@ -97,56 +95,13 @@ def choose_card(
                 break
     if want:
         if not trick:
-            return _lead_to_win(seat, legal, possible, need >= tricks_left)
-        return _follow_to_win(seat, legal, trick, leader, possible, need >= tricks_left)
+            return _lead_to_win(seat, partner, rivals, legal, possible, need >= tricks_left)
+        return _follow_to_win(
+            seat, partner, rivals, legal, trick, leader, possible, need >= tricks_left
+        )
     if not trick:
         return _lead_to_lose(seat, legal, possible)
-    return _follow_to_lose(seat, legal, trick, leader, possible)
-
-
-def _can_chase_nil(need: int, tricks_left: int) -> bool:
-    """Whether a side can spend tricks on breaking an opponent's Nil: not
-    while its own contract needs more than two thirds of one trick more than
-    are left (a contract of 10 needs nearly every trick its side can take,
-    one of 9 can spare a few)."""
-    return 3 * need <= 2 * (tricks_left + 1) and need < tricks_left
-
-
-def _worth_setting(plan: HandPlan, team: int, won: Sequence[int], tricks_left: int) -> bool:
-    """With its contract made, whether ``team`` should keep taking tricks to
-    set the other side: the set, weighed by a rough chance of getting it
-    (the fewer of the tricks left it takes, the likelier), must be worth more
-    than the bags it costs, counted at their share of the bag penalty."""
-    other = 1 - team
-    if plan.contract[other] == 0:
-        return False
-    other_need = plan.need(other, won)
-    if other_need == 0:
-        return False
-    tricks_to_set = tricks_left - other_need + 1
-    if tricks_to_set <= 0:  # already set: more tricks are only bags
-        return False
-    swing = plan.set_swing[other]
-    if swing >= GAME_AT_STAKE:  # their contract wins them the game
-        return True
-    chance = 1.0 - tricks_to_set / (tricks_left + 1)
-    per_bag = plan.bag_penalty[team] / plan.bag_limit - 1
-    cost = max(plan.bag_cost(team, won, tricks_to_set), per_bag * tricks_to_set)
-    return chance * swing > cost
-
-
-def _worth_boston(plan: HandPlan, team: int, won: Sequence[int], tricks_left: int) -> bool:
-    """With its contract made and every trick so far, whether ``team`` keeps
-    taking tricks for the Boston bonus: worth it while even a rough even
-    chance of the bonus outweighs the bags the rest of the tricks cost."""
-    if not plan.boston or won[team ^ 1] or won[team ^ 3]:
-        return False
-    if any(plan.nil[seat] for seat in (team, team + 2)):
-        return False  # a side with a Nil cannot take every trick
-    per_bag = plan.bag_penalty[team] / plan.bag_limit - 1
-    return BOSTON_CHANCE * plan.boston > max(
-        plan.bag_cost(team, won, tricks_left), per_bag * tricks_left
-    )
+    return _follow_to_lose(seat, rivals, legal, trick, leader, possible)
 
 
 def _others(seat: int, possible: Sequence[int]) -> int:
@@ -193,10 +148,16 @@ def _lowest_rank_card(mask: int, avoid: int = 0) -> int:
 # -- a side that wants the trick ----------------------------------------------
 
 
-def _lead_to_win(seat: int, legal: int, possible: Sequence[int], urgent: bool) -> int:
+def _lead_to_win(
+    seat: int,
+    partner: int,
+    opponents: Sequence[int],
+    legal: int,
+    possible: Sequence[int],
+    urgent: bool,
+) -> int:
     others = _others(seat, possible)
-    opponents = (seat ^ 1, seat ^ 3)
-    partner_held = possible[seat ^ 2]
+    partner_held = possible[partner] if partner >= 0 else 0
     # Cash a sure winner of a side suit that no opponent can trump.
     best_top = -1
     best_out = -1
@@ -251,13 +212,20 @@ def _lead_to_win(seat: int, legal: int, possible: Sequence[int], urgent: bool) -
 
 
 def _follow_to_win(
-    seat: int, legal: int, trick: Sequence[int], leader: int, possible: Sequence[int], urgent: bool
+    seat: int,
+    partner: int,
+    rivals: Sequence[int],
+    legal: int,
+    trick: Sequence[int],
+    leader: int,
+    possible: Sequence[int],
+    urgent: bool,
 ) -> int:
     best, best_seat = winning(trick, leader)
     led_mask = SUIT_MASKS[suit_of(trick[0])]
-    later_opponents = [s for s in _later_seats(seat, trick, leader) if (s ^ seat) & 1]
+    later_opponents = [s for s in _later_seats(seat, trick, leader) if s in rivals]
     beaters = legal & BEATERS[best]
-    if best_seat == seat ^ 2:
+    if best_seat == partner:
         if not may_beat(best, led_mask, later_opponents, possible):
             return _cheap_card(seat, legal, led_mask, possible)
         safe = _lowest_safe(beaters, led_mask, later_opponents, possible)
@@ -334,13 +302,18 @@ def _lead_to_lose(seat: int, legal: int, possible: Sequence[int]) -> int:
 
 
 def _follow_to_lose(
-    seat: int, legal: int, trick: Sequence[int], leader: int, possible: Sequence[int]
+    seat: int,
+    rivals: Sequence[int],
+    legal: int,
+    trick: Sequence[int],
+    leader: int,
+    possible: Sequence[int],
 ) -> int:
     best, _ = winning(trick, leader)
     led = suit_of(trick[0])
     led_mask = SUIT_MASKS[led]
     follow = legal & led_mask
-    later_opponents = [s for s in _later_seats(seat, trick, leader) if (s ^ seat) & 1]
+    later_opponents = [s for s in _later_seats(seat, trick, leader) if s in rivals]
     if follow:
         if suit_of(best) != led:
             return highest_card(follow)  # trumped: nothing of the suit can win
@@ -390,10 +363,9 @@ def _nil_card(
 
 
 def _cover_card(
-    seat: int, legal: int, trick: Sequence[int], leader: int, possible: Sequence[int]
+    seat: int, partner: int, legal: int, trick: Sequence[int], leader: int, possible: Sequence[int]
 ) -> int | None:
     """Protect the partner's Nil; None when this trick does not endanger it."""
-    partner = seat ^ 2
     others = _others(seat, possible)
     if not trick:
         side = legal & NON_SPADE_MASK

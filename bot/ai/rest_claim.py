@@ -2,7 +2,7 @@
 
 A computer opponent accepts a claim exactly when the claimer takes every
 remaining trick whatever the opponents play, the claimer and its partner
-choosing their cards to make it so. This is an exact AND/OR search over the
+(none in solo) choosing their cards to make it so. This is an exact AND/OR search over the
 legal plays (one card of each run of equivalent cards, as in
 :mod:`bot.ai.solver`), cut short as soon as a trick goes to another seat, and
 shortened by a sure-win test at each of the claimer's leads: when every card
@@ -19,6 +19,7 @@ from __future__ import annotations
 from bot.ai.solver import distinct_moves
 from bot.game.cards import SUIT_MASKS, TRUMP, suit_of
 from bot.game.rules import FirstLead, SpadesBreak
+from bot.game.sides import side_of
 from bot.game.state import Game
 from bot.game.trick import breaks_spades, legal_mask, winning
 
@@ -26,7 +27,9 @@ from bot.game.trick import breaks_spades, legal_mask, winning
 def claim_holds(game: Game, claimer: int) -> bool:
     """Whether ``claimer`` takes every trick left in ``game``'s hand (the
     game in its play phase, real hands) against any legal play."""
-    search = _ClaimSearch(claimer, game.rules.spades_break)
+    side = side_of(game.rules, claimer)
+    ours = tuple(side_of(game.rules, seat) == side for seat in range(4))
+    search = _ClaimSearch(claimer, game.rules.spades_break, ours)
     lowest_club = game.rules.first_lead is FirstLead.LOWEST_CLUB and not (game.tricks or game.trick)
     hands, trick = list(game.hands), list(game.trick)
     return search.holds(hands, trick, game.leader, game.spades_broken, lowest_club)
@@ -52,8 +55,10 @@ def sure_win(hands: list[int], claimer: int, broken: bool) -> bool:
 
 
 class _ClaimSearch:
-    def __init__(self, claimer: int, spades_break: SpadesBreak) -> None:
+    def __init__(self, claimer: int, spades_break: SpadesBreak, ours: tuple[bool, ...]) -> None:
         self.claimer = claimer
+        #: Per seat: whether it plays for the claim (the claimer and its partner).
+        self.ours = ours
         self.spades_break = spades_break
         #: Positions at a trick's start already decided: (hands, broken) -> holds.
         self.known: dict[tuple[int, ...], bool] = {}
@@ -87,7 +92,7 @@ class _ClaimSearch:
         for card in trick:
             in_play |= 1 << card
         moves = distinct_moves(legal_mask(hand, trick, broken, lowest_club), in_play)
-        ours = (seat & 1) == (claimer & 1)
+        ours = self.ours[seat]
         result = not ours  # OR for the claimer's side, AND for the opponents
         for card in reversed(moves):
             hands[seat] = hand ^ (1 << card)

@@ -26,7 +26,14 @@ import time
 from collections.abc import Callable, Sequence
 
 from bot.ai.base import register_level
-from bot.ai.bidding import choose_bid, kept_for_nil, nil_danger, numeric_bid, team_room
+from bot.ai.bidding import (
+    choose_bid,
+    kept_for_nil,
+    nil_danger,
+    numeric_bid,
+    partner_bid_of,
+    team_room,
+)
 from bot.ai.heuristic import play_card, require_turn
 from bot.ai.inference import play_clues
 from bot.ai.knowledge import Knowledge, knowledge_of
@@ -161,12 +168,13 @@ class SearchPlayer:
 
         sampler = self.sampler_for(view, knowledge)
         exact = 13 - len(view.tricks) <= self.exact_tricks
+        ours = plan.seats[view.team]
         tally = Tally(len(moves), moves.index(preferred))
         while self._more(tally, deadline):
             position = Position.from_view(view, sampler.sample(rng))
             active = [moves[i] for i in tally.active]
             if exact:
-                values = Solver(view.team, value_of).values_of_moves(position, active)
+                values = Solver(ours, value_of).values_of_moves(position, active)
             else:
                 values = []
                 for card in active:
@@ -187,9 +195,9 @@ class SearchPlayer:
         legal = [b for b in view.legal_bids if b != BLIND_NIL]
         heuristic = choose_bid(view.hand, view.rules, view.seat, view.bids, legal)
         guess = numeric_bid(view.hand, view.bids, view.seat, view.rules)
-        room = team_room(view.bids, view.seat)  # above it the side is set for sure
+        room = team_room(view.rules, view.bids, view.seat)  # above it the side is set for sure
         options = [b for b in range(max(1, guess - 1), min(room, guess + 1) + 1) if b in legal]
-        partner_bid = view.bids[view.partner]
+        partner_bid = partner_bid_of(view.rules, view.bids, view.seat)
         partner_nil = partner_bid is not None and partner_bid <= 0
         nil_open = NIL in legal and not partner_nil
         # Under Suicide a side's Nil is certain, the first partner only
@@ -224,7 +232,7 @@ class SearchPlayer:
 
     def _before_looking(self, view: PlayerView, rng: random.Random, deadline: float) -> Action:
         """At a Blind Nil table, before seeing the cards: Blind Nil or look."""
-        partner_bid = view.bids[view.partner]
+        partner_bid = partner_bid_of(view.rules, view.bids, view.seat)
         if BLIND_NIL not in view.legal_bids or (partner_bid is not None and partner_bid <= 0):
             return Action(ActionKind.LOOK, view.seat)
         rules = view.rules
@@ -270,7 +278,9 @@ class SearchPlayer:
                 bids = list(view.bids)
                 bids[seat] = bid
                 for other in later:
-                    open_bids = legal_bids(rules, hands[other], bids[other ^ 2], False)
+                    open_bids = legal_bids(
+                        rules, hands[other], partner_bid_of(rules, bids, other), False
+                    )
                     bids[other] = choose_bid(hands[other], rules, other, bids, open_bids)
                 plan = plan_of(rules, bids, view.bags, view.scores)
                 start = Position(

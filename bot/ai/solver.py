@@ -49,10 +49,11 @@ def distinct_moves(legal: int, in_play: int) -> list[int]:
 
 
 class Solver:
-    """Solves deals for one side (``team``), valuing ends with ``valuer``."""
+    """Solves deals for one side (its seats ``ours``; every other seat plays
+    against it), valuing ends with ``valuer``."""
 
-    def __init__(self, team: int, valuer: Valuer) -> None:
-        self.team = team
+    def __init__(self, ours: Sequence[int], valuer: Valuer) -> None:
+        self.ours = tuple(seat in ours for seat in range(4))
         self.valuer = valuer
         self.table: dict[tuple[int, ...], tuple[int, float]] = {}
         self.nodes = 0
@@ -112,7 +113,7 @@ class Solver:
                 in_play |= hands[other]
         for card in trick:
             in_play |= 1 << card
-        maximizing = (seat & 1) == self.team
+        maximizing = self.ours[seat]
         alpha0, beta0 = alpha, beta
         best = -1.0 if maximizing else 2.0
         moves = distinct_moves(legal, in_play)

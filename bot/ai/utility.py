@@ -9,7 +9,9 @@ side, exactly 1 or 0 when the hand ends the game.
 
 The estimate models the rest of the game as a race: each hand moves the
 point difference by a random amount of spread :data:`HAND_SPREAD`, and about
-``distance to the target / PACE`` hands remain.
+``distance to the target / PACE`` hands remain. In solo (``teams=solo``) a
+player races three others: its chance is the product of its chances against
+each (as if the three races were independent), at a player's slower pace.
 """
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from bot.game.rules import RuleSet, TieRule
+from bot.game.rules import RuleSet, Teams, TieRule
 from bot.game.scoring import score_hand
 
 PACE = 55.0  # points a side typically gains per hand
 HAND_SPREAD = 85.0  # spread of the point difference of one hand
 MIN_HANDS_LEFT = 0.6
+SOLO_PACE = 30.0  # points a solo player typically gains per hand
+SOLO_HAND_SPREAD = 60.0  # spread of the difference of two solo players' hands
 
 
 def _normal_cdf(x: float) -> float:
@@ -30,7 +34,9 @@ def _normal_cdf(x: float) -> float:
 
 
 def position_value(rules: RuleSet, team: int, scores: Sequence[int], bags: Sequence[int]) -> float:
-    """The chance that ``team`` wins from these totals (after a hand)."""
+    """The chance that side ``team`` wins from these totals (after a hand)."""
+    if rules.teams is Teams.SOLO:
+        return _solo_value(rules, team, scores, bags)
     mine, theirs = scores[team], scores[1 - team]
     reached = mine >= rules.target or theirs >= rules.target
     fell = rules.losing_score is not None and min(mine, theirs) <= rules.losing_score
@@ -49,6 +55,29 @@ def position_value(rules: RuleSet, team: int, scores: Sequence[int], bags: Seque
     return _normal_cdf(diff / (HAND_SPREAD * math.sqrt(hands_left)))
 
 
+def _solo_value(rules: RuleSet, seat: int, scores: Sequence[int], bags: Sequence[int]) -> float:
+    mine, best = scores[seat], max(scores)
+    reached = best >= rules.target
+    fell = rules.losing_score is not None and min(scores) <= rules.losing_score
+    if reached or fell:  # the game is over unless the best are level (another hand)
+        if mine < best:
+            return 0.0
+        return 1.0 / scores.count(best)
+    bag_cost = rules.bag_penalty / rules.bag_limit
+    hands_left = max(MIN_HANDS_LEFT, (rules.target - best) / SOLO_PACE)
+    if rules.losing_score is not None:
+        hands_left = min(
+            hands_left, max(MIN_HANDS_LEFT, (min(scores) - rules.losing_score) / SOLO_PACE)
+        )
+    spread = SOLO_HAND_SPREAD * math.sqrt(hands_left)
+    value = 1.0
+    for other, theirs in enumerate(scores):
+        if other != seat:
+            diff = (mine - bag_cost * bags[seat]) - (theirs - bag_cost * bags[other])
+            value *= _normal_cdf(diff / spread)
+    return value
+
+
 class HandValuer:
     """The value to one side of each way a hand can end, cached by the bids
     and the tricks each seat took."""
@@ -58,8 +87,8 @@ class HandValuer:
     ) -> None:
         self.rules = rules
         self.team = team
-        self.scores = (scores[0], scores[1])
-        self.bags = (bags[0], bags[1])
+        self.scores = tuple(scores)
+        self.bags = tuple(bags)
         self._cache: dict[tuple[int, ...], float] = {}
 
     def value(self, bids: Sequence[int], won: Sequence[int]) -> float:
@@ -68,8 +97,8 @@ class HandValuer:
         if cached is not None:
             return cached
         results = score_hand(self.rules, list(bids), list(won), self.bags)
-        scores = (self.scores[0] + results[0].points, self.scores[1] + results[1].points)
-        bags = (results[0].bags_after, results[1].bags_after)
+        scores = tuple(score + r.points for score, r in zip(self.scores, results, strict=True))
+        bags = tuple(r.bags_after for r in results)
         value = position_value(self.rules, self.team, scores, bags)
         self._cache[key] = value
         return value

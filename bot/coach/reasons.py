@@ -160,7 +160,7 @@ LITTLE_LOW = 1
 
 def _far_below_reason(view: PlayerView, bid: int, items: tuple[CountItem, ...]) -> Reason:
     """A bid well below the count: to keep the side within the tricks, or as others bid most."""
-    partner_bid = view.bids[view.partner]
+    partner_bid = None if view.partner is None else view.bids[view.partner]
     partner = partner_bid if partner_bid is not None and partner_bid > 0 else 0
     others = sum(b for s, b in enumerate(view.bids) if s != view.seat and b is not None and b > 0)
     if partner and (partner + count_of(items) > HAND_SIZE or others == partner):
@@ -179,8 +179,8 @@ def _is_nil(view: PlayerView, seat: int) -> bool:
 
 
 def contract_and_need(view: PlayerView) -> tuple[int, int]:
-    """The team's contract (its numeric bids) and the tricks it still needs."""
-    seats = (view.seat, view.partner)
+    """The side's contract (its numeric bids) and the tricks it still needs."""
+    seats = (view.seat,) if view.partner is None else (view.seat, view.partner)
     contract = sum(b for s in seats if (b := view.bids[s]) is not None and b > 0)
     nil_counts = view.rules.failed_nil_tricks_count_for_partner
     taken = sum(view.tricks_won[s] for s in seats if nil_counts or not ((view.bids[s] or 0) <= 0))
@@ -209,7 +209,7 @@ def _card_reason(view: PlayerView, card: int) -> Reason:
             return Reason(Why.OWN_NIL_DISCARD, card, best)
         if not wins_now:
             return Reason(Why.OWN_NIL_UNDER, card, best)
-    if _is_nil(view, partner):
+    if partner is not None and _is_nil(view, partner):
         if partner in played and best_seat != partner:
             return Reason(Why.COVER_NIL_LOW, card, seat=partner)
         if wins_now:

@@ -130,7 +130,7 @@ class _Judge:
         self.bags_before = list(record.bags_before)
         self.plan: HandPlan = plan_of(rules, bids, record.bags_before, record.score_before)
         self._points: dict[tuple[int, ...], int] = {}
-        self.solver = Solver(team, self._scaled)
+        self.solver = Solver(self.plan.seats[team], self._scaled)
 
     def points(self, won: Sequence[int]) -> int:
         key = tuple(won)

@@ -2,8 +2,9 @@
 
 Rules and action space
 ----------------------
-Four seats; seats 0 and 2 are team 0, seats 1 and 3 team 1; play moves to the
-next seat number. Each hand is dealt from the game's seed, the deal moving one
+Four seats; seats 0 and 2 are team 0, seats 1 and 3 team 1 (under the house
+rule ``teams=solo`` each seat plays and scores on its own: :mod:`bot.game.sides`);
+play moves to the next seat number. Each hand is dealt from the game's seed, the deal moving one
 seat on every hand, 13 cards a seat from the rules' deck (the standard 52, or
 one with jokers: :mod:`bot.game.cards`). The rules are one
 :class:`~bot.game.rules.RuleSet`, a preset with the host's house rules
@@ -24,7 +25,7 @@ one with jokers: :mod:`bot.game.cards`). The rules are one
   are allowed an off-suit card is accepted and remembered, and an opponent may
   ``challenge`` until the next hand starts.
 * ``HAND_OVER``: the hand is scored; ``next_hand`` deals the next one.
-* ``GAME_OVER``: a team reached the target or the losing score, a revoke
+* ``GAME_OVER``: a side reached the target or the losing score, a revoke
   challenge settled the game, a player resigned, or a timeout was claimed.
 
 The game itself is :class:`bot.game.state.Game`.

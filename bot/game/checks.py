@@ -26,8 +26,9 @@ from bot.game.durations import format_duration
 from bot.game.refusals import N_
 from bot.game.rules import Bidding, FirstLead, RevokeRule, RuleSet
 from bot.game.scoring import BLIND_NIL, bid_text
+from bot.game.sides import side_of, solo
 from bot.game.trick import Trick
-from bot.game.types import Phase, team_of
+from bot.game.types import Phase
 
 
 class Game(Protocol):
@@ -146,7 +147,9 @@ def check_challenge(game: Game, seat: int, accused: int) -> None:
         raise refusals.ChallengeRefused(N_("revokes are blocked at this table: nobody can revoke"))
     if not 0 <= accused < 4:
         raise refusals.ChallengeRefused(N_("you can only challenge a player at this table"))
-    if team_of(accused) == team_of(seat):
+    if side_of(game.rules, accused) == side_of(game.rules, seat):
+        if solo(game.rules):  # (the seat accused itself)
+            raise refusals.ChallengeRefused(N_("you can only challenge an opponent"))
         raise refusals.ChallengeRefused(N_("you can only challenge an opponent, not your partner"))
     if game.phase is Phase.BIDDING or not (game.tricks or game.trick):
         raise refusals.ChallengeRefused(
@@ -164,7 +167,9 @@ def check_timeout_claim(game: Game, seat: int, at: float) -> int:
     waiting = game.waited_on()
     if waiting is None:
         raise refusals.ClaimRefused(N_("the table is not waiting on anyone to bid or play"))
-    if team_of(seat) == team_of(waiting):
+    if side_of(game.rules, seat) == side_of(game.rules, waiting):
+        if solo(game.rules):  # (the seat is the one waited on)
+            raise refusals.ClaimRefused(N_("only another player can claim the win"))
         raise refusals.ClaimRefused(N_("only the other team can claim the win"))
     waited = at - game.waiting_since
     if waited <= game.rules.turn_limit_s:

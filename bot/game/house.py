@@ -31,7 +31,10 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 
-from bot.game.house_values import Choice, Kind, Number, Pair, Switch, Value
+from bot.game import house_conflicts as conflicts
+from bot.game.house_values import ON as ON  # (declared with the values; named here too)
+from bot.game.house_values import Choice, Kind, Number, Pair, Switch, Value, Values
+from bot.game.house_values import Conflict as Conflict
 from bot.game.refusals import N_
 from bot.game.rules import (
     FLOORS,
@@ -42,6 +45,7 @@ from bot.game.rules import (
     FirstLead,
     RuleSet,
     SetPenalty,
+    Teams,
 )
 
 
@@ -66,30 +70,6 @@ class Menu(Enum):
 
 
 # -- the declaration -------------------------------------------------------------------
-
-
-class Some(Enum):
-    """Values of a rule named by what they are, in a :class:`Conflict`."""
-
-    #: Every value but the rule's ``off``.
-    ON = "on"
-
-
-ON: Final = Some.ON
-#: Values of a rule in a :class:`Conflict`: these, or :data:`ON`.
-Values = tuple[Value, ...] | Some
-
-
-@dataclass(frozen=True)
-class Conflict:
-    """The rule at ``values`` cannot be played with the rule ``other`` at
-    ``other_values``. ``line`` says so; its placeholders named like the two
-    rules' keys are filled with their values."""
-
-    values: Values
-    other: str
-    other_values: Values
-    line: str
 
 
 @dataclass(frozen=True)
@@ -161,11 +141,26 @@ def _first_lead(value: Value, rules: RuleSet) -> dict[str, Any]:
 
 
 _SET_PENALTIES: Final = {"bid": SetPenalty.PER_TRICK_BID, "short": SetPenalty.PER_TRICK_SHORT}
-#: The bidding formats where every bid is the bidder's number of spades or Nil.
-_SPADE_COUNT: Final = (Bidding.MIRROR.value, Bidding.WHIZ.value)
-_NO_PASS: Final = N_("there is no Nil pass with {bidding} bidding")
 #: Every house rule, in the order the rules are listed and written.
 HOUSE_RULES: Final[tuple[HouseRule, ...]] = (
+    HouseRule(
+        "teams",
+        N_("Teams"),
+        Choice(
+            {
+                Teams.PARTNERS.value: N_("partners: seats across the table play together"),
+                Teams.SOLO.value: N_("solo: four players, each on their own"),
+            },
+            short={Teams.PARTNERS.value: N_("partners"), Teams.SOLO.value: N_("solo")},
+            off_value=(Teams.PARTNERS.value,),
+        ),
+        Menu.PLAY,
+        *field("teams"),
+        conflicts=conflicts.SOLO,
+        # Tables need their own screens for solo first; tournaments are
+        # partnership play for good (bot.tournament refuses it too).
+        at_tables=False,
+    ),
     HouseRule(
         "deck",
         N_("Deck"),
@@ -212,14 +207,7 @@ HOUSE_RULES: Final[tuple[HouseRule, ...]] = (
         Number(N_("±{n} points"), (None, 50, 100), "off|50|100", allowed=(50, 100)),
         Menu.BIDDING,
         *field("nil_value"),
-        conflicts=(
-            Conflict(
-                (None,),
-                "bidding",
-                (Bidding.SUICIDE.value, Bidding.WHIZ.value),
-                N_("nil cannot be off with {bidding} bidding"),
-            ),
-        ),
+        conflicts=conflicts.NIL_OFF,
     ),
     HouseRule(
         "nil_tricks",
@@ -241,11 +229,7 @@ HOUSE_RULES: Final[tuple[HouseRule, ...]] = (
         Menu.BIDDING,
         lambda r: (r.blind_nil_min_deficit, r.blind_nil_value) if r.blind_nil else None,
         _blind_nil,
-        conflicts=(
-            Conflict(
-                ON, "bidding", _SPADE_COUNT, N_("blind_nil must be off with {bidding} bidding")
-            ),
-        ),
+        conflicts=conflicts.BLIND_NIL,
     ),
     HouseRule(
         "bags",
@@ -304,11 +288,7 @@ HOUSE_RULES: Final[tuple[HouseRule, ...]] = (
         Number(N_("{n} tricks"), (0, *MIN_TEAM_BIDS), "0 or 2 to 6", off_value=(0,)),
         Menu.BIDDING,
         *field("min_team_bid"),
-        conflicts=(
-            Conflict(
-                ON, "bidding", _SPADE_COUNT, N_("min_team_bid must be 0 with {bidding} bidding")
-            ),
-        ),
+        conflicts=conflicts.MIN_TEAM_BID,
     ),
     HouseRule(
         "target",
@@ -332,7 +312,7 @@ HOUSE_RULES: Final[tuple[HouseRule, ...]] = (
             Number(N_("{n} cards each way"), (None, 1, 2, 3), "off|1|2|3", allowed=(1, 2, 3)),
             Menu.BIDDING,
             *field(key),
-            conflicts=(Conflict(ON, "bidding", (Bidding.MIRROR.value,), _NO_PASS),),
+            conflicts=conflicts.NIL_PASS,
             at_tables=False,
         )
         for key, name in (("nil_pass", N_("Nil pass")), ("blind_nil_pass", N_("Blind Nil pass")))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import Enum
 from typing import Final
 
 from bot.game.refusals import N_
@@ -127,6 +128,33 @@ class Pair:
 
 
 Kind = Choice | Switch | Number | Pair
+
+
+# -- values in a conflict of two rules (bot.game.house) ---------------------------------
+
+
+class Some(Enum):
+    """Values of a rule named by what they are, in a :class:`Conflict`."""
+
+    #: Every value but the rule's ``off``.
+    ON = "on"
+
+
+ON: Final = Some.ON
+#: Values of a rule in a :class:`Conflict`: these, or :data:`ON`.
+Values = tuple[Value, ...] | Some
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """The rule at ``values`` cannot be played with the rule ``other`` at
+    ``other_values``. ``line`` says so; its placeholders named like the two
+    rules' keys are filled with their values."""
+
+    values: Values
+    other: str
+    other_values: Values
+    line: str
 
 
 def _number(text: str) -> int:

@@ -36,7 +36,10 @@ COMPILED = (
 )  # fmt: skip
 #: Plain modules whose types the compiled code was built against: an edit to
 #: them makes a build stale too.
-BUILT_AGAINST = ("refusals", "rules", "durations", "checks", "house", "rest_claim")
+BUILT_AGAINST = (
+    "refusals", "rules", "durations", "checks", "house", "house_conflicts", "rest_claim",
+    "sides", "passing", "observe",
+)  # fmt: skip
 #: The library the compiled modules share (top level, beside the ``bot`` package).
 SHARED_LIBRARY = "bot_game__mypyc"
 #: Beside the modules: ``{module: sha256 of its source}`` as compiled.

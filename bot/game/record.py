@@ -50,9 +50,11 @@ class HandRecord:
     hand_score: list[int]
     score_after: list[int]
     bags_after: list[int]
-    results: tuple[TeamHandResult, TeamHandResult]
+    #: Per side (bot.game.sides): the two teams, or in solo the four seats,
+    #: as are the scores and bags above.
+    results: tuple[TeamHandResult, ...]
     game_over: bool = False
-    winner: int | str | None = None
+    winner: int | str | None = None  # the winning side, or "draw"
     #: (seat, tricks) when the hand ended on an accepted claim of the rest:
     #: ``tricks`` holds the tricks played, ``tricks_won`` the claimed ones too.
     claim: tuple[int, int] | None = None
@@ -60,12 +62,9 @@ class HandRecord:
     passes: tuple[tuple[int, int, int], ...] = ()
 
     @classmethod
-    def of_hand(
-        cls, game: PlayedHand, results: tuple[TeamHandResult, TeamHandResult]
-    ) -> HandRecord:
+    def of_hand(cls, game: PlayedHand, results: tuple[TeamHandResult, ...]) -> HandRecord:
         """The record of the hand the game has just played, scored ``results``:
         the game's score is the score before it."""
-        ours, theirs = results
         scores, bags = game.scores, game.bags
         return cls(
             game.hand_number,
@@ -76,9 +75,9 @@ class HandRecord:
             list(game.tricks_won),
             list(scores),
             list(bags),
-            [ours.points, theirs.points],
-            [scores[0] + ours.points, scores[1] + theirs.points],
-            [ours.bags_after, theirs.bags_after],
+            [result.points for result in results],
+            [score + result.points for score, result in zip(scores, results, strict=True)],
+            [result.bags_after for result in results],
             results,
         )
 

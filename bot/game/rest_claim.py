@@ -2,7 +2,7 @@
 game, ``Game.claim_timeout``).
 
 A player on their turn to play may claim every trick left in the hand. Their
-cards are shown, and play waits until both opponents accept (the hand is
+cards are shown, and play waits until every opponent accepts (the hand is
 then scored as if the claimer had won those tricks, and its record says
 ``claim``) or one refuses (play goes on; the cards stay shown for the hand).
 The table waits on an answer like on a turn: :meth:`RestClaim.waiting_on`.
@@ -19,8 +19,10 @@ from typing import Final, Protocol
 from bot.game import checks, refusals
 from bot.game.cards import HAND_SIZE
 from bot.game.refusals import N_
+from bot.game.rules import RuleSet
+from bot.game.sides import solo
 from bot.game.trick import Trick
-from bot.game.types import ActionKind, LogEntry, Phase, team_of
+from bot.game.types import ActionKind, LogEntry, Phase
 
 NO_SEAT: Final = -1
 KINDS: Final = frozenset({ActionKind.CLAIM_REST, ActionKind.ACCEPT_REST, ActionKind.REFUSE_REST})
@@ -34,17 +36,22 @@ class RestClaim:
     accepted: int = 0
     #: The seats whose cards a claim showed in this hand (a bit per seat).
     shown: int = 0
+    #: Whether the game is solo: the claimer's three opponents answer.
+    solo: bool = False
 
     @property
     def waiting(self) -> bool:
         return self.claimer >= 0
 
-    def opponents(self) -> tuple[int, int]:
-        return (self.claimer + 1) & 3, (self.claimer + 3) & 3
+    def opponents(self) -> tuple[int, ...]:
+        claimer = self.claimer
+        if self.solo:
+            return (claimer + 1) & 3, (claimer + 2) & 3, (claimer + 3) & 3
+        return (claimer + 1) & 3, (claimer + 3) & 3
 
     def waiting_on(self) -> int | None:
         """The first opponent yet to accept the claim (None: no claim, or
-        both accepted)."""
+        all accepted)."""
         if self.claimer < 0:
             return None
         return next((seat for seat in self.opponents() if not self.accepted >> seat & 1), None)
@@ -61,6 +68,7 @@ class Game(Protocol):
     it; naming it here keeps this module below the game)."""
 
     rest: RestClaim
+    rules: RuleSet
     phase: Phase
     to_act: int
     trick: list[int]
@@ -114,30 +122,30 @@ def apply(game: Game, kind: ActionKind, seat: int, at: float) -> None:
             raise refusals.RestClaimRefused(
                 N_("your claim was refused: you can claim again on your next turn")
             )
-        game.rest = RestClaim(seat, 0, rest.shown | 1 << seat)
+        game.rest = RestClaim(seat, 0, rest.shown | 1 << seat, solo(game.rules))
         game._turn = NO_SEAT  # nobody plays until the claim is answered
     else:
         _check_answer(rest, seat)
         if kind is ActionKind.REFUSE_REST:
-            game.rest = RestClaim(NO_SEAT, 0, rest.shown)
+            game.rest = RestClaim(NO_SEAT, 0, rest.shown, rest.solo)
             game._turn = game.to_act  # the claimer plays on
     game._log.append((kind, seat, 0, at))
     game.waiting_since = at
     if kind is ActionKind.ACCEPT_REST:
-        rest = RestClaim(rest.claimer, rest.accepted | 1 << seat, rest.shown)
+        rest = RestClaim(rest.claimer, rest.accepted | 1 << seat, rest.shown, rest.solo)
         game.rest = rest
         if rest.waiting_on() is None:
             claimed = tricks_left(game)
             game.tricks_won[rest.claimer] += claimed
             game.trick = []
-            game.rest = RestClaim(NO_SEAT, 0, rest.shown)
+            game.rest = RestClaim(NO_SEAT, 0, rest.shown, rest.solo)
             game._finish_hand((rest.claimer, claimed))
 
 
 def _check_answer(rest: RestClaim, seat: int) -> None:
     if not rest.waiting:
         raise refusals.RestClaimRefused(N_("there is no claim to answer"))
-    if team_of(seat) == team_of(rest.claimer):
+    if seat not in rest.opponents():
         raise refusals.RestClaimRefused(N_("only the claimer's opponents answer a claim"))
     if rest.accepted >> seat & 1:
         raise refusals.RestClaimRefused(N_("you have already accepted this claim"))

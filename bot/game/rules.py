@@ -68,6 +68,14 @@ class SetPenalty(StrEnum):
     PER_TRICK_SHORT = "per_trick_short"  # set: lose 10 for every trick missing
 
 
+class Teams(StrEnum):
+    #: Seats 0 and 2 against seats 1 and 3.
+    PARTNERS = "partners"
+    #: Four players, each on their own (cutthroat): every bid, score, bag
+    #: count and bonus is a player's, and the best player wins.
+    SOLO = "solo"
+
+
 class TieRule(StrEnum):
     ANOTHER_HAND = "another_hand"
     DRAW = "draw"
@@ -106,7 +114,7 @@ class RuleSet(BaseModel):
     ``blind_nil*``, ``bag_limit``/``bag_penalty`` (a penalty of 0: bags
     cost nothing), ``set_penalty``, ``boston``, ``ten_for_200``,
     ``spades_lead``, ``first_lead``, ``min_team_bid``, ``target``,
-    ``losing_score`` (the floor), ``nil_pass`` and ``blind_nil_pass``.
+    ``losing_score`` (the floor), ``nil_pass``, ``blind_nil_pass`` and ``teams``.
     Fields added after tables were first stored have defaults that play as
     before, so a stored rule set without them loads unchanged.
     """
@@ -132,6 +140,8 @@ class RuleSet(BaseModel):
     bag_penalty: int = Field(100, ge=0)
     revokes: RevokeRule = RevokeRule.ALLOWED
     first_dealer: FirstDealer = FirstDealer.HOST
+    #: Partnerships, or four players each on their own (bot.game.sides).
+    teams: Teams = Teams.PARTNERS
     turn_limit_s: int = Field(DEFAULT_TURN_LIMIT_S, gt=0)
     deck: Deck = Deck.STANDARD
     bidding: Bidding = Bidding.OPEN

@@ -1,8 +1,10 @@
 """Scoring of one hand, a pure function of the rules, bids and tricks taken,
 and whether the score ends the game.
 
-Bids are per seat: 1-13, :data:`NIL` or :data:`BLIND_NIL`. Team 0 is seats 0
-and 2, team 1 seats 1 and 3.
+Bids are per seat: 1-13, :data:`NIL` or :data:`BLIND_NIL`. A hand is scored
+per side (:mod:`bot.game.sides`): team 0 is seats 0 and 2, team 1 seats 1 and
+3; under ``teams=solo`` each seat is a side of its own, scored by the same
+rules for one player.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from bot.game.cards import HAND_SIZE
-from bot.game.rules import RuleSet, SetPenalty, TieRule
+from bot.game.rules import RuleSet, SetPenalty, Teams, TieRule
 from bot.game.types import EndReason, GameResult
 
 NIL: Final = 0
@@ -29,7 +31,7 @@ def bid_text(bid: int) -> str:
 
 
 class TeamHandResult(NamedTuple):
-    """One team's result of one hand (a named tuple: built twice per hand, cheaply)."""
+    """One side's result of one hand (a named tuple: built per side and hand, cheaply)."""
 
     contract: int
     tricks: int  # tricks counted against the contract
@@ -44,22 +46,22 @@ class TeamHandResult(NamedTuple):
     bags_after: int
     nils_made: int
     nils_failed: int
-    boston: bool  # the team took all 13 tricks
+    boston: bool  # the side took all 13 tricks
 
 
 def score_team(
     rules: RuleSet,
-    bids: tuple[int, int],
-    tricks: tuple[int, int],
+    bids: tuple[int, ...],
+    tricks: tuple[int, ...],
     bags_before: int,
 ) -> TeamHandResult:
-    """Score one team from its two seats' bids and tricks."""
+    """Score one side from its seats' bids and tricks (two seats, or one in solo)."""
     contract = 0
     counted = 0
     nil_tricks = 0
     nil_points = 0
     nils_made = nils_failed = 0
-    for bid, took in ((bids[0], tricks[0]), (bids[1], tricks[1])):
+    for bid, took in zip(bids, tricks, strict=True):
         if bid > 0:
             contract += bid
             counted += took
@@ -101,7 +103,7 @@ def score_team(
         cycles = bags // rules.bag_limit
         bags -= cycles * rules.bag_limit
         bag_penalty = -cycles * rules.bag_penalty
-    boston = tricks[0] + tricks[1] == HAND_SIZE
+    boston = sum(tricks) == HAND_SIZE
     if boston and rules.boston is not None:
         contract_points += rules.boston
     return TeamHandResult(
@@ -124,9 +126,14 @@ def score_hand(
     rules: RuleSet,
     bids: list[int],
     tricks_won: list[int],
-    bags_before: tuple[int, int] | list[int],
-) -> tuple[TeamHandResult, TeamHandResult]:
-    """Score both teams of a finished hand (bids and tricks per seat)."""
+    bags_before: Sequence[int],
+) -> tuple[TeamHandResult, ...]:
+    """Score every side of a finished hand (bids and tricks per seat, bags
+    per side): both teams, or in solo the four players."""
+    if rules.teams is Teams.SOLO:
+        return tuple(
+            score_team(rules, (bids[s],), (tricks_won[s],), bags_before[s]) for s in range(4)
+        )
     return (
         score_team(rules, (bids[0], bids[2]), (tricks_won[0], tricks_won[2]), bags_before[0]),
         score_team(rules, (bids[1], bids[3]), (tricks_won[1], tricks_won[3]), bags_before[1]),
@@ -135,16 +142,18 @@ def score_hand(
 
 def game_result(rules: RuleSet, scores: Sequence[int]) -> GameResult | None:
     """How the score ends the game after a hand, or None when it goes on: a
-    team reached the target or fell to the losing score (a level score is a
-    draw or another hand, as the rules say)."""
-    s0, s1 = scores
-    reached = s0 >= rules.target or s1 >= rules.target
-    fell = rules.losing_score is not None and min(s0, s1) <= rules.losing_score
+    side reached the target or fell to the losing score, and the best side
+    wins. Sides level at the top are a draw or another hand, as the rules
+    say; in solo always another hand."""
+    best = max(scores)
+    reached = best >= rules.target
+    fell = rules.losing_score is not None and min(scores) <= rules.losing_score
     if not (reached or fell):
         return None
     reason = EndReason.TARGET if reached else EndReason.LOSING_SCORE
-    if s0 != s1:
-        return GameResult(0 if s0 > s1 else 1, reason)
-    if rules.tie is TieRule.DRAW:
+    leaders = [side for side, score in enumerate(scores) if score == best]
+    if len(leaders) == 1:
+        return GameResult(leaders[0], reason)
+    if rules.tie is TieRule.DRAW and rules.teams is not Teams.SOLO:
         return GameResult(None, reason)
-    return None  # level: another hand
+    return None  # level at the top: another hand

@@ -1,4 +1,5 @@
-"""The game: one game of partnership Spades, from the first deal to the result.
+"""The game: one game of Spades, from the first deal to the result; its
+sides (two partnerships, or four players in solo) are :mod:`bot.game.sides`.
 
 The state is the seed plus an append-only list of :class:`~bot.game.types.Action`;
 every method that changes the state validates first (:mod:`bot.game.checks`)
@@ -15,7 +16,7 @@ import operator
 from dataclasses import dataclass, field, fields
 from typing import Any, Final, cast
 
-from bot.game import bidding, checks, passing, refusals, rest_claim
+from bot.game import bidding, checks, observe, passing, refusals, rest_claim
 from bot.game.cards import (
     CARD_COUNT,
     HAND_SIZE,
@@ -32,6 +33,7 @@ from bot.game.refusals import N_
 from bot.game.rest_claim import NO_CLAIM, RestClaim
 from bot.game.rules import Bidding, FirstLead, RevokeRule, RuleSet, SpadesLead
 from bot.game.scoring import game_result, score_hand
+from bot.game.sides import deficit, side_of, sides, winner_without
 from bot.game.trick import (
     Trick,
     breaks_spades,
@@ -47,7 +49,6 @@ from bot.game.types import (
     GameResult,
     LogEntry,
     Phase,
-    team_of,
 )
 
 # Bound once: the hot paths build tuples and compare phases without attribute look-ups.
@@ -91,6 +92,7 @@ class Game:
     tricks_won: list[int] = field(default_factory=list)
     spades_broken: bool = False
     revokes: list[tuple[int, int]] = field(default_factory=list)  # (seat, trick index)
+    #: Per side: team 0 and 1, or seat 0 to 3 in solo (see :meth:`new`).
     scores: list[int] = field(default_factory=lambda: [0, 0])
     bags: list[int] = field(default_factory=lambda: [0, 0])
     hand_records: list[HandRecord] = field(default_factory=list)
@@ -124,6 +126,8 @@ class Game:
         fixed_deals: list[list[int]] | None = None,
     ) -> Game:
         game = cls(rules, seed, started_at, [list(d) for d in fixed_deals or []])
+        game.scores = [0] * len(sides(rules))
+        game.bags = [0] * len(sides(rules))
         game.dealer = first_dealer(rules, seed)
         game.waiting_since = started_at
         game._deal_hand()
@@ -165,32 +169,8 @@ class Game:
         )
 
     def observable(self) -> dict[str, Any]:
-        """Everything observable about the state, for comparing two games."""
-        return {
-            "phase": self.phase.value,
-            "hand_number": self.hand_number,
-            "dealer": self.dealer,
-            "dealt": list(self.dealt),
-            "hands": list(self.hands),
-            "looked": list(self.looked),
-            "bids": list(self.bids),
-            "bid_order": list(self.bid_order),
-            "to_act": self.to_act,
-            "leader": self.leader,
-            "trick": list(self.trick),
-            "tricks": [(t.leader, t.cards, t.winner) for t in self.tricks],
-            "tricks_won": list(self.tricks_won),
-            "spades_broken": self.spades_broken,
-            "revokes": list(self.revokes),
-            "scores": list(self.scores),
-            "bags": list(self.bags),
-            "hands_played": len(self.hand_records),
-            "waiting_since": self.waiting_since,
-            "result": self.result.to_json() if self.result else None,
-            "rest": [self.rest.claimer, self.rest.accepted, self.rest.shown],
-            "choosing": list(self.exchange.choosing()),  # (never which cards)
-            "actions": len(self._log),
-        }
+        """Everything observable about the state (:func:`bot.game.observe.observable`)."""
+        return observe.observable(self)
 
     # -- queries --------------------------------------------------------------
 
@@ -213,9 +193,9 @@ class Game:
     def over(self) -> bool:
         return self.phase is Phase.GAME_OVER
 
-    def contract(self, team: int) -> int:
+    def contract(self, side: int) -> int:
         total = 0
-        for seat in (team, team + 2):
+        for seat in sides(self.rules)[side]:
             bid = self.bids[seat]
             if bid is not None and bid > 0:
                 total += bid
@@ -239,11 +219,11 @@ class Game:
 
     def blind_nil_open(self, seat: int) -> bool:
         """Whether the seat may bid Blind Nil now: the rules allow it, it has
-        not looked at its cards and its team trails by enough."""
-        if not self.rules.blind_nil or self.looked[seat]:
+        not looked at its cards and its side trails the leader by enough."""
+        rules = self.rules
+        if not rules.blind_nil or self.looked[seat]:
             return False
-        team = team_of(seat)
-        return self.scores[1 - team] - self.scores[team] >= self.rules.blind_nil_min_deficit
+        return deficit(self.scores, side_of(rules, seat)) >= rules.blind_nil_min_deficit
 
     def legal_play_mask(self, seat: int) -> int:
         """Cards the seat may play without revoking (all cards a computer player considers)."""
@@ -410,20 +390,20 @@ class Game:
         checks.check_challenge(self, seat, accused)
         self._log.append((ActionKind.CHALLENGE, seat, accused, at))
         if any(revoker == accused for revoker, _ in self.revokes):
-            self._end(GameResult(1 - team_of(accused), EndReason.REVOKE, accused))
+            self._end(GameResult(self._winner_without(accused), EndReason.REVOKE, accused))
         else:
-            self._end(GameResult(1 - team_of(seat), EndReason.FALSE_CLAIM, seat))
+            self._end(GameResult(self._winner_without(seat), EndReason.FALSE_CLAIM, seat))
 
     def resign(self, seat: int, at: float = 0.0) -> None:
         checks.check_seat(seat)
         checks.check_not_over(self)
         self._log.append((ActionKind.RESIGN, seat, 0, at))
-        self._end(GameResult(1 - team_of(seat), EndReason.RESIGNATION, seat))
+        self._end(GameResult(self._winner_without(seat), EndReason.RESIGNATION, seat))
 
     def claim_timeout(self, seat: int, at: float = 0.0) -> None:
         waiting = checks.check_timeout_claim(self, seat, at)
         self._log.append((ActionKind.CLAIM_TIMEOUT, seat, 0, at))
-        self._end(GameResult(1 - team_of(waiting), EndReason.TIMEOUT, waiting))
+        self._end(GameResult(self._winner_without(waiting), EndReason.TIMEOUT, waiting))
 
     def copy(self) -> Game:
         """An independent copy of this state: what ``apply`` or
@@ -443,6 +423,9 @@ class Game:
         self._end(GameResult(None, EndReason.MODERATOR, None, note))
 
     # -- internals ------------------------------------------------------------
+
+    def _winner_without(self, seat: int) -> int:
+        return winner_without(self.rules, self.scores, seat)
 
     def _deal_hand(self) -> None:
         self.hand_number += 1

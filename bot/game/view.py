@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from bot.game.bidding import forced_bid
 from bot.game.rules import RuleSet
+from bot.game.sides import partner_of, side_of
 from bot.game.state import Game
 from bot.game.trick import Trick
 from bot.game.types import GameResult, Phase
@@ -34,8 +35,8 @@ class PlayerView:
     tricks: tuple[Trick, ...]  # this hand's finished tricks
     tricks_won: tuple[int, ...]
     spades_broken: bool
-    scores: tuple[int, int]
-    bags: tuple[int, int]
+    scores: tuple[int, ...]  # per side (bot.game.sides): two teams, or four in solo
+    bags: tuple[int, ...]
     legal_bids: tuple[int, ...]
     legal_cards: int  # mask of the cards playable without revoking
     playable_cards: int  # mask of the cards the engine accepts (revokes included)
@@ -62,11 +63,13 @@ class PlayerView:
 
     @property
     def team(self) -> int:
-        return self.seat & 1
+        """The seat's side: its team, or in solo the seat itself."""
+        return side_of(self.rules, self.seat)
 
     @property
-    def partner(self) -> int:
-        return (self.seat + 2) & 3
+    def partner(self) -> int | None:
+        """The seat's partner; None in solo."""
+        return partner_of(self.rules, self.seat)
 
     @property
     def played_mask(self) -> int:
@@ -102,8 +105,8 @@ def view_of(game: Game, seat: int) -> PlayerView:
         tricks=tuple(game.tricks),
         tricks_won=tuple(game.tricks_won),
         spades_broken=game.spades_broken,
-        scores=(game.scores[0], game.scores[1]),
-        bags=(game.bags[0], game.bags[1]),
+        scores=tuple(game.scores),
+        bags=tuple(game.bags),
         legal_bids=tuple(game.legal_bids(seat)),
         legal_cards=game.legal_play_mask(seat),
         playable_cards=game.playable_mask(seat),

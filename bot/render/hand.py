@@ -122,6 +122,8 @@ def hand_message(
     first, e.g. why the hand was redrawn."""
     lines = [] if note is None else [f"> {note}"]
     seat = view.seat
+    # Tables play partnerships (the teams house rule is not offered there yet).
+    assert view.partner is not None
     partner = names[view.partner]
     lines.append(
         tr(

@@ -85,6 +85,7 @@ REFUSALS = {
     "try_again": N_("The tournament changed meanwhile: please try again."),
     "no_tournament_here": N_("There is no tournament in this channel."),
     "no_match_to_ready": N_("Your team has no match waiting for its ready check."),
+    "partners_only": N_("Tournaments are played by partners: leave out teams=solo."),
 }
 
 

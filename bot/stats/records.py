@@ -51,7 +51,7 @@ class RecordedHand:
     hand_score: tuple[int, int]
     score_after: tuple[int, int]
     bags_after: tuple[int, int]
-    results: tuple[TeamHandResult, TeamHandResult]  # the engine's scoring of this hand
+    results: tuple[TeamHandResult, ...]  # the engine's scoring of this hand, per team
 
     @property
     def bag_penalty(self) -> tuple[bool, bool]:

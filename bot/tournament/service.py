@@ -17,6 +17,8 @@ from typing import Any
 
 from bot.app import Change, Snapshot, SpadesApp
 from bot.clock import Deadline, Scheduler, SystemClock
+from bot.game.house import parse_house
+from bot.game.rules import Teams
 from bot.refusals import TableClosed
 from bot.tables.model import TableStatus
 from bot.tournament.events import (
@@ -151,6 +153,7 @@ class TournamentService:
         language: str = "en",
     ) -> Tournament:
         """Open a tournament for registration; its tables talk in ``language``."""
+        check_partnership(settings)
         data = {**dataclasses.asdict(settings), "language": language}
         at = self.app.now()
         tournament_id = await self.store.create(
@@ -373,3 +376,11 @@ def _actor(event: Event) -> int | None:
         if isinstance(value, int):
             return value
     return None
+
+
+def check_partnership(settings: Settings) -> None:
+    """Tournaments are partnership play for good (a bracket pairs teams of
+    two): TournamentRefusal ``partners_only`` for house rules playing solo."""
+    teams = parse_house(settings.house).get("teams", Teams.PARTNERS.value)
+    if teams != Teams.PARTNERS.value:
+        raise TournamentRefusal("partners_only")

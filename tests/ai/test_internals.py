@@ -17,6 +17,7 @@ from bot.game.cards import DECK_MASK, SUIT_MASKS, mask_of, parse_card, parse_car
 from bot.game.playout import Position
 from bot.game.rules import preset
 from bot.game.scoring import NIL
+from bot.game.sides import PARTNER_SIDES
 from bot.game.view import view_of
 from tests.ai.positions import STANDARD, position
 
@@ -148,7 +149,7 @@ def test_solver_agrees_with_plain_minimax() -> None:
 
         position = Position(hands, [], trial % 4, True, list(won))
         moves = distinct_moves(position.legal_mask(), hands[0] | hands[1] | hands[2] | hands[3])
-        solved = Solver(team, value).values_of_moves(position, moves)
+        solved = Solver(PARTNER_SIDES[team], value).values_of_moves(position, moves)
         for card, got in zip(moves, solved, strict=True):
             child = position.copy()
             child.play(card)

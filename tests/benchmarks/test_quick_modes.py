@@ -43,6 +43,8 @@ CLOSING_KEYS = {
         "search_vs_heuristic_levels",
         "hint_p95_ms",
         "review_p95_ms",
+        "search_vs_heuristic_ci95",
+        "teams",
     ],
     "coach": ["hint_p95_ms", "review_p95_ms", "house"],
     "rest_claim": ["claims", "held", "p50_ms", "p95_ms", "max_ms"],
@@ -178,7 +180,7 @@ def test_the_quick_mode_runs_and_closes_with_its_json_line(name: str) -> None:
     assert list(figures) == CLOSING_KEYS[name]
     # Every figure is a number, but for the names of what was measured;
     # figures per level are numbers by level.
-    labels = {"engine_build", "backend", "house"}
+    labels = {"engine_build", "backend", "house", "teams"}
     numbers = [v for k, v in figures.items() if k not in labels and v is not None]
     numbers += [n for v in numbers if isinstance(v, dict) for f in v.values() for n in f.values()]
     numbers = [v for v in numbers if not isinstance(v, dict)]
@@ -213,6 +215,26 @@ def test_a_refused_combination_stops_the_ai_benchmark_in_one_line() -> None:
     run = quick_run("ai", "--house", "nil_pass=2,bidding=mirror")
     assert run.returncode == 2
     assert run.stderr.strip() == "--house: there is no Nil pass with mirror bidding"
+
+
+def test_the_ai_benchmark_rotates_one_player_through_the_seats_in_solo() -> None:
+    run = quick_run("ai", "--house", "teams=solo")
+    assert run.returncode == 0, run.stderr[-3000:]
+    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    assert figures["teams"] == "solo" and "teams=solo" in figures["house"]
+    # One deal, the search player in each of the four seats: four games.
+    assert figures["search_vs_heuristic_games"] == 4
+    low, high = figures["search_vs_heuristic_ci95"]
+    assert 0.0 <= low <= figures["search_vs_heuristic_win_rate"] <= high <= 1.0
+    levels = figures["search_vs_heuristic_levels"]
+    # Every hand counts once per seat: three heuristic seats to one search seat.
+    assert levels["heuristic"]["hands"] == 3 * levels["search"]["hands"]
+
+
+def test_a_refused_combination_with_solo_is_one_line_and_exit_2() -> None:
+    run = quick_run("ai", "--house", "teams=solo,min_team_bid=4")
+    assert run.returncode == 2
+    assert len(run.stderr.strip().splitlines()) == 1 and "min_team_bid" in run.stderr
 
 
 def test_an_unknown_house_rule_is_one_line_and_exit_2() -> None:

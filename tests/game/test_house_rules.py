@@ -90,13 +90,14 @@ def test_a_stored_rule_set_with_its_own_options_keeps_them() -> None:
 
 def test_every_key_s_value_syntax() -> None:
     text = (
-        "deck=jjdd,bidding=suicide,nil=50,nil_tricks=contract,blind_nil=100:200,"
+        "teams=partners,deck=jjdd,bidding=suicide,nil=50,nil_tricks=contract,blind_nil=100:200,"
         "bags=5:50,set=short,boston=200,ten_for_200=on,spades_lead=any,"
         "first_lead=lowclub,min_team_bid=5,target=300,floor=-500,nil_pass=3,blind_nil_pass=1"
     )
     assert list(parse_house(text)) == list(KEYS)
     rules = house(text)
     assert resolved(rules) == {
+        "teams": "partners",
         "deck": "jjdd",
         "bidding": "suicide",
         "nil": 50,
@@ -115,7 +116,7 @@ def test_every_key_s_value_syntax() -> None:
         "blind_nil_pass": 1,
     }
     assert house(house_text(rules)) == rules
-    assert set(changed_keys(rules, STANDARD)) == set(KEYS)
+    assert set(changed_keys(rules, STANDARD)) == set(KEYS) - {"teams"}  # partners: the default
     assert changed_keys(house("nil=100,deck=jokers"), STANDARD) == ("deck",)
 
 

@@ -62,6 +62,7 @@ NEW_RULES = (
     ("min_team_bid", 0),
     ("nil_pass", None),
     ("blind_nil_pass", None),
+    ("teams", "partners"),
 )
 
 

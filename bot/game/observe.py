@@ -4,13 +4,46 @@ a replay, a refused action that must change nothing)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from bot.game.state import Game
+from bot.game.passing import Exchange
+from bot.game.record import HandRecord
+from bot.game.rest_claim import RestClaim
+from bot.game.trick import Trick
+from bot.game.types import GameResult, Phase
 
 
-def observable(game: Game) -> dict[str, Any]:
+class Observed(Protocol):
+    """The public fields of a game's state (:class:`bot.game.state.Game`)."""
+
+    phase: Phase
+    hand_number: int
+    dealer: int
+    dealt: list[int]
+    hands: list[int]
+    looked: list[bool]
+    bids: list[int | None]
+    bid_order: list[tuple[int, int]]
+    to_act: int
+    leader: int
+    trick: list[int]
+    tricks: list[Trick]
+    tricks_won: list[int]
+    spades_broken: bool
+    revokes: list[tuple[int, int]]
+    scores: list[int]
+    bags: list[int]
+    hand_records: list[HandRecord]
+    waiting_since: float
+    result: GameResult | None
+    rest: RestClaim
+    exchange: Exchange
+
+    @property
+    def action_count(self) -> int: ...
+
+
+def observable(game: Observed) -> dict[str, Any]:
     """Everything observable about ``game``, for comparing two games; the
     Nil passes say who is still choosing, never which cards."""
     return {

@@ -160,10 +160,13 @@ def test_a_refused_pass_changes_nothing(
     assert game.action_count == actions and game.hands == hands
 
 
-def test_a_pass_that_is_not_a_mask_is_refused() -> None:
+@pytest.mark.parametrize("value", [0, -1, -(1 << 52)])
+def test_a_pass_that_is_not_a_mask_is_refused(value: int) -> None:
+    # A logged action's value is always an int (Action.from_logged): one
+    # that names no cards, or is negative, is not a pass.
     game = passing()
     with pytest.raises(refusals.WrongPassCount):
-        game.apply(Action(ActionKind.PASS, 1, "2C 3C"))  # type: ignore[arg-type]
+        game.apply(Action(ActionKind.PASS, 1, value))
     assert game.exchange.choosing() == (1, 3)
 
 

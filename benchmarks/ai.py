@@ -137,17 +137,23 @@ def _make(level: str, seed: int, budgets: Budgets) -> Player:
     return make_player(level, seed)
 
 
+def _timed_players(
+    levels: list[str], deal_seed: int, budget: Budgets, result: PairResult
+) -> list[Player]:
+    """One player per seat at ``levels``, each timed into ``result``."""
+    return [
+        TimedPlayer(levels[s], _make(levels[s], deal_seed + s, budget), result.times)
+        for s in range(4)
+    ]
+
+
 def play_pair(task: tuple[str, str, RuleSet, int, Budgets]) -> PairResult:
     level, other, rules, deal_seed, budget = task
     result = PairResult()
     for level_team in (0, 1):
         levels = [level if seat & 1 == level_team else other for seat in range(4)]
-        players: list[Player] = [
-            TimedPlayer(levels[s], _make(levels[s], deal_seed + s, budget), result.times)
-            for s in range(4)
-        ]
         game = Game.new(rules, deal_seed)
-        play_game(game, players)
+        play_game(game, _timed_players(levels, deal_seed, budget, result))
         result.games += 1
         if game.result is not None:
             if game.result.winner is None:
@@ -169,12 +175,8 @@ def play_rotation(task: tuple[str, str, RuleSet, int, Budgets]) -> PairResult:
     result = PairResult()
     for mine in range(4):
         levels = [level if seat == mine else other for seat in range(4)]
-        players: list[Player] = [
-            TimedPlayer(levels[s], _make(levels[s], deal_seed + s, budget), result.times)
-            for s in range(4)
-        ]
         game = Game.new(rules, deal_seed)
-        play_game(game, players)
+        play_game(game, _timed_players(levels, deal_seed, budget, result))
         result.games += 1
         if game.result is not None and game.result.winner == mine:
             result.wins += 1

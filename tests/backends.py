@@ -10,6 +10,7 @@ names (``.ci/run`` starts one), else a throwaway one this session starts
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import shutil
 import tempfile
@@ -160,3 +161,41 @@ async def open_tables(store: Store, count: int) -> list[int]:
         )
         for n in range(count)
     ]
+
+
+#: The columns of a game's seats, as :func:`game_results` names them.
+_SEAT_KEYS = ("seat", "user_id", "bot_level", "team", "outcome", "points", "opponent_points")
+
+
+async def game_results(store: Store, table_id: int) -> list[dict[str, Any]]:
+    """The finished games of a table with their seats, oldest first."""
+    games = await store.db.fetchall(
+        "SELECT id, game_no, preset, seed, started_at, ended_at, winner, reason,"
+        " reason_seat, score0, score1, hands_played, hands FROM games"
+        " WHERE table_id = ? AND ended_at IS NOT NULL ORDER BY game_no",
+        (table_id,),
+    )
+    results: list[dict[str, Any]] = []
+    for g in games:
+        seats = await store.db.fetchall(
+            f"SELECT {', '.join(_SEAT_KEYS)} FROM game_seats WHERE game_id = ? ORDER BY seat",
+            (g[0],),
+        )
+        results.append(
+            {
+                "game_id": g[0],
+                "game_no": g[1],
+                "preset": g[2],
+                "seed": g[3],
+                "started_at": g[4],
+                "ended_at": g[5],
+                "winner": g[6],
+                "reason": g[7],
+                "reason_seat": g[8],
+                "scores": [g[9], g[10]],
+                "hands_played": g[11],
+                "hands": json.loads(g[12]) if g[12] else [],
+                "seats": [dict(zip(_SEAT_KEYS, s, strict=True)) for s in seats],
+            }
+        )
+    return results

@@ -48,7 +48,7 @@ from bot.game.cards import (
     suit_pattern,
 )
 from bot.game.rules import PRESETS, Bidding, Deck, RuleSet
-from bot.game.scoring import BLIND_NIL, NIL
+from bot.game.scoring import NIL
 from bot.game.sides import deficit, partner_of, side_of
 
 ROUNDING = 0.0  # a trick count of n to n + 0.99 bids n: the worths are fitted to
@@ -403,27 +403,3 @@ def _stretch_to_ten(hand: int, rules: RuleSet, partner_bid: int, bid: int) -> in
         return max(bid, wanted)
     return bid
 
-
-__all__ = [
-    "BLIND_NIL",
-    "NIL",
-    "as_standard",
-    "bag_cost",
-    "bag_lean",
-    "blind_nil_wanted",
-    "choose_bid",
-    "deck_trumps",
-    "estimate_tricks",
-    "kept_for_nil",
-    "nil_bidder_pass",
-    "nil_danger",
-    "numeric_bid",
-    "partner_bid_of",
-    "spare_per_seat",
-    "suicide_nil",
-    "suicide_nil_score",
-    "team_room",
-    "trump_total",
-    "wants_nil",
-    "whiz_nil",
-]

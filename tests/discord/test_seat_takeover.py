@@ -10,6 +10,7 @@ import discord
 
 from bot.game.types import Phase
 from bot.tables.model import Seat, SeatRequest, Table
+from tests.backends import game_results
 from tests.discord.harness import World, components_of, embed_text, finished, labels_of
 from tests.discord.test_languages import locales, person  # noqa: F401 (locales: a fixture)
 
@@ -85,7 +86,7 @@ async def test_a_watcher_takes_a_computer_seat_and_plays_the_next_hand(world: Wo
     asked_resign = await alice.slash(world.channel, "spades resign")
     assert asked_resign.response is not None
     await alice.click(asked_resign.response, label="Yes, resign")
-    [result] = await world.bot.app.store.game_results(table.id)
+    [result] = await game_results(world.bot.app.store, table.id)
     assert result["seats"][1]["bot_level"] == "random" and result["seats"][1]["user_id"] is None
     said = [m.content for m in world.talk().history()] + [embed_text(world.table_message())]
     assert any("Not rated (computer players took part)." in text for text in said)

@@ -13,7 +13,7 @@ from bot.game.types import ActionKind, EndReason, Phase
 from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService
 from db.store import Store
-from tests.backends import table_rows
+from tests.backends import game_results, table_rows
 from tests.service.driver import GUESTS, HOST, Chooser, FakeClock, play_to_end, seated_table
 
 
@@ -128,7 +128,7 @@ async def test_a_whole_game_with_bots_writes_its_results(
     assert table.status is TableStatus.FINISHED
     assert table.result is not None
     assert await service.in_channel(500) is None  # a finished table frees the channel
-    [result] = await store.game_results(table.id)
+    [result] = await game_results(store, table.id)
     game = table.game
     assert game is not None
     assert result["game_id"] == table.game_id

@@ -12,7 +12,7 @@ import pytest
 from bot.tables.model import Table, TableOptions, TableStatus
 from bot.tables.service import TableService
 from db.store import Store
-from tests.backends import Backend
+from tests.backends import Backend, game_results
 from tests.service.driver import GUESTS, HOST, Chooser, FakeClock, seed_counter
 
 
@@ -136,11 +136,10 @@ async def test_reopen_after_every_action(
     steady_log = await steady_store.action_log(steady_table.id)
     mirror_log = await restarting.store.action_log(steady_table.id)
     assert steady_log == mirror_log
-    assert await steady_store.game_results(steady_table.id) == await restarting.store.game_results(
-        steady_table.id
-    )
+    steady_results = await game_results(steady_store, steady_table.id)
+    assert steady_results == await game_results(restarting.store, steady_table.id)
     finished_games = 1 + (steady_table.status is TableStatus.FINISHED)
-    assert len(await steady_store.game_results(steady_table.id)) == finished_games
+    assert len(steady_results) == finished_games
     assert restarting.reopened > 40
     await restarting.close()
     await steady_store.close()

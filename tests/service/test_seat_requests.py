@@ -11,6 +11,7 @@ from bot.tables.kinds import SEAT_ASK, SEAT_GIVEN, SEAT_REFUSED
 from bot.tables.model import Seat, SeatRequest, Table
 from bot.tables.service import TableService
 from db.store import Store
+from tests.backends import game_results
 from tests.service.driver import GUESTS, HOST, Chooser, FakeClock, seated_table, seed_counter
 
 WATCHER, OTHER = 2001, 2002
@@ -69,7 +70,7 @@ async def test_a_watcher_asks_the_host_accepts_and_the_seat_is_theirs(
     # The game's record keeps the seats of its start: it had computer players.
     over = await service.resign(table.id, WATCHER, dealt.version)
     assert over.game is not None and over.game.over
-    [result] = await store.game_results(table.id)
+    [result] = await game_results(store, table.id)
     assert [(s["user_id"], s["bot_level"]) for s in result["seats"]] == [
         (HOST, None),
         (None, "heuristic"),

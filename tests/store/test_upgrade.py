@@ -23,6 +23,7 @@ from bot.tables.service import TableService
 from db.clock_store import ClockStore
 from db.stats_store import StatsStore
 from db.store import Store, find_migrations
+from tests.backends import game_results
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -208,7 +209,7 @@ async def test_deadlines_preferences_mentions_and_stats_are_kept(upgraded: Upgra
         str(table_id): {"stand_in": state.stand_in, "away_seats": sorted(state.away_seats)}
         for table_id, state in clocks.items()
     } == expected["clock"]
-    results = {key: await store.game_results(int(key)) for key in expected["game_results"]}
+    results = {key: await game_results(store, int(key)) for key in expected["game_results"]}
     assert as_json(results) == expected["game_results"]
     stats = StatsStore(store)
     assert await stats.uncounted_game_ids() == []

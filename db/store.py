@@ -6,7 +6,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from db.deadlines import Deadline, DeadlineKey, DeadlineSQL
+from db.deadlines import Deadline, DeadlineKey
 from db.errors import (
     ChannelTaken,
     DatabaseAway,
@@ -65,7 +65,7 @@ __all__ = [
 ]
 
 
-class Store(TableSQL, DeadlineSQL, PrefsSQL, ServerSettingsSQL, GameReviewSQL, RestBudgetSQL):
+class Store(TableSQL, PrefsSQL, ServerSettingsSQL, GameReviewSQL, RestBudgetSQL):
     """The database. Create with ``await Store.open(target)``; ``await close()``."""
 
     def __init__(self, db: Database) -> None:

@@ -8,14 +8,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from db.deadlines import deadline_rows, replace_deadlines
+from db.deadlines import DeadlineSQL, deadline_rows
 from db.errors import ChannelTaken, IntegrityFailure, StoreError, VersionConflict
 from db.sql import Statements, to_json
 from db.table_reads import TableReads
 from db.table_records import Change, Committed, GameEnd, GameStart, LogEntry, SeatRow
 
 
-class TableSQL(TableReads):
+class TableSQL(TableReads, DeadlineSQL):
     """The writes of tables, seats, spectators, log and games (reads: :mod:`db.table_reads`)."""
 
     # -- tables ----------------------------------------------------------------
@@ -120,7 +120,7 @@ class TableSQL(TableReads):
             if change.game_end is not None:
                 await self._finish_game(db, table_id, change.game_end)
             if deadlines is not None:
-                await replace_deadlines(db, table_id, deadlines)
+                await self.replace_deadlines(db, table_id, deadlines)
         return Committed(new_version, game_id)
 
     async def _insert_entry(self, db: Statements, table_id: int, seq: int, entry: LogEntry) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from db.deadlines import Deadline, deadline_rows
+from db.deadlines import Deadline, DeadlineSQL, deadline_rows
 from db.errors import VersionConflict
 from db.sql import Statements, to_json
 from db.store import Store
@@ -63,9 +63,15 @@ _COLUMNS = (
 )
 
 
-class TournamentStore:
+class TournamentStore(DeadlineSQL):
+    """Tournaments' SQL; its deadline rows are the scheduler's store, keyed by tournament."""
+
+    deadline_table = "tournament_deadlines"
+    owner_column = "tournament_id"
+
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.db = store.db
 
     # -- tournaments --------------------------------------------------------------
 
@@ -102,7 +108,6 @@ class TournamentStore:
         """Append ``event`` at ``version`` with its ``status`` and deadlines in one transaction.
 
         Raises :class:`VersionConflict`, writing nothing, if the stored version differs."""
-        # Keyed like a table's deadlines, by the tournament's id.
         rows = None if deadlines is None else deadline_rows(tournament_id, deadlines)
         new_version = version + 1
         async with self.store.transaction() as db:
@@ -117,15 +122,7 @@ class TournamentStore:
                 )
             await _insert_event(db, tournament_id, new_version, event)
             if rows is not None:
-                await db.execute(
-                    "DELETE FROM tournament_deadlines WHERE tournament_id = ?", (tournament_id,)
-                )
-                if rows:
-                    await db.executemany(
-                        "INSERT INTO tournament_deadlines (tournament_id, kind, due_at, data)"
-                        " VALUES (?, ?, ?, ?)",
-                        rows,
-                    )
+                await self.replace_deadlines(db, tournament_id, rows)
         return new_version
 
     async def set_message(self, tournament_id: int, message_id: int | None) -> None:
@@ -244,32 +241,6 @@ class TournamentStore:
             tuple(game_ids),
         )
         return {r[0]: GameMatch(r[1], r[2]) for r in rows}
-
-    # -- deadlines (the scheduler's DeadlineStore, keyed by tournament) -----------
-
-    async def put_deadline(
-        self, owner: int, kind: str, due_at: float, data: Mapping[str, Any]
-    ) -> None:
-        """Store a deadline of tournament ``owner``, replacing the one of the same kind."""
-        await self.store.db.execute(
-            "INSERT INTO tournament_deadlines (tournament_id, kind, due_at, data)"
-            " VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id, kind) DO UPDATE"
-            " SET due_at = excluded.due_at, data = excluded.data",
-            (owner, kind, due_at, to_json(data)),
-        )
-
-    async def delete_deadline(self, owner: int, kind: str) -> None:
-        await self.store.db.execute(
-            "DELETE FROM tournament_deadlines WHERE tournament_id = ? AND kind = ?",
-            (owner, kind),
-        )
-
-    async def load_deadlines(self) -> list[Deadline]:
-        rows = await self.store.db.fetchall(
-            "SELECT tournament_id, kind, due_at, data FROM tournament_deadlines"
-            " ORDER BY due_at, tournament_id, kind"
-        )
-        return [Deadline(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
 
 
 async def _insert_event(

@@ -402,4 +402,3 @@ def _stretch_to_ten(hand: int, rules: RuleSet, partner_bid: int, bid: int) -> in
     if bid < wanted and estimate_tricks(hand, rules.deck) + partner_bid >= TEN_FOR_200_REACH:
         return max(bid, wanted)
     return bid
-

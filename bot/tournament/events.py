@@ -10,38 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-#: Every code of a :class:`TournamentRefusal`, for the Discord layer to word.
-REFUSAL_CODES = frozenset(
-    {
-        "already_ready",
-        "already_registered",
-        "already_started",
-        "deadline_not_reached",
-        "full",
-        "match_over",
-        "no_partner_request",
-        "no_such_match",
-        "not_all_ready",
-        "not_in_match",
-        "not_organizer",
-        "not_playing",
-        "not_ready_check",
-        "not_registered",
-        "not_started",
-        "partner_is_self",
-        "partner_registered",
-        "partners_are_drawn",
-        "team_not_in_match",
-        "teams_unknown",
-        "too_few_teams",
-        "too_late",
-        "tournament_over",
-    }
-)
-
 
 class TournamentRefusal(Exception):
-    """An event refused; ``code`` is stable (:data:`REFUSAL_CODES`), ``params`` name what."""
+    """An event refused; ``code`` is stable (the Discord layer words it), ``params`` name what."""
 
     def __init__(self, code: str, **params: object) -> None:
         super().__init__(code)

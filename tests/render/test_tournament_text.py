@@ -3,6 +3,9 @@ language, the buttons of each phase, and ids that survive a round trip."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
 from bot.i18n import LANGUAGES
@@ -13,13 +16,34 @@ from bot.render.tournament_text import (
     refusal,
     tournament_message,
 )
-from bot.tournament.events import REFUSAL_CODES, Register, Start
+from bot.tournament.events import Register, Start
 from bot.tournament.model import Settings, new_tournament
 from bot.tournament.state import apply
 
+ROOT = Path(__file__).resolve().parents[2]
+#: Where a TournamentRefusal is raised: the core, its service and the desk.
+RAISERS = ("bot/tournament/state.py", "bot/tournament/service.py", "cogs/tournament_desk.py")
 
-def test_every_refusal_of_the_core_has_its_words() -> None:
-    assert set(REFUSALS) >= REFUSAL_CODES
+
+def raised_codes() -> set[str]:
+    """Every code a ``TournamentRefusal(...)`` is raised with, read from the sources."""
+    codes = set()
+    for path in RAISERS:
+        for node in ast.walk(ast.parse((ROOT / path).read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "TournamentRefusal"
+            ):
+                assert isinstance(node.args[0], ast.Constant), (path, node.lineno)
+                codes.add(node.args[0].value)
+    return codes
+
+
+def test_every_refusal_raised_has_its_words() -> None:
+    codes = raised_codes()
+    assert len(codes) > 20  # the sources were read
+    assert set(REFUSALS) >= codes, codes - set(REFUSALS)
 
 
 @pytest.mark.parametrize("lang", sorted(set(LANGUAGES) - {"en"}))

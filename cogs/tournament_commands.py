@@ -10,7 +10,7 @@ from discord.app_commands import Choice
 
 from bot.i18n import N_, tr
 from bot.render import tournament_text as text
-from bot.tournament.events import Cancel, Decide, TournamentRefusal
+from bot.tournament.events import Cancel, Decide, Event, TournamentRefusal
 from bot.tournament.model import Settings, Tournament
 from cogs.components import to_embed
 from cogs.errors import InteractionRefused
@@ -22,6 +22,12 @@ from cogs.tournament_desk import TournamentDesk, _manages
 
 def _refused(code: str, interaction: discord.Interaction[Any]) -> InteractionRefused:
     return InteractionRefused(text.refusal(code, private_language(interaction)))
+
+
+async def _answer(interaction: discord.Interaction[Any], message: str, **values: object) -> None:
+    await interaction.response.send_message(
+        tr(private_language(interaction), message, **values), ephemeral=True
+    )
 
 
 class TournamentGroup(
@@ -37,6 +43,14 @@ class TournamentGroup(
         if found is None or found.guild_id != interaction.guild_id:
             raise _refused("no_tournament_here", interaction)
         return found
+
+    async def _act(
+        self, interaction: discord.Interaction[Any], tournament: int, event: Event
+    ) -> None:
+        try:
+            await self.desk.service.act(tournament, event)
+        except TournamentRefusal as refusal:
+            raise _refused(refusal.code, interaction) from None
 
     @app_commands.command(name="new", description=N_("Open a tournament in this channel"))
     @app_commands.describe(
@@ -101,14 +115,13 @@ class TournamentGroup(
             )
         except TournamentRefusal as refusal:
             raise _refused(refusal.code, interaction) from None
-        await interaction.response.send_message(
-            tr(
-                private_language(interaction),
+        await _answer(
+            interaction,
+            N_(
                 "Tournament {tournament} is open for registration: press Start on its "
-                "message once the teams are in.",
-                tournament=tournament.id,
+                "message once the teams are in."
             ),
-            ephemeral=True,
+            tournament=tournament.id,
         )
 
     @app_commands.command(name="show", description=N_("The bracket of this channel's tournament"))
@@ -144,18 +157,9 @@ class TournamentGroup(
     ) -> None:
         tournament = await self._here(interaction)
         event = Decide(match, winner, interaction.user.id, reason, _manages(interaction))
-        try:
-            await self.desk.service.act(tournament.id, event)
-        except TournamentRefusal as refusal:
-            raise _refused(refusal.code, interaction) from None
-        await interaction.response.send_message(
-            tr(
-                private_language(interaction),
-                "Match {match} goes to team {team}.",
-                match=match,
-                team=winner,
-            ),
-            ephemeral=True,
+        await self._act(interaction, tournament.id, event)
+        await _answer(
+            interaction, N_("Match {match} goes to team {team}."), match=match, team=winner
         )
 
     @app_commands.command(name="cancel", description=N_("Cancel this channel's tournament"))
@@ -167,10 +171,5 @@ class TournamentGroup(
     ) -> None:
         tournament = await self._here(interaction)
         event = Cancel(interaction.user.id, _manages(interaction), reason or "")
-        try:
-            await self.desk.service.act(tournament.id, event)
-        except TournamentRefusal as refusal:
-            raise _refused(refusal.code, interaction) from None
-        await interaction.response.send_message(
-            tr(private_language(interaction), "The tournament is cancelled."), ephemeral=True
-        )
+        await self._act(interaction, tournament.id, event)
+        await _answer(interaction, N_("The tournament is cancelled."))

@@ -20,72 +20,60 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
+from prometheus_client.metrics import MetricWrapperBase
+
+M = TypeVar("M", bound=MetricWrapperBase)
 
 REGISTRY = CollectorRegistry()
 _SHARD = ("shard",)
 #: The label of this process's figures; set by :func:`serve`.
 shard = "all"
 
+
+def _metric(kind: type[M], name: str, text: str, *labels: str, **options: Any) -> M:
+    """A metric of this process, labelled by its ``shard`` and then ``labels``."""
+    return kind(name, text, (*_SHARD, *labels), registry=REGISTRY, **options)
+
+
 # The metric's name stays what dashboards already read.
-OPEN_TABLES = Gauge(
-    "spades_live_tables",
-    "Open tables (lobby or playing) this process serves",
-    _SHARD,
-    registry=REGISTRY,
+OPEN_TABLES = _metric(
+    Gauge, "spades_live_tables", "Open tables (lobby or playing) this process serves"
 )
-ACTIONS = Counter(
-    "spades_actions",
-    "Committed actions, by kind (bid, play, join...)",
-    (*_SHARD, "kind"),
-    registry=REGISTRY,
+ACTIONS = _metric(
+    Counter, "spades_actions", "Committed actions, by kind (bid, play, join...)", "kind"
 )
-ANSWER_SECONDS = Histogram(
+ANSWER_SECONDS = _metric(
+    Histogram,
     "spades_interaction_answer_seconds",
     "From an interaction's creation to the bot's first answer to it",
-    _SHARD,
     buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0),
-    registry=REGISTRY,
 )
-OUTBOX = Gauge(
-    "spades_outbox_queue_length",
-    "Messages waiting to be sent or edited",
-    _SHARD,
-    registry=REGISTRY,
-)
-REST_REQUESTS = Counter(
+OUTBOX = _metric(Gauge, "spades_outbox_queue_length", "Messages waiting to be sent or edited")
+REST_REQUESTS = _metric(
+    Counter,
     "spades_rest_requests",
     "REST requests to Discord, by method and route",
-    (*_SHARD, "method", "route"),
-    registry=REGISTRY,
+    "method",
+    "route",
 )
-RATE_LIMITED = Counter(
-    "spades_rate_limited_responses",
-    "Discord's answers with status 429",
-    _SHARD,
-    registry=REGISTRY,
+RATE_LIMITED = _metric(
+    Counter, "spades_rate_limited_responses", "Discord's answers with status 429"
 )
-DATABASE_ERRORS = Gauge(
-    "spades_database_errors",
-    "Calls the database failed since start (it was away)",
-    _SHARD,
-    registry=REGISTRY,
+DATABASE_ERRORS = _metric(
+    Gauge, "spades_database_errors", "Calls the database failed since start (it was away)"
 )
-DATABASE_RECONNECTS = Gauge(
-    "spades_database_reconnects",
-    "Times the database answered again after being away",
-    _SHARD,
-    registry=REGISTRY,
+DATABASE_RECONNECTS = _metric(
+    Gauge, "spades_database_reconnects", "Times the database answered again after being away"
 )
-DECISION_SECONDS = Histogram(
+DECISION_SECONDS = _metric(
+    Histogram,
     "spades_computer_decision_seconds",
     "How long a computer player takes to choose its move",
-    _SHARD,
     buckets=(0.001, 0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
-    registry=REGISTRY,
 )
 ANSWER_ROUTE = "/interactions/{webhook_id}/{webhook_token}/callback"
 DISCORD_EPOCH_S = 1_420_070_400  # the time of a Discord id's zero

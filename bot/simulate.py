@@ -12,6 +12,7 @@ import json
 import random
 import sys
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -168,16 +169,10 @@ def main(argv: list[str]) -> int:
             parser.error(f"unknown level {level!r}: choose one of {', '.join(levels)}")
     if args.games < 1:
         parser.error("--games must be at least 1")
-    out: TextIO | None = None
-    try:
-        if args.record:
-            out = open(args.record, "w", encoding="utf-8")  # noqa: SIM115
+    with open(args.record, "w", encoding="utf-8") if args.record else nullcontext() as out:
         summary = simulate(
             args.games, args.rules, args.seed, args.ns, args.ew, args.duplicate, out, args.house
         )
-    finally:
-        if out is not None:
-            out.close()
     json.dump(summary, sys.stdout)
     sys.stdout.write("\n")
     return 0

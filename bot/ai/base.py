@@ -90,8 +90,4 @@ def _load_builtin_levels() -> None:
     import importlib
 
     for module in ("bot.ai.heuristic", "bot.ai.search"):
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
+        importlib.import_module(module)

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from bot.ai.plan import TEN_FOR_200_CONTRACT
+from bot.ai.utility import normal_cdf
 from bot.game.bidding import spade_count
 from bot.game.cards import (
     ACE,
@@ -261,18 +262,13 @@ def whiz_nil(hand: int, rules: RuleSet, partner_bid: int | None) -> bool:
     Nil's danger) weighed by what it wins or loses."""
     deck = rules.deck
     spades = spade_count(hand)
-    made = _normal((estimate_tricks(hand, deck) + 0.5 - spades) / WHIZ_SPREAD)
+    made = normal_cdf((estimate_tricks(hand, deck) + 0.5 - spades) / WHIZ_SPREAD)
     count_worth = (2 * made - 1) * 10 * spades
     nil_holds = math.exp(-WHIZ_NIL_STRICTNESS * nil_danger(hand, deck))
     if (partner_bid is not None and partner_bid <= 0) or partner_of(rules, 0) is None:
         nil_holds *= 0.7  # nobody covers a Nil beside another, nor in solo
     nil_worth = (2 * nil_holds - 1) * (rules.nil_value or 0)
     return nil_worth > count_worth
-
-
-def _normal(z: float) -> float:
-    """The standard normal distribution at ``z``."""
-    return 0.5 * (1 + math.erf(z / math.sqrt(2)))
 
 
 def partner_bid_of(rules: RuleSet, bids: Sequence[int | None], seat: int) -> int | None:

@@ -29,8 +29,18 @@ SOLO_PACE = 30.0  # points a solo player typically gains per hand
 SOLO_HAND_SPREAD = 60.0  # spread of the difference of two solo players' hands
 
 
-def _normal_cdf(x: float) -> float:
+def normal_cdf(x: float) -> float:
+    """The standard normal distribution at ``x``."""
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def _hands_left(rules: RuleSet, best: int, lowest: int, pace: float) -> float:
+    """About how many hands the game has left: until the best score reaches the
+    target or, near the losing score, until the lowest falls to it."""
+    left = max(MIN_HANDS_LEFT, (rules.target - best) / pace)
+    if rules.losing_score is not None:
+        left = min(left, max(MIN_HANDS_LEFT, (lowest - rules.losing_score) / pace))
+    return left
 
 
 def position_value(rules: RuleSet, team: int, scores: Sequence[int], bags: Sequence[int]) -> float:
@@ -46,13 +56,8 @@ def position_value(rules: RuleSet, team: int, scores: Sequence[int], bags: Seque
         return 0.5
     bag_cost = rules.bag_penalty / rules.bag_limit
     diff = (mine - bag_cost * bags[team]) - (theirs - bag_cost * bags[1 - team])
-    hands_left = max(MIN_HANDS_LEFT, (rules.target - max(mine, theirs)) / PACE)
-    if rules.losing_score is not None:
-        # A side near the losing score can lose within a hand or two.
-        hands_left = min(
-            hands_left, max(MIN_HANDS_LEFT, (min(mine, theirs) - rules.losing_score) / PACE)
-        )
-    return _normal_cdf(diff / (HAND_SPREAD * math.sqrt(hands_left)))
+    hands_left = _hands_left(rules, max(mine, theirs), min(mine, theirs), PACE)
+    return normal_cdf(diff / (HAND_SPREAD * math.sqrt(hands_left)))
 
 
 def _solo_value(rules: RuleSet, seat: int, scores: Sequence[int], bags: Sequence[int]) -> float:
@@ -64,17 +69,12 @@ def _solo_value(rules: RuleSet, seat: int, scores: Sequence[int], bags: Sequence
             return 0.0
         return 1.0 / scores.count(best)
     bag_cost = rules.bag_penalty / rules.bag_limit
-    hands_left = max(MIN_HANDS_LEFT, (rules.target - best) / SOLO_PACE)
-    if rules.losing_score is not None:
-        hands_left = min(
-            hands_left, max(MIN_HANDS_LEFT, (min(scores) - rules.losing_score) / SOLO_PACE)
-        )
-    spread = SOLO_HAND_SPREAD * math.sqrt(hands_left)
+    spread = SOLO_HAND_SPREAD * math.sqrt(_hands_left(rules, best, min(scores), SOLO_PACE))
     value = 1.0
     for other, theirs in enumerate(scores):
         if other != seat:
             diff = (mine - bag_cost * bags[seat]) - (theirs - bag_cost * bags[other])
-            value *= _normal_cdf(diff / spread)
+            value *= normal_cdf(diff / spread)
     return value
 
 

@@ -19,23 +19,5 @@ SEAT_ASK = "seat_ask"
 SEAT_GIVEN = "seat_given"
 SEAT_REFUSED = "seat_refused"
 
-TABLE_KINDS = frozenset(
-    {
-        CREATE,
-        JOIN,
-        WATCH,
-        LEAVE,
-        UNWATCH,
-        PARTNER,
-        COMPUTERS,
-        START,
-        REMATCH,
-        CANCEL,
-        HOUSE,
-        SEAT_ASK,
-        SEAT_GIVEN,
-        SEAT_REFUSED,
-    }
-)
 #: Log kinds that begin a game at a table.
 GAME_STARTS = frozenset({START, REMATCH})

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Self, TypeVar
@@ -78,20 +78,14 @@ class PostgresStatements:
 
     async def execute(self, sql: str, args: Args = ()) -> int:
         query, values = _bind(sql, args)
-        try:
-            status = await self.connection.execute(query, *values)
-        except _REFUSALS as exc:
-            raise integrity_failure(exc) from exc
-        return _rowcount(status)
+        with _refusals():
+            return _rowcount(await self.connection.execute(query, *values))
 
     async def executemany(self, sql: str, rows: Iterable[Args]) -> None:
         bound = [_bind(sql, row) for row in rows]
-        if not bound:
-            return
-        try:
-            await self.connection.executemany(bound[0][0], [values for _, values in bound])
-        except _REFUSALS as exc:
-            raise integrity_failure(exc) from exc
+        if bound:
+            with _refusals():
+                await self.connection.executemany(bound[0][0], [values for _, values in bound])
 
     async def fetchall(self, sql: str, args: Args = ()) -> list[Row]:
         query, values = _bind(sql, args)
@@ -104,21 +98,22 @@ class PostgresStatements:
 
     async def insert(self, sql: str, args: Args = ()) -> int:
         query, values = _bind(sql + " RETURNING id", args)
-        try:
+        with _refusals():
             return int(await self.connection.fetchval(query, *values))
-        except _REFUSALS as exc:
-            raise integrity_failure(exc) from exc
 
 
 #: A refused write: a broken constraint, or a rolled-back transaction (serialization, deadlock).
 _REFUSALS = (asyncpg.IntegrityConstraintViolationError, asyncpg.TransactionRollbackError)
 
 
-def integrity_failure(exc: asyncpg.PostgresError) -> IntegrityFailure:
-    """The store's word for a write the database refused."""
-    constraint = getattr(exc, "constraint_name", None)
-    text = str(exc) if not constraint else f"{exc} ({constraint})"
-    return IntegrityFailure(text)
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """A write the database refused raises the store's word for it, IntegrityFailure."""
+    try:
+        yield
+    except _REFUSALS as exc:
+        constraint = getattr(exc, "constraint_name", None)
+        raise IntegrityFailure(str(exc) if not constraint else f"{exc} ({constraint})") from exc
 
 
 _GONE: tuple[type[BaseException], ...] = (

@@ -11,8 +11,6 @@ from bot import refusals
 from bot.tables.model import TableOptions
 from db.store import Store
 
-__all__ = ["NEW_TABLE", "ServerSettings", "ServerSettingsService"]
-
 #: A new table's options where neither host nor server chose, unlike earlier versions.
 NEW_TABLE: Final[dict[str, Any]] = {"thread": True}
 

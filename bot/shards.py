@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["ALL_SHARDS", "Shards", "format_shard_ids", "parse_shard_ids", "shard_of"]
-
 
 def shard_of(guild_id: int | None, shard_count: int) -> int:
     """The shard that carries a server's events (direct messages: shard 0)."""

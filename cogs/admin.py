@@ -15,7 +15,6 @@ from discord.ext import commands
 from bot import refusals
 from bot.app import COMPUTER_LEVELS, Origin, SpadesApp
 from bot.i18n import N_, tr
-from bot.refusals import UnknownTable
 from bot.servers import ServerSettings
 from bot.tables.model import TableOptions
 from cogs.errors import InteractionRefused
@@ -312,7 +311,7 @@ class AdminGroup(
         origin = Origin(interaction.guild_id, interaction.channel_id)
         try:
             ended = await self.app.end_by_moderator(origin, table, interaction.user.id, reason)
-        except (UnknownTable, refusals.UnknownTable):
+        except refusals.UnknownTable:
             raise _refuse(
                 interaction, N_("There is no table {table} on this server."), table=table
             ) from None

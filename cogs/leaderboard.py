@@ -45,7 +45,6 @@ from cogs.threads import TableThreads
 
 log = logging.getLogger(__name__)
 
-#: Runs a coroutine in the background under a name (``SpadesBot.spawn``).
 #: A user's display name if the bot already knows it.
 KnownName = Callable[[int], str | None]
 TableShown = Callable[[int], Awaitable[None]]

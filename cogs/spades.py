@@ -101,11 +101,7 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
     """Every ``/spades`` command: those of the tables here, then ``more``
     (the statistics' commands, made by :mod:`cogs.leaderboard`)."""
 
-    def __init__(
-        self,
-        cog: SpadesCog,
-        more: Sequence[app_commands.Command[Any, ..., None] | app_commands.Group],
-    ) -> None:
+    def __init__(self, cog: SpadesCog, more: Sequence[Subcommand]) -> None:
         super().__init__()
         self.cog = cog
         for command in more:

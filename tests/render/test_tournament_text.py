@@ -35,8 +35,9 @@ def raised_codes() -> set[str]:
                 and isinstance(node.func, ast.Name)
                 and node.func.id == "TournamentRefusal"
             ):
-                assert isinstance(node.args[0], ast.Constant), (path, node.lineno)
-                codes.add(node.args[0].value)
+                code = node.args[0]
+                assert isinstance(code, ast.Constant) and isinstance(code.value, str), path
+                codes.add(code.value)
     return codes
 
 

@@ -151,7 +151,7 @@ class TournamentDesk:
         version = self.service.version(tournament_id)
         lang = self._lang(tournament_id)
         fields = message_fields(text.tournament_message(tournament, lang))
-        picture = await self._picture(tournament, lang)
+        picture = await self.picture(tournament, lang) if tournament.matches else None
         if picture is not None:
             fields["attachments" if row.message_id else "file"] = (
                 [picture] if row.message_id else picture
@@ -176,11 +176,6 @@ class TournamentDesk:
         except discord.HTTPException as exc:
             log.warning("tournament %d message not shown: %s", tournament.id, exc)
         return POST
-
-    async def _picture(self, tournament: Tournament, lang: str) -> discord.File | None:
-        if not tournament.matches:
-            return None
-        return await self.picture(tournament, lang)
 
     async def picture(self, tournament: Tournament, lang: str) -> discord.File:
         """The bracket as a PNG file, drawn off the event loop."""

@@ -1,50 +1,41 @@
 """The outbox: everything the bot sends to channels, within one REST budget.
 
-What goes out is an *item*: a key naming what it brings up to date (a
-table's message, a table's turn notice, a game's end-of-game post) and a
-``send`` function that makes one request towards it, reading what is
-current when its turn comes. Each key has at most one item waiting, and at
-most one request in flight: putting an item whose key is already waiting
-replaces the waiting one, so the changes that come meanwhile go out as one
-request and the latest state wins. An item that needs a second request (a
-message gone that must be posted again, an old notice deleted before the
+An *item* is a key naming what it brings up to date (a table's message, its turn
+notice, a game's end-of-game post) and a ``send`` that makes one request towards it,
+reading what is current when its turn comes. A key has at most one item waiting and
+one request in flight: a newer item replaces the waiting one, so the changes that come
+meanwhile go out as one request and the latest state wins. An item that needs a second
+request (a message gone that must be posted again, an old notice deleted before the
 new one is posted) puts itself again from its ``send``.
 
 Two lanes share the budget:
 
-* table messages, spaced per channel (``table_edits_per_channel_s``): each
-  table's item competes on its own, from the instant its channel is free.
-  Edits of messages older than an hour, which Discord caps per channel
-  (code 30046), are paced besides: at most ``old_message_edits`` of them in
-  any ``old_message_edits_window_s`` in one channel;
-* the line: turn notices, the clock's messages, end-of-game posts (what a
-  coming feature adds, such as a results channel, joins it as a new kind of
-  key). One line item is in flight at a time, and only the first one in
-  line (by due instant, then arrival) competes, from the instant the one
-  before it was done. So a burst of notices never books the budget ahead:
-  a table message, which people are looking at, waits behind one of them at
-  most, and the line still gets the turns the table messages leave.
+* table messages, spaced per channel (``table_edits_per_channel_s``), each competing
+  from the instant its channel is free; edits of messages older than an hour, which
+  Discord caps per channel (code 30046), go at most ``old_message_edits`` in any
+  ``old_message_edits_window_s`` in one channel;
+* the line: turn notices, the clock's messages, end-of-game posts (a new kind of key
+  joins it). One line item is in flight at a time, and only the first in line (by due
+  instant, then arrival) competes, from the instant the one before it was done. So a
+  burst of notices never books the budget ahead: a table message, which people are
+  looking at, waits behind one of them at most, and the line still gets the turns the
+  table messages leave.
 
-A third lane is off the budget: what goes through an interaction token
-(a table message edited, a turn notice posted or deleted, see
-cogs/table_tokens.py). Discord does not count those requests against the
-bot's global limit, so they are not spaced by ``rest_per_s``: only per
-token (``per_token_s``) and, for a table message, per channel as above.
+A third lane is off the budget: requests through an interaction token (a table message
+edited, a turn notice posted or deleted, see cogs/table_tokens.py), which Discord does
+not count against the bot's global limit; they are spaced only per token
+(``per_token_s``) and, for a table message, per channel as above.
 
-When the budget's next turn comes, of the items that may go then the one
-waiting the longest goes (a table message waits from its first change not
-shown yet); all requests together are at least ``1 / rest_per_s`` apart.
-In a process of a sharded bot the budget is the token's, shared with the
-other processes (:mod:`cogs.shared_budget`): a request also waits for a slot
-this process leased. Discord's global 429 pauses every request on the budget
-(``pause``),
-in every process that shares the budget.
-One task at a time sends: it naps until the next instant something may
-go, starts that item's request in a task of its own, and hands over to a
-successor. Time is the application's clock; naps are ``sleep``
-(``asyncio.sleep``, or a wait the simulated Discord of the benchmarks
-knows to be on its own clock), and an instant napped until counts as come
-while the clock stands still.
+At the budget's next turn, of the items that may go then, the one waiting the longest
+goes (a table message waits from its first change not shown yet); all requests are at
+least ``1 / rest_per_s`` apart. In a process of a sharded bot the budget is the token's,
+shared with the other processes (:mod:`cogs.shared_budget`): a request also waits for a
+slot this process leased, and Discord's global 429 (``pause``) pauses every process.
+One task at a time sends: it naps until the next instant something may go, starts that
+item's request in a task of its own, and hands over to a successor. Time is the
+application's clock; naps are ``sleep`` (``asyncio.sleep``, or a wait the benchmarks'
+simulated Discord knows to be on its own clock), and an instant napped until counts as
+come while the clock stands still.
 """
 
 from __future__ import annotations
@@ -102,7 +93,6 @@ class Budget:
     per_channel_s: float
     old_edits: int = 0
     old_window_s: float = 0.0
-    #: Seconds between two requests through one interaction token.
     per_token_s: float = 0.0
 
     @classmethod

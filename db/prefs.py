@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from db.sql import StorePart, to_json
+from db.sql import StorePart
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +48,6 @@ class PrefsSQL(StorePart):
 
     async def set_coach(self, user_id: int, on: bool, at: float) -> None:
         await self._set(user_id, "coach", int(on), at)
-
-    async def set_user_data(self, user_id: int, data: Mapping[str, Any], at: float) -> None:
-        """Replace the user's further preferences (a JSON object)."""
-        await self._set(user_id, "data", to_json(data), at)
 
     async def _set(self, user_id: int, column: str, value: str | int | None, at: float) -> None:
         """One column of the user's row (made if missing); ``column`` is one of ours."""

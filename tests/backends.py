@@ -199,3 +199,12 @@ async def game_results(store: Store, table_id: int) -> list[dict[str, Any]]:
             }
         )
     return results
+
+
+async def set_user_data(store: Store, user_id: int, data: dict[str, Any], at: float) -> None:
+    """The user's further preferences (a JSON object), a column the bot only reads."""
+    await store.db.execute(
+        "INSERT INTO user_prefs (user_id, data, updated_at) VALUES (?, ?, ?) ON CONFLICT (user_id)"
+        " DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at",
+        (user_id, json.dumps(data), at),
+    )

@@ -19,7 +19,7 @@ from db.copy import TargetNotEmpty
 from db.hand_messages import HandMessageRow, HandMessageStore
 from db.stats_store import StatsStore
 from db.store import LogEntry, SeatRow, Store
-from tests.backends import Server, dump_rows, need_server
+from tests.backends import Server, dump_rows, need_server, set_user_data
 from tests.service.driver import HOST, Chooser, FakeClock, seated_table, seed_counter
 from tests.stats.games import counted_by
 
@@ -50,7 +50,7 @@ async def _a_played_file(path: Path) -> None:
         )
         channel += 10
     await store.set_deck(HOST, "four-color", at=3.0)
-    await store.set_user_data(HOST, {"compact": True}, at=4.0)
+    await set_user_data(store, HOST, {"compact": True}, at=4.0)
     await store.close()
 
 

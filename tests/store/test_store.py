@@ -18,7 +18,7 @@ from db.store import (
     TurnMention,
     VersionConflict,
 )
-from tests.backends import Backend, dump_rows, table_rows
+from tests.backends import Backend, dump_rows, set_user_data, table_rows
 
 SEATS = (SeatRow(0, 10), SeatRow(1), SeatRow(2), SeatRow(3))
 
@@ -175,7 +175,7 @@ async def test_a_turn_mention_survives_a_restart_until_cleared(backend: Backend)
 async def test_user_prefs(store: Store) -> None:
     assert await store.get_user_prefs(42) is None
     await store.set_deck(42, "four-color", at=5.0)
-    await store.set_user_data(42, {"compact": True}, at=6.0)
+    await set_user_data(store, 42, {"compact": True}, at=6.0)
     prefs = await store.get_user_prefs(42)
     assert prefs is not None
     assert (prefs.deck, prefs.data, prefs.updated_at) == ("four-color", {"compact": True}, 6.0)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from db.deadlines import Deadline, DeadlineKey
+from db.deadlines import Deadline
 from db.errors import (
     ChannelTaken,
     DatabaseAway,
@@ -16,9 +16,9 @@ from db.errors import (
     VersionConflict,
 )
 from db.game_reviews import GameReviewSQL
-from db.prefs import PrefsSQL, TurnMention, UserPrefs
+from db.prefs import PrefsSQL, TurnMention
 from db.rest_budget import RestBudgetSQL
-from db.schema import MIGRATIONS_DIR, Migration, find_migrations
+from db.schema import MIGRATIONS_DIR, find_migrations
 from db.server_settings import ServerSettingsSQL
 from db.sql import Database
 from db.sqlite import READ_ONLY, SQLiteDatabase, split_statements
@@ -44,13 +44,11 @@ __all__ = [
     "Committed",
     "DatabaseAway",
     "Deadline",
-    "DeadlineKey",
     "GameEnd",
     "GameInfo",
     "GameStart",
     "IntegrityFailure",
     "LogEntry",
-    "Migration",
     "SchemaTooNew",
     "SeatOutcome",
     "SeatRow",
@@ -58,7 +56,6 @@ __all__ = [
     "StoreError",
     "TableRecord",
     "TurnMention",
-    "UserPrefs",
     "VersionConflict",
     "find_migrations",
     "split_statements",

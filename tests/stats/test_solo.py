@@ -17,11 +17,9 @@ from bot.stats.ratings import Skill, rate_ranking
 from bot.stats.records import FinishedGame
 from bot.stats.service import StatsService, chart_png
 from bot.stats.tally import game_tallies
-from bot.tables.model import Seat, Table, TableOptions, TableStatus
-from bot.tables.step import game_end
-from db.store import Change, GameStart, LogEntry, SeatRow, Store
+from db.store import Store
 
-from .games import START_TIME, Tables, finish, play_out, seats_of
+from .games import START_TIME, Tables, finish, play_out, seats_of, store_finished_game
 
 GUILD = 1
 
@@ -143,50 +141,6 @@ def test_the_solo_picture_draws_four_lines() -> None:
 # -- stored, counted and read back beside partnership games ---------------------------
 
 
-async def store_game(store: Store, game: Game, users: tuple[int, ...], channel: int) -> int:
-    """Write ``game`` as a table writes a game it starts and ends (the
-    tables do not open solo games yet): returns its game id."""
-    seats = tuple(SeatRow(seat, user) for seat, user in enumerate(users))
-    table_id = await store.create_table(
-        guild_id=GUILD,
-        channel_id=channel,
-        host_id=users[0],
-        options={},
-        seats=seats,
-        entry=LogEntry("create", users[0], {}, START_TIME),
-    )
-    start = GameStart(
-        1, game.rules.preset, game.rules.model_dump(mode="json"), 7, START_TIME, seats
-    )
-    committed = await store.commit_action(
-        table_id, 1, LogEntry("start", users[0], {}, START_TIME), Change(game_start=start)
-    )
-    row = await store.db.fetchone("SELECT id FROM games WHERE table_id = ?", (table_id,))
-    assert row is not None
-    table = Table(
-        id=table_id,
-        guild_id=GUILD,
-        channel_id=channel,
-        message_id=None,
-        host_id=users[0],
-        options=TableOptions(),
-        status=TableStatus.PLAYING,
-        version=committed.version,
-        seats=(Seat(users[0]), Seat(users[1]), Seat(users[2]), Seat(users[3])),
-        spectators=(),
-        game=game,
-        game_number=1,
-        game_id=int(row[0]),
-        created_at=START_TIME,
-        updated_at=START_TIME,
-    )
-    end = game_end(table, game, game.actions[-1].at)
-    await store.commit_action(
-        table_id, committed.version, LogEntry("end", None, {}, end.ended_at), Change(game_end=end)
-    )
-    return table.game_id or 0
-
-
 async def test_solo_and_partnership_games_add_up_for_each_player(
     store: Store, stats: StatsService, tables: Tables
 ) -> None:
@@ -195,7 +149,7 @@ async def test_solo_and_partnership_games_add_up_for_each_player(
     assert team_result is not None and team_result.winner is not None
     solo = solo_game(3)
     assert solo.result is not None and solo.result.winner is not None
-    game_id = await store_game(store, solo, (10, 11, 12, 13), channel=9000)
+    game_id = await store_finished_game(store, solo, (10, 11, 12, 13), channel=9000)
     assert await stats.catch_up() == 1  # the stored solo game, counted as at a restart
     stored, _ = await stats.finished_game(game_id) or (None, None)
     assert stored is not None and stored.solo
@@ -227,7 +181,7 @@ async def test_solo_and_partnership_games_add_up_for_each_player(
 
 async def test_a_stored_solo_game_keeps_the_team_columns_empty(store: Store) -> None:
     solo = solo_game(4)
-    game_id = await store_game(store, solo, (20, 21, 22, 23), channel=9100)
+    game_id = await store_finished_game(store, solo, (20, 21, 22, 23), channel=9100)
     row = await store.db.fetchone(
         "SELECT winner, score0, score1, winner_seat, seat_scores FROM games WHERE id = ?",
         (game_id,),

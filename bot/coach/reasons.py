@@ -24,6 +24,7 @@ from bot.game.cards import (
 )
 from bot.game.rules import Bidding, Deck
 from bot.game.scoring import BLIND_NIL
+from bot.game.sides import deficit, opponents
 from bot.game.trick import BEATERS, winning
 from bot.game.types import Action, ActionKind
 from bot.game.view import PlayerView
@@ -140,8 +141,8 @@ def count_of(items: tuple[CountItem, ...]) -> int:
 
 def _bid_reason(view: PlayerView, bid: int) -> Reason:
     if bid == BLIND_NIL:
-        team = view.team
-        return Reason(Why.BID_BLIND_NIL, number=view.scores[1 - team] - view.scores[team])
+        # How far the side trails the best other (a team, or in solo a player).
+        return Reason(Why.BID_BLIND_NIL, number=deficit(view.scores, view.team))
     if bid <= 0:
         spades = view.hand & SUIT_MASKS[SPADES]
         highest = spades.bit_length() - 1 if spades else None
@@ -214,7 +215,7 @@ def _card_reason(view: PlayerView, card: int) -> Reason:
             return Reason(Why.COVER_NIL_LOW, card, seat=partner)
         if wins_now:
             return Reason(Why.COVER_NIL, card, seat=partner)
-    for opponent in (seat ^ 1, seat ^ 3):
+    for opponent in opponents(view.rules, seat):
         if not _is_nil(view, opponent):
             continue
         if not trick and _lowest_of_suit(view, card) and _unseen(view) & ABOVE[card]:

@@ -94,11 +94,14 @@ class Reason:
     number: int = 0
     items: tuple[CountItem, ...] = ()
     claimed: int = 0
+    #: The seat plays for itself (teams=solo): where a reason speaks of the
+    #: team, it speaks of the player alone.
+    solo: bool = False
 
 
 def reason_for(view: PlayerView, action: Action) -> Reason:
     if action.kind is ActionKind.LOOK:
-        return Reason(Why.LOOK_FIRST)
+        return Reason(Why.LOOK_FIRST, solo=view.partner is None)
     if action.kind is ActionKind.BID:
         return _bid_reason(view, action.value)
     return _card_reason(view, action.value)
@@ -142,7 +145,8 @@ def count_of(items: tuple[CountItem, ...]) -> int:
 def _bid_reason(view: PlayerView, bid: int) -> Reason:
     if bid == BLIND_NIL:
         # How far the side trails the best other (a team, or in solo a player).
-        return Reason(Why.BID_BLIND_NIL, number=deficit(view.scores, view.team))
+        number = deficit(view.scores, view.team)
+        return Reason(Why.BID_BLIND_NIL, number=number, solo=view.partner is None)
     if bid <= 0:
         spades = view.hand & SUIT_MASKS[SPADES]
         highest = spades.bit_length() - 1 if spades else None
@@ -225,7 +229,7 @@ def _card_reason(view: PlayerView, card: int) -> Reason:
     contract, need = contract_and_need(view)
     takes = wins_now and (len(trick) == 3 or _sure_to_win(view, card))
     if contract and not need and not takes:
-        return Reason(Why.DUCK_MADE, card, number=contract)
+        return Reason(Why.DUCK_MADE, card, number=contract, solo=partner is None)
     if not trick:
         return _lead_reason(view, card)
     assert best is not None
@@ -234,7 +238,7 @@ def _card_reason(view: PlayerView, card: int) -> Reason:
     if wins_now:
         if suit_of(card) == SPADES and led_suit != SPADES:
             return Reason(Why.TRUMP, card, best, number=need)
-        return Reason(Why.WIN_TRICK, card, best, number=need)
+        return Reason(Why.WIN_TRICK, card, best, number=need, solo=partner is None)
     if follows:
         return Reason(Why.CANNOT_WIN, card, best, number=int(_lowest_of_suit(view, card)))
     return Reason(Why.DISCARD, card, best)

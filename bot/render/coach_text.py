@@ -67,6 +67,14 @@ REASONS = {
     ),
 }
 
+#: The reasons said otherwise to a player on its own (teams=solo).
+SOLO_REASONS = {
+    Why.DUCK_MADE: N_("You have made your {contract}: duck with {card} to avoid a bag."),
+    Why.LOOK_FIRST: N_(
+        "Look at your cards before you bid: Blind Nil is only for a player far behind."
+    ),
+}
+
 #: What the better card would have done, per effect; ``{n}`` is counted.
 EFFECTS = {
     Effect.KEEP_PARTNER_NIL: N_(
@@ -104,7 +112,7 @@ def _card(card: int | None, lang: str) -> str:
 
 def reason_text(reason: Reason, names: Sequence[str], lang: str = ENGLISH) -> str:
     why = reason.why
-    template = REASONS.get(why)
+    template = (reason.solo and SOLO_REASONS.get(why)) or REASONS.get(why)
     if template is not None:
         fields: dict[str, object] = {"contract": reason.number}
         if reason.card is not None:
@@ -125,6 +133,14 @@ def reason_text(reason: Reason, names: Sequence[str], lang: str = ENGLISH) -> st
             card=card,
         )
     if why is Why.WIN_TRICK:
+        if reason.number and reason.solo:
+            return ntr(
+                lang,
+                "You need {n} more trick: take this one with the {card}.",
+                "You need {n} more tricks: take this one with the {card}.",
+                reason.number,
+                card=card,
+            )
         if reason.number:
             return ntr(
                 lang,
@@ -165,6 +181,13 @@ def reason_text(reason: Reason, names: Sequence[str], lang: str = ENGLISH) -> st
             "Bid Nil: your highest spade is the {card}, and your high cards have low ones "
             "to hide under.",
             card=card_text(reason.other, lang),
+        )
+    if why is Why.BID_BLIND_NIL and reason.solo:
+        return ntr(
+            lang,
+            "Bid Blind Nil: you are {n} point behind the leader, and only a gamble can catch up.",
+            "Bid Blind Nil: you are {n} points behind the leader, and only a gamble can catch up.",
+            reason.number,
         )
     if why is Why.BID_BLIND_NIL:
         return ntr(

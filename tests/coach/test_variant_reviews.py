@@ -12,6 +12,7 @@ from bot.ai.heuristic import HeuristicPlayer
 from bot.coach.bid_review import bidding_view, review_bids
 from bot.coach.hint import review_player
 from bot.coach.pass_review import PassEffect
+from bot.coach.reasons import Why, reason_for
 from bot.coach.review import Effect, Mistake, Review, review_hand
 from bot.game.cards import SPADES, cards_of, parse_card, rank_of, suit_of
 from bot.game.house import apply
@@ -21,7 +22,7 @@ from bot.game.state import Game
 from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import PlayerView, view_of
 from bot.i18n import ENGLISH, TRANSLATED
-from bot.render.coach_text import mistake_text, review_text
+from bot.render.coach_text import hint_text, mistake_text, review_text
 
 NIL_PASS = apply(preset("standard"), "nil_pass=3")
 SOLO = apply(preset("standard"), "teams=solo")
@@ -198,3 +199,26 @@ def test_solo_bids_are_reviewed_on_the_bidder_s_own_score() -> None:
             assert view.scores == tuple(record.score_before) and len(view.bags) == 4
     for mistake in review_bids(SOLO, record, review_player()):
         assert mistake.points > 0 and mistake.better != mistake.bid
+
+
+def test_solo_hints_speak_of_the_player_alone() -> None:
+    """Over whole solo hands, no hint names a team or a partner, and a
+    player whose bid is made is told to duck in its own name."""
+    player = HeuristicPlayer()
+    ducks = 0
+    for seed in range(6):
+        game = Game.new(SOLO, seed)
+        while game.phase is not Phase.HAND_OVER:
+            view = view_of(game, game.to_act)
+            action = player.decide(view)
+            reason = reason_for(view, action)
+            text = hint_text(reason, ["South", "West", "North", "East"])
+            assert "team" not in text and "partner" not in text, text
+            spoken_alone = (Why.DUCK_MADE, Why.WIN_TRICK, Why.LOOK_FIRST, Why.BID_BLIND_NIL)
+            assert reason.solo or reason.why not in spoken_alone
+            assert reason.why not in (Why.COVER_NIL, Why.COVER_NIL_LOW, Why.PARTNER_WINNING)
+            if reason.why is Why.DUCK_MADE:
+                ducks += 1
+                assert text.startswith(f"💡 You have made your {reason.number}: duck with")
+            game.apply(action)
+    assert ducks  # the case was met

@@ -181,7 +181,8 @@ class FinishedGame:
         standard competition ranking, 1-2-2-4): the winner first, a seat that
         lost the game outright (a revoke, a false claim, resigning, the
         clock) last, the others by final score. Partners share their team's."""
-        loser = self.reason_seat if self.reason in _LOST_OUTRIGHT else None
+        lost_outright = self.solo and self.reason in _LOST_OUTRIGHT
+        loser = self.reason_seat if lost_outright else None
         keys = []
         for seat in range(4):
             side = self.side(seat)

@@ -11,6 +11,7 @@ from bot.game.rules import RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import EndReason
 from bot.render.leaderboard import history_line, outcome_word
+from bot.stats.chart import plot_scores
 from bot.stats.counting import SkillKey, plan_counting
 from bot.stats.leaderboard import SortKey
 from bot.stats.ratings import Skill, rate_ranking
@@ -137,6 +138,12 @@ def test_a_solo_tally_counts_the_first_place_as_the_only_win() -> None:
 
 def test_the_solo_picture_draws_four_lines() -> None:
     game = finish(solo_game(0), 4, seats_of(10, 11, 12, 13))
+    hands = game.hands()
+    chart = plot_scores(hands, ("Ann", "Bo", "Cy", "Di"), 500, -200, game.winner)
+    assert len(chart.points) == 4
+    for seat, points in enumerate(chart.points):
+        assert [p.score for p in points] == [hand.score_after[seat] for hand in hands]
+        assert points[-1].score == game.final_scores[seat]
     png = chart_png(game, ("Ann", "Bo", "Cy", "Di"))
     assert png.startswith(b"\x89PNG")
 

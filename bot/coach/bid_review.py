@@ -1,4 +1,5 @@
-"""The review of a finished hand's bids: the coach's bid, scored on the tricks as they fell."""
+"""The review of a finished hand's bids: the coach's bid, scored on the tricks as they fell,
+for the bidder's side (its team, or under ``teams=solo`` the bidder alone)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from bot.game import bidding
 from bot.game.record import HandRecord
 from bot.game.rules import RuleSet, SpadesLead
 from bot.game.scoring import BLIND_NIL, score_hand
+from bot.game.sides import partner_of, side_of
 from bot.game.types import ActionKind, Phase
 from bot.game.view import PlayerView
 
@@ -45,7 +47,8 @@ def bidding_view(rules: RuleSet, record: HandRecord, seat: int) -> PlayerView | 
     for other, other_bid in made:
         bids[other] = other_bid
     hand = record.dealt[seat]
-    legal = bidding.legal_bids(rules, hand, bids[seat ^ 2], False)
+    partner = partner_of(rules, seat)
+    legal = bidding.legal_bids(rules, hand, None if partner is None else bids[partner], False)
     if bid == BLIND_NIL or bid not in legal or len(legal) < 2:
         return None
     first = record.tricks[0].leader if record.tricks else (record.dealer + 1) & 3
@@ -65,8 +68,8 @@ def bidding_view(rules: RuleSet, record: HandRecord, seat: int) -> PlayerView | 
         tricks=(),
         tricks_won=(0, 0, 0, 0),
         spades_broken=rules.spades_lead is SpadesLead.ANY,
-        scores=(record.score_before[0], record.score_before[1]),
-        bags=(record.bags_before[0], record.bags_before[1]),
+        scores=tuple(record.score_before),
+        bags=tuple(record.bags_before),
         legal_bids=legal,
         legal_cards=0,
         playable_cards=0,
@@ -96,7 +99,7 @@ def _judged(rules: RuleSet, record: HandRecord, seat: int, better: int) -> BidMi
         return None
     instead = list(bids)
     instead[seat] = better
-    won, team, before = record.tricks_won, seat & 1, record.bags_before
+    won, team, before = record.tricks_won, side_of(rules, seat), record.bags_before
     gain = team_points(rules, instead, won, before, team) - team_points(
         rules, bids, won, before, team
     )
@@ -118,8 +121,8 @@ def _judged(rules: RuleSet, record: HandRecord, seat: int, better: int) -> BidMi
 def _later_bids_allowed(rules: RuleSet, record: HandRecord, seat: int, better: int) -> bool:
     """Whether the partner's later bid was still open after the coach's (Suicide, minimums)."""
     order = [s for s, _ in record.bids]
-    partner = seat ^ 2
-    if partner not in order or order.index(partner) < order.index(seat):
+    partner = partner_of(rules, seat)
+    if partner is None or partner not in order or order.index(partner) < order.index(seat):
         return True
     partner_bid = record.bids[order.index(partner)][1]
     return partner_bid in bidding.legal_bids(rules, record.dealt[partner], better, True)

@@ -24,6 +24,7 @@ from bot.game.cards import (
 )
 from bot.game.rules import Bidding, Deck
 from bot.game.scoring import BLIND_NIL
+from bot.game.sides import deficit, opponents
 from bot.game.trick import BEATERS, winning
 from bot.game.types import Action, ActionKind
 from bot.game.view import PlayerView
@@ -93,11 +94,14 @@ class Reason:
     number: int = 0
     items: tuple[CountItem, ...] = ()
     claimed: int = 0
+    #: The seat plays for itself (teams=solo): where a reason speaks of the
+    #: team, it speaks of the player alone.
+    solo: bool = False
 
 
 def reason_for(view: PlayerView, action: Action) -> Reason:
     if action.kind is ActionKind.LOOK:
-        return Reason(Why.LOOK_FIRST)
+        return Reason(Why.LOOK_FIRST, solo=view.partner is None)
     if action.kind is ActionKind.BID:
         return _bid_reason(view, action.value)
     return _card_reason(view, action.value)
@@ -140,8 +144,9 @@ def count_of(items: tuple[CountItem, ...]) -> int:
 
 def _bid_reason(view: PlayerView, bid: int) -> Reason:
     if bid == BLIND_NIL:
-        team = view.team
-        return Reason(Why.BID_BLIND_NIL, number=view.scores[1 - team] - view.scores[team])
+        # How far the side trails the best other (a team, or in solo a player).
+        number = deficit(view.scores, view.team)
+        return Reason(Why.BID_BLIND_NIL, number=number, solo=view.partner is None)
     if bid <= 0:
         spades = view.hand & SUIT_MASKS[SPADES]
         highest = spades.bit_length() - 1 if spades else None
@@ -214,7 +219,7 @@ def _card_reason(view: PlayerView, card: int) -> Reason:
             return Reason(Why.COVER_NIL_LOW, card, seat=partner)
         if wins_now:
             return Reason(Why.COVER_NIL, card, seat=partner)
-    for opponent in (seat ^ 1, seat ^ 3):
+    for opponent in opponents(view.rules, seat):
         if not _is_nil(view, opponent):
             continue
         if not trick and _lowest_of_suit(view, card) and _unseen(view) & ABOVE[card]:
@@ -224,7 +229,7 @@ def _card_reason(view: PlayerView, card: int) -> Reason:
     contract, need = contract_and_need(view)
     takes = wins_now and (len(trick) == 3 or _sure_to_win(view, card))
     if contract and not need and not takes:
-        return Reason(Why.DUCK_MADE, card, number=contract)
+        return Reason(Why.DUCK_MADE, card, number=contract, solo=partner is None)
     if not trick:
         return _lead_reason(view, card)
     assert best is not None
@@ -233,7 +238,7 @@ def _card_reason(view: PlayerView, card: int) -> Reason:
     if wins_now:
         if suit_of(card) == SPADES and led_suit != SPADES:
             return Reason(Why.TRUMP, card, best, number=need)
-        return Reason(Why.WIN_TRICK, card, best, number=need)
+        return Reason(Why.WIN_TRICK, card, best, number=need, solo=partner is None)
     if follows:
         return Reason(Why.CANNOT_WIN, card, best, number=int(_lowest_of_suit(view, card)))
     return Reason(Why.DISCARD, card, best)

@@ -1,8 +1,11 @@
-"""The review of a finished hand for one seat: its bid against its tricks, and its costliest card.
+"""The review of a finished hand for one seat: its bid against its tricks, its costliest
+card, and under a Nil pass the cards it passed (:mod:`bot.coach.pass_review`).
 
 With every card known, each alternative card is played out (the last tricks exactly by
 :class:`bot.ai.solver.Solver`, earlier ones by rollouts); the card whose best alternative
-gains the team the most is named, with what that would have changed."""
+gains the seat's side the most is named, with what that would have changed. A side is a
+team, or under ``teams=solo`` the player alone: a solo review weighs the player's own
+points only, with no partner to help and the three others playing against it."""
 
 from __future__ import annotations
 
@@ -13,11 +16,13 @@ from enum import StrEnum
 from bot.ai.plan import HandPlan, plan_of
 from bot.ai.rollout import roll_out
 from bot.ai.solver import Solver, distinct_moves
+from bot.coach.pass_review import PassReview, review_pass
 from bot.game.cards import mask_of
 from bot.game.playout import Position
 from bot.game.record import HandRecord
 from bot.game.rules import RuleSet, SpadesLead
 from bot.game.scoring import score_hand
+from bot.game.sides import opponents, partner_of, side_of, sides, solo
 
 #: Tricks (the one in progress included) from which the rest is solved exactly.
 EXACT_TRICKS = 5
@@ -53,9 +58,12 @@ class Review:
     seat: int
     bid: int
     taken: int
-    team_bid: int  # the numeric bids of the seat's team
+    team_bid: int  # the numeric bids of the seat's side (its own alone in solo)
     team_taken: int
     mistake: Mistake | None
+    #: The seat's part in a Nil pass, when it passed cards this hand.
+    exchange: PassReview | None = None
+    solo: bool = False  # each player on its own: there is no team to speak of
 
 
 def bids_of(record: HandRecord) -> list[int]:
@@ -68,7 +76,7 @@ def bids_of(record: HandRecord) -> list[int]:
 def review_hand(rules: RuleSet, record: HandRecord, seat: int) -> Review:
     """The review of ``seat``'s part in the finished hand ``record``; CPU work."""
     bids = bids_of(record)
-    team = seat & 1
+    team = side_of(rules, seat)
     judge = _Judge(rules, record, team, bids)
     worst: Mistake | None = None
     for trick, position, card in _decisions(rules, record, seat):
@@ -76,14 +84,17 @@ def review_hand(rules: RuleSet, record: HandRecord, seat: int) -> Review:
         if mistake is not None and (worst is None or mistake.points > worst.points):
             worst = mistake
     won = record.tricks_won
+    seats = sides(rules)[team]
     return Review(
         hand=record.hand,
         seat=seat,
         bid=bids[seat],
         taken=won[seat],
-        team_bid=sum(b for s, b in enumerate(bids) if s & 1 == team and b > 0),
-        team_taken=won[team] + won[team + 2],
+        team_bid=sum(bids[s] for s in seats if bids[s] > 0),
+        team_taken=sum(won[s] for s in seats),
         mistake=worst,
+        exchange=review_pass(rules, record, seat),
+        solo=solo(rules),
     )
 
 
@@ -113,10 +124,13 @@ def _decisions(rules: RuleSet, record: HandRecord, seat: int) -> list[tuple[int,
 def team_points(
     rules: RuleSet, bids: Sequence[int], won: Sequence[int], bags_before: Sequence[int], team: int
 ) -> int:
-    """``team``'s points less the other team's, each bag charged its share of the bag penalty."""
+    """``team``'s points less the other team's, each bag charged its share of the bag
+    penalty; in solo the player's own points alone (``team`` its seat)."""
     results = score_hand(rules, list(bids), list(won), list(bags_before))
     per_bag = rules.bag_penalty / rules.bag_limit
     worth = [r.points - r.bag_penalty - round(r.new_bags * per_bag) for r in results]
+    if solo(rules):
+        return worth[team]
     return worth[team] - worth[1 - team]
 
 
@@ -161,7 +175,7 @@ class _Judge:
                     in_play |= position.hands[other]
             moves = distinct_moves(legal, in_play | mask_of(position.trick))
             values = self.solver.values_of_moves(position, moves)
-            pick = max if mover & 1 == self.team else min
+            pick = max if self.plan.side[mover] == self.team else min
             position.play(moves[values.index(pick(values))])
         return position.tricks_won
 
@@ -194,20 +208,22 @@ class _Judge:
         self, played: Sequence[int], better: Sequence[int], seat: int, gain: int
     ) -> tuple[Effect, int]:
         team, bids = self.team, self.bids
-        partner = seat ^ 2
-        if bids[partner] <= 0 and played[partner] and not better[partner]:
+        partner = partner_of(self.rules, seat)
+        if partner is not None and bids[partner] <= 0 and played[partner] and not better[partner]:
             return Effect.KEEP_PARTNER_NIL, 0
         if bids[seat] <= 0 and played[seat] and not better[seat]:
             return Effect.KEEP_OWN_NIL, 0
-        contract = sum(b for s, b in enumerate(bids) if s & 1 == team and b > 0)
+        contract = self.plan.contract[team]
         if contract and self._counted(team, played) < contract <= self._counted(team, better):
             return Effect.MAKE_CONTRACT, 0
-        for opponent in (seat ^ 1, seat ^ 3):
-            if bids[opponent] <= 0 and not played[opponent] and better[opponent]:
-                return Effect.BREAK_THEIR_NIL, 0
-        theirs = sum(b for s, b in enumerate(bids) if s & 1 != team and b > 0)
-        if theirs and self._counted(1 - team, played) >= theirs > self._counted(1 - team, better):
-            return Effect.SET_THEM, 0
+        if partner is not None:  # in solo only the player's own points count
+            for opponent in opponents(self.rules, seat):
+                if bids[opponent] <= 0 and not played[opponent] and better[opponent]:
+                    return Effect.BREAK_THEIR_NIL, 0
+            other = 1 - team
+            theirs = self.plan.contract[other]
+            if theirs and self._counted(other, played) >= theirs > self._counted(other, better):
+                return Effect.SET_THEM, 0
         saved = self._bags(played) - self._bags(better)
         if saved > 0:
             return Effect.FEWER_BAGS, saved

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.coach.pass_review import PassEffect, PassReview
 from bot.coach.reasons import Count, CountItem, Reason, Why, count_of
 from bot.coach.review import Effect, Mistake, Review
-from bot.game.cards import SUIT_NAMES, suit_of
+from bot.game.cards import SUIT_NAMES, cards_of, suit_of
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.i18n import ENGLISH, N_, ntr, tr
 from bot.render.decks import card_text
@@ -66,6 +67,14 @@ REASONS = {
     ),
 }
 
+#: The reasons said otherwise to a player on its own (teams=solo).
+SOLO_REASONS = {
+    Why.DUCK_MADE: N_("You have made your {contract}: duck with {card} to avoid a bag."),
+    Why.LOOK_FIRST: N_(
+        "Look at your cards before you bid: Blind Nil is only for a player far behind."
+    ),
+}
+
 #: What the better card would have done, per effect; ``{n}`` is counted.
 EFFECTS = {
     Effect.KEEP_PARTNER_NIL: N_(
@@ -103,7 +112,7 @@ def _card(card: int | None, lang: str) -> str:
 
 def reason_text(reason: Reason, names: Sequence[str], lang: str = ENGLISH) -> str:
     why = reason.why
-    template = REASONS.get(why)
+    template = (reason.solo and SOLO_REASONS.get(why)) or REASONS.get(why)
     if template is not None:
         fields: dict[str, object] = {"contract": reason.number}
         if reason.card is not None:
@@ -124,6 +133,14 @@ def reason_text(reason: Reason, names: Sequence[str], lang: str = ENGLISH) -> st
             card=card,
         )
     if why is Why.WIN_TRICK:
+        if reason.number and reason.solo:
+            return ntr(
+                lang,
+                "You need {n} more trick: take this one with the {card}.",
+                "You need {n} more tricks: take this one with the {card}.",
+                reason.number,
+                card=card,
+            )
         if reason.number:
             return ntr(
                 lang,
@@ -164,6 +181,13 @@ def reason_text(reason: Reason, names: Sequence[str], lang: str = ENGLISH) -> st
             "Bid Nil: your highest spade is the {card}, and your high cards have low ones "
             "to hide under.",
             card=card_text(reason.other, lang),
+        )
+    if why is Why.BID_BLIND_NIL and reason.solo:
+        return ntr(
+            lang,
+            "Bid Blind Nil: you are {n} point behind the leader, and only a gamble can catch up.",
+            "Bid Blind Nil: you are {n} points behind the leader, and only a gamble can catch up.",
+            reason.number,
         )
     if why is Why.BID_BLIND_NIL:
         return ntr(
@@ -271,11 +295,35 @@ def count_item_text(item: CountItem, lang: str = ENGLISH) -> str:
 # -- the review after a hand -------------------------------------------------------
 
 
+#: What the coach's pass would have spared the Nil; ``{card}`` is the card
+#: that makes the difference, ``{cards}`` the coach's pass.
+PASS_EFFECTS = {
+    PassEffect.KEPT_HIGH_SPADE: N_(
+        "Your pass kept the {card}, a high spade that can be forced to win a trick "
+        "for your Nil; the coach would have passed {cards}."
+    ),
+    PassEffect.KEPT_HIGH_CARD: N_(
+        "Your pass kept the {card}, a high card with too few low cards under it to keep "
+        "your Nil safe; the coach would have passed {cards}."
+    ),
+    PassEffect.GAVE_SPADE: N_(
+        "You passed the {card} to your partner's Nil, a spade that can be forced to "
+        "win a trick; the coach would have passed {cards}, your lowest side cards."
+    ),
+    PassEffect.GAVE_HIGH_CARD: N_(
+        "You passed the {card} to your partner's Nil, a high card that may win them "
+        "a trick; the coach would have passed {cards}, your lowest cards."
+    ),
+}
+
+
 def review_text(review: Review, table_id: int, lang: str = ENGLISH) -> str:
-    """The private review of one person's hand: bid against tricks, and the
-    costliest card."""
+    """The private review of one person's hand: bid against tricks, the
+    cards passed under a Nil pass, and the costliest card."""
     lines = [_bid_line(review, table_id, lang)]
-    if review.team_bid:
+    if review.exchange is not None:
+        lines.append(pass_text(review.exchange, lang))
+    if review.team_bid and not review.solo:
         lines.append(
             tr(
                 lang,
@@ -284,13 +332,38 @@ def review_text(review: Review, table_id: int, lang: str = ENGLISH) -> str:
                 taken=review.team_taken,
             )
         )
-    if review.mistake is None:
+    if review.mistake is None and review.solo:
+        lines.append(tr(lang, "No card of yours cost you anything on this deal: well played."))
+    elif review.mistake is None:
         lines.append(
             tr(lang, "No card of yours cost your team anything on this deal: well played.")
         )
     else:
-        lines.append(mistake_text(review.mistake, lang))
+        lines.append(mistake_text(review.mistake, lang, solo=review.solo))
     return "\n".join(lines)
+
+
+def cards_text(cards: int, lang: str = ENGLISH) -> str:
+    """Cards (a mask) as the reader's decks print them, highest suit first."""
+    return ", ".join(card_text(card, lang) for card in reversed(cards_of(cards)))
+
+
+def pass_text(review: PassReview, lang: str = ENGLISH) -> str:
+    """One line on the cards a seat passed, against the coach's choice."""
+    fields = {"cards": cards_text(review.coach, lang), "gave": cards_text(review.gave, lang)}
+    if review.effect is not None and review.card is not None:
+        return tr(lang, PASS_EFFECTS[review.effect], card=card_text(review.card, lang), **fields)
+    if review.as_coach:
+        return tr(lang, "You passed {gave}, as the coach would have.", **fields)
+    if review.own_nil:
+        return tr(
+            lang, "You passed {gave}: your Nil was as safe as with the coach's {cards}.", **fields
+        )
+    return tr(
+        lang,
+        "You passed {gave}: your partner's Nil was as safe as with the coach's {cards}.",
+        **fields,
+    )
 
 
 def _bid_line(review: Review, table_id: int, lang: str) -> str:
@@ -333,12 +406,15 @@ def _bid_line(review: Review, table_id: int, lang: str) -> str:
     )
 
 
-def mistake_text(mistake: Mistake, lang: str = ENGLISH) -> str:
-    fields = {
+def mistake_text(mistake: Mistake, lang: str = ENGLISH, *, solo: bool = False) -> str:
+    """The costliest card; ``solo``: the player's own points, no team's."""
+    fields: dict[str, str | int] = {
         "trick": mistake.trick,
         "better": card_text(mistake.better, lang),
         "played": card_text(mistake.played, lang),
     }
+    if solo:
+        return _solo_mistake_text(mistake, lang, fields)
     template = EFFECTS.get(mistake.effect)
     if template is not None:
         return tr(lang, template, **fields)
@@ -359,6 +435,33 @@ def mistake_text(mistake: Mistake, lang: str = ENGLISH) -> str:
         "your team {n} point.",
         "Trick {trick}: the {better} instead of the {played} would have gained "
         "your team {n} points.",
+        mistake.number,
+        **fields,
+    )
+
+
+def _solo_mistake_text(mistake: Mistake, lang: str, fields: dict[str, str | int]) -> str:
+    if mistake.effect is Effect.KEEP_OWN_NIL:
+        return tr(lang, EFFECTS[Effect.KEEP_OWN_NIL], **fields)
+    if mistake.effect is Effect.MAKE_CONTRACT:
+        return tr(
+            lang,
+            "Trick {trick}: the {better} instead of the {played} would have made your bid.",
+            **fields,
+        )
+    if mistake.effect is Effect.FEWER_BAGS:
+        return ntr(
+            lang,
+            "Trick {trick}: the {better} instead of the {played} would have saved you {n} bag.",
+            "Trick {trick}: the {better} instead of the {played} would have saved you {n} bags.",
+            mistake.number,
+            **fields,
+        )
+    assert mistake.effect is Effect.MORE_POINTS, mistake.effect  # (solo has no partner or team)
+    return ntr(
+        lang,
+        "Trick {trick}: the {better} instead of the {played} would have gained you {n} point.",
+        "Trick {trick}: the {better} instead of the {played} would have gained you {n} points.",
         mistake.number,
         **fields,
     )

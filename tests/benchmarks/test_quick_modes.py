@@ -46,7 +46,15 @@ CLOSING_KEYS = {
         "search_vs_heuristic_ci95",
         "teams",
     ],
-    "coach": ["hint_p95_ms", "review_p95_ms", "house"],
+    "coach": [
+        "hint_p95_ms",
+        "review_p95_ms",
+        "house",
+        "hints",
+        "reviews",
+        "pass_reviews",
+        "target_ms",
+    ],
     "rest_claim": ["claims", "held", "p50_ms", "p95_ms", "max_ms"],
     "clock": ["load_10000_s", "fire_delay_p50_ms", "fire_delay_p99_ms"],
     "leaderboard": [
@@ -256,3 +264,15 @@ def test_the_bot_benchmark_runs_with_outboxes_sharing_one_budget() -> None:
     assert run.returncode == 0, run.stderr[-3000:]
     figures = json.loads(run.stdout.strip().splitlines()[-1])
     assert figures["processes"] == 2
+
+
+@pytest.mark.parametrize("house", ["nil_pass=3", "teams=solo"])
+def test_the_coach_benchmark_times_the_new_variants(house: str) -> None:
+    run = quick_run("coach", "--house", house)
+    assert run.returncode == 0, run.stderr[-3000:]
+    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    assert house in figures["house"]
+    assert figures["hints"] >= 3 and figures["reviews"] >= 4
+    assert figures["pass_reviews"] <= figures["reviews"]
+    if house == "teams=solo":
+        assert figures["pass_reviews"] == 0  # no Nil pass without partners

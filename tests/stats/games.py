@@ -19,8 +19,10 @@ from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import view_of
 from bot.stats.records import FinishedGame, SeatPlayer, human
 from bot.stats.service import StatsService, finished_by
-from bot.tables.model import Table, TableOptions, TableStatus
+from bot.tables.model import Seat, Table, TableOptions, TableStatus
 from bot.tables.service import TableService
+from bot.tables.step import game_end
+from db.store import Change, GameStart, LogEntry, SeatRow, Store
 
 START_TIME = 1_800_000_000.0
 
@@ -242,3 +244,49 @@ def random_people(rng: random.Random, pool: Sequence[int]) -> list[int]:
 
 def rules_of(name: str) -> RuleSet:
     return preset(name)
+
+
+async def store_finished_game(
+    store: Store, game: Game, users: Sequence[int], channel: int, guild_id: int = 1
+) -> int:
+    """Write ``game`` as a table writes a game it starts and ends (the
+    tables do not open solo games yet): returns its game id."""
+    seats = tuple(SeatRow(seat, user) for seat, user in enumerate(users))
+    table_id = await store.create_table(
+        guild_id=guild_id,
+        channel_id=channel,
+        host_id=users[0],
+        options={},
+        seats=seats,
+        entry=LogEntry("create", users[0], {}, START_TIME),
+    )
+    start = GameStart(
+        1, game.rules.preset, game.rules.model_dump(mode="json"), 7, START_TIME, seats
+    )
+    committed = await store.commit_action(
+        table_id, 1, LogEntry("start", users[0], {}, START_TIME), Change(game_start=start)
+    )
+    row = await store.db.fetchone("SELECT id FROM games WHERE table_id = ?", (table_id,))
+    assert row is not None
+    table = Table(
+        id=table_id,
+        guild_id=guild_id,
+        channel_id=channel,
+        message_id=None,
+        host_id=users[0],
+        options=TableOptions(),
+        status=TableStatus.PLAYING,
+        version=committed.version,
+        seats=(Seat(users[0]), Seat(users[1]), Seat(users[2]), Seat(users[3])),
+        spectators=(),
+        game=game,
+        game_number=1,
+        game_id=int(row[0]),
+        created_at=START_TIME,
+        updated_at=START_TIME,
+    )
+    end = game_end(table, game, game.actions[-1].at)
+    await store.commit_action(
+        table_id, committed.version, LogEntry("end", None, {}, end.ended_at), Change(game_end=end)
+    )
+    return table.game_id or 0

@@ -17,13 +17,18 @@ from typing import Any
 
 import pytest
 
+from bot.game.house import apply
+from bot.game.rules import preset
+from bot.game.state import Game
 from bot.game.types import Phase
+from bot.stats.service import StatsService
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from db.clock_store import ClockStore
 from db.stats_store import StatsStore
 from db.store import Store, find_migrations
 from tests.backends import game_results
+from tests.stats.games import play_out, store_finished_game
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -263,3 +268,29 @@ async def test_server_settings_start_empty_and_are_kept(upgraded: Upgraded) -> N
     assert await store.server_settings(1001) == {}
     await store.set_server_settings(1001, {"channels": [5]}, 1.0)
     assert await store.server_settings(1001) == {"channels": [5]}
+
+
+async def test_an_upgraded_database_stores_and_counts_a_solo_game(upgraded: Upgraded) -> None:
+    """Migration 040 gives solo results columns of their own: a solo game
+    finished after the upgrade is stored, counted on top of the players'
+    earlier record, and the earlier games read as before."""
+    store, _, written = upgraded
+    expected = written.expected
+    before = {key: await game_results(store, int(key)) for key in expected["game_results"]}
+    users = [int(user) for user, row in expected["players"].items() if row][:4]
+    assert len(users) == 4  # four players with a record from before
+    game = play_out(Game.new(apply(preset("standard"), "teams=solo"), 11), 11, level="heuristic")
+    game_id = await store_finished_game(store, game, users, channel=99_000, guild_id=77)
+    stats = StatsService(StatsStore(store))
+    assert await stats.catch_up() == 1
+    assert game.result is not None
+    for seat, user in enumerate(users):
+        row = await StatsStore(store).player(77, user)
+        earlier = expected["players"][str(user)]
+        assert row is not None and row.tally["games"] == earlier["tally"]["games"] + 1
+        won = int(seat == game.result.winner)
+        assert row.tally["wins"] == earlier["tally"]["wins"] + won
+    found = await stats.finished_game(game_id)
+    assert found is not None and found[0].final_scores == tuple(game.scores)
+    after = {key: await game_results(store, int(key)) for key in expected["game_results"]}
+    assert after == before

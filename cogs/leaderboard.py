@@ -26,7 +26,7 @@ from bot.i18n import N_, tr
 from bot.render import leaderboard as screens
 from bot.render.house_rules import rules_line
 from bot.render.replay import replay_button
-from bot.render.results import end_of_game_text, game_record_text, team_names
+from bot.render.results import end_of_game_text, game_record_text, side_names, team_names
 from bot.render.spec import MessageSpec, chunk
 from bot.render.tournament_text import placings_text
 from bot.stats.history import export_filename
@@ -248,8 +248,8 @@ class LeaderboardCog(commands.Cog):
         await self.table_shown(table.id)
         names = await self._user_names(game)
         lang = table.language
-        teams = team_names(game.seats, names.__getitem__, lang=lang)
-        text = end_of_game_text(table.id, game, teams, outcome, lang)
+        sides = side_names(game, names.__getitem__, lang=lang)
+        text = end_of_game_text(table.id, game, sides, outcome, lang)
         picture = _picture(game, names, lang)
         replay = MessageSpec(rows=((replay_button(game.game_id, lang),),))
 

@@ -26,7 +26,7 @@ from bot.i18n import N_, tr
 from bot.render import leaderboard as screens
 from bot.render.house_rules import rules_line
 from bot.render.replay import replay_button
-from bot.render.results import end_of_game_text, game_record_text, side_names, team_names
+from bot.render.results import end_of_game_text, game_record_text, side_names
 from bot.render.spec import MessageSpec, chunk
 from bot.render.tournament_text import placings_text
 from bot.stats.history import export_filename
@@ -328,6 +328,6 @@ class LeaderboardCog(commands.Cog):
 
 def _picture(game: FinishedGame, names: dict[int, str], lang: str) -> discord.File:
     """The score picture of a game (some 15 ms to draw), labelled in ``lang``."""
-    teams = team_names(game.seats, names.__getitem__, plain=True, lang=lang)
-    png = chart_png(game, teams, lang, rules_line(game.rules, lang))
+    sides = side_names(game, names.__getitem__, plain=True, lang=lang)
+    png = chart_png(game, sides, lang, rules_line(game.rules, lang))
     return discord.File(io.BytesIO(png), f"spades-game-{game.game_id}.png")

@@ -39,10 +39,10 @@ class StoredGame:
     seed: int
     started_at: float
     finished_at: float
-    winner: int | None
+    winner: int | None  # the winning side (a team, or in solo a seat); None: a draw
     reason: str
     reason_seat: int | None
-    scores: tuple[int, int]
+    scores: tuple[int, ...]  # per side: two teams, or four seats in solo
     hand_records: list[dict[str, Any]]
     seats: tuple[tuple[int | None, str | None], ...]  # (user_id, computer_level) per seat
     challenger_seat: int | None  # as counted; None if not counted or no challenge
@@ -108,16 +108,26 @@ class HistoryRow:
     game_id: int
     finished_at: float
     seat: int
-    winner: int | None
+    winner: int | None  # the winning side (a team, or in solo a seat); None: a draw
     reason: str
-    scores: tuple[int, int]
+    scores: tuple[int, ...]  # per side: two teams, or four seats in solo
     hands: int
-    partner_id: int | None
+    partner_id: int | None  # None in solo, as partner_level
     partner_level: str | None
     rating_before: int | None
     rating_after: int | None
     #: A moderator's reason for ending the game, if any.
     note: str | None = None
+
+    @property
+    def solo(self) -> bool:
+        """Whether each seat played for itself (house rule teams=solo)."""
+        return len(self.scores) == 4
+
+    @property
+    def side(self) -> int:
+        """The player's side: its team, or in solo its seat."""
+        return self.seat if self.solo else self.seat & 1
 
 
 @dataclass(frozen=True, slots=True)

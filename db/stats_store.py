@@ -290,7 +290,7 @@ class StatsStore:
         rows = await self.db.fetchall(
             "SELECT s.game_id, s.finished_at, s.seat, g.winner, g.reason, g.score0, g.score1, "
             "g.hands_played, p.user_id, p.computer_level, s.rating_before, s.rating_after, "
-            "g.end_note "
+            "g.end_note, g.winner_seat, g.seat_scores "
             "FROM stats_game_seats AS s "
             "JOIN games AS g ON g.id = s.game_id "
             "JOIN stats_game_seats AS p ON p.game_id = s.game_id AND p.seat = (s.seat + 2) % 4 "
@@ -298,7 +298,14 @@ class StatsStore:
             "ORDER BY s.finished_at DESC, s.game_id DESC LIMIT ?",
             (guild_id, user_id, limit),
         )
-        return [HistoryRow(r[0], r[1], r[2], r[3], r[4], (r[5], r[6]), *r[7:]) for r in rows]
+        found = []
+        for r in rows:
+            winner, scores = _result(r[3], (r[5], r[6]), r[13], r[14])
+            partner = (None, None) if len(scores) == 4 else (r[8], r[9])  # solo: no partner
+            found.append(
+                HistoryRow(r[0], r[1], r[2], winner, r[4], scores, r[7], *partner, *r[10:13])
+            )
+        return found
 
     async def stored_game(self, game_id: int) -> StoredGame | None:
         """A finished game from the main store, None if unknown or not over."""
@@ -311,7 +318,7 @@ class StatsStore:
             self.db,
             "SELECT g.id, g.table_id, g.game_no, g.guild_id, g.options, g.seed, "
             "g.started_at, g.ended_at, g.winner, g.reason, g.reason_seat, g.score0, g.score1, "
-            "g.hands, s.game_id, s.challenger_seat, g.hints "
+            "g.hands, s.game_id, s.challenger_seat, g.hints, g.winner_seat, g.seat_scores "
             "FROM games AS g LEFT JOIN stats_games AS s ON s.game_id = g.id "
             "WHERE g.id IN ({ids}) AND g.ended_at IS NOT NULL",
             game_ids,
@@ -325,6 +332,7 @@ class StatsStore:
             game_ids,
         ):
             seats.setdefault(game_id, []).append((user_id, level))
+        results = {r[0]: _result(r[8], (r[11], r[12]), r[17], r[18]) for r in found}
         return [
             StoredGame(
                 game_id=row[0],
@@ -335,10 +343,10 @@ class StatsStore:
                 seed=row[5],
                 started_at=row[6],
                 finished_at=row[7],
-                winner=row[8],
+                winner=results[game_id][0],
                 reason=row[9],
                 reason_seat=row[10],
-                scores=(row[11], row[12]),
+                scores=results[game_id][1],
                 hand_records=json.loads(row[13]) if row[13] else [],
                 seats=tuple(seats.get(row[0], ())),
                 challenger_seat=row[15],
@@ -389,6 +397,16 @@ async def rows_in(db: Database, sql: str, ids: Iterable[Any]) -> list[Row]:
     for chunk in chunks(list(ids)):
         rows += await db.fetchall(sql.format(ids=",".join("?" * len(chunk))), chunk)
     return rows
+
+
+def _result(
+    winner: int | None, teams: tuple[int, int], winner_seat: int | None, seat_scores: str | None
+) -> tuple[int | None, tuple[int, ...]]:
+    """A finished game's winning side and scores per side: a solo game keeps
+    them in columns of their own (migration 040), every other the teams'."""
+    if seat_scores is None:
+        return winner, teams
+    return winner_seat, tuple(json.loads(seat_scores))
 
 
 def _board_scope(guild_id: int, season: int | None) -> tuple[str, str, tuple[int, ...]]:

@@ -120,7 +120,7 @@ class TableReads(StorePart):
         """The finished games of a table with their seats, oldest first."""
         games = await self.db.fetchall(
             "SELECT id, game_no, preset, seed, started_at, ended_at, winner, reason,"
-            " reason_seat, score0, score1, hands_played, hands FROM games"
+            " reason_seat, score0, score1, hands_played, hands, winner_seat, seat_scores FROM games"
             " WHERE table_id = ? AND ended_at IS NOT NULL ORDER BY game_no",
             (table_id,),
         )
@@ -138,10 +138,11 @@ class TableReads(StorePart):
                     "seed": g[3],
                     "started_at": g[4],
                     "ended_at": g[5],
-                    "winner": g[6],
+                    # A solo game's result is in columns of its own (migration 040).
+                    "winner": g[6] if g[14] is None else g[13],
                     "reason": g[7],
                     "reason_seat": g[8],
-                    "scores": [g[9], g[10]],
+                    "scores": [g[9], g[10]] if g[14] is None else json.loads(g[14]),
                     "hands_played": g[11],
                     "hands": json.loads(g[12]) if g[12] else [],
                     "seats": [dict(zip(_SEAT_KEYS, s, strict=True)) for s in seats],

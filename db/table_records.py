@@ -46,8 +46,8 @@ class GameStart:
 class SeatOutcome:
     seat: int
     outcome: str  # 'won', 'lost' or 'draw'
-    points: int  # the seat's team's final score
-    opponent_points: int
+    points: int  # the seat's side's final score (its team's, or in solo its own)
+    opponent_points: int  # the other team's; in solo the best of the other seats'
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,13 +56,14 @@ class GameEnd:
 
     game_no: int
     ended_at: float
-    winner: int | None  # team 0 or 1; None for a draw
+    winner: int | None  # the winning side: team 0 or 1, or in solo a seat; None for a draw
     reason: str
     reason_seat: int | None
-    scores: tuple[int, int]
+    scores: tuple[int, ...]  # per side: the two teams', or in solo the four seats'
     hands: Sequence[Mapping[str, Any]]  # hand records (``HandRecord.to_json``)
     seats: tuple[SeatOutcome, ...]
     note: str | None = None  # a moderator's reason for ending it (reason "moderator")
+    solo: bool = False  # each seat a side of its own (house rule teams=solo, migration 040)
 
 
 @dataclass(frozen=True, slots=True)

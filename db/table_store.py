@@ -162,16 +162,21 @@ class TableSQL(TableReads):
         if row is None:
             raise StoreError(f"table {table_id} has no game {end.game_no} to finish")
         game_id = int(row[0])
+        # ``winner``, ``score0`` and ``score1`` name teams: a solo result has columns of its own.
+        teams = (None, None) if end.solo else (end.scores[0], end.scores[1])
         await db.execute(
             "UPDATE games SET ended_at = ?, winner = ?, reason = ?, reason_seat = ?,"
-            " score0 = ?, score1 = ?, hands_played = ?, hands = ?, end_note = ? WHERE id = ?",
+            " score0 = ?, score1 = ?, winner_seat = ?, seat_scores = ?, hands_played = ?,"
+            " hands = ?, end_note = ? WHERE id = ?",
             (
                 end.ended_at,
-                end.winner,
+                None if end.solo else end.winner,
                 end.reason,
                 end.reason_seat,
-                end.scores[0],
-                end.scores[1],
+                teams[0],
+                teams[1],
+                end.winner if end.solo else None,
+                to_json(list(end.scores)) if end.solo else None,
                 len(end.hands),
                 to_json(list(end.hands)),
                 end.note,

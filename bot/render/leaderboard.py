@@ -339,21 +339,41 @@ def outcome_word(game: HistoryRow, lang: str = ENGLISH) -> str:
         return tr(lang, "No winner")
     if game.winner is None:
         return tr(lang, "Draw")
-    return tr(lang, "Won") if game.winner == game.seat & 1 else tr(lang, "Lost")
+    return tr(lang, "Won") if game.winner == game.side else tr(lang, "Lost")
 
 
 def history_line(game: HistoryRow, lang: str = ENGLISH, match: GameMatch | None = None) -> str:
     """One game of a player's list; ``match`` names the tournament match it
     was played for, if any."""
-    team = game.seat & 1
+    change = ""
+    if game.rating_before is not None and game.rating_after is not None:
+        change = f" · {game.rating_after - game.rating_before:+d}"
+    line = _result_line(game, lang)
+    if match is not None:
+        label = tr(lang, "{name} · match {number}", name=match.name, number=match.match_no)
+        line = f"{label} · {line}"
+    return f"`#{game.game_id}` <t:{int(game.finished_at)}:d> {line}{change}"
+
+
+def _result_line(game: HistoryRow, lang: str) -> str:
+    """The outcome and score: against the other team with the partner, or
+    in solo against the other three players' scores, from the player's left."""
+    if game.solo:
+        others = [game.scores[(game.seat + step) & 3] for step in (1, 2, 3)]
+        return tr(
+            lang,
+            "**{outcome}** {us} to {others} ({reason}), each for themselves",
+            outcome=outcome_word(game, lang),
+            us=game.scores[game.seat],
+            others=" / ".join(str(score) for score in others),
+            reason=reason_text(game, lang),
+        )
+    team = game.side
     if game.partner_id is not None:
         partner = f"<@{game.partner_id}>"
     else:
         partner = computer_label(game.seat + 2, game.partner_level, lang)
-    change = ""
-    if game.rating_before is not None and game.rating_after is not None:
-        change = f" · {game.rating_after - game.rating_before:+d}"
-    line = tr(
+    return tr(
         lang,
         "**{outcome}** {us} to {them} ({reason}) with {partner}",
         outcome=outcome_word(game, lang),
@@ -362,10 +382,6 @@ def history_line(game: HistoryRow, lang: str = ENGLISH, match: GameMatch | None 
         reason=reason_text(game, lang),
         partner=partner,
     )
-    if match is not None:
-        label = tr(lang, "{name} · match {number}", name=match.name, number=match.match_no)
-        line = f"{label} · {line}"
-    return f"`#{game.game_id}` <t:{int(game.finished_at)}:d> {line}{change}"
 
 
 def reason_text(game: HistoryRow, lang: str = ENGLISH) -> str:

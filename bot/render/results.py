@@ -241,22 +241,11 @@ def _scores(game: FinishedGame) -> dict[str, int]:
     return {"won": game.final_scores[first], "lost": game.final_scores[1 - first]}
 
 
-def final_scores(game: FinishedGame) -> tuple[int, ...]:
-    """The game's final score per side. A solo game's four are its last
-    hand's (the store keeps two scores a game; the hand records keep every
-    side's)."""
-    if not solo(game.rules):
-        return game.final_scores
-    if not game.hand_records:
-        return (0, 0, 0, 0)
-    return tuple(int(score) for score in game.hand_records[-1]["score_after"])
-
-
 def _solo_ranking(game: FinishedGame, names: Sequence[str], lang: str) -> tuple[str, str]:
     """Who won a finished solo game and why, and its four players by place."""
     result = GameResult(game.winner, game.reason, game.reason_seat, game.note)
     head = _solo_head(result, names, game.rules.target, game.rules.losing_score, lang)
-    ranks = standings(names, final_scores(game), game.winner, _lost_outright(result), lang)
+    ranks = standings(names, game.final_scores, game.winner, _lost_outright(result), lang)
     return head, " · ".join(ranks)
 
 

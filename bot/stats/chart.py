@@ -1,4 +1,5 @@
-"""Each team's score after every hand: laid out by :func:`plot_scores`, drawn with Pillow."""
+"""Each side's score after every hand (two teams, or four players in solo):
+laid out by :func:`plot_scores`, drawn with Pillow."""
 
 from __future__ import annotations
 
@@ -21,12 +22,14 @@ NOTE_LEFT = LEFT + 260
 DOT_RADIUS = 5
 MARK_RADIUS = 10
 MAX_NAME = 32  # characters of a team's name in the legend
+MAX_SOLO_NAME = 14  # of a player's in solo, where four share the line
 
 BACKGROUND = (255, 255, 255)
 GRID = (226, 230, 236)
 AXIS = (90, 96, 110)
 TEXT = (34, 38, 48)
-TEAM_COLOURS = ((37, 99, 235), (234, 88, 12))
+#: Per side: the two teams, then the third and fourth players of solo.
+TEAM_COLOURS = ((37, 99, 235), (234, 88, 12), (22, 163, 74), (147, 51, 234))
 SET_COLOUR = (220, 38, 38)
 BAG_COLOUR = (124, 58, 237)
 TARGET_COLOUR = (22, 163, 74)
@@ -48,16 +51,16 @@ class ChartPoint:
 class ScoreChart:
     width: int
     height: int
-    team_names: tuple[str, str]
-    points: tuple[tuple[ChartPoint, ...], tuple[ChartPoint, ...]]  # per team, one per hand
+    team_names: tuple[str, ...]  # per side
+    points: tuple[tuple[ChartPoint, ...], ...]  # per side, one per hand
     y_ticks: tuple[tuple[int, int], ...]  # (score, y)
     x_ticks: tuple[tuple[int, int], ...]  # (hand, x)
-    origin: tuple[tuple[int, int], tuple[int, int]]  # where each team's line starts
+    origin: tuple[int, int]  # where every side's line starts
     target_y: int | None
     losing_y: int | None
     target: int
     losing_score: int | None
-    winner: int | None = None  # the team that won, once the game is over
+    winner: int | None = None  # the side that won, once the game is over
 
 
 def _step(span: int) -> int:
@@ -69,7 +72,7 @@ def _step(span: int) -> int:
 
 def plot_scores(
     hands: Sequence[RecordedHand],
-    team_names: tuple[str, str],
+    team_names: Sequence[str],
     target: int,
     losing_score: int | None,
     winner: int | None = None,
@@ -109,7 +112,7 @@ def plot_scores(
             )
             for index, hand in enumerate(hands, start=1)
         )
-        for team in (0, 1)
+        for team in range(len(team_names))
     )
     hand_step = max(1, math.ceil(count / 12))
     x_ticks = tuple((h, x_of(h)) for h in range(0, count + 1, hand_step))
@@ -118,11 +121,11 @@ def plot_scores(
     return ScoreChart(
         width=width,
         height=height,
-        team_names=team_names,
-        points=(points[0], points[1]),
+        team_names=tuple(team_names),
+        points=points,
         y_ticks=y_ticks,
         x_ticks=x_ticks,
-        origin=((x_of(0), y_of(0)), (x_of(0), y_of(0))),
+        origin=(x_of(0), y_of(0)),
         target_y=y_of(target) if target in inside else None,
         losing_y=None if losing_score is None or losing_score not in inside else y_of(losing_score),
         target=target,
@@ -165,20 +168,20 @@ def render_png(chart: ScoreChart, lang: str = ENGLISH, note: str = "") -> bytes:
         if line_y is not None:
             _dashed(draw, line_y, LEFT, right, colour)
             draw.text((LEFT + 6, line_y - 3), label, fill=colour, font=small, anchor="lb")
-    for team in (0, 1):
-        line = [chart.origin[team], *((p.x, p.y) for p in chart.points[team])]
+    for team, points in enumerate(chart.points):
+        line = [chart.origin, *((p.x, p.y) for p in points)]
         if len(line) > 1:
             draw.line(line, fill=TEAM_COLOURS[team], width=3, joint="curve")
-    for team in (0, 1):
-        for p in chart.points[team]:
+    for points in chart.points:
+        for p in points:
             if p.set:
                 box = (p.x - MARK_RADIUS, p.y - MARK_RADIUS, p.x + MARK_RADIUS, p.y + MARK_RADIUS)
                 draw.ellipse(box, outline=SET_COLOUR, width=3)
             if p.bag_penalty:
                 r = MARK_RADIUS + 3
                 draw.rectangle((p.x - r, p.y - r, p.x + r, p.y + r), outline=BAG_COLOUR, width=3)
-    for team in (0, 1):
-        for p in chart.points[team]:
+    for team, points in enumerate(chart.points):
+        for p in points:
             box = (p.x - DOT_RADIUS, p.y - DOT_RADIUS, p.x + DOT_RADIUS, p.y + DOT_RADIUS)
             draw.ellipse(box, fill=TEAM_COLOURS[team])
     _legend(draw, chart, lang)
@@ -193,9 +196,10 @@ def _legend(draw: ImageDraw.ImageDraw, chart: ScoreChart, lang: str) -> None:
     font = _font(15)
     small = _font(13)
     x = LEFT
-    for team in (0, 1):
-        last = chart.points[team][-1].score if chart.points[team] else 0
-        name = chart.team_names[team][:MAX_NAME]
+    longest = MAX_NAME if len(chart.points) == 2 else MAX_SOLO_NAME
+    for team, points in enumerate(chart.points):
+        last = points[-1].score if points else 0
+        name = chart.team_names[team][:longest]
         if chart.winner == team:
             label = tr(lang, "{team}: {score} (won)", team=name, score=last)
         else:
@@ -227,13 +231,14 @@ def _note(draw: ImageDraw.ImageDraw, note: str, right: int) -> None:
 
 def score_chart_png(
     hands: Sequence[RecordedHand],
-    team_names: tuple[str, str],
+    team_names: Sequence[str],
     target: int,
     losing_score: int | None,
     winner: int | None = None,
     lang: str = ENGLISH,
     note: str = "",
 ) -> bytes:
-    """The PNG chart of a game, labelled in ``lang``, with a one-line ``note`` (house rules)."""
+    """The PNG chart of a game, labelled in ``lang``, with a one-line ``note`` (house rules);
+    ``team_names`` name the sides: two teams, or four players in solo."""
     chart = plot_scores(hands, team_names, target, losing_score, winner)
     return render_png(chart, lang, note)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 
-from bot.stats.ratings import Skill, is_rated, rate_teams
+from bot.stats.ratings import Skill, is_rated, rate_ranking, rate_teams
 from bot.stats.records import FinishedGame, SeatPlayer
 from bot.stats.tally import Tally, game_tallies
 from db.stats_store import GameWrite, SeatWrite
@@ -44,8 +44,12 @@ class SeasonSkills:
     season_of: Mapping[int, int] = field(default_factory=dict)
 
 
-def _rated(before: Sequence[Skill], winner: int | None) -> list[Skill]:
-    team0, team1 = rate_teams((before[0], before[2]), (before[1], before[3]), winner)
+def _rated(game: FinishedGame, before: Sequence[Skill]) -> list[Skill]:
+    """Skills after ``game``: partners win or lose as a team; in solo the
+    four seats are ranked by their places."""
+    if game.solo:
+        return rate_ranking(before, game.places())
+    team0, team1 = rate_teams((before[0], before[2]), (before[1], before[3]), game.winner)
     return [team0[0], team1[0], team0[1], team1[1]]
 
 
@@ -67,8 +71,8 @@ def plan_game(
     after: list[Skill | None] = [None] * 4
     season_after: list[Skill | None] = [None] * 4
     if rated:
-        after = list(_rated(before, game.winner))
-        season_after = list(_rated(season_before, game.winner))
+        after = list(_rated(game, before))
+        season_after = list(_rated(game, season_before))
     seats = []
     computer_skills: dict[str, tuple[float, float]] = {}
     for index, player in enumerate(game.seats):
@@ -142,8 +146,10 @@ def plan_counting(
 
 
 def partner_results(game: FinishedGame) -> tuple[tuple[int, int, int, int], ...]:
-    """(user, partner, won, drew) both ways for each team of two people."""
+    """(user, partner, won, drew) both ways for each team of two people (none in solo)."""
     results: list[tuple[int, int, int, int]] = []
+    if game.solo:
+        return ()
     for team in (0, 1):
         a, b = game.seats[team].user_id, game.seats[team + 2].user_id
         if a is None or b is None or a == b:

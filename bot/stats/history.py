@@ -27,7 +27,7 @@ def export_document(
         "seats": [
             {
                 "seat": seat,
-                "team": seat & 1,
+                "team": game.side(seat),  # in solo each seat is a side of its own
                 "user_id": player.user_id,
                 "computer_level": player.computer_level,
             }

@@ -1,9 +1,11 @@
-"""Skill ratings per server: openskill's Plackett-Luce model, partners rated as one team.
+"""Skill ratings per server: openskill's Plackett-Luce model, partners rated
+as one team; a solo game (house rule teams=solo) as a ranking of four teams of one.
 
 Shown as ``1000 + 40 * (mu - 3 * sigma)``: a newcomer starts at 1000 (ordinal 0)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -52,6 +54,17 @@ def rate_teams(
     rated = model.rate(teams, ranks=ranks)
     new = [tuple(Skill(r.mu, r.sigma) for r in team) for team in rated]
     return (new[0][0], new[0][1]), (new[1][0], new[1][1])
+
+
+def rate_ranking(skills: Sequence[Skill], places: Sequence[int]) -> list[Skill]:
+    """New skills of players each on their own after a game they finished in
+    ``places`` (1 the best; equal places tie)."""
+    if len(skills) != len(places) or len(skills) < 2:
+        raise ValueError("a ranking needs a place for each of at least two players")
+    model = _model()
+    teams = [[model.create_rating([s.mu, s.sigma])] for s in skills]
+    rated = model.rate(teams, ranks=[float(place) for place in places])
+    return [Skill(team[0].mu, team[0].sigma) for team in rated]
 
 
 def is_rated(game: FinishedGame, rate_computer_games: bool) -> bool:

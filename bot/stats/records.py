@@ -8,8 +8,14 @@ from typing import Any
 
 from bot.game.rules import RuleSet
 from bot.game.scoring import BLIND_NIL, NIL, TeamHandResult, score_hand
+from bot.game.sides import side_of, sides, solo
 from bot.game.state import Game
 from bot.game.types import ActionKind, EndReason
+
+#: How a game ends with one seat losing it on its own (``reason_seat``).
+_LOST_OUTRIGHT = frozenset(
+    (EndReason.REVOKE, EndReason.FALSE_CLAIM, EndReason.RESIGNATION, EndReason.TIMEOUT)
+)
 
 
 class BadRecord(ValueError):
@@ -42,26 +48,28 @@ def computer(level: str) -> SeatPlayer:
 
 @dataclass(frozen=True, slots=True)
 class RecordedHand:
-    """One hand of a recorded game, as far as the statistics need it."""
+    """One hand of a recorded game, as far as the statistics need it. Scores,
+    bags and results are per side (:mod:`bot.game.sides`): two teams, or four
+    seats in solo."""
 
     number: int
     bids: tuple[int, int, int, int]  # per seat; NIL or BLIND_NIL for the Nils
     tricks_won: tuple[int, int, int, int]
-    bags_before: tuple[int, int]
-    hand_score: tuple[int, int]
-    score_after: tuple[int, int]
-    bags_after: tuple[int, int]
-    results: tuple[TeamHandResult, ...]  # the engine's scoring of this hand, per team
+    bags_before: tuple[int, ...]
+    hand_score: tuple[int, ...]
+    score_after: tuple[int, ...]
+    bags_after: tuple[int, ...]
+    results: tuple[TeamHandResult, ...]  # the engine's scoring of this hand, per side
 
     @property
-    def bag_penalty(self) -> tuple[bool, bool]:
-        """Whether each team lost points to the bag limit in this hand."""
-        return (self.results[0].bag_penalty < 0, self.results[1].bag_penalty < 0)
+    def bag_penalty(self) -> tuple[bool, ...]:
+        """Whether each side lost points to the bag limit in this hand."""
+        return tuple(result.bag_penalty < 0 for result in self.results)
 
     @property
-    def set(self) -> tuple[bool, bool]:
-        """Whether each team was set (failed its contract) in this hand."""
-        return (_was_set(self.results[0]), _was_set(self.results[1]))
+    def set(self) -> tuple[bool, ...]:
+        """Whether each side was set (failed its contract) in this hand."""
+        return tuple(_was_set(result) for result in self.results)
 
 
 def _was_set(result: TeamHandResult) -> bool:
@@ -79,11 +87,6 @@ def _bid_value(raw: object) -> int:
     if isinstance(raw, int) and not isinstance(raw, bool) and 1 <= raw <= 13:
         return raw
     raise BadRecord(f"unknown bid {raw!r}")
-
-
-def _pair(raw: object, name: str) -> tuple[int, int]:
-    values = _ints(raw, name, 2)
-    return (values[0], values[1])
 
 
 def _quad(raw: object, name: str) -> tuple[int, int, int, int]:
@@ -112,22 +115,23 @@ def read_hand(rules: RuleSet, record: Mapping[str, Any]) -> RecordedHand:
             raise BadRecord(f"hand {record.get('hand')}: a seat has no bid")
         seat_bids = (bids[0] or 0, bids[1] or 0, bids[2] or 0, bids[3] or 0)
         tricks_won = _quad(record["tricks_won"], "tricks_won")
-        bags_before = _pair(record["bags_before"], "bags_before")
+        count = len(sides(rules))
+        bags_before = tuple(_ints(record["bags_before"], "bags_before", count))
         hand = RecordedHand(
             number=int(record["hand"]),
             bids=seat_bids,
             tricks_won=tricks_won,
             bags_before=bags_before,
-            hand_score=_pair(record["hand_score"], "hand_score"),
-            score_after=_pair(record["score_after"], "score_after"),
-            bags_after=_pair(record["bags_after"], "bags_after"),
+            hand_score=tuple(_ints(record["hand_score"], "hand_score", count)),
+            score_after=tuple(_ints(record["score_after"], "score_after", count)),
+            bags_after=tuple(_ints(record["bags_after"], "bags_after", count)),
             results=score_hand(rules, list(seat_bids), list(tricks_won), bags_before),
         )
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, BadRecord):
             raise
         raise BadRecord(f"a hand record is malformed: {exc!r}") from None
-    scored = (hand.results[0].points, hand.results[1].points)
+    scored = tuple(result.points for result in hand.results)
     if scored != hand.hand_score:
         raise BadRecord(
             f"hand {hand.number}: recorded score {list(hand.hand_score)} "
@@ -146,7 +150,9 @@ def read_hands(rules: RuleSet, records: Iterable[Mapping[str, Any]]) -> list[Rec
 
 @dataclass(frozen=True, slots=True)
 class FinishedGame:
-    """Everything the statistics keep of one finished game (``winner`` None: a draw)."""
+    """Everything the statistics keep of one finished game: ``winner`` is the
+    winning side, a team or in solo a seat (None: a draw); ``final_scores``
+    are per side."""
 
     guild_id: int
     game_id: int
@@ -156,11 +162,33 @@ class FinishedGame:
     winner: int | None
     reason: EndReason
     reason_seat: int | None
-    final_scores: tuple[int, int]
+    final_scores: tuple[int, ...]
     hand_records: tuple[Mapping[str, Any], ...]
     challenger_seat: int | None = None  # who called the revoke, for REVOKE and FALSE_CLAIM
     hints: bool = False  # played with the coach's hints on
     note: str | None = None  # a moderator's reason for ending it (EndReason.MODERATOR)
+
+    @property
+    def solo(self) -> bool:
+        return solo(self.rules)
+
+    def side(self, seat: int) -> int:
+        """The side ``seat`` played on: its team, or in solo itself."""
+        return side_of(self.rules, seat)
+
+    def places(self) -> tuple[int, int, int, int]:
+        """Each seat's place, 1 the best, equal scores sharing one (the
+        standard competition ranking, 1-2-2-4): the winner first, a seat that
+        lost the game outright (a revoke, a false claim, resigning, the
+        clock) last, the others by final score. Partners share their team's."""
+        loser = self.reason_seat if self.reason in _LOST_OUTRIGHT else None
+        keys = []
+        for seat in range(4):
+            side = self.side(seat)
+            standing = 0 if side == self.winner else 2 if seat == loser else 1
+            keys.append((standing, -self.final_scores[side]))
+        places = [1 + sum(other < key for other in keys) for key in keys]
+        return places[0], places[1], places[2], places[3]
 
     @property
     def has_computer(self) -> bool:
@@ -202,7 +230,7 @@ class FinishedGame:
             winner=game.result.winner,
             reason=game.result.reason,
             reason_seat=game.result.seat,
-            final_scores=(game.scores[0], game.scores[1]),
+            final_scores=tuple(game.scores),
             hand_records=records,
             challenger_seat=challenger,
             hints=hints,

@@ -311,9 +311,10 @@ def _log_bad_record(game: FinishedGame, exc: Exception) -> None:
 
 
 def chart_png(
-    game: FinishedGame, team_names: tuple[str, str], lang: str = ENGLISH, note: str = ""
+    game: FinishedGame, team_names: Sequence[str], lang: str = ENGLISH, note: str = ""
 ) -> bytes:
-    """The end-of-game picture of a recorded game in ``lang``, with a one-line ``note``."""
+    """The end-of-game picture of a recorded game in ``lang``, with a one-line ``note``;
+    ``team_names`` name its sides (two teams, or the four seats in solo)."""
     rules = game.rules
     return score_chart_png(
         game.hands(), team_names, rules.target, rules.losing_score, game.winner, lang, note

@@ -11,18 +11,23 @@ from bot.stats.records import FinishedGame, RecordedHand
 
 @dataclass(slots=True)
 class Tally:
+    """A player's counters over games of both kinds. Team figures (points,
+    sets, bags) are the player's side's: its team's, or in solo its own. A
+    solo game is won by its first place alone: every other place is a loss
+    (solo has no draws), so ``wins`` always means games won, whatever the kind."""
+
     games: int = 0
     wins: int = 0
     losses: int = 0
     draws: int = 0
     hands: int = 0
-    points: int = 0  # the team's points over the hands the player played
+    points: int = 0  # the side's points over the hands the player played
     nils_bid: int = 0
     nils_made: int = 0
     blind_nils_bid: int = 0
     blind_nils_made: int = 0
-    sets: int = 0  # hands where the player's team missed its contract
-    bags: int = 0  # bags the player's team took in the player's hands
+    sets: int = 0  # hands where the player's side missed its contract
+    bags: int = 0  # bags the player's side took in the player's hands
     revokes_proven: int = 0  # the player's revokes that an opponent proved
     revokes_caught: int = 0  # the player's challenges that proved a revoke
     false_claims: int = 0  # the player's challenges that proved nothing
@@ -46,7 +51,7 @@ class Tally:
 
 def seat_tally(game: FinishedGame, seat: int, hands: list[RecordedHand] | None = None) -> Tally:
     """What ``game`` adds to the statistics of whoever sat in ``seat``."""
-    team = seat & 1
+    team = game.side(seat)
     if hands is None:
         hands = game.hands()
     tally = Tally(games=1, hands=len(hands))

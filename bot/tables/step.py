@@ -24,8 +24,9 @@ from typing import Any
 
 from bot import refusals
 from bot.game.cards import CARD_COUNT, parse_card
+from bot.game.sides import side_of, solo
 from bot.game.state import Game
-from bot.game.types import Action, ActionKind, team_of
+from bot.game.types import Action, ActionKind
 from bot.tables.kinds import CANCEL, SEAT_ASK, UNSEEN_KINDS
 from bot.tables.model import Seat, SeatRequest, Table, TableOptions, TableStatus
 from db.deadlines import Deadline
@@ -290,18 +291,19 @@ def game_end(table: Table, game: Game, at: float) -> GameEnd:
     """The stored result of the table's current game, which ``game`` ended."""
     result = game.result
     assert result is not None
-    scores = (game.scores[0], game.scores[1])
+    scores = tuple(game.scores)
     game_id = str(table.game_id)
     outcomes = []
     for seat in range(4):
-        team = team_of(seat)
+        side = side_of(game.rules, seat)
         if result.winner is None:
             outcome = "draw"
-        elif result.winner == team:
+        elif result.winner == side:
             outcome = "won"
         else:
             outcome = "lost"
-        outcomes.append(SeatOutcome(seat, outcome, scores[team], scores[1 - team]))
+        others = max(score for other, score in enumerate(scores) if other != side)
+        outcomes.append(SeatOutcome(seat, outcome, scores[side], others))
     return GameEnd(
         game_no=table.game_number,
         ended_at=at,
@@ -312,4 +314,5 @@ def game_end(table: Table, game: Game, at: float) -> GameEnd:
         hands=[r.to_json(game_id, game.rules) for r in game.hand_records],
         seats=tuple(outcomes),
         note=result.note,
+        solo=solo(game.rules),
     )

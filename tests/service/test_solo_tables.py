@@ -9,6 +9,7 @@ import pytest
 
 from bot import refusals
 from bot.game.cards import HAND_SIZE
+from bot.game.refusals import RestClaimRefused
 from bot.game.rules import Teams
 from bot.game.sides import solo
 from bot.game.types import Phase
@@ -71,7 +72,7 @@ async def test_a_solo_game_plays_to_its_end_and_the_rematch_keeps_the_seats(
     table = await play_to_end(service, table, Chooser(5))
     assert table.status is TableStatus.FINISHED and table.game is not None
     result = table.game.result
-    assert result is not None and result.winner in range(4)
+    assert result is not None and result.winner is not None
     assert table.game.scores[result.winner] == max(table.game.scores)
     with pytest.raises(refusals.NoTeams):
         await service.rematch(table.id, GUESTS[0], table.version, swap_teams=True)
@@ -106,11 +107,11 @@ async def test_a_claim_of_the_rest_is_answered_by_all_three_opponents(
     for seat in others[:2]:
         table = await service.answer_rest(table.id, PLAYERS[seat], table.version, True)
         assert table.game is not None and table.game.phase is Phase.PLAYING
-    with pytest.raises(refusals.Refusal):  # an accepter cannot answer twice
+    with pytest.raises(RestClaimRefused):  # an accepter cannot answer twice
         await service.answer_rest(table.id, PLAYERS[others[0]], table.version, True)
-    with pytest.raises(refusals.Refusal):  # nor the claimer
+    with pytest.raises(RestClaimRefused):  # nor the claimer
         await service.answer_rest(table.id, PLAYERS[claimer], table.version, True)
-    assert table.game.waited_on() == others[2]
+    assert table.game is not None and table.game.waited_on() == others[2]
     table = await service.answer_rest(table.id, PLAYERS[others[2]], table.version, True)
     game = table.game
     assert game is not None and game.phase is Phase.HAND_OVER
@@ -118,8 +119,10 @@ async def test_a_claim_of_the_rest_is_answered_by_all_three_opponents(
     assert record.claim == (claimer, HAND_SIZE)
     assert record.tricks_won[claimer] == HAND_SIZE
     assert len(record.score_after) == 4
-    # The claimer made 2 and took 11 over; the others, each bidding 2, were set.
-    assert record.hand_score[claimer] == 20 + 11
+    # The claimer made 2 and took 11 bags, over the limit of 10 (-100): its
+    # own bags; the others, each bidding 2, were set.
+    assert record.hand_score[claimer] == 20 + 11 - 100
+    assert record.bags_after[claimer] == 1
     assert all(record.hand_score[seat] == -20 for seat in others)
 
 
@@ -135,5 +138,5 @@ async def test_one_opponent_refusing_a_solo_claim_lets_play_go_on(
     game = table.game
     assert game is not None and game.phase is Phase.PLAYING and not game.rest.waiting
     assert game.waited_on() == claimer and game.rest.shows(claimer)
-    with pytest.raises(refusals.Refusal):  # once a turn
+    with pytest.raises(RestClaimRefused):  # once a turn
         await service.claim_rest(table.id, PLAYERS[claimer], table.version)

@@ -9,6 +9,7 @@ import pytest
 
 from bot.game.cards import cards_of
 from bot.game.house import apply
+from bot.game.refusals import IllegalAction
 from bot.game.rules import PRESETS
 from bot.game.scoring import BLIND_NIL
 from bot.game.sides import places
@@ -16,11 +17,13 @@ from bot.game.state import Game
 from bot.game.types import EndReason, GameResult, Phase
 from bot.game.view import view_of
 from bot.i18n import ENGLISH, TRANSLATED, tr
+from bot.render.answers import resign_question
 from bot.render.decks import DECKS, DeckName
 from bot.render.hand import hand_message
-from bot.render.house_rules import PAGES, house_panel
+from bot.render.house_rules import PAGES, all_rules_text, house_panel
 from bot.render.replay import frame_scene
 from bot.render.results import end_of_game_text, game_record_text, side_names
+from bot.render.rules_text import rules_text
 from bot.render.spec import Act, ButtonSpec, EmbedSpec, MessageSpec, SelectSpec, parse
 from bot.render.table import table_message
 from bot.replay.frames import replay_of
@@ -274,3 +277,36 @@ def test_the_replay_shows_four_scores() -> None:
     assert [line.split(":")[0] for line in scene.score_lines] == ["South", "West", "North", "East"]
     scores = ", ".join(map(str, game.scores))
     assert any(line.endswith(f"score {scores}") for line in scene.centre_lines)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("house", ["teams=solo", "teams=solo,blind_nil=100:200,set=short"])
+def test_the_rules_of_a_solo_table_name_no_team(lang: str, house: str) -> None:
+    rules = apply(PRESETS["standard"].with_options(revokes="allowed"), house)
+    text = rules_text(rules, lang)
+    partners = rules_text(PRESETS["standard"].with_options(revokes="allowed"), lang)
+    team = {"en": "team", "de": "Team", "es": "equipo", "fr": "équipe", "pt_BR": "dupla"}[lang]
+    assert team in partners
+    # (Every house rule is listed at the end, the rule "Teams" among them.)
+    assert text.endswith(all_rules_text(rules, lang))
+    assert team not in text.removesuffix(all_rules_text(rules, lang)).lower()
+    clock = "- Turn limit {limit}: after that another player may claim the game."
+    assert tr(lang, clock, limit="")[:10] in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_resigning_in_solo_loses_the_player_not_a_team(lang: str) -> None:
+    table = _table(_played(1, 0), TableStatus.PLAYING)
+    question = resign_question(table, lang)
+    assert question == tr(lang, "Resign at table {table}? You lose the game at once.", table=7)
+    partners = _table(_played(1, 0), TableStatus.PLAYING, options=TableOptions())
+    assert resign_question(partners, lang) != question
+
+
+def test_a_blind_nil_refused_in_solo_says_the_leader() -> None:
+    game = Game.new(apply(PRESETS["standard"], "teams=solo,blind_nil=100:200"), 4)
+    with pytest.raises(IllegalAction) as refused:
+        game.bid(game.to_act, BLIND_NIL)
+    assert str(refused.value) == (
+        "Blind Nil is allowed only when you trail the leader by 100 points or more"
+    )

@@ -18,6 +18,7 @@ from bot.game.types import EndReason, GameResult, Phase
 from bot.game.view import view_of
 from bot.i18n import ENGLISH, TRANSLATED, tr
 from bot.render.answers import resign_question
+from bot.render.clock_text import claim_opened, claimed, reminder
 from bot.render.decks import DECKS, DeckName
 from bot.render.hand import hand_message
 from bot.render.house_rules import PAGES, all_rules_text, house_panel
@@ -309,4 +310,26 @@ def test_a_blind_nil_refused_in_solo_says_the_leader() -> None:
         game.bid(game.to_act, BLIND_NIL)
     assert str(refused.value) == (
         "Blind Nil is allowed only when you trail the leader by 100 points or more"
+    )
+
+
+def test_the_turn_clock_lets_every_other_player_claim_in_solo() -> None:
+    people = (Seat(100), Seat(101), Seat(102), Seat(103))
+    game = _played(2, 1)
+    table = _table(game, TableStatus.PLAYING, people)
+    late = game.waited_on()
+    assert late is not None
+    opened = claim_opened(table)
+    assert opened is not None
+    others = tuple(100 + s for s in range(4) if s != late)
+    assert sorted(opened.ping) == sorted(others)  # across the table too: no partner
+    nudge = reminder(table, late, 60, stand_in=False)
+    assert nudge is not None and "before another player can claim the win." in nudge.text
+    assert "team" not in nudge.text
+    claimer = (late + 2) & 3  # the seat across, a partner in a partnership game
+    game.claim_timeout(claimer, at=game.waiting_since + game.rules.turn_limit_s + 1)
+    done = _table(game, TableStatus.FINISHED, people)
+    text = claimed(done, 100 + claimer)
+    assert text.endswith(
+        f"<@{100 + late}> kept the table waiting past the turn limit, so they lose."
     )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.game.sides import solo
 from bot.i18n import ENGLISH, tr
 from bot.render.names import seat_name
 from bot.render.spec import CONTENT, fit_lines
@@ -24,7 +23,7 @@ def several_tables_text(channel_ids: Sequence[int], lang: str = ENGLISH) -> str:
 
 def resign_question(table: Table, lang: str = ENGLISH) -> str:
     """The question before resigning: the player's team loses, or in solo the player."""
-    if solo(table.rules):
+    if table.solo:
         return tr(lang, "Resign at table {table}? You lose the game at once.", table=table.id)
     return tr(lang, "Resign at table {table}? Your team loses the game at once.", table=table.id)
 

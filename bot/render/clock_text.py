@@ -185,7 +185,7 @@ def claimed(table: Table, claimer_id: int) -> str:
     """The public line after a successful claim."""
     result = table.result
     late = table.seats[result.seat].user_id if result and result.seat is not None else None
-    if solo(table.rules):
+    if table.solo:
         return _claimed_solo(table, claimer_id, late)
     if late is None:
         return tr(

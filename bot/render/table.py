@@ -146,7 +146,7 @@ def _lobby_line(table: Table, lang: str) -> str:
             "The host can fill empty seats with computer players.",
             seated,
         )
-    if solo(table.rules):
+    if table.solo:
         return tr(lang, "**All four seated.** The host starts the game.")
     return tr(lang, "**All four seated.** The host picks a partner, then starts the game.")
 
@@ -159,7 +159,7 @@ def _lobby_seats(table: Table, lang: str) -> str:
             lines.append(tr(lang, "**{seat}** {player} (host)", seat=name, player=label))
         else:
             lines.append(f"**{name}** {label}")
-    if solo(table.rules):
+    if table.solo:
         lines.append(tr(lang, "Solo: each player plays on their own."))
     else:
         lines.append(tr(lang, "South & North play against West & East."))
@@ -362,7 +362,7 @@ def _footer(table: Table, game: Game | None, lang: str) -> str:
         return tr(lang, "Play moves South → West → North → East.")
     if table.status is TableStatus.FINISHED and not table.options.rematch:
         return tr(lang, "A tournament match: its result goes to the bracket.")
-    if table.status is TableStatus.FINISHED and solo(table.rules):
+    if table.status is TableStatus.FINISHED and table.solo:
         return tr(lang, "Rematch keeps every player in their seat.")
     if table.status is TableStatus.FINISHED:
         return tr(lang, "Rematch keeps the teams or swaps the host's partner.")
@@ -401,7 +401,7 @@ def _rows(
                 house_rules_button(table, lang),
             )
         ]
-        if full and not solo(table.rules):  # solo: nobody has a partner
+        if full and not table.solo:  # solo: nobody has a partner
             names = partner_names or [seat_name(s, lang) for s in range(4)]
             rows.append(
                 SelectSpec(
@@ -429,7 +429,7 @@ def _rows(
             return [tuple(row), *seats]
         rest_claim = rest_claim_buttons(table, game, button, lang)
         return [tuple(row), *([tuple(rest_claim)] if rest_claim else [])]
-    if status is TableStatus.FINISHED and table.options.rematch and solo(table.rules):
+    if status is TableStatus.FINISHED and table.options.rematch and table.solo:
         return [(button(Act.REMATCH, tr(lang, "Rematch"), Style.GREEN, "same"),)]
     if status is TableStatus.FINISHED and table.options.rematch:
         return [

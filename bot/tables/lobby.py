@@ -13,7 +13,6 @@ from typing import Any
 from bot import refusals
 from bot.ai.base import player_levels
 from bot.game.house import KEYS, HouseRuleError
-from bot.game.sides import solo
 from bot.game.state import Game
 from bot.i18n import N_
 from bot.tables.kinds import (
@@ -109,7 +108,7 @@ def choose_partner(
 ) -> Write:
     check_host(table, user_id)
     check_lobby(table)
-    if solo(table.rules):
+    if table.solo:
         raise refusals.NoTeams()
     if any(seat.is_empty for seat in table.seats):
         raise refusals.NotEnoughPlayers(
@@ -198,7 +197,7 @@ def rematch(
         raise refusals.NotOver(N_("the game is not over yet: a rematch comes after it"))
     if not isinstance(swap_teams, bool):
         raise refusals.Malformed("swap_teams must be true or false")
-    if swap_teams and solo(table.rules):
+    if swap_teams and table.solo:
         raise refusals.NoTeams()
     check_version(table, version)
     if channel_busy:

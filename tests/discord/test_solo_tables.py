@@ -23,6 +23,7 @@ from bot.tables.model import Table
 from tests.discord.harness import World, components_of, embed_text, finished, labels_of
 from tests.discord.privacy import PrivacyWatch, Sent
 from tests.discord.test_house_rules import choose, chosen, open_menus
+from tests.discord.test_replay import picture_of
 from tests.discord.test_rest_claim import alice_to_play
 
 ORDINALS = ("1st", "2nd", "3rd", "4th")
@@ -175,6 +176,14 @@ async def test_a_solo_game_by_clicks_survives_a_restart_ranks_four_and_keeps_its
     for seat in range(4):
         assert f"**{ORDINALS[placed[seat] - 1]}**" in post
         assert re.search(rf"· {game.scores[seat]} points?", post)
+
+    # The replay of the game opens and draws its frames (four scores each:
+    # tests/render/test_solo_table.py).
+    opened = await alice.slash(world.channel, "spades replay", game=table.game_id)
+    assert opened.ephemeral and opened.response is not None
+    step = await alice.click(opened.response, label="▶")
+    assert "· trick 1**" in step.response.content  # type: ignore[union-attr]
+    assert (await picture_of(step)).format == "PNG"
 
     await world.click(bob, "Rematch")
     again = await world.table()

@@ -333,3 +333,19 @@ def test_the_turn_clock_lets_every_other_player_claim_in_solo() -> None:
     assert text.endswith(
         f"<@{100 + late}> kept the table waiting past the turn limit, so they lose."
     )
+
+
+def test_a_solo_game_a_moderator_ends_ranks_the_four_by_score() -> None:
+    game = _played(6, 0)
+    game.scores[:] = [10, 80, 80, -30]
+    game.end_by_moderator("cheating suspected")
+    spec = table_message(_table(game, TableStatus.FINISHED))
+    result = next(f.value for f in _embed(spec).fields if f.name == "Result").splitlines()
+    assert result[0] == "**Ended by a moderator.** cheating suspected"
+    assert [line.split(" · ")[-1] for line in result[1:]] == [
+        "80 points",
+        "80 points",
+        "10 points",
+        "-30 points",
+    ]
+    assert [line.split("**")[1] for line in result[1:]] == ["1st", "1st", "3rd", "4th"]

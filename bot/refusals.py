@@ -153,6 +153,13 @@ class BadPartner(Refusal):
     default_message = N_("pick one of the three other seated players as your partner")
 
 
+class NoTeams(Refusal):
+    """A partner chosen, or teams swapped, at a solo table (``teams=solo``)."""
+
+    code = "no_teams"
+    default_message = N_("everyone plays on their own at this table: there are no partners")
+
+
 class ChannelBusy(Refusal):
     code = "channel_busy"
     default_message = N_("a table is already open in this channel")

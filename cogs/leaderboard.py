@@ -26,7 +26,7 @@ from bot.i18n import N_, tr
 from bot.render import leaderboard as screens
 from bot.render.house_rules import rules_line
 from bot.render.replay import replay_button
-from bot.render.results import end_of_game_text, game_record_text, seat_name, team_names
+from bot.render.results import end_of_game_text, game_record_text, side_names
 from bot.render.spec import MessageSpec, chunk
 from bot.render.tournament_text import placings_text
 from bot.stats.history import export_filename
@@ -247,8 +247,8 @@ class LeaderboardCog(commands.Cog):
         await self.table_shown(table.id)
         names = await self._user_names(game)
         lang = table.language
-        teams = team_names(game.seats, names.__getitem__, lang=lang)
-        text = end_of_game_text(table.id, game, teams, outcome, lang)
+        sides = side_names(game, names.__getitem__, lang=lang)
+        text = end_of_game_text(table.id, game, sides, outcome, lang)
         picture = _picture(game, names, lang)
         replay = MessageSpec(rows=((replay_button(game.game_id, lang),),))
 
@@ -327,12 +327,6 @@ class LeaderboardCog(commands.Cog):
 
 def _picture(game: FinishedGame, names: dict[int, str], lang: str) -> discord.File:
     """The score picture of a game (some 15 ms to draw), labelled in ``lang``."""
-    if game.solo:  # each player a side of its own
-        sides = tuple(
-            seat_name(game.seats, seat, names.__getitem__, plain=True, lang=lang)
-            for seat in range(4)
-        )
-    else:
-        sides = team_names(game.seats, names.__getitem__, plain=True, lang=lang)
+    sides = side_names(game, names.__getitem__, plain=True, lang=lang)
     png = chart_png(game, sides, lang, rules_line(game.rules, lang))
     return discord.File(io.BytesIO(png), f"spades-game-{game.game_id}.png")

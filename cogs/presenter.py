@@ -421,7 +421,7 @@ class TablePresenter:
 
     async def _partner_names(self, table: Table) -> list[str] | None:
         """Plain names for the host's partner menu (menus cannot show mentions)."""
-        if table.status is not TableStatus.LOBBY or table.seated_count < 4:
+        if table.status is not TableStatus.LOBBY or table.seated_count < 4 or table.solo:
             return None
         names = []
         for seat, occupant in enumerate(table.seats):

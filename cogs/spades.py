@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.app import PRESET_NAMES, Origin, SpadesApp
 from bot.i18n import LANGUAGES, N_, tr
 from bot.render import clock_text
-from bot.render.answers import joined_text
+from bot.render.answers import joined_text, resign_question
 from bot.render.clock_text import duration_text
 from bot.render.coach_text import coach_set_text, coach_status_text, hints_table_text
 from bot.render.decks import DECKS, DeckName, Style
@@ -222,9 +222,7 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
             Style.RED,
         )
         spec = MessageSpec(
-            content=tr(
-                lang, "Resign at table {table}? Your team loses the game at once.", table=table.id
-            ),
+            content=resign_question(table, lang),
             rows=((confirm,),),
         )
         await send_private(interaction, spec)

@@ -92,10 +92,13 @@ def _blind_nil_refusal(game: Game, seat: int) -> refusals.BlindNilNotAllowed:
         return refusals.BlindNilNotAllowed(
             N_("Blind Nil must be bid before you look at your cards")
         )
-    return refusals.BlindNilNotAllowed(
-        N_("Blind Nil is allowed only when your team trails by {points} points or more"),
-        points=game.rules.blind_nil_min_deficit,
-    )
+    if solo(game.rules):
+        trailing = N_(
+            "Blind Nil is allowed only when you trail the leader by {points} points or more"
+        )
+    else:
+        trailing = N_("Blind Nil is allowed only when your team trails by {points} points or more")
+    return refusals.BlindNilNotAllowed(trailing, points=game.rules.blind_nil_min_deficit)
 
 
 def play_refusal(game: Game, seat: int, card: int) -> refusals.IllegalAction:

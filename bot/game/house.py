@@ -156,10 +156,8 @@ HOUSE_RULES: Final[tuple[HouseRule, ...]] = (
         ),
         Menu.PLAY,
         *field("teams"),
+        # Tournaments are partnership play for good (bot.tournament refuses solo).
         conflicts=conflicts.SOLO,
-        # Tables need their own screens for solo first; tournaments are
-        # partnership play for good (bot.tournament refuses it too).
-        at_tables=False,
     ),
     HouseRule(
         "deck",

@@ -54,3 +54,17 @@ def winner_without(rules: RuleSet, scores: Sequence[int], seat: int) -> int:
     if rules.teams is not Teams.SOLO:
         return 1 - (seat & 1)
     return max(opponents(rules, seat), key=lambda other: scores[other])
+
+
+def places(scores: Sequence[int], winner: int | None, last: int | None = None) -> tuple[int, ...]:
+    """Each side's place, 1 the first: ``winner`` first, ``last`` (who lost
+    the game outright: a revoke, resignation, ...) last, the others by
+    score; equal scores share a place (1, 2, 2, 4). Without a winner (a
+    game a moderator ended) all by score."""
+
+    def rank(side: int) -> tuple[int, int]:
+        group = 0 if side == winner else 2 if side == last else 1
+        return group, -scores[side]
+
+    keys = [rank(side) for side in range(len(scores))]
+    return tuple(1 + sum(other < key for other in keys) for key in keys)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from bot.i18n import ENGLISH, tr
 from bot.render.names import seat_name
 from bot.render.spec import CONTENT, fit_lines
+from bot.tables.model import Table
 
 
 def several_tables_text(channel_ids: Sequence[int], lang: str = ENGLISH) -> str:
@@ -18,6 +19,13 @@ def several_tables_text(channel_ids: Sequence[int], lang: str = ENGLISH) -> str:
     return tr(
         lang, "You play at several tables: use this command in {channels}.", channels=channels
     )
+
+
+def resign_question(table: Table, lang: str = ENGLISH) -> str:
+    """The question before resigning: the player's team loses, or in solo the player."""
+    if table.solo:
+        return tr(lang, "Resign at table {table}? You lose the game at once.", table=table.id)
+    return tr(lang, "Resign at table {table}? Your team loses the game at once.", table=table.id)
 
 
 def joined_text(lang: str, seat: int | None, table_id: int) -> str:

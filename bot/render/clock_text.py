@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.game import sides
 from bot.game.durations import DAY, DAYS_FROM, HOUR, MINUTE
+from bot.game.sides import solo
 from bot.game.types import Phase
 from bot.i18n import N_, ntr, tr
 from bot.tables.model import Table
@@ -90,6 +92,17 @@ _REMINDERS = {
         "{left} left before the other team can claim the win."
     ),
 }
+#: The same in solo, by bidding, where any other player may claim.
+_SOLO_REMINDERS = {
+    True: N_(
+        "<@{user}>, table {table} is waiting for you to bid: "
+        "{left} left before another player can claim the win."
+    ),
+    False: N_(
+        "<@{user}>, table {table} is waiting for you to play: "
+        "{left} left before another player can claim the win."
+    ),
+}
 
 
 def reminder(table: Table, seat: int, left_s: float, *, stand_in: bool) -> ClockMessage | None:
@@ -98,7 +111,11 @@ def reminder(table: Table, seat: int, left_s: float, *, stand_in: bool) -> Clock
     if user is None or game is None:
         return None
     lang = table.language
-    template = _REMINDERS[(stand_in, game.phase is Phase.BIDDING)]
+    bidding = game.phase is Phase.BIDDING
+    if solo(game.rules) and not stand_in:
+        template = _SOLO_REMINDERS[bidding]
+    else:
+        template = _REMINDERS[(stand_in, bidding)]
     text = tr(lang, template, user=user, table=table.id, left=duration_text(lang, left_s))
     return ClockMessage(text, (user,))
 
@@ -111,7 +128,7 @@ def claim_opened(table: Table) -> ClockMessage | None:
     lang = table.language
     late = table.seats[seat].user_id
     opponents = tuple(
-        user for n in ((seat + 1) & 3, (seat + 3) & 3) if (user := table.seats[n].user_id)
+        user for n in sides.opponents(table.rules, seat) if (user := table.seats[n].user_id)
     )
     limit = duration_text(lang, table.rules.turn_limit_s)
     if late is not None:
@@ -168,6 +185,8 @@ def claimed(table: Table, claimer_id: int) -> str:
     """The public line after a successful claim."""
     result = table.result
     late = table.seats[result.seat].user_id if result and result.seat is not None else None
+    if table.solo:
+        return _claimed_solo(table, claimer_id, late)
     if late is None:
         return tr(
             table.language,
@@ -180,6 +199,26 @@ def claimed(table: Table, claimer_id: int) -> str:
         table.language,
         "<@{claimer}> claimed the win at table {table}: <@{late}> kept the "
         "table waiting past the turn limit, so their team loses.",
+        claimer=claimer_id,
+        table=table.id,
+        late=late,
+    )
+
+
+def _claimed_solo(table: Table, claimer_id: int, late: int | None) -> str:
+    """:func:`claimed` in solo: the late player alone loses."""
+    if late is None:
+        return tr(
+            table.language,
+            "<@{claimer}> claimed the win at table {table}: the late player kept the "
+            "table waiting past the turn limit, so they lose.",
+            claimer=claimer_id,
+            table=table.id,
+        )
+    return tr(
+        table.language,
+        "<@{claimer}> claimed the win at table {table}: <@{late}> kept the "
+        "table waiting past the turn limit, so they lose.",
         claimer=claimer_id,
         table=table.id,
         late=late,

@@ -122,18 +122,7 @@ def hand_message(
     first, e.g. why the hand was redrawn."""
     lines = [] if note is None else [f"> {note}"]
     seat = view.seat
-    # Tables play partnerships (the teams house rule is not offered there yet).
-    assert view.partner is not None
-    partner = names[view.partner]
-    lines.append(
-        tr(
-            lang,
-            "**Table {table} · hand {hand}** · partner: {partner}",
-            table=table_id,
-            hand=view.hand_number,
-            partner=partner,
-        )
-    )
+    lines.append(_title(view, table_id, names, lang))
     rows: list[tuple[ButtonSpec, ...]] = []
     button = _Buttons(table_id, version).make
 
@@ -201,6 +190,24 @@ def hand_message(
     else:
         lines.append(tr(lang, "This hand is over: the table message shows the result."))
     return MessageSpec(content=clip("\n".join(lines), CONTENT), rows=tuple(rows))
+
+
+def _title(view: PlayerView, table_id: int, names: Sequence[str], lang: str) -> str:
+    """The table and hand, with the owner's partner (nobody's in solo)."""
+    if view.partner is None:
+        return tr(
+            lang,
+            "**Table {table} · hand {hand}** · solo: you play on your own",
+            table=table_id,
+            hand=view.hand_number,
+        )
+    return tr(
+        lang,
+        "**Table {table} · hand {hand}** · partner: {partner}",
+        table=table_id,
+        hand=view.hand_number,
+        partner=names[view.partner],
+    )
 
 
 def _mirror_line(lang: str) -> str:

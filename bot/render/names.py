@@ -10,6 +10,8 @@ needs nothing stored.
 
 from __future__ import annotations
 
+from bot.game.rules import RuleSet
+from bot.game.sides import solo
 from bot.i18n import ENGLISH, N_, tr
 from bot.tables.model import Table
 
@@ -49,6 +51,12 @@ def seat_names(lang: str = ENGLISH) -> list[str]:
 def team_name(team: int, lang: str = ENGLISH) -> str:
     """``South & North`` (team 0) or ``West & East`` (team 1) in ``lang``."""
     return tr(lang, TEAM_NAMES[team])
+
+
+def side_name(rules: RuleSet, side: int, lang: str = ENGLISH) -> str:
+    """A side by its seats: a team's two compass points, or in solo the
+    player's one (bot.game.sides)."""
+    return seat_name(side, lang) if solo(rules) else team_name(side, lang)
 
 
 def seat_label(table: Table, seat: int, lang: str = ENGLISH) -> str:

@@ -15,11 +15,13 @@ from enum import StrEnum
 
 from bot.coach.bid_review import BidEffect
 from bot.coach.review import Effect
+from bot.game.rules import RuleSet
 from bot.game.scoring import BLIND_NIL, NIL
+from bot.game.sides import solo
 from bot.i18n import ENGLISH, N_, ntr, tr
 from bot.render.decks import Style, card_text
 from bot.render.house_rules import rules_line
-from bot.render.names import seat_name, team_name
+from bot.render.names import seat_name, side_name
 from bot.render.replay_picture import Scene
 from bot.render.spec import ButtonSpec, MessageSpec, SelectOption, SelectSpec
 from bot.replay.frames import Frame, Replay
@@ -174,7 +176,7 @@ def frame_title(replay: Replay, frame: Frame, lang: str = ENGLISH) -> str:
     )
 
 
-def _centre(frame: Frame, lang: str) -> list[str]:
+def _centre(frame: Frame, rules: RuleSet, lang: str) -> list[str]:
     lines = []
     if frame.trick == 0:
         lines.append(tr(lang, "Bidding · dealer: {seat}", seat=seat_name(frame.dealer, lang)))
@@ -193,7 +195,16 @@ def _centre(frame: Frame, lang: str) -> list[str]:
         lines.append(tr(lang, "{seat} takes the trick", seat=seat_name(frame.winner, lang)))
     if frame.last_winner is not None and frame.claim is None:
         lines.append(tr(lang, "Last trick: {seat}", seat=seat_name(frame.last_winner, lang)))
-    if frame.hand_score is not None and frame.score_after is not None:
+    if frame.hand_score is not None and frame.score_after is not None and solo(rules):
+        lines.append(
+            tr(
+                lang,
+                "Hand: {points} · score {scores}",
+                points=", ".join(map(_signed, frame.hand_score)),
+                scores=", ".join(map(str, frame.score_after)),
+            )
+        )
+    elif frame.hand_score is not None and frame.score_after is not None:
         lines.append(
             tr(
                 lang,
@@ -232,20 +243,20 @@ def frame_scene(
             lang,
             "{team}: {score} ({n} bag)",
             "{team}: {score} ({n} bags)",
-            frame.bags[team],
-            team=team_name(team, lang),
-            score=frame.score[team],
+            frame.bags[side],
+            team=side_name(replay.rules, side, lang),
+            score=frame.score[side],
         )
-        for team in (0, 1)
+        for side in range(len(frame.score))
     )
     return Scene(
         title=frame_title(replay, frame, lang),
-        score_lines=(score_lines[0], score_lines[1]),
+        score_lines=score_lines,
         seat_lines=(seat_lines[0], seat_lines[1], seat_lines[2], seat_lines[3]),
         hands=frame.hands,
         table=frame.table,
         winner=frame.winner,
-        centre_lines=tuple(_centre(frame, lang)),
+        centre_lines=tuple(_centre(frame, replay.rules, lang)),
         rules_line=rules_line(replay.rules, lang),
         note=note,
     )

@@ -61,7 +61,7 @@ class Scene:
     """Everything the picture shows, as words and cards (made by bot.render.replay)."""
 
     title: str
-    score_lines: tuple[str, str]
+    score_lines: tuple[str, ...]  # per side: two teams, or four players in solo
     seat_lines: tuple[str, str, str, str]  # name, bid and tricks of each seat
     hands: tuple[int, int, int, int]
     table: tuple[tuple[int, int], ...]  # (seat, card)

@@ -8,12 +8,21 @@ from collections.abc import Callable, Sequence
 
 from bot.game.record import HandRecord
 from bot.game.scoring import BLIND_NIL, NIL, TeamHandResult
+from bot.game.sides import places, sides, solo
 from bot.game.state import Game
-from bot.game.types import EndReason
+from bot.game.types import EndReason, GameResult
 from bot.i18n import ENGLISH, N_, ntr, tr
 from bot.render.hand import bid_text
 from bot.render.house_rules import rules_line
-from bot.render.names import SEAT_NAMES, computer_label, computer_name, seat_labels, team_name
+from bot.render.names import (
+    SEAT_NAMES,
+    computer_label,
+    computer_name,
+    seat_labels,
+    seat_names,
+    side_name,
+    team_name,
+)
 from bot.render.spec import CONTENT, clip, fit_lines
 from bot.stats.counting import RecordOutcome
 from bot.stats.records import FinishedGame, SeatPlayer
@@ -54,14 +63,23 @@ def team_names(
     return team(0), team(1)
 
 
+def side_names(
+    game: FinishedGame, user_name: UserName, *, plain: bool = False, lang: str = ENGLISH
+) -> tuple[str, ...]:
+    """The names of the game's sides: its two teams (:func:`team_names`),
+    or in solo its four players."""
+    if solo(game.rules):
+        return tuple(seat_name(game.seats, s, user_name, plain=plain, lang=lang) for s in range(4))
+    return team_names(game.seats, user_name, plain=plain, lang=lang)
+
+
 def hand_summary(table: Table, record: HandRecord, lang: str = ENGLISH) -> str:
     """Bids, tricks, points, bags, Nils and Bostons of a finished hand."""
     labels = seat_labels(table, lang)
     bids = dict(record.bids)
     lines = []
-    for team in (0, 1):
-        result: TeamHandResult = record.results[team]
-        seats = (team, team + 2)
+    for side, seats in enumerate(sides(table.rules)):
+        result: TeamHandResult = record.results[side]
         who = ", ".join(
             tr(
                 lang,
@@ -73,7 +91,7 @@ def hand_summary(table: Table, record: HandRecord, lang: str = ENGLISH) -> str:
             for s in seats
         )
         parts = []
-        if result.contract:  # a team whose two players bid Nil has no contract
+        if result.contract:  # a side whose players all bid Nil has no contract
             if result.made:
                 parts.append(tr(lang, "contract {contract}: made", contract=result.contract))
             else:
@@ -90,18 +108,18 @@ def hand_summary(table: Table, record: HandRecord, lang: str = ENGLISH) -> str:
             "**{team}** {points} → {score} ({n} bag)",
             "**{team}** {points} → {score} ({n} bags)",
             result.bags_after,
-            team=team_name(team, lang),
+            team=side_name(table.rules, side, lang),
             points=format(result.points, "+d"),
-            score=record.score_after[team],
+            score=record.score_after[side],
         )
         lines.append(f"{head} · {' · '.join(parts)}\n{who}")
     return "\n".join(lines)
 
 
 def _nil_results(
-    record: HandRecord, bids: dict[int, int], seats: tuple[int, int], lang: str
+    record: HandRecord, bids: dict[int, int], seats: tuple[int, ...], lang: str
 ) -> list[str]:
-    """``Nil made (North)``, ``Blind Nil failed (South)``: each Nil of the team."""
+    """``Nil made (North)``, ``Blind Nil failed (South)``: each Nil of the side."""
     results = []
     for seat in seats:
         bid = bids.get(seat)
@@ -131,10 +149,65 @@ _END_REASONS = {
 }
 
 
+#: The same for a solo game: one player wins.
+_SOLO_END_REASONS = {
+    EndReason.TARGET: N_("**{player} wins**: reached {target}."),
+    EndReason.LOSING_SCORE: N_("**{player} wins**: a player fell to {losing}."),
+    EndReason.REVOKE: N_("**{player} wins**: revoke proven against {culprit}."),
+    EndReason.FALSE_CLAIM: N_("**{player} wins**: {culprit} called a revoke that did not happen."),
+    EndReason.RESIGNATION: N_("**{player} wins**: {culprit} resigned."),
+    EndReason.TIMEOUT: N_("**{player} wins**: {culprit} let the turn limit pass."),
+}
+#: A solo game's places, by place (1 to 4).
+_PLACES = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"))
+
+
+def standings(
+    names: Sequence[str], scores: Sequence[int], winner: int | None, last: int | None, lang: str
+) -> list[str]:
+    """A solo game's four players by place: ``**1st** alice · 520 points``
+    (bot.game.sides.places: the winner first, who lost the game outright last)."""
+    placed = places(scores, winner, last)
+    return [
+        f"**{tr(lang, _PLACES[placed[seat] - 1])}** {names[seat]} · "
+        + ntr(lang, "{n} point", "{n} points", scores[seat])
+        for seat in sorted(range(len(scores)), key=lambda s: (placed[s], s))
+    ]
+
+
+def _solo_head(
+    result: GameResult, names: Sequence[str], target: int, losing: int | None, lang: str
+) -> str:
+    """Who won a solo game, and why."""
+    if result.reason is EndReason.MODERATOR:
+        ended = tr(lang, "**Ended by a moderator.**")
+        return f"{ended} {result.note}" if result.note else ended
+    assert result.winner is not None  # a solo game only ends level when a moderator ends it
+    culprit = names[result.seat] if result.seat is not None else tr(lang, "a player")
+    return tr(
+        lang,
+        _SOLO_END_REASONS[result.reason],
+        player=names[result.winner],
+        culprit=culprit,
+        target=target,
+        losing=losing,
+    )
+
+
+def _lost_outright(result: GameResult) -> int | None:
+    """The seat that lost the game by its own act (it is placed last)."""
+    return None if result.reason in (EndReason.TARGET, EndReason.LOSING_SCORE) else result.seat
+
+
 def result_text(table: Table, game: Game, lang: str = ENGLISH) -> str:
     result = game.result
     assert result is not None
     labels = seat_labels(table, lang)
+    if solo(game.rules):
+        rules = game.rules
+        head = _solo_head(result, labels, rules.target, rules.losing_score, lang)
+        ranks = standings(labels, game.scores, result.winner, _lost_outright(result), lang)
+        return "\n".join((head, *ranks))
     if result.reason is EndReason.MODERATOR:
         ended = tr(
             lang,
@@ -168,17 +241,32 @@ def _scores(game: FinishedGame) -> dict[str, int]:
     return {"won": game.final_scores[first], "lost": game.final_scores[1 - first]}
 
 
+def _solo_ranking(game: FinishedGame, names: Sequence[str], lang: str) -> tuple[str, str]:
+    """Who won a finished solo game and why, and its four players by place."""
+    result = GameResult(game.winner, game.reason, game.reason_seat, game.note)
+    head = _solo_head(result, names, game.rules.target, game.rules.losing_score, lang)
+    ranks = standings(names, game.final_scores, game.winner, _lost_outright(result), lang)
+    return head, " · ".join(ranks)
+
+
 def end_of_game_text(
     table_id: int,
     game: FinishedGame,
-    names: tuple[str, str],
+    names: Sequence[str],
     outcome: RecordOutcome | None,
     lang: str = ENGLISH,
 ) -> str:
-    """The words posted with the end-of-game picture, in the table's ``lang``.
-    Without ``outcome`` (the game was counted before a restart) the rating
-    changes are not repeated."""
-    if game.reason is EndReason.MODERATOR:
+    """The words posted with the end-of-game picture, in the table's
+    ``lang``; ``names`` are the sides' (:func:`side_names`). Without
+    ``outcome`` (the game was counted before a restart) the rating changes
+    are not repeated."""
+    if solo(game.rules):
+        won, ranks = _solo_ranking(game, names, lang)
+        where = tr(lang, "Table {table}:", table=table_id)
+        head = f"{where} {won} {ranks}"
+        if game.reason is EndReason.MODERATOR:
+            return clip(f"{head} {tr(lang, 'Not rated.')}", CONTENT)
+    elif game.reason is EndReason.MODERATOR:
         head = tr(
             lang,
             "Table {table}: ended by a moderator at {won} to {lost}: {why}",
@@ -188,7 +276,7 @@ def end_of_game_text(
         )
         # Nothing is rated, whoever played.
         return clip(f"{head} {tr(lang, 'Not rated.')}", CONTENT)
-    if game.winner is None:
+    elif game.winner is None:
         head = tr(
             lang, "Table {table}: a draw at {won} to {lost}.", table=table_id, **_scores(game)
         )
@@ -228,7 +316,13 @@ def unrated_text(game: FinishedGame, lang: str = ENGLISH) -> str:
 def game_record_text(game: FinishedGame, lang: str = ENGLISH) -> str:
     """The answer that comes with a game's files, with its house rules."""
     hands = len(game.hand_records)
-    if game.winner is None:
+    if solo(game.rules):
+        played = ntr(
+            lang, "Game {game}: {n} hand.", "Game {game}: {n} hands.", hands, game=game.game_id
+        )
+        won, ranks = _solo_ranking(game, seat_names(lang), lang)
+        text = f"{played} {won}\n{ranks}"
+    elif game.winner is None:
         text = ntr(
             lang,
             "Game {game}: {n} hand, a draw at {won} to {lost}.",

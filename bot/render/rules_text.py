@@ -4,6 +4,7 @@ preset name), in the reader's language. Each line is one whole message."""
 from __future__ import annotations
 
 from bot.game.rules import FirstDealer, FirstLead, RuleSet, SetPenalty, TieRule
+from bot.game.sides import solo
 from bot.i18n import ENGLISH, N_, tr
 from bot.render.clock_text import duration_text
 from bot.render.house_rules import all_rules_text
@@ -29,7 +30,17 @@ _PLAY = {
 def _winning_line(rules: RuleSet, lang: str) -> str:
     draw = rules.tie is TieRule.DRAW
     target, losing = rules.target, rules.losing_score
-    if losing and draw:
+    if solo(rules) and losing:  # (a tie at the top always plays on)
+        text = N_(
+            "- The game ends when a player reaches **{target}** or falls to **{losing}**: "
+            "the highest score wins; a tie at the top plays on."
+        )
+    elif solo(rules):
+        text = N_(
+            "- The game ends when a player reaches **{target}**: the highest score wins; "
+            "a tie at the top plays on."
+        )
+    elif losing and draw:
         text = N_(
             "- First team to **{target}** wins; a team at **{losing}** or below loses; "
             "a tie at the end is a draw."
@@ -46,22 +57,45 @@ def _winning_line(rules: RuleSet, lang: str) -> str:
     return tr(lang, text, target=target, losing=losing)
 
 
-def rules_text(rules: RuleSet, lang: str = ENGLISH) -> str:
-    lines = [tr(lang, "**Rules of this table** (`{preset}` preset)", preset=rules.preset)]
-    lines.append(_winning_line(rules, lang))
-    lines.append(
+def _solo_lines(rules: RuleSet, lang: str) -> list[str]:
+    """Solo's contract and set: each player bids for themselves."""
+    lines = [
+        tr(
+            lang,
+            "- Solo: everyone plays on their own. Bid 1 to 13 tricks or Nil: your bid is your "
+            "contract; it scores 10 a trick bid when made and 1 for each extra trick (a bag).",
+        )
+    ]
+    if rules.set_penalty is SetPenalty.PER_TRICK_BID:
+        lines.append(
+            tr(lang, "- A player who takes fewer tricks than their bid loses 10 a trick bid.")
+        )
+    else:
+        lines.append(tr(lang, "- A player who falls short loses 10 for each trick short."))
+    return lines
+
+
+def _team_lines(rules: RuleSet, lang: str) -> list[str]:
+    lines = [
         tr(
             lang,
             "- Bid 1 to 13 tricks or Nil. A team's contract is the sum of its bids; "
             "it scores 10 a trick bid when made and 1 for each extra trick (a bag).",
         )
-    )
+    ]
     if rules.set_penalty is SetPenalty.PER_TRICK_BID:
         lines.append(
             tr(lang, "- A team that takes fewer tricks than its contract loses 10 a trick bid.")
         )
     else:
         lines.append(tr(lang, "- A team that falls short loses 10 for each trick it is short."))
+    return lines
+
+
+def rules_text(rules: RuleSet, lang: str = ENGLISH) -> str:
+    lines = [tr(lang, "**Rules of this table** (`{preset}` preset)", preset=rules.preset)]
+    lines.append(_winning_line(rules, lang))
+    lines.extend(_solo_lines(rules, lang) if solo(rules) else _team_lines(rules, lang))
     if rules.failed_nil_tricks_count_for_partner:
         nil = N_(
             "- Nil: +{value} if the bidder takes no trick, -{value} if not; the Nil bidder's "
@@ -75,14 +109,18 @@ def rules_text(rules: RuleSet, lang: str = ENGLISH) -> str:
     if rules.nil_value is not None:
         lines.append(tr(lang, nil, value=rules.nil_value))
     if rules.blind_nil:
-        lines.append(
-            tr(
-                lang,
-                "- Blind Nil (before looking at your cards): ±{value}, allowed when your team "
-                "trails by {deficit} or more.",
-                value=rules.blind_nil_value,
-                deficit=rules.blind_nil_min_deficit,
+        if solo(rules):
+            blind = N_(
+                "- Blind Nil (before looking at your cards): ±{value}, allowed when you "
+                "trail the leader by {deficit} or more."
             )
+        else:
+            blind = N_(
+                "- Blind Nil (before looking at your cards): ±{value}, allowed when your team "
+                "trails by {deficit} or more."
+            )
+        lines.append(
+            tr(lang, blind, value=rules.blind_nil_value, deficit=rules.blind_nil_min_deficit)
         )
     if rules.bag_penalty:
         lines.append(
@@ -94,7 +132,16 @@ def rules_text(rules: RuleSet, lang: str = ENGLISH) -> str:
             )
         )
     lines.append(tr(lang, _PLAY[rules.first_lead]))
-    if rules.revokes == "allowed":
+    if rules.revokes == "allowed" and solo(rules):
+        lines.append(
+            tr(
+                lang,
+                "- Revokes allowed: you may play off suit at your own risk. Until Next hand, "
+                "`/revoke player:@name` calls it: a proven revoke loses the revoker the game, "
+                "a false call loses it for the caller.",
+            )
+        )
+    elif rules.revokes == "allowed":
         lines.append(
             tr(
                 lang,
@@ -109,12 +156,10 @@ def rules_text(rules: RuleSet, lang: str = ENGLISH) -> str:
         lines.append(tr(lang, "- The host deals first; the deal moves left each hand."))
     else:
         lines.append(tr(lang, "- A random player deals first; the deal moves left each hand."))
-    lines.append(
-        tr(
-            lang,
-            "- Turn limit {limit}: after that the other team may claim the game.",
-            limit=duration_text(lang, rules.turn_limit_s),
-        )
-    )
+    if solo(rules):
+        clock = N_("- Turn limit {limit}: after that another player may claim the game.")
+    else:
+        clock = N_("- Turn limit {limit}: after that the other team may claim the game.")
+    lines.append(tr(lang, clock, limit=duration_text(lang, rules.turn_limit_s)))
     lines.append(all_rules_text(rules, lang))
     return "\n".join(lines)

@@ -16,8 +16,9 @@ from functools import lru_cache
 
 from bot.game.rest_claim import claimable, refused_this_turn, tricks_left
 from bot.game.rules import RuleSet
+from bot.game.sides import side_of, solo
 from bot.game.state import Game
-from bot.game.types import Phase, team_of
+from bot.game.types import Phase
 from bot.i18n import N_, ntr, tr
 from bot.render.clock_text import duration_text
 from bot.render.decks import Style, by_suit, card_text
@@ -145,6 +146,8 @@ def _lobby_line(table: Table, lang: str) -> str:
             "The host can fill empty seats with computer players.",
             seated,
         )
+    if table.solo:
+        return tr(lang, "**All four seated.** The host starts the game.")
     return tr(lang, "**All four seated.** The host picks a partner, then starts the game.")
 
 
@@ -156,12 +159,18 @@ def _lobby_seats(table: Table, lang: str) -> str:
             lines.append(tr(lang, "**{seat}** {player} (host)", seat=name, player=label))
         else:
             lines.append(f"**{name}** {label}")
-    lines.append(tr(lang, "South & North play against West & East."))
+    if table.solo:
+        lines.append(tr(lang, "Solo: each player plays on their own."))
+    else:
+        lines.append(tr(lang, "South & North play against West & East."))
     return "\n".join(lines)
 
 
 def _game_fields(table: Table, game: Game, claim_open: bool, lang: str) -> list[Field]:
-    fields = [_team_field(table, game, team, lang) for team in (0, 1)]
+    if solo(game.rules):
+        fields = [_player_field(table, game, seat, lang) for seat in range(4)]
+    else:
+        fields = [_team_field(table, game, team, lang) for team in (0, 1)]
     if game.phase is Phase.BIDDING or game.phase is Phase.PLAYING:
         fields.append(_play_field(table, game, claim_open, lang))
     rest_claim = rest_claim_field(game, seat_labels(table, lang), lang)
@@ -198,27 +207,41 @@ def _game_fields(table: Table, game: Game, claim_open: bool, lang: str) -> list[
     return fields
 
 
-def _team_field(table: Table, game: Game, team: int, lang: str) -> Field:
-    header = " · ".join(
+def _score_header(name: str, game: Game, side: int, lang: str) -> str:
+    """``South & North · 120 points · 3 bags``: a side's name and standing."""
+    return " · ".join(
         (
-            team_name(team, lang),
-            ntr(lang, "{n} point", "{n} points", game.scores[team]),
-            ntr(lang, "{n} bag", "{n} bags", game.bags[team]),
+            name,
+            ntr(lang, "{n} point", "{n} points", game.scores[side]),
+            ntr(lang, "{n} bag", "{n} bags", game.bags[side]),
         )
     )
-    lines = []
+
+
+def _seat_line(table: Table, game: Game, seat: int, lang: str) -> str:
+    """A player, with their bid and tricks (taken/bid) while a hand is on."""
+    parts = [f"**{seat_name(seat, lang)}** {seat_label(table, seat, lang)}"]
     showing_hand = game.phase is Phase.BIDDING or game.phase is Phase.PLAYING
-    for seat in (team, team + 2):
-        parts = [f"**{seat_name(seat, lang)}** {seat_label(table, seat, lang)}"]
-        if showing_hand:
-            bid = game.bids[seat]
-            parts.append(tr(lang, "bid {bid}", bid=bid_text(bid, lang)))
-            if game.phase is Phase.PLAYING:
-                over = tricks_over_bid(game.tricks_won[seat], bid)
-                parts.append(tr(lang, "tricks {taken}", taken=over))
-        if seat == game.dealer and showing_hand:
+    if showing_hand:
+        bid = game.bids[seat]
+        parts.append(tr(lang, "bid {bid}", bid=bid_text(bid, lang)))
+        if game.phase is Phase.PLAYING:
+            over = tricks_over_bid(game.tricks_won[seat], bid)
+            parts.append(tr(lang, "tricks {taken}", taken=over))
+        if seat == game.dealer:
             parts.append(tr(lang, "dealer"))
-        lines.append(" · ".join(parts))
+    return " · ".join(parts)
+
+
+def _player_field(table: Table, game: Game, seat: int, lang: str) -> Field:
+    """A solo player's field: their own score and bags, bid and tricks."""
+    header = _score_header(seat_name(seat, lang), game, seat, lang)
+    return Field(header, _seat_line(table, game, seat, lang))
+
+
+def _team_field(table: Table, game: Game, team: int, lang: str) -> Field:
+    header = _score_header(team_name(team, lang), game, team, lang)
+    lines = [_seat_line(table, game, seat, lang) for seat in (team, team + 2)]
     if game.phase is Phase.PLAYING:
         taken = game.tricks_won[team] + game.tricks_won[team + 2]
         lines.append(
@@ -268,12 +291,14 @@ def _play_field(table: Table, game: Game, claim_open: bool, lang: str) -> Field:
         else:
             turn = N_("**Turn:** {player} to play (waiting since {since})")
             lines.append(tr(lang, turn, player=player, since=since))
-        if claim_open:
+        if claim_open and solo(game.rules):
+            lines.append(tr(lang, "The turn limit has passed: another player may claim the game."))
+        elif claim_open:
             lines.append(
                 tr(
                     lang,
                     "The turn limit has passed: {team} may claim the game.",
-                    team=team_name(1 - team_of(to_act), lang),
+                    team=team_name(1 - side_of(game.rules, to_act), lang),
                 )
             )
     return Field(name, "\n".join(lines))
@@ -337,6 +362,8 @@ def _footer(table: Table, game: Game | None, lang: str) -> str:
         return tr(lang, "Play moves South → West → North → East.")
     if table.status is TableStatus.FINISHED and not table.options.rematch:
         return tr(lang, "A tournament match: its result goes to the bracket.")
+    if table.status is TableStatus.FINISHED and table.solo:
+        return tr(lang, "Rematch keeps every player in their seat.")
     if table.status is TableStatus.FINISHED:
         return tr(lang, "Rematch keeps the teams or swaps the host's partner.")
     if game is not None and table.status is TableStatus.PLAYING:
@@ -374,7 +401,7 @@ def _rows(
                 house_rules_button(table, lang),
             )
         ]
-        if full:
+        if full and not table.solo:  # solo: nobody has a partner
             names = partner_names or [seat_name(s, lang) for s in range(4)]
             rows.append(
                 SelectSpec(
@@ -402,6 +429,8 @@ def _rows(
             return [tuple(row), *seats]
         rest_claim = rest_claim_buttons(table, game, button, lang)
         return [tuple(row), *([tuple(rest_claim)] if rest_claim else [])]
+    if status is TableStatus.FINISHED and table.options.rematch and table.solo:
+        return [(button(Act.REMATCH, tr(lang, "Rematch"), Style.GREEN, "same"),)]
     if status is TableStatus.FINISHED and table.options.rematch:
         return [
             (

@@ -25,11 +25,12 @@ class Frame:
     winner: int | None  # who takes the trick on the table
     last_winner: int | None  # who took the trick before it
     taken: tuple[int, int, int, int]  # tricks per seat, the one on the table included
-    score: tuple[int, int]  # before the hand
-    bags: tuple[int, int]  # before the hand
-    #: Set on the hand's last frame: the hand's points and the score after it.
-    hand_score: tuple[int, int] | None = None
-    score_after: tuple[int, int] | None = None
+    #: Per side (two teams, or four players in solo), before the hand.
+    score: tuple[int, ...]
+    bags: tuple[int, ...]
+    #: Set on the hand's last frame: the hand's points and the score after it, per side.
+    hand_score: tuple[int, ...] | None = None
+    score_after: tuple[int, ...] | None = None
     #: (seat, tricks it was given) on a claim's frame.
     claim: tuple[int, int] | None = None
 
@@ -104,8 +105,8 @@ def hand_frames(record: HandRecord) -> list[Frame]:
         bids[seat] = bid
     hands = record.held
     taken = [0, 0, 0, 0]
-    score = (record.score_before[0], record.score_before[1])
-    bags = (record.bags_before[0], record.bags_before[1])
+    score = tuple(record.score_before)
+    bags = tuple(record.bags_before)
     common: dict[str, Any] = {
         "hand": record.hand,
         "dealer": record.dealer,
@@ -160,8 +161,8 @@ def hand_frames(record: HandRecord) -> list[Frame]:
     last = frames[-1]
     frames[-1] = replace(
         last,
-        hand_score=(record.hand_score[0], record.hand_score[1]),
-        score_after=(record.score_after[0], record.score_after[1]),
+        hand_score=tuple(record.hand_score),
+        score_after=tuple(record.score_after),
     )
     return frames
 

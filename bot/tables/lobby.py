@@ -108,6 +108,8 @@ def choose_partner(
 ) -> Write:
     check_host(table, user_id)
     check_lobby(table)
+    if table.solo:
+        raise refusals.NoTeams()
     if any(seat.is_empty for seat in table.seats):
         raise refusals.NotEnoughPlayers(
             N_("all four seats must be taken before you pick a partner")
@@ -195,6 +197,8 @@ def rematch(
         raise refusals.NotOver(N_("the game is not over yet: a rematch comes after it"))
     if not isinstance(swap_teams, bool):
         raise refusals.Malformed("swap_teams must be true or false")
+    if swap_teams and table.solo:
+        raise refusals.NoTeams()
     check_version(table, version)
     if channel_busy:
         raise refusals.ChannelBusy()

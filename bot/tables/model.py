@@ -36,6 +36,7 @@ from bot.game.house import (
     read_value,
 )
 from bot.game.rules import DEFAULT_TURN_LIMIT_S, PRESETS, RuleSet, preset
+from bot.game.sides import solo
 from bot.game.state import Game
 from bot.game.types import GameResult
 from bot.i18n import N_
@@ -295,6 +296,11 @@ class Table:
     @cached_property
     def rules(self) -> RuleSet:
         return self.options.rules()
+
+    @property
+    def solo(self) -> bool:
+        """Whether everyone plays on their own (``teams=solo``): no partners."""
+        return solo(self.rules)
 
     @property
     def language(self) -> str:

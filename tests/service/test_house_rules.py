@@ -150,14 +150,3 @@ def test_the_refusal_of_a_rule_not_offered_is_one_translated_line(lang: str) -> 
     assert "nil_pass" in text and "\n" not in text.strip()
     english = refusal_text(refused.value, ENGLISH)
     assert (text == english) is (lang == ENGLISH)
-
-
-async def test_solo_is_refused_at_tables_until_they_can_show_it(service: TableService) -> None:
-    # A forged menu choice, and a table opened with it: one translated line each.
-    table = await service.create(1, 500, HOST)
-    with pytest.raises(refusals.BadHouseRule) as refused:
-        await service.house_rule(table.id, HOST, table.version, "teams", "solo")
-    assert refused.value.template == "tables do not offer the house rule {key} yet"
-    assert (await service.get(table.id)).version == table.version
-    with pytest.raises(refusals.BadHouseRule):
-        TableOptions.chosen(house="deck=jokers,teams=solo")

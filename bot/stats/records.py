@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.game.rules import RuleSet
 from bot.game.scoring import BLIND_NIL, NIL, TeamHandResult, score_hand
-from bot.game.sides import side_of, sides, solo
+from bot.game.sides import places, side_of, sides, solo
 from bot.game.state import Game
 from bot.game.types import ActionKind, EndReason
 
@@ -176,20 +176,13 @@ class FinishedGame:
         """The side ``seat`` played on: its team, or in solo itself."""
         return side_of(self.rules, seat)
 
-    def places(self) -> tuple[int, int, int, int]:
-        """Each seat's place, 1 the best, equal scores sharing one (the
-        standard competition ranking, 1-2-2-4): the winner first, a seat that
-        lost the game outright (a revoke, a false claim, resigning, the
-        clock) last, the others by final score. Partners share their team's."""
-        lost_outright = self.solo and self.reason in _LOST_OUTRIGHT
-        loser = self.reason_seat if lost_outright else None
-        keys = []
-        for seat in range(4):
-            side = self.side(seat)
-            standing = 0 if side == self.winner else 2 if seat == loser else 1
-            keys.append((standing, -self.final_scores[side]))
-        places = [1 + sum(other < key for other in keys) for key in keys]
-        return places[0], places[1], places[2], places[3]
+    def places(self) -> tuple[int, ...]:
+        """Each seat's place, 1 the best (bot.game.sides.places): in solo a
+        seat that lost the game outright (a revoke, a false claim, resigning,
+        the clock) is last. Partners share their team's."""
+        last = self.reason_seat if self.solo and self.reason in _LOST_OUTRIGHT else None
+        by_side = places(self.final_scores, self.winner, last)
+        return tuple(by_side[self.side(seat)] for seat in range(4))
 
     @property
     def has_computer(self) -> bool:

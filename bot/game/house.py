@@ -313,7 +313,6 @@ HOUSE_RULES: Final[tuple[HouseRule, ...]] = (
             Menu.BIDDING,
             *field(key),
             conflicts=conflicts.NIL_PASS,
-            at_tables=False,
         )
         for key, name in (("nil_pass", N_("Nil pass")), ("blind_nil_pass", N_("Blind Nil pass")))
     ),

@@ -118,7 +118,7 @@ async def test_a_forged_value_or_key_is_refused(service: TableService) -> None:
 # -- rules tables do not offer yet (HouseRule.at_tables) -----------------------------
 
 
-@pytest.mark.parametrize(("key", "value"), [("nil_pass", "2"), ("blind_nil_pass", "1")])
+@pytest.mark.parametrize(("key", "value"), [("teams", "solo")])
 async def test_a_rule_tables_do_not_offer_yet_is_refused_in_the_lobby(
     service: TableService, key: str, value: str
 ) -> None:
@@ -130,7 +130,7 @@ async def test_a_rule_tables_do_not_offer_yet_is_refused_in_the_lobby(
     assert (await service.get(table.id)).version == table.version
 
 
-@pytest.mark.parametrize("house", ["nil_pass=1", "deck=jokers,blind_nil_pass=3"])
+@pytest.mark.parametrize("house", ["teams=solo", "deck=jokers,teams=solo"])
 def test_new_tables_server_defaults_and_tournaments_refuse_rules_not_offered(house: str) -> None:
     with pytest.raises(refusals.BadHouseRule) as refused:
         TableOptions.chosen(house=house)
@@ -139,15 +139,15 @@ def test_new_tables_server_defaults_and_tournaments_refuse_rules_not_offered(hou
         match_options({"house": house})
     # A server's defaults that hold one open tables without them.
     options = ServerSettings(defaults={"house": house}).table_options()
-    assert options.rules().nil_pass is None and options.rules().blind_nil_pass is None
+    assert options.rules().teams.value == "partners"
 
 
 @pytest.mark.parametrize("lang", [ENGLISH, *TRANSLATED])
 def test_the_refusal_of_a_rule_not_offered_is_one_translated_line(lang: str) -> None:
     with pytest.raises(refusals.BadHouseRule) as refused:
-        TableOptions.chosen(house="nil_pass=3")
+        TableOptions.chosen(house="teams=solo")
     text = refusal_text(refused.value, lang) or ""
-    assert "nil_pass" in text and "\n" not in text.strip()
+    assert "teams" in text and "\n" not in text.strip()
     english = refusal_text(refused.value, ENGLISH)
     assert (text == english) is (lang == ENGLISH)
 

@@ -106,13 +106,19 @@ class HandScreens:
         await self.app.set_deck(user_id, design.name.value)
 
     async def spec(
-        self, table: Table, user_id: int, note: str | None = None, lang: str | None = None
+        self,
+        table: Table,
+        user_id: int,
+        note: str | None = None,
+        lang: str | None = None,
+        selection: int = 0,
     ) -> MessageSpec:
         """The private hand message of ``user_id`` at ``table`` in ``lang``
-        (None: the one they chose, else the table's)."""
+        (None: the one they chose, else the table's); ``selection``: the
+        cards chosen so far to pass."""
         if lang is None:
             lang = await self.app.language_of(user_id) or table.language
-        return hand_screen(table, user_id, await self.deck_of(user_id), note, lang)
+        return hand_screen(table, user_id, await self.deck_of(user_id), note, lang, selection)
 
     async def open(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """Answer with a fresh private hand, and keep it editable: the answer
@@ -136,7 +142,11 @@ class HandScreens:
             await self._drawn(key, message, table)
 
     async def redraw(
-        self, interaction: discord.Interaction[Any], table: Table, note: str | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        note: str | None = None,
+        selection: int = 0,
     ) -> None:
         """Redraw the hand message the (deferred) click came from, at ``table``:
         the table the click's action left (or, refused, the one it was judged
@@ -149,7 +159,8 @@ class HandScreens:
         """
         source = interaction.message
         if source is None or not source.flags.ephemeral:
-            spec = await self.spec(table, interaction.user.id, note, private_language(interaction))
+            lang = private_language(interaction)
+            spec = await self.spec(table, interaction.user.id, note, lang, selection)
             await interaction.followup.send(
                 **message_fields(spec), ephemeral=True, allowed_mentions=NO_MENTIONS
             )
@@ -158,7 +169,7 @@ class HandScreens:
         async with message.lock:
             if message.version > table.version:
                 table = await self.app.tables.get(table.id)
-            spec = await self.spec(table, interaction.user.id, note, message.language)
+            spec = await self.spec(table, interaction.user.id, note, message.language, selection)
             await interaction.edit_original_response(
                 **message_fields(spec), allowed_mentions=NO_MENTIONS
             )

@@ -71,21 +71,29 @@ class ClockMessage:
     ping: tuple[int, ...] = ()
 
 
-#: By (a computer stands in, bidding): what the late player is told.
+#: By (a computer stands in, phase): what the late player is told.
 _REMINDERS = {
-    (True, True): N_(
+    (True, Phase.PASSING): N_(
+        "<@{user}>, table {table} is waiting for you to choose the cards you pass: "
+        "{left} left before a computer chooses them for you."
+    ),
+    (False, Phase.PASSING): N_(
+        "<@{user}>, table {table} is waiting for you to choose the cards you pass: "
+        "{left} left before the other team can claim the win."
+    ),
+    (True, Phase.BIDDING): N_(
         "<@{user}>, table {table} is waiting for you to bid: "
         "{left} left before a computer plays for you."
     ),
-    (True, False): N_(
+    (True, Phase.PLAYING): N_(
         "<@{user}>, table {table} is waiting for you to play: "
         "{left} left before a computer plays for you."
     ),
-    (False, True): N_(
+    (False, Phase.BIDDING): N_(
         "<@{user}>, table {table} is waiting for you to bid: "
         "{left} left before the other team can claim the win."
     ),
-    (False, False): N_(
+    (False, Phase.PLAYING): N_(
         "<@{user}>, table {table} is waiting for you to play: "
         "{left} left before the other team can claim the win."
     ),
@@ -98,7 +106,7 @@ def reminder(table: Table, seat: int, left_s: float, *, stand_in: bool) -> Clock
     if user is None or game is None:
         return None
     lang = table.language
-    template = _REMINDERS[(stand_in, game.phase is Phase.BIDDING)]
+    template = _REMINDERS.get((stand_in, game.phase)) or _REMINDERS[(stand_in, Phase.PLAYING)]
     text = tr(lang, template, user=user, table=table.id, left=duration_text(lang, left_s))
     return ClockMessage(text, (user,))
 

@@ -164,6 +164,8 @@ def _game_fields(table: Table, game: Game, claim_open: bool, lang: str) -> list[
     fields = [_team_field(table, game, team, lang) for team in (0, 1)]
     if game.phase is Phase.BIDDING or game.phase is Phase.PLAYING:
         fields.append(_play_field(table, game, claim_open, lang))
+    if game.phase is Phase.PASSING:
+        fields.append(_pass_field(table, game, lang))
     rest_claim = rest_claim_field(game, seat_labels(table, lang), lang)
     if rest_claim is not None:
         fields.append(rest_claim)
@@ -207,7 +209,7 @@ def _team_field(table: Table, game: Game, team: int, lang: str) -> Field:
         )
     )
     lines = []
-    showing_hand = game.phase is Phase.BIDDING or game.phase is Phase.PLAYING
+    showing_hand = game.phase in (Phase.BIDDING, Phase.PASSING, Phase.PLAYING)
     for seat in (team, team + 2):
         parts = [f"**{seat_name(seat, lang)}** {seat_label(table, seat, lang)}"]
         if showing_hand:
@@ -277,6 +279,16 @@ def _play_field(table: Table, game: Game, claim_open: bool, lang: str) -> Field:
                 )
             )
     return Field(name, "\n".join(lines))
+
+
+def _pass_field(table: Table, game: Game, lang: str) -> Field:
+    """Who is still choosing the cards they pass: names, never cards."""
+    labels = seat_labels(table, lang)
+    players = ", ".join(labels[s] for s in game.exchange.choosing())
+    since = f"<t:{int(game.waiting_since)}:R>"
+    line = N_("Still choosing the cards they pass: {players} (waiting since {since})")
+    name = tr(lang, "Hand {hand} · the Nil pass", hand=game.hand_number)
+    return Field(name, tr(lang, line, players=players, since=since))
 
 
 def shown_cards_text(mask: int, lang: str) -> str:

@@ -197,9 +197,27 @@ def test_the_variants_rules_are_read_refused_together_and_kept_from_the_menus() 
         assert str(caught.value) == line
     assert apply(STANDARD, "teams=solo,min_team_bid=0,nil_tricks=bags,nil_pass=off")
     assert apply(STANDARD, "nil_pass=off,bidding=mirror").bidding.value == "mirror"
-    # Tables do not offer the variants yet: the menus leave them out.
+    # Tables do not offer solo yet: the menus leave it out (they offer the Nil passes).
     offered = {rule.key for page in menu_pages() for rule in page.rules}
-    assert not offered & {"teams", "nil_pass", "blind_nil_pass"}
+    assert "teams" not in offered and {"nil_pass", "blind_nil_pass"} <= offered
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_menus_offer_the_nil_passes_in_every_language(lang: str) -> None:
+    table = _lobby(TableOptions(house="nil_pass=2"))
+    menus = {parse(m.custom_id.removeprefix("spades:")).arg: m for m in _menus(table, lang=lang)}
+    for key, name, chosen in (
+        ("nil_pass", "Nil pass", "2"),
+        ("blind_nil_pass", "Blind Nil pass", "off"),
+    ):
+        menu = menus[key]
+        assert menu.placeholder == tr(lang, name)
+        assert [o.value for o in menu.options] == ["off", "1", "2", "3"]
+        assert [o.value for o in menu.options if o.default] == [chosen]
+        three = next(o.label for o in menu.options if o.value == "3")
+        assert tr(lang, "{n} cards each way", n=3) in three
+        if lang != ENGLISH:
+            assert "cards each way" not in three
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

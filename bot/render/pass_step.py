@@ -55,6 +55,17 @@ def still_choosing(table: Table, user_id: int, hand: int) -> bool:
     return game.phase is Phase.PASSING and seat in game.exchange.choosing()
 
 
+def drawn_in_exchange(table: Table, user_id: int, version: int) -> bool:
+    """Whether a hand drawn at ``version`` shows its owner's choice in the
+    exchange going on at ``table``: they still choose, and nothing but this
+    exchange's passes came since (the last bid began it)."""
+    game = table.game
+    if game is None or not still_choosing(table, user_id, game.hand_number):
+        return False
+    passes = sum(1 for cards in game.exchange.chosen if cards)
+    return 0 <= table.version - version <= passes
+
+
 def chosen(view: PlayerView, selection: int) -> int:
     """The cards of ``selection`` the seat may pass: its own, no more than the
     exchange's number (a forged larger selection counts as none)."""

@@ -165,7 +165,7 @@ def _game_fields(table: Table, game: Game, claim_open: bool, lang: str) -> list[
     if game.phase is Phase.BIDDING or game.phase is Phase.PLAYING:
         fields.append(_play_field(table, game, claim_open, lang))
     if game.phase is Phase.PASSING:
-        fields.append(_pass_field(table, game, lang))
+        fields.append(_pass_field(table, game, claim_open, lang))
     rest_claim = rest_claim_field(game, seat_labels(table, lang), lang)
     if rest_claim is not None:
         fields.append(rest_claim)
@@ -281,14 +281,19 @@ def _play_field(table: Table, game: Game, claim_open: bool, lang: str) -> Field:
     return Field(name, "\n".join(lines))
 
 
-def _pass_field(table: Table, game: Game, lang: str) -> Field:
+def _pass_field(table: Table, game: Game, claim_open: bool, lang: str) -> Field:
     """Who is still choosing the cards they pass: names, never cards."""
     labels = seat_labels(table, lang)
     players = ", ".join(labels[s] for s in game.exchange.choosing())
     since = f"<t:{int(game.waiting_since)}:R>"
     line = N_("Still choosing the cards they pass: {players} (waiting since {since})")
+    lines = [tr(lang, line, players=players, since=since)]
+    late = game.waited_on()
+    if claim_open and late is not None:
+        team = team_name(1 - team_of(late), lang)
+        lines.append(tr(lang, "The turn limit has passed: {team} may claim the game.", team=team))
     name = tr(lang, "Hand {hand} · the Nil pass", hand=game.hand_number)
-    return Field(name, tr(lang, line, players=players, since=since))
+    return Field(name, "\n".join(lines))
 
 
 def shown_cards_text(mask: int, lang: str) -> str:

@@ -26,9 +26,7 @@ from tests.discord.harness import (
 )
 from tests.discord.privacy import PrivacyWatch
 from tests.discord.test_access import forged
-from tests.discord.test_languages import locales, person
-
-__all__ = ["locales"]  # a fixture: imported for the refusal in French
+from tests.discord.test_languages import locales, person  # noqa: F401 (a fixture)
 
 PEOPLE = ("alice", "bob", "carol", "dave")
 
@@ -168,7 +166,8 @@ async def test_a_blind_nil_pass_with_computer_partners_to_the_end(world: World) 
 
 
 async def test_refused_passes_answer_one_private_line_and_change_nothing(
-    world: World, locales: dict[int, str]
+    world: World,
+    locales: dict[int, str],  # noqa: F811 (the fixture imported above)
 ) -> None:
     alice, bob, carol = world.user("alice"), world.user("bob"), world.user("carol")
     dave = person(world, locales, "dave", "fr")

@@ -15,7 +15,10 @@ from bot.render.decks import DECKS, Deck, DeckName, card_text
 from bot.render.hand import hand_message, with_hint_button
 from bot.render.pass_step import CHOSEN_MARK, pass_arg, read_pass_arg
 from bot.render.spec import MessageSpec, parse
+from bot.render.table import table_message
+from bot.tables.model import Seat, Table, TableOptions, TableStatus
 from tests.coach.test_pass_hints import _passing
+from tests.discord.privacy import cards_in_text
 from tests.render.fits import problems
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
@@ -114,3 +117,35 @@ def test_each_hand_says_what_it_gave_and_received_and_no_one_else_s() -> None:
         assert all(card_text(c) in line.split(" and received ")[1] for c in cards_of(received))
     for seat in (0, 2):
         assert "You gave" not in _hand(game, seat).content
+
+
+@pytest.mark.parametrize("claim_open", [False, True])
+def test_the_table_message_names_who_is_choosing_never_the_cards(claim_open: bool) -> None:
+    game = _passing()
+    game.apply(Action(ActionKind.PASS, NIL_SEAT, mask_of(cards_of(game.hands[NIL_SEAT])[:3]), 11.0))
+    table = Table(
+        id=4,
+        guild_id=1,
+        channel_id=2,
+        message_id=3,
+        host_id=10,
+        options=TableOptions(house="nil_pass=3"),
+        status=TableStatus.PLAYING,
+        version=30,
+        seats=(Seat(user_id=10), Seat(user_id=11), Seat(user_id=12), Seat(user_id=13)),
+        spectators=(),
+        game=game,
+        game_number=1,
+        game_id=None,
+        created_at=0.0,
+        updated_at=0.0,
+    )
+    spec = table_message(table, claim_open=claim_open)
+    assert spec.embed is not None
+    (field,) = [f for f in spec.embed.fields if f.name == "Hand 1 · the Nil pass"]
+    assert field.value.startswith(
+        "Still choosing the cards they pass: <@13> (waiting since <t:11:R>)"
+    )
+    assert ("may claim the game" in field.value) is claim_open
+    shown = "\n".join(f.value for f in spec.embed.fields)
+    assert cards_in_text(shown) == set()

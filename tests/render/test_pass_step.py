@@ -10,9 +10,10 @@ from bot.game.cards import cards_of, mask_of
 from bot.game.state import Game
 from bot.game.types import Action, ActionKind
 from bot.game.view import view_of
-from bot.i18n import ENGLISH, TRANSLATED
+from bot.i18n import ENGLISH, TRANSLATED, tr
 from bot.render.decks import DECKS, Deck, DeckName, card_text
 from bot.render.hand import hand_message, with_hint_button
+from bot.render.my_games import my_game_line
 from bot.render.pass_step import CHOSEN_MARK, pass_arg, read_pass_arg
 from bot.render.spec import MessageSpec, parse
 from bot.render.table import table_message
@@ -123,7 +124,26 @@ def test_each_hand_says_what_it_gave_and_received_and_no_one_else_s() -> None:
 def test_the_table_message_names_who_is_choosing_never_the_cards(claim_open: bool) -> None:
     game = _passing()
     game.apply(Action(ActionKind.PASS, NIL_SEAT, mask_of(cards_of(game.hands[NIL_SEAT])[:3]), 11.0))
-    table = Table(
+    table = _table(game)
+    spec = table_message(table, claim_open=claim_open)
+    assert spec.embed is not None
+    (field,) = [f for f in spec.embed.fields if f.name == "Hand 1 · the Nil pass"]
+    assert field.value.startswith(
+        "Still choosing the cards they pass: <@13> (waiting since <t:11:R>)"
+    )
+    assert ("may claim the game" in field.value) is claim_open
+    shown = "\n".join(f.value for f in spec.embed.fields)
+    assert cards_in_text(shown) == set()
+
+
+@pytest.mark.parametrize("lang", [ENGLISH, *TRANSLATED])
+def test_the_list_of_ones_games_says_cards_are_being_passed(lang: str) -> None:
+    line = my_game_line(_table(_passing()), 11, lang)
+    assert tr(lang, "passing cards") in line
+
+
+def _table(game: Game) -> Table:
+    return Table(
         id=4,
         guild_id=1,
         channel_id=2,
@@ -140,12 +160,3 @@ def test_the_table_message_names_who_is_choosing_never_the_cards(claim_open: boo
         created_at=0.0,
         updated_at=0.0,
     )
-    spec = table_message(table, claim_open=claim_open)
-    assert spec.embed is not None
-    (field,) = [f for f in spec.embed.fields if f.name == "Hand 1 · the Nil pass"]
-    assert field.value.startswith(
-        "Still choosing the cards they pass: <@13> (waiting since <t:11:R>)"
-    )
-    assert ("may claim the game" in field.value) is claim_open
-    shown = "\n".join(f.value for f in spec.embed.fields)
-    assert cards_in_text(shown) == set()

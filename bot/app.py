@@ -146,13 +146,8 @@ class SpadesApp:
         tables.subscribe(self._on_commit)
         serves = None if self.shards.every_shard else self.serves_table
         scheduler = Scheduler(store, SystemClock(now), serves=serves)
-        self.clock = TurnClock(
-            tables,
-            scheduler,
-            notifier,
-            settings.clock,
-            archive_after_s=settings.tables.thread_archive_after_s,
-        )
+        archive = settings.tables.thread_archive_after_s
+        self.clock = TurnClock(tables, scheduler, notifier, settings.clock, archive_after_s=archive)
 
     @classmethod
     async def open(
@@ -202,9 +197,7 @@ class SpadesApp:
 
     def snapshot(self, table: Table) -> Snapshot:
         view = self.clock.view(table)
-        return Snapshot(
-            table, claim_open=view.claim_open, stand_in=view.stand_in, away_seats=view.away_seats
-        )
+        return Snapshot(table, view.claim_open, view.stand_in, view.away_seats)
 
     async def current(self, table_id: int) -> Snapshot:
         return self.snapshot(await self.tables.get(table_id))
@@ -367,6 +360,12 @@ class SpadesApp:
     async def play(self, table: Table, user_id: int, version: int, card: str) -> Table:
         await self.clock.take_back(table, user_id)
         return await self.tables.play(table.id, user_id, card, version)
+
+    async def pass_cards(
+        self, table: Table, user: int, version: int, cards: int, hand: int
+    ) -> Table:
+        await self.clock.take_back(table, user)
+        return await self.tables.pass_cards(table.id, user, cards, version, hand)
 
     async def next_hand(self, table: Table, user_id: int, version: int) -> Table:
         return await self.tables.next_hand(table.id, user_id, version)

@@ -41,6 +41,7 @@ from bot.app import HandMessageRow, SpadesApp
 from bot.refusals import Refusal
 from bot.render.decks import Deck, deck
 from bot.render.hand import hand_moment, hand_screen
+from bot.render.pass_step import drawn_in_exchange
 from bot.render.spec import MessageSpec
 from bot.tables.model import Table
 from cogs.components import message_fields, send_private
@@ -69,6 +70,7 @@ class _HandMessage:
     moment: tuple[object, ...] = ()  # what the owner could do then; () if unknown
     stored_token: str | None = field(default=None, repr=False)  # what the database holds
     stored_expires_at: float | None = None  # and when that token expires
+    stored_version: int = 0  # and the version it was drawn at
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     language: str | None = None  # the owner's, when an interaction told it
     message_id: int | None = None  # a follow-up's id; None: the token's @original
@@ -93,6 +95,7 @@ class HandScreens:
                 row.version,
                 stored_token=row.token,
                 stored_expires_at=row.expires_at,
+                stored_version=row.version,
                 message_id=row.message_id,
             )
             self._messages.setdefault((row.table_id, row.user_id), hand)
@@ -106,13 +109,19 @@ class HandScreens:
         await self.app.set_deck(user_id, design.name.value)
 
     async def spec(
-        self, table: Table, user_id: int, note: str | None = None, lang: str | None = None
+        self,
+        table: Table,
+        user_id: int,
+        note: str | None = None,
+        lang: str | None = None,
+        selection: int = 0,
     ) -> MessageSpec:
         """The private hand message of ``user_id`` at ``table`` in ``lang``
-        (None: the one they chose, else the table's)."""
+        (None: the one they chose, else the table's); ``selection``: the
+        cards chosen so far to pass."""
         if lang is None:
             lang = await self.app.language_of(user_id) or table.language
-        return hand_screen(table, user_id, await self.deck_of(user_id), note, lang)
+        return hand_screen(table, user_id, await self.deck_of(user_id), note, lang, selection)
 
     async def open(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """Answer with a fresh private hand, and keep it editable: the answer
@@ -136,7 +145,11 @@ class HandScreens:
             await self._drawn(key, message, table)
 
     async def redraw(
-        self, interaction: discord.Interaction[Any], table: Table, note: str | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        note: str | None = None,
+        selection: int = 0,
     ) -> None:
         """Redraw the hand message the (deferred) click came from, at ``table``:
         the table the click's action left (or, refused, the one it was judged
@@ -149,7 +162,8 @@ class HandScreens:
         """
         source = interaction.message
         if source is None or not source.flags.ephemeral:
-            spec = await self.spec(table, interaction.user.id, note, private_language(interaction))
+            lang = private_language(interaction)
+            spec = await self.spec(table, interaction.user.id, note, lang, selection)
             await interaction.followup.send(
                 **message_fields(spec), ephemeral=True, allowed_mentions=NO_MENTIONS
             )
@@ -158,7 +172,7 @@ class HandScreens:
         async with message.lock:
             if message.version > table.version:
                 table = await self.app.tables.get(table.id)
-            spec = await self.spec(table, interaction.user.id, note, message.language)
+            spec = await self.spec(table, interaction.user.id, note, message.language, selection)
             await interaction.edit_original_response(
                 **message_fields(spec), allowed_mentions=NO_MENTIONS
             )
@@ -182,22 +196,31 @@ class HandScreens:
             fresh = _HandMessage(application, token, expires, lock=lock, message_id=message_id)
             fresh.language = private_language(interaction)
             if message is not None:
-                fresh.stored_token, fresh.stored_expires_at = (
+                fresh.stored_token, fresh.stored_expires_at, fresh.stored_version = (
                     message.stored_token,
                     message.stored_expires_at,
+                    message.stored_version,
                 )
             message = self._messages[key] = fresh
         return key, message
 
     async def _drawn(self, key: _Key, message: _HandMessage, table: Table) -> None:
         """``message`` now shows ``table``. If it is still the owner's
-        editable hand, remember that, and write it down the first time."""
+        editable hand, remember that, and write it down the first time (and
+        once in a Nil pass the owner chooses in: a restart then leaves the
+        choice its buttons carry alone, see :meth:`refresh`)."""
         if self._messages.get(key) is not message:
             return  # a newer hand of the owner's is the editable one
         message.version, message.moment = table.version, hand_moment(table, key[1])
         stored = message.stored_expires_at
-        if stored is None or message.expires_at - stored >= REWRITE_AFTER_S:
+        choosing = drawn_in_exchange(table, key[1], table.version)
+        if (
+            stored is None
+            or message.expires_at - stored >= REWRITE_AFTER_S
+            or (choosing and not drawn_in_exchange(table, key[1], message.stored_version))
+        ):
             message.stored_token, message.stored_expires_at = message.token, message.expires_at
+            message.stored_version = table.version
             row = HandMessageRow(
                 *key,
                 message.application_id,
@@ -241,6 +264,10 @@ class HandScreens:
             if message.expires_at <= now or not table.is_seated(key[1]):
                 await self._forget(key, message)
                 continue
+            if not message.moment and drawn_in_exchange(table, key[1], message.version):
+                # Known from before a restart, drawn in the exchange going on:
+                # its buttons hold the owner's choice, which a redraw would drop.
+                message.moment = hand_moment(table, key[1])
             if message.version < table.version and message.moment != hand_moment(table, key[1]):
                 await self._refresh_one(key, message, table)
             if not table.is_open:

@@ -271,6 +271,8 @@ def _notice_fields(notice: _Notice, turn: Turn) -> dict[str, Any]:
     _hand, _seat, phase, user_id = turn
     if phase == "bidding":
         text = N_("<@{user}>, your turn to bid at table {table}.")
+    elif phase == "passing":
+        text = N_("<@{user}>, choose the cards you pass at table {table}.")
     elif phase == "claim":
         text = N_("<@{user}>, a claim of the rest waits for your answer at table {table}.")
     else:

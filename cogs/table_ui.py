@@ -19,6 +19,7 @@ from bot.app import Origin, SpadesApp
 from bot.i18n import tr
 from bot.refusals import IllegalAction, InvalidButton, StaleAction
 from bot.render.answers import joined_text
+from bot.render.pass_step import read_pass_arg, still_choosing
 from bot.render.spec import Act, BadComponentId, ComponentId, parse
 from bot.tables.model import Table
 from cogs.coach import CoachDesk
@@ -89,6 +90,8 @@ class TableUI:
             Act.LOOK: self._hand_action,
             Act.BID: self._hand_action,
             Act.PLAY: self._hand_action,
+            Act.PASS_PICK: self._pass_pick,
+            Act.PASS: self._hand_action,
             Act.NEXT_HAND: self._plain,
             Act.REMATCH: self._rematch,
             Act.RESIGN: self._resign,
@@ -141,12 +144,15 @@ class TableUI:
     ) -> None:
         user = interaction.user.id
         await interaction.response.defer()
-        note = None
+        note, selection = None, 0
         try:
             if cid.action is Act.LOOK:
                 table = await self.app.look(table, user, cid.version)
             elif cid.action is Act.BID:
                 table = await self.app.bid(table, user, cid.version, _int_arg(cid))
+            elif cid.action is Act.PASS:
+                selection, hand = _pass_arg(cid)  # kept should the pass be refused
+                table = await self.app.pass_cards(table, user, cid.version, selection, hand)
             else:
                 table = await self.app.play(table, user, cid.version, cid.arg or "")
         except StaleAction:
@@ -156,7 +162,20 @@ class TableUI:
             )
         except IllegalAction as exc:
             note = explain(exc, private_language(interaction))
-        await self.hands.redraw(interaction, table, note)
+        await self.hands.redraw(interaction, table, note, selection if note else 0)
+
+    async def _pass_pick(
+        self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
+    ) -> None:
+        """A card of the Nil pass toggled: the hand is redrawn at the table as
+        it is now with the selection the button carries, if it still chooses
+        in that hand (else as it is, saying so). Nothing is written."""
+        await interaction.response.defer()
+        selection, hand = _pass_arg(cid)
+        note = None
+        if not still_choosing(table, interaction.user.id, hand):
+            note = tr(private_language(interaction), "That choice is over: here is your hand now.")
+        await self.hands.redraw(interaction, table, note, 0 if note else selection)
 
     # -- the table message -----------------------------------------------------------
 
@@ -228,6 +247,13 @@ def _check_arg(cid: ComponentId) -> None:
     """Refuse an id whose argument this kind of button never carries."""
     if cid.action is Act.REMATCH and cid.arg not in ("same", "swap"):
         raise InvalidButton()
+
+
+def _pass_arg(cid: ComponentId) -> tuple[int, int]:
+    try:
+        return read_pass_arg(cid.arg)
+    except ValueError:
+        raise InvalidButton() from None
 
 
 def _int_arg(cid: ComponentId) -> int:

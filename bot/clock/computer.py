@@ -81,6 +81,10 @@ async def _submit(service: TableService, table: Table, seat: int, action: Action
         return await service.bid(table.id, user, action.value, table.version)
     if action.kind is ActionKind.PLAY:
         return await service.play(table.id, user, action.value, table.version)
+    if action.kind is ActionKind.PASS:
+        assert table.game is not None
+        hand = table.game.hand_number
+        return await service.pass_cards(table.id, user, action.value, table.version, hand)
     if action.kind is ActionKind.LOOK:
         return await service.look(table.id, user, table.version)
     if action.kind is ActionKind.NEXT_HAND:

@@ -61,6 +61,11 @@ class Why(StrEnum):
     BID_NIL = "bid_nil"
     BID_BLIND_NIL = "bid_blind_nil"
     LOOK_FIRST = "look_first"
+    #: The Nil pass (``cards`` the mask passed): the Nil bidder's high spades,
+    #: its other high cards, and the partner's low cards.
+    PASS_NIL_SPADES = "pass_nil_spades"
+    PASS_NIL_HIGH = "pass_nil_high"
+    PASS_COVER = "pass_cover"
 
 
 class Count(StrEnum):
@@ -97,6 +102,7 @@ class Reason:
     #: The seat plays for itself (teams=solo): where a reason speaks of the
     #: team, it speaks of the player alone.
     solo: bool = False
+    cards: int = 0  # a mask of cards (the Nil pass)
 
 
 def reason_for(view: PlayerView, action: Action) -> Reason:
@@ -104,7 +110,19 @@ def reason_for(view: PlayerView, action: Action) -> Reason:
         return Reason(Why.LOOK_FIRST, solo=view.partner is None)
     if action.kind is ActionKind.BID:
         return _bid_reason(view, action.value)
+    if action.kind is ActionKind.PASS:
+        return _pass_reason(view, action.value)
     return _card_reason(view, action.value)
+
+
+def _pass_reason(view: PlayerView, cards: int) -> Reason:
+    """The Nil bidder gives away what could be forced to win, spades first
+    (nothing can beat the high ones); its partner gives low cards to duck with."""
+    bid = view.bids[view.seat]
+    if bid is None or bid > 0:
+        return Reason(Why.PASS_COVER, seat=view.partner, cards=cards)
+    why = Why.PASS_NIL_SPADES if cards & SPADE_MASK else Why.PASS_NIL_HIGH
+    return Reason(why, cards=cards)
 
 
 # -- bidding --------------------------------------------------------------------

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from bot import refusals
 from bot.ai.base import Player
 from bot.coach.cooldown import Cooldown, whole_seconds
-from bot.coach.hint import Hint, can_hint, hint_for, hint_player
+from bot.coach.hint import Hint, can_hint, decision_stamp, hint_for, hint_player
 from bot.coach.review import Review, review_hand
 from bot.game.record import HandRecord
 from bot.game.types import ActionKind, Phase
@@ -59,7 +59,7 @@ class CoachService:
             raise refusals.StaleAction()
         if stamp is None and version != table.version:
             raise refusals.StaleAction()
-        if stamp is not None and stamp != game.action_count:
+        if stamp is not None and stamp != decision_stamp(game):
             raise refusals.StaleAction()
         view = view_of(game, seat)
         if not can_hint(view):

@@ -88,8 +88,6 @@ class HouseRule:
     #: The rule set's fields that carry a value, given the rule set it changes.
     fields: Carrier
     conflicts: tuple[Conflict, ...] = ()
-    #: False for a rule the engine plays but tables cannot show yet.
-    at_tables: bool = True
 
     def is_off(self, value: Value) -> bool:
         return value in self.values.off_value
@@ -311,7 +309,6 @@ HOUSE_RULES: Final[tuple[HouseRule, ...]] = (
             Menu.BIDDING,
             *field(key),
             conflicts=conflicts.NIL_PASS,
-            at_tables=False,
         )
         for key, name in (("nil_pass", N_("Nil pass")), ("blind_nil_pass", N_("Blind Nil pass")))
     ),
@@ -319,8 +316,6 @@ HOUSE_RULES: Final[tuple[HouseRule, ...]] = (
 
 #: The keys in the order the rules are listed.
 KEYS: Final = tuple(rule.key for rule in HOUSE_RULES)
-#: The rules tables offer and accept; the simulator and the benchmarks play every rule.
-AT_TABLES: Final = tuple(rule for rule in HOUSE_RULES if rule.at_tables)
 
 
 def by_key(declared: Sequence[HouseRule] = HOUSE_RULES) -> dict[str, HouseRule]:

@@ -73,32 +73,40 @@ class ClockMessage:
     ping: tuple[int, ...] = ()
 
 
-#: By (a computer stands in, bidding): what the late player is told.
+#: By (a computer stands in, phase): what the late player is told.
 _REMINDERS = {
-    (True, True): N_(
+    (True, Phase.PASSING): N_(
+        "<@{user}>, table {table} is waiting for you to choose the cards you pass: "
+        "{left} left before a computer chooses them for you."
+    ),
+    (False, Phase.PASSING): N_(
+        "<@{user}>, table {table} is waiting for you to choose the cards you pass: "
+        "{left} left before the other team can claim the win."
+    ),
+    (True, Phase.BIDDING): N_(
         "<@{user}>, table {table} is waiting for you to bid: "
         "{left} left before a computer plays for you."
     ),
-    (True, False): N_(
+    (True, Phase.PLAYING): N_(
         "<@{user}>, table {table} is waiting for you to play: "
         "{left} left before a computer plays for you."
     ),
-    (False, True): N_(
+    (False, Phase.BIDDING): N_(
         "<@{user}>, table {table} is waiting for you to bid: "
         "{left} left before the other team can claim the win."
     ),
-    (False, False): N_(
+    (False, Phase.PLAYING): N_(
         "<@{user}>, table {table} is waiting for you to play: "
         "{left} left before the other team can claim the win."
     ),
 }
-#: The same in solo, by bidding, where any other player may claim.
+#: The same in solo, by phase, where any other player may claim.
 _SOLO_REMINDERS = {
-    True: N_(
+    Phase.BIDDING: N_(
         "<@{user}>, table {table} is waiting for you to bid: "
         "{left} left before another player can claim the win."
     ),
-    False: N_(
+    Phase.PLAYING: N_(
         "<@{user}>, table {table} is waiting for you to play: "
         "{left} left before another player can claim the win."
     ),
@@ -111,11 +119,10 @@ def reminder(table: Table, seat: int, left_s: float, *, stand_in: bool) -> Clock
     if user is None or game is None:
         return None
     lang = table.language
-    bidding = game.phase is Phase.BIDDING
-    if solo(game.rules) and not stand_in:
-        template = _SOLO_REMINDERS[bidding]
+    if solo(game.rules) and not stand_in:  # solo has no Nil pass
+        template = _SOLO_REMINDERS.get(game.phase) or _SOLO_REMINDERS[Phase.PLAYING]
     else:
-        template = _REMINDERS[(stand_in, bidding)]
+        template = _REMINDERS.get((stand_in, game.phase)) or _REMINDERS[(stand_in, Phase.PLAYING)]
     text = tr(lang, template, user=user, table=table.id, left=duration_text(lang, left_s))
     return ClockMessage(text, (user,))
 

@@ -65,6 +65,17 @@ REASONS = {
     Why.LOOK_FIRST: N_(
         "Look at your cards before you bid: Blind Nil is only for a team far behind."
     ),
+    Why.PASS_NIL_SPADES: N_(
+        "You bid Nil: pass {cards}. High spades are the most dangerous cards for a Nil: "
+        "when you cannot follow suit, or spades are led, they win the trick."
+    ),
+    Why.PASS_NIL_HIGH: N_(
+        "You bid Nil: pass {cards}, your highest cards, which could be forced to win a trick."
+    ),
+    Why.PASS_COVER: N_(
+        "{name} bid Nil and needs low cards to duck with: pass {cards}, "
+        "and keep your high cards to cover them."
+    ),
 }
 
 #: The reasons said otherwise to a player on its own (teams=solo).
@@ -122,6 +133,8 @@ def reason_text(reason: Reason, names: Sequence[str], lang: str = ENGLISH) -> st
             fields["winning"] = card_text(reason.other, lang)
         if reason.seat is not None:
             fields["name"] = names[reason.seat]
+        if reason.cards:
+            fields["cards"] = " ".join(card_text(c, lang) for c in cards_of(reason.cards)[::-1])
         return tr(lang, template, **fields)
     card = card_text(reason.card, lang) if reason.card is not None else ""
     if why is Why.TRUMP:

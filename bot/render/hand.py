@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from bot import refusals
-from bot.coach.hint import can_hint
+from bot.coach.hint import can_hint, decision_stamp
 from bot.game.cards import card_name
 from bot.game.rules import Bidding
 from bot.game.scoring import BLIND_NIL, NIL
@@ -22,6 +22,7 @@ from bot.i18n import ENGLISH, N_, tr
 from bot.render.coach_text import HINT_EMOJI, hint_button_label
 from bot.render.decks import Deck, Style, by_suit, card_text
 from bot.render.names import seat_labels
+from bot.render.pass_step import choosing, exchange_line, pass_lines, pass_rows
 from bot.render.spec import (
     CONTENT,
     MAX_PER_ROW,
@@ -33,6 +34,7 @@ from bot.render.spec import (
     Row,
     chunk,
     clip,
+    grouped_rows,
 )
 from bot.tables.model import Table
 
@@ -66,10 +68,15 @@ def trick_line(
 
 
 def hand_screen(
-    table: Table, user_id: int, deck: Deck, note: str | None = None, lang: str = ENGLISH
+    table: Table,
+    user_id: int,
+    deck: Deck,
+    note: str | None = None,
+    lang: str = ENGLISH,
+    selection: int = 0,
 ) -> MessageSpec:
     """The private hand message of ``user_id`` in their ``lang``; a refusal
-    for anyone without a hand."""
+    for anyone without a hand. ``selection``: the cards chosen so far to pass."""
     seat = table.seat_of(user_id)
     if seat is None:
         if table.is_spectator(user_id):
@@ -86,9 +93,10 @@ def hand_screen(
         deck=deck,
         note=note,
         lang=lang,
+        selection=selection,
     )
     if table.options.hints:
-        stamp = table.game.action_count
+        stamp = decision_stamp(table.game)
         spec = with_hint_button(spec, view, table.id, table.version, stamp, lang)
     return spec
 
@@ -104,6 +112,10 @@ def hand_moment(table: Table, user_id: int) -> tuple[object, ...]:
     seat = table.seat_of(user_id)
     if game is None or seat is None:
         return (table.status,)
+    if game.phase is Phase.PASSING:  # partners choose at once: not the seat's turn, its choice
+        exchange = game.exchange
+        mine = (seat in exchange.choosing(), exchange.received(seat))
+        return (table.status, game.hand_number, game.phase, mine)
     return (table.status, game.hand_number, game.phase, game.waited_on() == seat)
 
 
@@ -116,10 +128,12 @@ def hand_message(
     deck: Deck,
     note: str | None = None,
     lang: str = ENGLISH,
+    selection: int = 0,
 ) -> MessageSpec:
     """The private message of ``view.seat`` in the owner's ``lang``. ``names``
     are the four seats' names (plain text: they are not pinged). ``note`` goes
-    first, e.g. why the hand was redrawn."""
+    first, e.g. why the hand was redrawn; ``selection``, the cards chosen so
+    far to pass (bot.render.pass_step)."""
     lines = [] if note is None else [f"> {note}"]
     seat = view.seat
     lines.append(_title(view, table_id, names, lang))
@@ -166,6 +180,12 @@ def hand_message(
             )
         lines.append(_bids_line(view, names, lang))
         lines.append(_turn_line(view, names, lang))
+    elif view.phase is Phase.PASSING:
+        lines.append(deck.hand_text(view.hand, lang))
+        lines.append(_bids_line(view, names, lang))
+        lines.extend(pass_lines(view, names, selection, lang))
+        if choosing(view):
+            rows.extend(pass_rows(view, selection, deck, button, lang))
     elif view.phase is Phase.PLAYING:
         trick = trick_line(view.leader, view.trick, names, lang)
         number = len(view.tricks) + 1
@@ -185,6 +205,8 @@ def hand_message(
                 taken=tricks_over_bid(taken, view.bids[seat]),
             )
         )
+        if view.received and not view.tricks:  # the exchange, until the first trick is done
+            lines.append(exchange_line(view, names, lang))
         lines.append(_turn_line(view, names, lang))
         rows.extend(_card_rows(view, deck, button, lang))
     else:
@@ -246,11 +268,7 @@ def _turn_line(view: PlayerView, names: Sequence[str], lang: str) -> str:
 def _card_rows(
     view: PlayerView, deck: Deck, button: Callable[..., ButtonSpec], lang: str
 ) -> list[tuple[ButtonSpec, ...]]:
-    """One button per card, a row per suit when that fits Discord's five rows.
-
-    With 13 cards at most, rows of at most five per suit always fit; the plain
-    five-a-row layout is kept as the fallback for safety.
-    """
+    """One button per card, a row per suit when that fits Discord's five rows."""
 
     def card_button(card: int) -> ButtonSpec:
         face = deck.face(card, lang)
@@ -263,12 +281,7 @@ def _card_rows(
             disabled=not view.playable_cards >> card & 1,
         )
 
-    suits = by_suit(view.hand)
-    suit_rows = [row for suit in suits for row in chunk([card_button(c) for c in suit])]
-    if len(suit_rows) <= MAX_ROWS:
-        return suit_rows
-    ordered = [c for suit in suits for c in suit]
-    return chunk([card_button(c) for c in ordered])
+    return grouped_rows([[card_button(c) for c in suit] for suit in by_suit(view.hand)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,7 +316,7 @@ def with_hint_button(
     count) names the decision it was drawn for. It takes a row of its own,
     or, when the cards fill every row, the last row with room. Its label is
     in the owner's ``lang``."""
-    if view.phase not in (Phase.BIDDING, Phase.PLAYING):
+    if view.phase not in (Phase.BIDDING, Phase.PASSING, Phase.PLAYING):
         return spec
     button = ButtonSpec(
         str(ComponentId(Act.HINT, table_id, version, str(stamp))),

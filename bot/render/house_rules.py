@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from bot.game.house import AT_TABLES, HOUSE_RULES, HouseRule, Menu, by_key, changed_keys
+from bot.game.house import HOUSE_RULES, HouseRule, Menu, by_key, changed_keys
 from bot.game.house_values import Value
 from bot.game.rules import RuleSet, preset
 from bot.i18n import ENGLISH, tr
@@ -75,7 +75,7 @@ def all_rules_text(rules: RuleSet, lang: str = ENGLISH) -> str:
     """Every house rule of the table, one per line."""
     changed = set(changed_from_preset(rules))
     lines = [tr(lang, "**House rules** (changed from the preset in bold)")]
-    for rule in AT_TABLES:
+    for rule in HOUSE_RULES:
         line = f"{tr(lang, rule.name)}: {value_words(rule, rule.read(rules), lang)}"
         lines.append(f"- **{line}**" if rule.key in changed else f"- {line}")
     return "\n".join(lines)
@@ -115,7 +115,7 @@ def menu_pages(declared: Sequence[HouseRule] = HOUSE_RULES) -> tuple[Page, ...]:
 def _pages(declared: Sequence[HouseRule], menus: int) -> tuple[Page, ...]:
     pages: list[Page] = []
     for menu in Menu:
-        rules = [rule for rule in declared if rule.menu is menu and rule.at_tables]
+        rules = [rule for rule in declared if rule.menu is menu]
         count = -(-len(rules) // menus)
         size = -(-len(rules) // count) if count else 0  # pages as even as they can be
         chunks = [tuple(rules[n : n + size]) for n in range(0, len(rules), size or 1)]

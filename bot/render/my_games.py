@@ -14,6 +14,7 @@ from bot.tables.model import Table, TableStatus
 
 PHASES = {
     Phase.BIDDING: N_("bidding"),
+    Phase.PASSING: N_("passing cards"),
     Phase.PLAYING: N_("playing"),
     Phase.HAND_OVER: N_("between hands"),
     Phase.GAME_OVER: N_("game over"),

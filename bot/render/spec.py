@@ -53,6 +53,9 @@ class Act(StrEnum):
     ANSWER_REST = "rest_answer"  # an opponent's answer to it; arg: accept | refuse
     SEAT_ASK = "seat_ask"  # between hands, ask for a computer's seat; the value is the seat
     SEAT_ANSWER = "seat_answer"  # the host's answer to it; arg: accept | decline
+    # The Nil pass (bot.render.pass_step); arg: a selection of cards and the hand.
+    PASS_PICK = "pass_pick"  # a card toggled: the selection the click makes
+    PASS = "pass"  # pass the selection
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +159,15 @@ MakeButton = Callable[[Act, str, Style, str | None], ButtonSpec]
 
 def chunk(buttons: list[ButtonSpec], size: int = MAX_PER_ROW) -> list[tuple[ButtonSpec, ...]]:
     return [tuple(buttons[i : i + size]) for i in range(0, len(buttons), size)]
+
+
+def grouped_rows(
+    groups: list[list[ButtonSpec]], rows: int = MAX_ROWS
+) -> list[tuple[ButtonSpec, ...]]:
+    """The buttons a group a row (a suit of cards), when that fits in ``rows``;
+    else five a row, the groups one after the other."""
+    grouped = [row for group in groups for row in chunk(group)]
+    return grouped if len(grouped) <= rows else chunk([b for group in groups for b in group])
 
 
 # -- Discord's limits ---------------------------------------------------------

@@ -173,6 +173,8 @@ def _game_fields(table: Table, game: Game, claim_open: bool, lang: str) -> list[
         fields = [_team_field(table, game, team, lang) for team in (0, 1)]
     if game.phase is Phase.BIDDING or game.phase is Phase.PLAYING:
         fields.append(_play_field(table, game, claim_open, lang))
+    if game.phase is Phase.PASSING:
+        fields.append(_pass_field(table, game, claim_open, lang))
     rest_claim = rest_claim_field(game, seat_labels(table, lang), lang)
     if rest_claim is not None:
         fields.append(rest_claim)
@@ -221,7 +223,7 @@ def _score_header(name: str, game: Game, side: int, lang: str) -> str:
 def _seat_line(table: Table, game: Game, seat: int, lang: str) -> str:
     """A player, with their bid and tricks (taken/bid) while a hand is on."""
     parts = [f"**{seat_name(seat, lang)}** {seat_label(table, seat, lang)}"]
-    showing_hand = game.phase is Phase.BIDDING or game.phase is Phase.PLAYING
+    showing_hand = game.phase in (Phase.BIDDING, Phase.PASSING, Phase.PLAYING)
     if showing_hand:
         bid = game.bids[seat]
         parts.append(tr(lang, "bid {bid}", bid=bid_text(bid, lang)))
@@ -301,6 +303,21 @@ def _play_field(table: Table, game: Game, claim_open: bool, lang: str) -> Field:
                     team=team_name(1 - side_of(game.rules, to_act), lang),
                 )
             )
+    return Field(name, "\n".join(lines))
+
+
+def _pass_field(table: Table, game: Game, claim_open: bool, lang: str) -> Field:
+    """Who is still choosing the cards they pass: names, never cards."""
+    labels = seat_labels(table, lang)
+    players = ", ".join(labels[s] for s in game.exchange.choosing())
+    since = f"<t:{int(game.waiting_since)}:R>"
+    line = N_("Still choosing the cards they pass: {players} (waiting since {since})")
+    lines = [tr(lang, line, players=players, since=since)]
+    late = game.waited_on()
+    if claim_open and late is not None:
+        team = team_name(1 - team_of(late), lang)
+        lines.append(tr(lang, "The turn limit has passed: {team} may claim the game.", team=team))
+    name = tr(lang, "Hand {hand} · the Nil pass", hand=game.hand_number)
     return Field(name, "\n".join(lines))
 
 

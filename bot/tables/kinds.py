@@ -53,6 +53,7 @@ COMPUTER_KINDS = frozenset(
         ActionKind.LOOK,
         ActionKind.BID,
         ActionKind.PLAY,
+        ActionKind.PASS,
         ActionKind.NEXT_HAND,
         ActionKind.CLAIM_TIMEOUT,
         ActionKind.ACCEPT_REST,

@@ -8,7 +8,6 @@ engine's copy of it, :meth:`~bot.game.state.Game.copy`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property, lru_cache
@@ -39,7 +38,6 @@ from bot.game.rules import DEFAULT_TURN_LIMIT_S, PRESETS, RuleSet, preset
 from bot.game.sides import solo
 from bot.game.state import Game
 from bot.game.types import GameResult
-from bot.i18n import N_
 
 __all__ = [
     "DEFAULT_TURN_LIMIT_S",
@@ -162,7 +160,6 @@ class TableOptions(BaseModel):
 
     @model_validator(mode="after")
     def _rules_accept(self) -> TableOptions:
-        _offered(key for key, _ in self.house.values)
         self.rules()  # the preset must accept the other choices (ValueError)
         return self
 
@@ -175,7 +172,6 @@ class TableOptions(BaseModel):
         bot.game.house writes it). Raises HouseRuleError, one line, when the
         value or the rules it makes cannot be played. Only the rules that
         differ from the table's other choices are kept."""
-        _offered((key,))
         chosen = self.house.with_value(key, read_value(by_key()[key], value))
         return self._with_house_of(apply(self.rules(), chosen))
 
@@ -188,15 +184,6 @@ class TableOptions(BaseModel):
 
 #: The options that are rules too: named like a field of RuleSet.
 RULE_CHOICES = tuple(name for name in TableOptions.model_fields if name in RuleSet.model_fields)
-
-
-def _offered(keys: Iterable[str]) -> None:
-    """Raises HouseRuleError, one line, for the first of ``keys`` whose rule
-    tables do not offer yet (bot.game.house.HouseRule.at_tables)."""
-    rules = by_key()
-    for key in keys:
-        if not rules[key].at_tables:
-            raise HouseRuleError(N_("tables do not offer the house rule {key} yet"), key=key)
 
 
 @lru_cache(maxsize=256)

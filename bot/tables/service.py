@@ -44,15 +44,7 @@ from bot.tables import lobby, seat_requests
 from bot.tables.kinds import COMPUTER_KINDS, CREATE, REMATCH, START
 from bot.tables.model import EMPTY_SEAT, OpenTable, Seat, Table, TableOptions, TableStatus
 from bot.tables.registry import Owns, Planner, TableRegistry
-from bot.tables.step import (
-    Act,
-    Write,
-    card_value,
-    check_id,
-    engine_write,
-    is_int,
-    moderator_write,
-)
+from bot.tables.step import Act, Write, card_value, check_id, engine_write, is_int, moderator_write
 from db.store import ChannelTaken, LogEntry, Store
 
 __all__ = ["REMATCH", "START", "Planner", "TableService", "random_seed"]
@@ -331,7 +323,6 @@ class TableService:
         self, table_id: int, user_id: int, version: int, seat: int, away: frozenset[int]
     ) -> Table:
         """Ask for a computer's seat between hands (see :mod:`.seat_requests`)."""
-
         return await self._write(
             table_id, user_id, version, seat_requests.ask, user_id, seat, version, away
         )
@@ -340,7 +331,6 @@ class TableService:
         self, table_id: int, user_id: int, version: int, accept: bool, away: frozenset[int]
     ) -> Table:
         """The host's answer to the waiting request for a seat."""
-
         return await self._write(
             table_id, user_id, version, seat_requests.reply, user_id, accept, version, away
         )
@@ -367,6 +357,20 @@ class TableService:
             return card_value(card, table.options.rules().deck.value)
 
         return await self._engine_act(table_id, user_id, version, ActionKind.PLAY, value)
+
+    async def pass_cards(
+        self, table_id: int, user_id: int, cards: int, version: int, hand: int
+    ) -> Table:
+        """Choose the cards (a mask) to pass in hand ``hand``'s Nil exchange.
+        A choice made against an older version of the same exchange holds:
+        the partner's pass, made meanwhile, changes nothing of it."""
+
+        def value(table: Table) -> int:
+            if not is_int(cards) or table.game is None or table.game.hand_number != hand:
+                raise refusals.StaleAction()
+            return cards
+
+        return await self._engine_act(table_id, user_id, version, ActionKind.PASS, value)
 
     async def challenge(
         self,

@@ -168,6 +168,15 @@ def check_not_ahead(table: Table, version: object) -> None:
         raise refusals.StaleAction()
 
 
+def check_this_game(table: Table, version: object) -> None:
+    """The check of a choice that holds through the partner's changes of its
+    exchange (the Nil pass): any version of the table's current game."""
+    check_not_ahead(table, version)
+    assert isinstance(version, int)
+    if version < table.game_version:
+        raise refusals.StaleAction()
+
+
 def check_host(table: Table, user_id: int) -> None:
     if user_id != table.host_id:
         if table.seat_of(user_id) is None and user_id not in table.spectators:
@@ -237,6 +246,8 @@ def engine_write(
         raise refusals.NoClaimAtStandIn()
     if kind is ActionKind.LOOK:
         check_not_ahead(table, version)  # looking depends on nothing shown
+    elif kind is ActionKind.PASS:
+        check_this_game(table, version)  # the hand is checked with the cards
     else:
         check_version(table, version)
     if table.game is None:

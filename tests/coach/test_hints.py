@@ -137,7 +137,8 @@ def test_no_hint_for_a_seat_not_on_turn() -> None:
 
 def test_every_reason_has_its_sentence() -> None:
     for why in Why:
-        reason = Reason(why, card=parse_card("7H"), other=parse_card("9H"), seat=1, number=2)
+        cards = 1 << parse_card("AS") | 1 << parse_card("KH")
+        reason = Reason(why, parse_card("7H"), parse_card("9H"), seat=1, number=2, cards=cards)
         text = reason_text(reason, NAMES)
         assert text.endswith(".") and "{" not in text
 

@@ -19,6 +19,7 @@ from bot.config import DiscordSettings
 from bot.discord_app import SpadesBot
 from bot.game.cards import parse_card
 from bot.game.types import Phase
+from bot.render.pass_step import CHOSEN_MARK
 from bot.tables.model import Table, TableStatus
 
 TABLE_TITLE = "Spades · table"
@@ -29,6 +30,8 @@ TABLE_TITLE = "Spades · table"
 UNPACED = DiscordSettings(table_edits_per_channel_s=0, rest_per_s=0, old_message_edits=0)
 
 Message = discord.Message | simcord.ResponseMessage
+#: The custom_id starts of the Nil pass's buttons (bot.render.pass_step).
+PASS_PICK, PASS_DONE = "spades:pass_pick:", "spades:pass:"
 
 
 @dataclass(frozen=True)
@@ -214,6 +217,8 @@ class World:
         user_id = table.seats[seat].user_id
         assert user_id is not None, "the table waits on a computer player"
         user = self.by_id(user_id)
+        if game.phase is Phase.PASSING:
+            return await self.pass_cards(user)
         hand = await self.editable_hand(user)
         enabled = [b for b in buttons_of(hand) if not b.disabled]
         if game.phase is Phase.BIDDING:
@@ -235,6 +240,28 @@ class World:
                 b for b in enabled if legal >> parse_card(b.custom_id.split(":")[-1], deck) & 1
             )
         return await user.click(hand, custom_id=chosen.custom_id)
+
+    async def pass_cards(
+        self, user: MemberActor, picks: int | None = None, *, press: bool = True
+    ) -> simcord.InteractionResult:
+        """The user toggles cards of their hand (the first ones not chosen)
+        until ``picks`` are chosen (default: as many as the pass asks), each
+        click redrawing the hand, then presses Pass (unless ``press`` is False)."""
+        hand = await self.editable_hand(user)
+        result: simcord.InteractionResult | None = None
+        while True:
+            toggles = [b for b in buttons_of(hand) if b.custom_id.startswith(PASS_PICK)]
+            done = next(b for b in buttons_of(hand) if b.custom_id.startswith(PASS_DONE))
+            chosen = [b for b in toggles if b.label.startswith(CHOSEN_MARK)]
+            if len(chosen) == picks or (picks is None and not done.disabled):
+                break
+            free = next(b for b in toggles if not b.disabled and b not in chosen)
+            result = await user.click(hand, custom_id=free.custom_id)
+            hand = self.message(hand.id)
+        if press:
+            result = await user.click(hand, custom_id=done.custom_id)
+        assert result is not None
+        return result
 
     async def play_until(
         self,

@@ -3,10 +3,12 @@
 Every REST request the bot made is in SimCord's log. Each is sorted by
 audience (the whole channel, or the one user an ephemeral message belongs
 to) and searched for cards, both as text (``10♥``) and as card button ids
-(``spades:play:...:TH``). A card may reach the channel only once it has been
-played in the current hand; a user may also see the cards dealt to their
-own seat. The state to compare with is recorded from the table service at
-every commit, with the position in the request log at that moment.
+(``spades:play:...:TH``, and the masks of the Nil pass's buttons). A card may
+reach the channel only once it has been played in the current hand; a user
+may also see the cards dealt to their own seat, and those their partner
+passed them once the exchange is made. The state to compare with is
+recorded from the table service at every commit, with the position in the
+request log at that moment.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 
 import simcord
 
-from bot.game.cards import RANKS, SUITS
+from bot.game.cards import RANKS, SUITS, cards_of
 from bot.render.decks import RANK_TEXT, SUIT_SYMBOLS
 from bot.tables.model import Table
 from bot.tables.service import TableService
@@ -29,6 +31,8 @@ PUBLIC = 0
 
 _TEXT_CARD = re.compile(r"(10|[2-9JQKA])([♣♦♥♠])")
 _ID_CARD = re.compile(r"spades:play:\d+:\d+:([2-9TJQKA][CDHS])")
+#: The Nil pass's buttons carry a selection of cards as a hex mask (bot.render.pass_step).
+_ID_PASS = re.compile(r"spades:pass(?:_pick)?:\d+:\d+:([0-9a-f]+)-\d+")
 _LOG_CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][CDHS])(?![A-Za-z0-9])|(10|[2-9JQKA])[♣♦♥♠]")
 
 
@@ -38,6 +42,8 @@ def cards_in_text(text: str) -> set[int]:
         found.add(SUIT_SYMBOLS.index(suit) * 13 + RANK_TEXT.index(rank))
     for name in _ID_CARD.findall(text):
         found.add(SUITS.index(name[1]) * 13 + RANKS.index(name[0]))
+    for mask in _ID_PASS.findall(text):
+        found.update(cards_of(int(mask, 16)))
     return found
 
 
@@ -156,7 +162,7 @@ class PrivacyWatch:
             if game.rest.shows(shown):
                 allowed |= {card for card in range(52) if game.hands[shown] >> card & 1}
         seat = table.seat_of(audience) if audience != PUBLIC else None
-        if seat is not None:
-            dealt = game.dealt[seat]
+        if seat is not None:  # its own cards, and those its partner passed it once exchanged
+            dealt = game.dealt[seat] | game.exchange.received(seat)
             allowed |= {card for card in range(52) if dealt >> card & 1}
         return allowed

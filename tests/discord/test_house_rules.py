@@ -64,7 +64,7 @@ async def test_the_host_sets_house_rules_and_the_game_is_played_under_them(world
     assert chosen(panel, "deck") == ["standard"]
     panel = await choose(world, alice, panel, "deck", "jokers")
     assert chosen(panel, "deck") == ["jokers"]
-    panel = await turn_to(world, alice, panel, "Bidding")
+    panel = await turn_to(world, alice, panel, "Bidding (1 of 2)")
     panel = await choose(world, alice, panel, "bidding", "whiz")
     assert chosen(panel, "bidding") == ["whiz"]
     panel = await turn_to(world, alice, panel, "Scoring (1 of 2)")
@@ -105,7 +105,7 @@ async def test_the_host_sets_house_rules_and_the_game_is_played_under_them(world
 async def test_mirror_bids_are_made_for_the_players(world: World) -> None:
     alice = world.user("alice")
     await world.new_table(alice, target=250)
-    panel = await turn_to(world, alice, await open_menus(world, alice), "Bidding")
+    panel = await turn_to(world, alice, await open_menus(world, alice), "Bidding (1 of 2)")
     await choose(world, alice, panel, "bidding", "mirror")
     await world.click(alice, "Add computer players")
     await world.click(alice, "Start")
@@ -158,7 +158,8 @@ async def test_a_combination_the_rules_refuse_changes_nothing(
     locales[alice.id] = locale
     await world.new_table(alice)
     panel = await open_menus(world, alice)
-    panel = await turn_to(world, alice, panel, "Bidding" if locale == "en-US" else "Annonces")
+    section = "Bidding (1 of 2)" if locale == "en-US" else "Annonces (1 sur 2)"
+    panel = await turn_to(world, alice, panel, section)
     panel = await choose(world, alice, panel, "bidding", "suicide")
     version = (await world.table()).version
     panel = await choose(world, alice, panel, "nil", "off")

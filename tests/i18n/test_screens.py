@@ -271,11 +271,12 @@ COUNTED = (
     CountItem(Count.VOID, suit=DIAMONDS),
     CountItem(Count.SINGLETON, suit=HEARTS),
 )
+PASSED = 1 << parse_card("AS") | 1 << parse_card("KH")
 #: A reason of each kind, with its variants: a card, the card it refers to,
 #: a seat and a number.
 HINTS: dict[str, Reason] = {
     **{
-        why.value: Reason(why, parse_card("7H"), parse_card("JC"), seat=1, number=2)
+        why.value: Reason(why, parse_card("7H"), parse_card("JC"), seat=1, number=2, cards=PASSED)
         for why in Why
         if why is not Why.BID_COUNT
     },

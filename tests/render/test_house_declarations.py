@@ -12,7 +12,6 @@ from dataclasses import replace
 import pytest
 
 from bot.game.house import (
-    AT_TABLES,
     HOUSE_RULES,
     ON,
     Conflict,
@@ -109,7 +108,7 @@ def test_a_declared_rule_gets_a_menu_of_its_section() -> None:
     menus = {
         parse(menu.custom_id.removeprefix("spades:")).arg: menu for menu in _menus(table, pages)
     }
-    assert set(menus) == {rule.key for rule in WITH_TIE if rule.at_tables}
+    assert set(menus) == {rule.key for rule in WITH_TIE}
     tie = menus["tie"]
     assert [(o.value, o.label, o.default) for o in tie.options] == [
         ("another_hand", "open (preset)", True),
@@ -123,7 +122,7 @@ def test_many_more_rules_still_get_menus_that_fit(extra: int) -> None:
     declared = (*HOUSE_RULES, *more)
     pages = menu_pages(declared)
     keys = [rule.key for page in pages for rule in page.rules]
-    assert sorted(keys) == sorted(rule.key for rule in declared if rule.at_tables)
+    assert sorted(keys) == sorted(rule.key for rule in declared)
     table = _lobby()
     for page in range(len(pages)):
         rows = house_panel(table, page, pages=pages).rows
@@ -137,11 +136,11 @@ def test_every_declared_rule_is_in_the_menus_in_every_language(lang: str) -> Non
     table = _lobby(TableOptions(house="deck=jjdd,bags=5:50,boston=200"))
     menus = _menus(table, lang=lang)
     assert sorted(parse(m.custom_id.removeprefix("spades:")).arg or "" for m in menus) == sorted(
-        rule.key for rule in AT_TABLES
+        rule.key for rule in HOUSE_RULES
     )
     catalog = read_catalog(lang) if lang != ENGLISH else None
     for rule, menu in zip(
-        sorted(AT_TABLES, key=lambda r: r.key),
+        sorted(HOUSE_RULES, key=lambda r: r.key),
         sorted(menus, key=lambda m: m.custom_id.rsplit(":", 1)[1]),
         strict=True,
     ):
@@ -197,10 +196,27 @@ def test_the_variants_rules_are_read_refused_together_and_kept_from_the_menus() 
         assert str(caught.value) == line
     assert apply(STANDARD, "teams=solo,min_team_bid=0,nil_tricks=bags,nil_pass=off")
     assert apply(STANDARD, "nil_pass=off,bidding=mirror").bidding.value == "mirror"
-    # Tables offer solo; the Nil passes stay out of the menus until tables show them.
+    # Tables offer every rule: each is in a menu.
     offered = {rule.key for page in menu_pages() for rule in page.rules}
-    assert "teams" in offered
-    assert not offered & {"nil_pass", "blind_nil_pass"}
+    assert {"teams", "nil_pass", "blind_nil_pass"} <= offered
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_menus_offer_the_nil_passes_in_every_language(lang: str) -> None:
+    table = _lobby(TableOptions(house="nil_pass=2"))
+    menus = {parse(m.custom_id.removeprefix("spades:")).arg: m for m in _menus(table, lang=lang)}
+    for key, name, chosen in (
+        ("nil_pass", "Nil pass", "2"),
+        ("blind_nil_pass", "Blind Nil pass", "off"),
+    ):
+        menu = menus[key]
+        assert menu.placeholder == tr(lang, name)
+        assert [o.value for o in menu.options] == ["off", "1", "2", "3"]
+        assert [o.value for o in menu.options if o.default] == [chosen]
+        three = next(o.label for o in menu.options if o.value == "3")
+        assert tr(lang, "{n} cards each way", n=3) in three
+        if lang != ENGLISH:
+            assert "cards each way" not in three
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.game.cards import BIG_JOKER, DECK_MASKS, LITTLE_JOKER, cards_of
-from bot.game.house import AT_TABLES, apply, house_text
+from bot.game.house import HOUSE_RULES, apply, house_text
 from bot.game.rules import PRESETS
 from bot.game.types import EndReason
 from bot.i18n import ENGLISH, TRANSLATED, tr
@@ -39,8 +39,8 @@ def test_the_rules_line_names_only_what_differs_from_the_preset() -> None:
 def test_every_rule_is_said_in_every_language(lang: str) -> None:
     text = all_rules_text(apply(PRESETS["standard"], HOUSE), lang)
     lines = text.splitlines()[1:]
-    assert len(lines) == len(AT_TABLES)  # the rules tables offer
-    for rule, line in zip(AT_TABLES, lines, strict=True):
+    assert len(lines) == len(HOUSE_RULES)
+    for rule, line in zip(HOUSE_RULES, lines, strict=True):
         assert tr(lang, rule.name) in line
     changed = [line for line in lines if line.startswith("- **")]
     assert len(changed) == 3  # deck, bidding, bags
@@ -89,7 +89,7 @@ def test_the_menus_hold_every_rule_once_with_its_value_chosen(lang: str) -> None
         pages = [b for row in spec.rows if isinstance(row, tuple) for b in row]
         assert [b.disabled for b in pages] == [n == page for n in range(len(PAGES))]
         assert {parse(b.custom_id.removeprefix("spades:")).action for b in pages} == {Act.HOUSE}
-    assert sorted(seen) == sorted(rule.key for rule in AT_TABLES)  # each once
+    assert sorted(seen) == sorted(rule.key for rule in HOUSE_RULES)  # each once
     bags = next(
         row
         for row in house_panel(table, page_of("bags") or 0).rows

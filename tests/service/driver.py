@@ -8,6 +8,7 @@ import random
 from collections.abc import Callable
 
 from bot.ai.base import Player, make_player
+from bot.game.cards import cards_of, mask_of
 from bot.game.random_play import random_card
 from bot.game.types import Phase
 from bot.game.view import view_of
@@ -103,6 +104,10 @@ class Chooser:
             return await service.bid(
                 table.id, user, rng.choice([b for b in bids if b >= 0]), version
             )
+        if game.phase is Phase.PASSING:  # any of its cards, as many as the exchange asks
+            cards = rng.sample(cards_of(view.hand), view.pass_count)
+            hand = game.hand_number
+            return await service.pass_cards(table.id, user, mask_of(cards), version, hand)
         mask = view.playable_cards if rng.random() < self.revoke_rate else view.legal_cards
         return await service.play(table.id, user, random_card(mask, rng), version)
 

@@ -10,12 +10,8 @@ import pytest
 
 from bot import refusals
 from bot.game.rules import PRESETS, Bidding, Deck
-from bot.i18n import ENGLISH, TRANSLATED
-from bot.render.refusal_text import refusal_text
-from bot.servers import ServerSettings
 from bot.tables.model import TableOptions
 from bot.tables.service import TableService
-from bot.tournament.match_tables import match_options
 from db.store import Store
 from tests.backends import table_rows
 from tests.service.driver import GUESTS, HOST, FakeClock, seated_table
@@ -113,40 +109,3 @@ async def test_a_forged_value_or_key_is_refused(service: TableService) -> None:
         await service.house_rule(table.id, HOST, table.version, "trumps", "hearts")
     with pytest.raises(refusals.StaleAction):
         await service.house_rule(table.id, HOST, table.version - 1, "deck", "jokers")
-
-
-# -- rules tables do not offer yet (HouseRule.at_tables) -----------------------------
-
-
-@pytest.mark.parametrize(("key", "value"), [("nil_pass", "2"), ("blind_nil_pass", "1")])
-async def test_a_rule_tables_do_not_offer_yet_is_refused_in_the_lobby(
-    service: TableService, key: str, value: str
-) -> None:
-    table = await service.create(1, 500, HOST)
-    with pytest.raises(refusals.BadHouseRule) as refused:
-        await service.house_rule(table.id, HOST, table.version, key, value)
-    assert refused.value.template == "tables do not offer the house rule {key} yet"
-    assert refused.value.params == {"key": key}
-    assert (await service.get(table.id)).version == table.version
-
-
-@pytest.mark.parametrize("house", ["nil_pass=1", "deck=jokers,blind_nil_pass=3"])
-def test_new_tables_server_defaults_and_tournaments_refuse_rules_not_offered(house: str) -> None:
-    with pytest.raises(refusals.BadHouseRule) as refused:
-        TableOptions.chosen(house=house)
-    assert refused.value.template == "tables do not offer the house rule {key} yet"
-    with pytest.raises(refusals.BadHouseRule):
-        match_options({"house": house})
-    # A server's defaults that hold one open tables without them.
-    options = ServerSettings(defaults={"house": house}).table_options()
-    assert options.rules().nil_pass is None and options.rules().blind_nil_pass is None
-
-
-@pytest.mark.parametrize("lang", [ENGLISH, *TRANSLATED])
-def test_the_refusal_of_a_rule_not_offered_is_one_translated_line(lang: str) -> None:
-    with pytest.raises(refusals.BadHouseRule) as refused:
-        TableOptions.chosen(house="nil_pass=3")
-    text = refusal_text(refused.value, lang) or ""
-    assert "nil_pass" in text and "\n" not in text.strip()
-    english = refusal_text(refused.value, ENGLISH)
-    assert (text == english) is (lang == ENGLISH)

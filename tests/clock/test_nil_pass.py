@@ -1,0 +1,80 @@
+"""The turn clock in the Nil pass: a late person's cards are chosen by a
+computer, said as for a late play, and a computer partner passes on its own."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.ai.base import make_player, register_level
+from bot.clock import ClockSettings
+from bot.clock.deadlines import CLAIM_MARGIN_S
+from bot.game.scoring import NIL
+from bot.game.types import Action, ActionKind, Phase
+from bot.game.view import PlayerView
+from bot.render.clock_text import reminder
+from bot.tables.model import Table
+from tests.clock.world import HOST, World
+
+DELAY = 2.0
+LIMIT = 300
+
+
+class BidsThree:
+    """A computer player that bids 3 and otherwise plays as the heuristic
+    level: the host's Nil is then the hand's only one."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.heuristic = make_player("heuristic", seed)
+
+    def decide(self, view: PlayerView) -> Action:
+        if view.phase is Phase.BIDDING:
+            return Action(ActionKind.BID, view.seat, 3)
+        return self.heuristic.decide(view)
+
+
+async def _host_bids_nil(world: World) -> Table:
+    """Three computers and the host, who bids Nil when their turn comes."""
+    register_level("bids-three-for-tests", BidsThree)
+    table = await world.table_with_computers(
+        "bids-three-for-tests", turn_limit_s=LIMIT, house="nil_pass=3"
+    )
+    for _ in range(20):
+        table = await world.current(table.id)
+        assert table.game is not None
+        if table.game.waited_on() == 0 and table.game.phase is Phase.BIDDING:
+            return await world.svc.bid(table.id, HOST, NIL, table.version)
+        await world.clock.advance(DELAY)
+    raise AssertionError("the host was never asked to bid")
+
+
+@pytest.mark.parametrize(
+    "clock_settings",
+    [ClockSettings(computer_delay_s=DELAY, stand_in_default=True, stand_in_level="heuristic")],
+)
+async def test_a_late_pass_is_chosen_by_a_computer_and_the_table_is_told(world: World) -> None:
+    table = await _host_bids_nil(world)
+    while table.game is not None and table.game.phase is Phase.BIDDING:
+        await world.clock.advance(DELAY)
+        table = await world.current(table.id)
+    game = table.game
+    assert game is not None and game.phase is Phase.PASSING
+    assert game.exchange.choosing() == (0, 2)
+    began = game.waiting_since
+    for stand_in, then in ((True, "a computer chooses them for you"), (False, "claim the win")):
+        told = reminder(table, 0, 60, stand_in=stand_in)
+        assert told is not None and "waiting for you to choose the cards you pass" in told.text
+        assert then in told.text and told.ping == (HOST,)
+    world.notifier.notes.clear()
+    # The game waits on the host, whose limit passes: a computer chooses for
+    # them, then their partner, a computer, passes.
+    await world.clock.advance(LIMIT + CLAIM_MARGIN_S + 3 * DELAY)
+    table = await world.current(table.id)
+    game = table.game
+    assert game is not None and game.phase is not Phase.PASSING
+    assert [(n.what, n.seat) for n in world.notifier.notes][-1] == ("stood_in", 0)
+    stood_in = world.notifier.of("stood_in")[0]
+    assert stood_in.at - began == LIMIT + CLAIM_MARGIN_S
+    passes = [a for a in game.actions if a.kind is ActionKind.PASS]
+    assert [a.seat for a in passes] == [0, 2]
+    assert all(a.value.bit_count() == 3 for a in passes)
+    assert game.exchange.received(0) == passes[1].value

@@ -293,17 +293,17 @@ def _play_field(table: Table, game: Game, claim_open: bool, lang: str) -> Field:
         else:
             turn = N_("**Turn:** {player} to play (waiting since {since})")
             lines.append(tr(lang, turn, player=player, since=since))
-        if claim_open and solo(game.rules):
-            lines.append(tr(lang, "The turn limit has passed: another player may claim the game."))
-        elif claim_open:
-            lines.append(
-                tr(
-                    lang,
-                    "The turn limit has passed: {team} may claim the game.",
-                    team=team_name(1 - side_of(game.rules, to_act), lang),
-                )
-            )
+        if claim_open:
+            lines.append(_claim_line(game, to_act, lang))
     return Field(name, "\n".join(lines))
+
+
+def _claim_line(game: Game, late: int, lang: str) -> str:
+    """Who may claim the game from the late seat ``late``."""
+    if solo(game.rules):
+        return tr(lang, "The turn limit has passed: another player may claim the game.")
+    team = team_name(1 - side_of(game.rules, late), lang)
+    return tr(lang, "The turn limit has passed: {team} may claim the game.", team=team)
 
 
 def _pass_field(table: Table, game: Game, claim_open: bool, lang: str) -> Field:
@@ -315,8 +315,7 @@ def _pass_field(table: Table, game: Game, claim_open: bool, lang: str) -> Field:
     lines = [tr(lang, line, players=players, since=since)]
     late = game.waited_on()
     if claim_open and late is not None:
-        team = team_name(1 - team_of(late), lang)
-        lines.append(tr(lang, "The turn limit has passed: {team} may claim the game.", team=team))
+        lines.append(_claim_line(game, late, lang))
     name = tr(lang, "Hand {hand} · the Nil pass", hand=game.hand_number)
     return Field(name, "\n".join(lines))
 

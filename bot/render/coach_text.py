@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from bot.coach.pass_review import PassEffect, PassReview
 from bot.coach.reasons import Count, CountItem, Reason, Why, count_of
 from bot.coach.review import Effect, Mistake, Review
-from bot.game.cards import SUIT_NAMES, cards_of, suit_of
+from bot.game.cards import SUIT_NAMES, suit_of
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.i18n import ENGLISH, N_, ntr, tr
-from bot.render.decks import card_text
+from bot.render.decks import card_text, cards_text
 from bot.render.refusal_text import SUIT_WORDS
 
 HINT_EMOJI = "💡"
@@ -134,7 +134,7 @@ def reason_text(reason: Reason, names: Sequence[str], lang: str = ENGLISH) -> st
         if reason.seat is not None:
             fields["name"] = names[reason.seat]
         if reason.cards:
-            fields["cards"] = " ".join(card_text(c, lang) for c in cards_of(reason.cards)[::-1])
+            fields["cards"] = cards_text(reason.cards, lang)
         return tr(lang, template, **fields)
     card = card_text(reason.card, lang) if reason.card is not None else ""
     if why is Why.TRUMP:
@@ -354,11 +354,6 @@ def review_text(review: Review, table_id: int, lang: str = ENGLISH) -> str:
     else:
         lines.append(mistake_text(review.mistake, lang, solo=review.solo))
     return "\n".join(lines)
-
-
-def cards_text(cards: int, lang: str = ENGLISH) -> str:
-    """Cards (a mask) as the reader's decks print them, highest suit first."""
-    return ", ".join(card_text(card, lang) for card in reversed(cards_of(cards)))
 
 
 def pass_text(review: PassReview, lang: str = ENGLISH) -> str:

@@ -116,6 +116,11 @@ def by_suit(mask: int) -> list[list[int]]:
     return [suit for suit in suits if suit]
 
 
+def cards_text(mask: int, lang: str = ENGLISH) -> str:
+    """Cards by suit, high to low: ``A♠ K♠ · Q♥``."""
+    return " · ".join(" ".join(card_text(c, lang) for c in suit) for suit in by_suit(mask))
+
+
 #: Put after a suit symbol, it asks for the symbol as text, drawn in the
 #: button's own colour. Discord and phones otherwise draw the suits as emoji:
 #: a black ♠ or ♣ that vanishes on a dark grey button, a red ♥ on a red one.

@@ -72,12 +72,18 @@ def rules_line(rules: RuleSet, lang: str = ENGLISH) -> str:
 
 
 def all_rules_text(rules: RuleSet, lang: str = ENGLISH) -> str:
-    """Every house rule of the table, one per line."""
+    """The house rules in play at the table, one per line, a changed one in
+    bold. A rule left off at the preset's value is not said, so the answer
+    stays one message as rules are added (the lobby's menus offer every rule)."""
     changed = set(changed_from_preset(rules))
     lines = [tr(lang, "**House rules** (changed from the preset in bold)")]
     for rule in HOUSE_RULES:
-        line = f"{tr(lang, rule.name)}: {value_words(rule, rule.read(rules), lang)}"
-        lines.append(f"- **{line}**" if rule.key in changed else f"- {line}")
+        value = rule.read(rules)
+        full = rule.key in changed
+        if not full and rule.is_off(value):
+            continue
+        line = f"{tr(lang, rule.name)}: {value_words(rule, value, lang)}"
+        lines.append(f"- **{line}**" if full else f"- {line}")
     return "\n".join(lines)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from bot.game.types import Phase
 from bot.game.view import PlayerView
 from bot.i18n import ENGLISH, ntr, tr
-from bot.render.decks import Deck, Style, by_suit, card_text
+from bot.render.decks import Deck, Style, by_suit, cards_text
 from bot.render.spec import MAX_ROWS, Act, ButtonSpec, grouped_rows
 from bot.tables.model import Table
 
@@ -73,10 +73,6 @@ def chosen(view: PlayerView, selection: int) -> int:
     return picked if picked.bit_count() <= view.pass_count else 0
 
 
-def cards_line(mask: int, lang: str) -> str:
-    return " ".join(card_text(c, lang) for suit in by_suit(mask) for c in suit)
-
-
 def pass_lines(view: PlayerView, names: Sequence[str], selection: int, lang: str) -> list[str]:
     """What the hand says of the exchange: the choice to make (and made so
     far), the cards passed or exchanged, and who is still choosing."""
@@ -95,9 +91,9 @@ def pass_lines(view: PlayerView, names: Sequence[str], selection: int, lang: str
         )
         picked = chosen(view, selection)
         count = tr(lang, "{k} of {n} chosen", k=picked.bit_count(), n=n)
-        lines.append(f"{count}: {cards_line(picked, lang)}" if picked else count)
+        lines.append(f"{count}: {cards_text(picked, lang)}" if picked else count)
     elif view.passed and not view.received:
-        cards = cards_line(view.passed, lang)
+        cards = cards_text(view.passed, lang)
         lines.append(tr(lang, "You pass {cards} to {partner}.", cards=cards, partner=partner))
     line = exchange_line(view, names, lang)
     if line:
@@ -117,9 +113,9 @@ def exchange_line(view: PlayerView, names: Sequence[str], lang: str) -> str:
     return tr(
         lang,
         "You gave {gave} to {partner} and received {received}.",
-        gave=cards_line(view.passed, lang),
+        gave=cards_text(view.passed, lang),
         partner=names[view.seat ^ 2],
-        received=cards_line(view.received, lang),
+        received=cards_text(view.received, lang),
     )
 
 

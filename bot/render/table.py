@@ -21,7 +21,7 @@ from bot.game.state import Game
 from bot.game.types import Phase
 from bot.i18n import N_, ntr, tr
 from bot.render.clock_text import duration_text
-from bot.render.decks import Style, by_suit, card_text
+from bot.render.decks import Style, cards_text
 from bot.render.hand import bid_text, trick_line, tricks_over_bid
 from bot.render.house_rules import rules_line
 from bot.render.names import seat_label, seat_labels, seat_name, seat_names, team_name
@@ -320,11 +320,6 @@ def _pass_field(table: Table, game: Game, claim_open: bool, lang: str) -> Field:
     return Field(name, "\n".join(lines))
 
 
-def shown_cards_text(mask: int, lang: str) -> str:
-    """A hand's cards by suit, high to low: ``A♠ K♠ · Q♥``."""
-    return " · ".join(" ".join(card_text(c, lang) for c in suit) for suit in by_suit(mask))
-
-
 def rest_claim_field(game: Game, labels: Sequence[str], lang: str) -> Field | None:
     """The claim waiting for answers and the cards claims showed, during play."""
     rest = game.rest
@@ -345,7 +340,7 @@ def rest_claim_field(game: Game, labels: Sequence[str], lang: str) -> Field | No
         )
     for seat in range(4):
         if rest.shows(seat) and game.hands[seat]:
-            cards = shown_cards_text(game.hands[seat], lang)
+            cards = cards_text(game.hands[seat], lang)
             lines.append(tr(lang, "{player}'s cards: {cards}", player=labels[seat], cards=cards))
     if not rest.waiting:
         lines.append(tr(lang, "The claim was refused: play goes on."))

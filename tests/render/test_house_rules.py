@@ -11,7 +11,14 @@ from bot.game.rules import PRESETS
 from bot.game.types import EndReason
 from bot.i18n import ENGLISH, TRANSLATED, tr
 from bot.render.decks import DECKS, card_text
-from bot.render.house_rules import PAGES, all_rules_text, house_panel, page_of, rules_line
+from bot.render.house_rules import (
+    PAGES,
+    all_rules_text,
+    changed_from_preset,
+    house_panel,
+    page_of,
+    rules_line,
+)
 from bot.render.results import end_of_game_text, game_record_text
 from bot.render.rules_text import rules_text
 from bot.render.spec import Act, SelectSpec, parse
@@ -36,12 +43,18 @@ def test_the_rules_line_names_only_what_differs_from_the_preset() -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_rule_is_said_in_every_language(lang: str) -> None:
-    text = all_rules_text(apply(PRESETS["standard"], HOUSE), lang)
-    lines = text.splitlines()[1:]
-    assert len(lines) == len(HOUSE_RULES)
-    for rule, line in zip(HOUSE_RULES, lines, strict=True):
-        assert tr(lang, rule.name) in line
+def test_every_rule_in_play_is_said_in_every_language(lang: str) -> None:
+    rules = apply(PRESETS["standard"], HOUSE)
+    lines = all_rules_text(rules, lang).splitlines()[1:]
+    keys = changed_from_preset(rules)
+    in_play = [r for r in HOUSE_RULES if r.key in keys or not r.is_off(r.read(rules))]
+    assert {"deck", "bidding", "bags"} <= {rule.key for rule in in_play}
+    assert {"nil_pass", "teams"}.isdisjoint(rule.key for rule in in_play)  # off: not said
+    assert len(lines) == len(in_play)
+    for rule, line in zip(in_play, lines, strict=True):
+        assert line.startswith(f"- {tr(lang, rule.name)}: ") or line.startswith(
+            f"- **{tr(lang, rule.name)}: "
+        )
     changed = [line for line in lines if line.startswith("- **")]
     assert len(changed) == 3  # deck, bidding, bags
 

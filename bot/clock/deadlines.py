@@ -51,6 +51,9 @@ class Wait:
     seat: int
     since: float
     ident: str
+    #: The people a turn waits on: its seat, or in the Nil pass every person
+    #: still choosing (they choose at once, within one limit).
+    seats: tuple[int, ...] = ()
 
 
 def claim_open_at(table: Table) -> float | None:
@@ -79,13 +82,31 @@ def wait_of(table: Table, state: TableClockState) -> Wait | None:
     seat = game.waited_on()
     if seat is None:
         return None
-    if table.seats[seat].is_computer or seat in away or forced_bid(game, seat) is not None:
+    machine = table.seats[seat].is_computer or seat in away
+    if game.phase is Phase.PASSING and not machine and not game.rest.waiting:
+        return _pass_wait(table, state, prefix)
+    if machine or forced_bid(game, seat) is not None:
         # A bid the rules leave no choice over (Mirror) is made for a person
         # at the computers' pace, without asking them.
         ident = f"computer:{prefix}:s{seat}:{game.waiting_since!r}"
         return Wait(COMPUTER, seat, game.waiting_since, ident)
     since = max(game.waiting_since, state.taken_back.get(seat, 0.0))
-    return Wait(TURN, seat, since, f"turn:{prefix}:s{seat}:{since!r}")
+    return Wait(TURN, seat, since, f"turn:{prefix}:s{seat}:{since!r}", (seat,))
+
+
+def _pass_wait(table: Table, state: TableClockState, prefix: str) -> Wait:
+    """The Nil pass waits on every person still choosing, with one limit
+    from its start: its identity names no seat, so a partner's choice keeps
+    the deadline (and its progress) for the others."""
+    game = table.game
+    assert game is not None
+    people = tuple(
+        n
+        for n in game.exchange.choosing()
+        if not table.seats[n].is_computer and n not in state.away_seats
+    )
+    since = max([game.waiting_since, *(state.taken_back.get(n, 0.0) for n in people)])
+    return Wait(TURN, people[0], since, f"turn:{prefix}:pass:{since!r}", people)
 
 
 def forced_bid(game: Game, seat: int) -> int | None:

@@ -11,7 +11,8 @@ A choice is one action, :data:`ActionKind.PASS`, whose value is the mask of
 the cards; the exchange is one immutable value of the game, ``Game.exchange``,
 replaced by each choice (:func:`apply`). While seats choose, the game waits
 on the first of them (``to_act``), so a driver that asks the seat to act
-asks each in turn; what one seat chose is in nobody's view but its own
+asks each in turn; the wait (``waiting_since``) is the whole pass's, from the
+last bid until the last choice. What one seat chose is in nobody's view but its own
 until the exchange is made, and then in its partner's.
 """
 
@@ -119,11 +120,13 @@ def apply(game: Game, seat: int, cards: object, at: float = 0.0) -> None:
         given += ((first, second, chosen[first]), (second, first, chosen[second]))
     game.exchange = Exchange(exchange.counts, (chosen[0], chosen[1], chosen[2], chosen[3]), given)
     game._log.append((ActionKind.PASS, seat, mask, at))
-    game.waiting_since = at
     choosing = game.exchange.choosing()
     if choosing:
+        # Everyone chooses at once, within one limit counted from the start
+        # of the pass: a partner's choice restarts nobody's wait.
         game.to_act = choosing[0]
     else:
+        game.waiting_since = at
         game._start_play()
 
 

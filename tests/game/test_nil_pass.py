@@ -186,10 +186,11 @@ def test_the_cards_change_hands_once_both_partners_have_chosen() -> None:
     game = passing()
     seat1, seat3 = game.hands[1], game.hands[3]
     assert phase(game) is Phase.PASSING and game.to_act == 1 and game.waited_on() == 1
+    began = game.waiting_since
     give(game, 1, "7S 8C", at=21.0)
     assert game.hands[1] == seat1 and game.hands[3] == seat3  # face down until both chose
     assert game.exchange.choosing() == (3,) and game.to_act == 3
-    assert game.waiting_since == 21.0
+    assert game.waiting_since == began < 21.0  # one wait for the whole pass
     give(game, 3, "2D 3D", at=22.0)
     assert game.hands[1] == seat1 & ~mask("7S 8C") | mask("2D 3D")
     assert game.hands[3] == seat3 & ~mask("2D 3D") | mask("7S 8C")

@@ -43,8 +43,9 @@ from cogs.threads import TableThreads
 
 log = logging.getLogger(__name__)
 
-#: Whose turn it is: hand number, seat, phase, user id.
-Turn = tuple[int, int, str, int]
+#: Whose turn it is: hand number, seat, phase, and the users told (one, or
+#: in the Nil pass every person choosing).
+Turn = tuple[int, int, str, tuple[int, ...]]
 
 
 @dataclass
@@ -86,20 +87,14 @@ class TurnNotices:
     def turn_shown(self, table: Table) -> None:
         """The table message shows ``table``: tell whoever it waits on, soon."""
         settings = self.app.settings.clock
-        game = table.game
-        seat = game.waited_on() if game is not None and table.is_open else None
-        occupant = table.seats[seat] if seat is not None else None
-        turn: Turn | None = None
-        if game is not None and seat is not None and occupant and occupant.user_id is not None:
-            phase = "claim" if game.rest.waiting else game.phase.value  # (an answer is due)
-            turn = (game.hand_number, seat, phase, occupant.user_id)
+        turn = _turn_of(table)
         notice = self._notices.get(table.id)
         if notice is None:
             if turn is None:
                 return  # nothing told, nobody to tell
             notice = _Notice(table.id, table.talk_channel_id, table.guild_id, table.language)
             self._notices[table.id] = notice
-        elif turn == notice.turn:
+        elif _told(notice.turn, turn):
             return
         notice.language, notice.turn = table.language, turn
         if notice.message_id is None:
@@ -141,8 +136,8 @@ class TurnNotices:
             notice.loaded = True
             if stored is not None:
                 notice.message_id = stored.message_id
-                if notice.turn is not None and stored.turn == _turn_text(notice.turn):
-                    return None  # that person was told before the restart: not again
+                if notice.turn is not None and _told(_stored_turn(stored.turn), notice.turn):
+                    return None  # those people were told before the restart: not again
         chosen = self._via(notice)
         if (chosen is None) != (via is None) or (
             via is not None and not self.tokens.still_fresh(via)
@@ -220,17 +215,18 @@ class TurnNotices:
 
     # -- the turn clock's messages (TurnNotifier) ------------------------------------
 
-    async def remind(self, table: Table, seat: int, left_s: float) -> None:
-        """A later turn notice: the seat is still awaited, ``left_s`` remain."""
+    async def remind(self, table: Table, seats: tuple[int, ...], left_s: float) -> None:
+        """A later turn notice: the seats are still awaited, ``left_s`` remain."""
         stand_in = self.app.snapshot(table).stand_in
-        self._say(table, clock_text.reminder(table, seat, left_s, stand_in=stand_in))
+        told = [clock_text.reminder(table, seat, left_s, stand_in=stand_in) for seat in seats]
+        self._say(table, clock_text.together(told))
 
     async def claim_open(self, table: Table) -> None:
         self._say(table, clock_text.claim_opened(table))
         self.app.publish(table, REDRAW)  # the table message offers the claim now
 
-    async def stood_in(self, table: Table, seat: int) -> None:
-        self._say(table, clock_text.stood_in(table, seat))
+    async def stood_in(self, table: Table, seats: tuple[int, ...]) -> None:
+        self._say(table, clock_text.together([clock_text.stood_in(table, s) for s in seats]))
 
     async def lobby_closed(self, table: Table) -> None:
         idle = self.app.settings.clock.lobby_idle_s
@@ -266,9 +262,33 @@ class TurnNotices:
         return POST
 
 
+def _turn_of(table: Table) -> Turn | None:
+    """The turn ``table`` waits on, if a person is to be told of it."""
+    game = table.game
+    seat = game.waited_on() if game is not None and table.is_open else None
+    if game is None or seat is None:
+        return None
+    phase = "claim" if game.rest.waiting else game.phase.value  # (an answer is due)
+    # Partners choose their passes at once: each is told at the pass's start.
+    seats = game.exchange.choosing() if phase == "passing" else (seat,)
+    users = tuple(user for n in seats if (user := table.seats[n].user_id) is not None)
+    return (game.hand_number, seat, phase, users) if users else None
+
+
+def _told(told: Turn | None, turn: Turn | None) -> bool:
+    """Whether the notice of ``told`` already tells of ``turn``: the same
+    turn, or the same pass with fewer still choosing (no second ping)."""
+    if told is None or turn is None or told == turn:
+        return told == turn
+    hand, _seat, phase, users = turn
+    told_hand, _told_seat, told_phase, told_users = told
+    same_pass = phase == told_phase == "passing" and hand == told_hand
+    return same_pass and set(users) <= set(told_users)
+
+
 def _notice_fields(notice: _Notice, turn: Turn) -> dict[str, Any]:
-    """The notice's text, pinging only the person whose turn it is."""
-    _hand, _seat, phase, user_id = turn
+    """The notice's text, pinging only the people whose turn it is (a line each)."""
+    _hand, _seat, phase, users = turn
     if phase == "bidding":
         text = N_("<@{user}>, your turn to bid at table {table}.")
     elif phase == "passing":
@@ -277,12 +297,24 @@ def _notice_fields(notice: _Notice, turn: Turn) -> dict[str, Any]:
         text = N_("<@{user}>, a claim of the rest waits for your answer at table {table}.")
     else:
         text = N_("<@{user}>, your turn to play at table {table}.")
+    lines = [tr(notice.language, text, user=user, table=notice.table_id) for user in users]
     return {
-        "content": tr(notice.language, text, user=user_id, table=notice.table_id),
-        "allowed_mentions": discord.AllowedMentions(users=[discord.Object(user_id)]),
+        "content": "\n".join(lines),
+        "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in users]),
     }
 
 
 def _turn_text(turn: Turn) -> str:
-    """The stored form of a turn: "hand:seat:phase:user"."""
-    return ":".join(str(part) for part in turn)
+    """The stored form of a turn: "hand:seat:phase:user" (users joined by
+    commas in the Nil pass)."""
+    hand, seat, phase, users = turn
+    return f"{hand}:{seat}:{phase}:{','.join(map(str, users))}"
+
+
+def _stored_turn(text: str | None) -> Turn | None:
+    """A turn in its stored form (None if unreadable)."""
+    try:
+        hand, seat, phase, users = (text or "").split(":")
+        return int(hand), int(seat), phase, tuple(int(u) for u in users.split(","))
+    except ValueError:
+        return None

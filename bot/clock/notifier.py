@@ -11,16 +11,16 @@ class TurnNotifier(Protocol):
     """The turn clock's voice. Each call follows a recorded change of the
     clock's state, so a crash loses a message rather than repeating it."""
 
-    async def remind(self, table: Table, seat: int, left_s: float) -> None:
-        """A later turn notice: the seat is still awaited; ``left_s`` remain
-        before the limit."""
+    async def remind(self, table: Table, seats: tuple[int, ...], left_s: float) -> None:
+        """A later turn notice: the seats (one, or in the Nil pass each person
+        still choosing) are still awaited; ``left_s`` remain before the limit."""
 
     async def claim_open(self, table: Table) -> None:
         """The waited-on seat is past the limit: the other team may claim.
         Never sent at a table where a computer stands in for late players."""
 
-    async def stood_in(self, table: Table, seat: int) -> None:
-        """A computer player now plays the late seat, until its owner returns."""
+    async def stood_in(self, table: Table, seats: tuple[int, ...]) -> None:
+        """A computer player now plays each late seat, until its owner returns."""
 
     async def lobby_closed(self, table: Table) -> None:
         """The lobby was idle too long and has been closed."""

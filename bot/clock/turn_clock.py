@@ -236,16 +236,14 @@ class TurnClock:
             # once, for the latest point passed (several when the bot was down).
             await self.scheduler.arm(turn_deadline(table, wait, stages, reached + 1))
             left = stages[-1] - CLAIM_MARGIN_S - now
-            for seat in wait.seats:  # (in the Nil pass, each person still choosing)
-                await self.notifier.remind(table, seat, left)
+            await self.notifier.remind(table, wait.seats, left)
             return
         await self.scheduler.consume(deadline)
         if self.stand_in(table.id):
             state = self._seats_state(table)
             away = state.away_seats | set(wait.seats)
             await self._save_seats(table, replace(state, away_seats=away))
-            for seat in wait.seats:
-                await self.notifier.stood_in(table, seat)
+            await self.notifier.stood_in(table, wait.seats)
             await self._replan(table.id)
         else:
             await self.notifier.claim_open(table)

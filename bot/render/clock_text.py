@@ -10,6 +10,7 @@ in the table's language.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.game import sides
@@ -64,6 +65,7 @@ __all__ = [
     "lobby_closed",
     "reminder",
     "stood_in",
+    "together",
 ]
 
 
@@ -125,6 +127,16 @@ def reminder(table: Table, seat: int, left_s: float, *, stand_in: bool) -> Clock
         template = _REMINDERS.get((stand_in, game.phase)) or _REMINDERS[(stand_in, Phase.PLAYING)]
     text = tr(lang, template, user=user, table=table.id, left=duration_text(lang, left_s))
     return ClockMessage(text, (user,))
+
+
+def together(messages: Sequence[ClockMessage | None]) -> ClockMessage | None:
+    """Messages for several seats at one moment (the Nil pass's partners), as
+    one: a line each, pinging each of them."""
+    kept = [m for m in messages if m is not None]
+    if not kept:
+        return None
+    pings = tuple(dict.fromkeys(user for m in kept for user in m.ping))
+    return ClockMessage("\n".join(m.text for m in kept), pings)
 
 
 def claim_opened(table: Table) -> ClockMessage | None:

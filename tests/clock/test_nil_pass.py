@@ -11,7 +11,7 @@ from bot.clock.deadlines import CLAIM_MARGIN_S
 from bot.game.scoring import NIL
 from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import PlayerView
-from bot.render.clock_text import reminder
+from bot.render.clock_text import reminder, together
 from bot.tables.model import Table
 from tests.clock.world import HOST, World
 
@@ -115,6 +115,10 @@ async def test_both_partners_are_reminded_and_a_computer_chooses_for_both_at_the
 ) -> None:
     table = await _people_pass(world)
     began = table.game.waiting_since if table.game is not None else 0.0
+    # Said to both at once, in one message that pings each.
+    told = together([reminder(table, seat, 60, stand_in=True) for seat in (0, 2)])
+    assert told is not None and told.ping == (HOST, table.seats[2].user_id)
+    assert told.text.count("waiting for you to choose the cards you pass") == 2
     await world.clock.advance(LIMIT / 2 + 1)
     assert [(n.seat, n.at - began) for n in world.notifier.of("remind")] == [
         (0, LIMIT / 2),

@@ -42,14 +42,16 @@ class RecordingNotifier:
     #: Whether an ended game's post is still to come in its thread.
     end_owed: bool = False
 
-    async def remind(self, table: Table, seat: int, left_s: float) -> None:
-        self.notes.append(Note("remind", table.id, self.clock.now(), seat, left_s))
+    async def remind(self, table: Table, seats: tuple[int, ...], left_s: float) -> None:
+        now = self.clock.now()
+        self.notes.extend(Note("remind", table.id, now, seat, left_s) for seat in seats)
 
     async def claim_open(self, table: Table) -> None:
         self.notes.append(Note("claim_open", table.id, self.clock.now()))
 
-    async def stood_in(self, table: Table, seat: int) -> None:
-        self.notes.append(Note("stood_in", table.id, self.clock.now(), seat))
+    async def stood_in(self, table: Table, seats: tuple[int, ...]) -> None:
+        now = self.clock.now()
+        self.notes.extend(Note("stood_in", table.id, now, seat) for seat in seats)
 
     async def lobby_closed(self, table: Table) -> None:
         self.notes.append(Note("lobby_closed", table.id, self.clock.now()))

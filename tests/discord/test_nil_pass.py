@@ -51,6 +51,11 @@ def at(user: MemberActor) -> str:
     return f"<@{user.id}>"
 
 
+def pass_notices(world: World) -> list[str]:
+    """The notices telling people to choose their passes, where the table talks."""
+    return [m.content for m in world.talk().history() if "choose the cards you pass" in m.content]
+
+
 def hand_cards(world: World, table: Table, user: MemberActor) -> list[int]:
     seat = table.seat_of(user.id)
     assert seat is not None and table.game is not None
@@ -70,6 +75,10 @@ async def test_a_pass_by_clicks_with_a_restart_halfway_and_the_game_to_its_end(
     shown = embed_text(world.table_message())
     assert "Hand 1 · the Nil pass" in shown
     assert f"Still choosing the cards they pass: <@{alice.id}>, <@{carol.id}> (" in shown
+    # Both partners are told at once, in one notice that pings them both.
+    told = f"choose the cards you pass at table {table.id}."
+    both_told = [f"{at(alice)}, {told}\n{at(carol)}, {told}"]
+    assert pass_notices(world) == both_told
 
     # Alice chooses three cards one click at a time, and passes them.
     hand = await world.editable_hand(alice)
@@ -100,6 +109,7 @@ async def test_a_pass_by_clicks_with_a_restart_halfway_and_the_game_to_its_end(
     assert not any(b.custom_id.startswith(PASS_PICK) for b in buttons_of(hand))
     shown = embed_text(world.table_message())
     assert f"Still choosing the cards they pass: {at(carol)} (" in shown
+    assert pass_notices(world) == both_told  # Carol was told already: not pinged again
 
     # Carol chooses one card, then the bot stops as a crash would.
     carol_hand = await world.editable_hand(carol)
@@ -107,6 +117,7 @@ async def test_a_pass_by_clicks_with_a_restart_halfway_and_the_game_to_its_end(
     assert "1 of 3 chosen" in world.message(carol_hand.id).content
     await world.restart()
     watch.watch(world.bot.app.tables)
+    assert pass_notices(world) == both_told  # nor after the restart
 
     # Her hand, drawn by the old bot, carries her choice on: two more, and Pass.
     carol_hand = world.message(carol_hand.id)

@@ -43,14 +43,14 @@ class Note:
 class RecordingNotifier:
     notes: list[Note] = field(default_factory=list)
 
-    async def remind(self, table: Table, seat: int, left_s: float) -> None:
-        self.notes.append(Note("remind", table.id, seat))
+    async def remind(self, table: Table, seats: tuple[int, ...], left_s: float) -> None:
+        self.notes.extend(Note("remind", table.id, seat) for seat in seats)
 
     async def claim_open(self, table: Table) -> None:
         self.notes.append(Note("claim_open", table.id))
 
-    async def stood_in(self, table: Table, seat: int) -> None:
-        self.notes.append(Note("stood_in", table.id, seat))
+    async def stood_in(self, table: Table, seats: tuple[int, ...]) -> None:
+        self.notes.extend(Note("stood_in", table.id, seat) for seat in seats)
 
     async def lobby_closed(self, table: Table) -> None:
         self.notes.append(Note("lobby_closed", table.id))

@@ -1,7 +1,8 @@
 """Turn notices, and the turn clock's other messages, in the tables' channels.
 
 A turn notice tells the person a table waits on that it is their turn,
-pinging only them. The first comes ``[clock] first_notice_s`` after the
+pinging only them (in the Nil pass: every person still choosing, each on a
+line, told once for the whole pass). The first comes ``[clock] first_notice_s`` after the
 table message shows the turn (a quick player is not pinged), in place of
 the table's last one: one such notice per table in the channel at a time,
 recorded in the database so a restart neither repeats it nor forgets to

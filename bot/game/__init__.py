@@ -16,8 +16,9 @@ one with jokers: :mod:`bot.game.cards`). The rules are one
   (open, Suicide, Mirror, Whiz) and a team minimum narrow the bids a seat is
   offered (:mod:`bot.game.bidding`).
 * ``PASSING``: under ``nil_pass`` or ``blind_nil_pass``, a Nil bidder and its
-  partner each ``pass`` that many cards to the other, face down
-  (:mod:`bot.game.passing`); skipped when no side has exactly one Nil.
+  partner each ``pass`` that many cards to the other, face down, at once and
+  within one wait from the last bid (:mod:`bot.game.passing`); skipped when
+  no side has exactly one Nil.
 * ``PLAYING``: 13 tricks. The dealer's next seat leads the first under the
   rules' first-lead option; players follow suit; spades trump; nobody leads a
   spade before spades are broken (by any spade played, or only by one played

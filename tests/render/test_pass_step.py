@@ -123,13 +123,15 @@ def test_each_hand_says_what_it_gave_and_received_and_no_one_else_s() -> None:
 @pytest.mark.parametrize("claim_open", [False, True])
 def test_the_table_message_names_who_is_choosing_never_the_cards(claim_open: bool) -> None:
     game = _passing()
+    began = int(game.waiting_since)
     game.apply(Action(ActionKind.PASS, NIL_SEAT, mask_of(cards_of(game.hands[NIL_SEAT])[:3]), 11.0))
     table = _table(game)
     spec = table_message(table, claim_open=claim_open)
     assert spec.embed is not None
     (field,) = [f for f in spec.embed.fields if f.name == "Hand 1 · the Nil pass"]
-    assert field.value.startswith(
-        "Still choosing the cards they pass: <@13> (waiting since <t:11:R>)"
+    # The partner has waited since the pass began, not since the Nil bidder passed.
+    assert began < 11 and field.value.startswith(
+        f"Still choosing the cards they pass: <@13> (waiting since <t:{began}:R>)"
     )
     assert ("may claim the game" in field.value) is claim_open
     shown = "\n".join(f.value for f in spec.embed.fields)

@@ -2,14 +2,14 @@
 
 A turn notice tells the person a table waits on that it is their turn,
 pinging only them (in the Nil pass: every person still choosing, each on a
-line, told once for the whole pass). The first comes ``[clock] first_notice_s`` after the
-table message shows the turn (a quick player is not pinged), in place of
-the table's last one: one such notice per table in the channel at a time,
-recorded in the database so a restart neither repeats it nor forgets to
-delete it. The later ones come from the turn clock, at the points ``[clock]
-notice_*`` name, and say how long is left. The clock's other messages (the
-claim opening, a stand-in taking over, an idle lobby closed) go out the same
-way.
+line, told once for the whole pass). The first comes ``[clock]
+first_notice_s`` after the table message shows the turn (a quick player is
+not pinged), in place of the table's last one: one such notice per table in
+the channel at a time, recorded in the database so a restart neither repeats
+it nor forgets to delete it. The later ones come from the turn clock, at
+the points ``[clock] notice_*`` name, and say how long is left. The clock's
+other messages (the claim opening, a stand-in taking over, an idle lobby
+closed) go out the same way.
 
 :class:`TurnNotices` is the turn clock's notifier (``TurnNotifier``). Every
 message waits in the :class:`~cogs.outbox.Outbox`'s line: each table has at
@@ -96,6 +96,8 @@ class TurnNotices:
             notice = _Notice(table.id, table.talk_channel_id, table.guild_id, table.language)
             self._notices[table.id] = notice
         elif _told(notice.turn, turn):
+            if notice.message_id is None:
+                notice.turn = turn  # not posted yet: it names only those still choosing
             return
         notice.language, notice.turn = table.language, turn
         if notice.message_id is None:

@@ -11,9 +11,9 @@ A choice is one action, :data:`ActionKind.PASS`, whose value is the mask of
 the cards; the exchange is one immutable value of the game, ``Game.exchange``,
 replaced by each choice (:func:`apply`). While seats choose, the game waits
 on the first of them (``to_act``), so a driver that asks the seat to act
-asks each in turn; the wait (``waiting_since``) is the whole pass's, from the
-last bid until the last choice. What one seat chose is in nobody's view but its own
-until the exchange is made, and then in its partner's.
+asks each in turn; the wait (``waiting_since``) is the whole pass's, from
+the last bid until the last choice. What one seat chose is in nobody's view
+but its own until the exchange is made, and then in its partner's.
 """
 
 from __future__ import annotations

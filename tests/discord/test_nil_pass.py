@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from simcord import MemberActor
 
 from bot.game.cards import cards_of, mask_of
@@ -230,3 +231,19 @@ async def test_the_hint_suggests_a_pass_to_each_partner(world: World) -> None:
         result = await user.click(hand, label="Hint")
         assert result.response is not None and result.response.ephemeral
         assert start in result.response.content, result.response.content
+
+
+@pytest.mark.parametrize("table_settings", [{"turn_ping_delay_s": 30.0}])
+async def test_a_partner_who_passes_before_the_notice_is_not_pinged(world: World) -> None:
+    people = [world.user(n) for n in PEOPLE]
+    alice, carol = people[0], people[2]
+    await world.seat_four(*people, house="nil_pass=3")
+    await world.click(alice, "Start")
+    table = await world.play_until(passing, bid=nil_for((1, alice)))
+    await world.pass_cards(alice)  # before the first notice is due
+    after = await world.table()
+    assert after.game is not None and after.game.exchange.choosing() == (2,)
+    for _second in range(32):
+        await world.env.advance_time(1)
+    told = f"choose the cards you pass at table {table.id}."
+    assert pass_notices(world) == [f"{at(carol)}, {told}"]

@@ -20,7 +20,7 @@ from tests.discord.harness import UNPACED, World
 
 HOUR = 3600
 
-pytestmark = pytest.mark.simcord(settle_timeout=0.5)
+pytestmark = pytest.mark.simcord(settle_timeout=5.0)
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from bot.game.types import EndReason
 from tests.discord.harness import UNPACED, World, embed_text, labels_of
 
 HOUR = 3600
-pytestmark = pytest.mark.simcord(settle_timeout=0.5)
+pytestmark = pytest.mark.simcord(settle_timeout=5.0)
 
 
 @pytest.fixture

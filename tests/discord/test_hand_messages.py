@@ -18,7 +18,7 @@ from bot.tables.model import Table
 from tests.discord.harness import World, buttons_of
 from tests.discord.privacy import PrivacyWatch
 
-pytestmark = pytest.mark.simcord(settle_timeout=2.0)
+pytestmark = pytest.mark.simcord(settle_timeout=5.0)
 
 MINUTE = 60.0
 

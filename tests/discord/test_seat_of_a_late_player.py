@@ -11,7 +11,7 @@ from tests.discord.harness import World, labels_of
 from tests.discord.test_claim import HOUR, settings  # noqa: F401 (settings: a fixture)
 from tests.discord.test_seat_takeover import ask, seat_menu
 
-pytestmark = pytest.mark.simcord(settle_timeout=0.5)
+pytestmark = pytest.mark.simcord(settle_timeout=5.0)
 
 
 async def test_the_seat_of_a_late_player_goes_to_a_watcher(world: World) -> None:

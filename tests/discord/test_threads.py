@@ -12,7 +12,7 @@ from tests.discord.harness import World, embed_text, finished
 
 # A generous wall-clock bound: a loaded 2-core machine needs more than half
 # a second for the busiest step (a thread started while a game is dealt).
-pytestmark = pytest.mark.simcord(settle_timeout=2.0)
+pytestmark = pytest.mark.simcord(settle_timeout=5.0)
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from tests.discord.harness import Button, World, buttons_of
 from tests.discord.test_languages import locales  # noqa: F401 (a fixture)
 from tests.discord.tournament_harness import Cup, final_under_way
 
-pytestmark = pytest.mark.simcord(settle_timeout=2.0)
+pytestmark = pytest.mark.simcord(settle_timeout=5.0)
 
 
 async def test_two_teams_play_a_final(world: World) -> None:

@@ -17,7 +17,7 @@ from cogs.tournament_desk import TournamentDesk
 from tests.discord.harness import World, embed_text, labels_of
 from tests.discord.tournament_harness import Cup, final_under_way
 
-pytestmark = pytest.mark.simcord(settle_timeout=2.0)
+pytestmark = pytest.mark.simcord(settle_timeout=5.0)
 
 
 async def test_a_decision_ends_the_match_table_in_play(world: World) -> None:

@@ -22,8 +22,9 @@ from tests.discord.conftest import fast_settings
 from tests.discord.harness import World
 
 ROOT = Path(__file__).resolve().parents[2]
-#: Docker waits 10 s before it kills; the bot's own grace is 3 s.
-STOPPED_WITHIN_S = 5.0
+#: Docker waits 10 s before it kills; the bot's own grace is 3 s, and the
+#: rest is room for a CI machine whose cores are busy with other tests.
+STOPPED_WITHIN_S = 8.0
 START_TIMEOUT_S = 120
 #: From this long after the process starts, SIGTERM is a clean stop (status 0);
 #: before, while Python itself starts, dying of the signal is fine.

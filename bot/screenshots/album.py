@@ -142,7 +142,9 @@ async def make_album(album: Album, make_bot: MakeBot) -> list[Path]:
         if not isinstance(bot, discord.Client):
             raise TypeError(f"the album plays a Discord client, not {type(bot).__name__}")
         try:
-            async with simcord.run(bot) as env:
+            # The replay scene has the coach review a whole game in a worker
+            # thread before the bot settles; a busy machine needs more than 5 s.
+            async with simcord.run(bot, settle_timeout=60.0) as env:
                 env.backend.bot_user.name = BOT_NAME
                 await bot.sync_commands()
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import pytest
 import simcord
 from PIL import Image
 
@@ -18,6 +19,10 @@ from bot.tables.model import Table, TableStatus
 from tests.discord.harness import World, buttons_of, components_of, finished
 from tests.discord.privacy import PrivacyWatch
 from tests.discord.test_admin import moderator
+
+# A finished game's replay has the coach review it in a worker thread, which
+# the bot must finish before it settles; a loaded machine needs more than 5 s.
+pytestmark = pytest.mark.simcord(settle_timeout=30.0)
 
 REPLAY = "spades-replay"
 

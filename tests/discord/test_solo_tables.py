@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 import discord
+import pytest
 from simcord import InteractionResult, MemberActor
 
 from bot.ai.rest_claim import claim_holds
@@ -25,6 +26,10 @@ from tests.discord.privacy import PrivacyWatch, Sent
 from tests.discord.test_house_rules import choose, chosen, open_menus
 from tests.discord.test_replay import picture_of
 from tests.discord.test_rest_claim import alice_to_play
+
+# A finished game's replay has the coach review it in a worker thread, which
+# the bot must finish before it settles; a loaded machine needs more than 5 s.
+pytestmark = pytest.mark.simcord(settle_timeout=30.0)
 
 ORDINALS = ("1st", "2nd", "3rd", "4th")
 SOLO_LOBBY = "Solo: each player plays on their own."

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import discord
@@ -11,7 +10,7 @@ from bot.app import SpadesApp
 from bot.i18n import tr
 from bot.tables.model import Table, TableOptions
 from cogs.errors import InteractionRefused
-from cogs.guilds import server_of
+from cogs.guilds import post_to, server_of
 from cogs.languages import private_language
 from cogs.outbox import POST, Outbox, Route
 
@@ -71,12 +70,12 @@ async def announce_table(app: SpadesApp, outbox: Outbox, bot: discord.Client, ta
     )
 
     async def send() -> Route:
-        channel = bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         # The table itself is there: a lost mention is not worth a retry.
-        with contextlib.suppress(discord.HTTPException):
-            await channel.send(
-                text, allowed_mentions=discord.AllowedMentions(roles=[discord.Object(role)])
-            )
+        mention = discord.AllowedMentions(roles=[discord.Object(role)])
+        what = f"the notice of table {table.id}"
+        await post_to(
+            bot, table.channel_id, table.guild_id, what, content=text, allowed_mentions=mention
+        )
         return POST
 
     outbox.put(("notify", table.id), send)

@@ -113,23 +113,16 @@ class ReplayDesk:
             "view": to_view(spec),
         }
 
-    async def _coach(self, replay: Replay, index: int, lang: str) -> tuple[list[str], bool]:
-        """The coach's lines for the frame, and whether the review is still under way."""
-        review = await self.replays.review(replay)
-        if review is None:
-            return [], True
-        names = await self._seat_names(replay, lang)
-        return coach_lines(replay.frames[index], review, names, lang), False
-
     async def _drawn(
         self, interaction: discord.Interaction[Any], replay: Replay, index: int, lang: str
     ) -> tuple[list[str], bool, bytes]:
-        """The frame's coach lines, whether they are still coming, and its picture."""
-        coach, reviewing = await self._coach(replay, index, lang)
-        design = deck(await self.app.deck_of(interaction.user.id)).name
+        """The frame's coach lines, whether the review is still under way, and its picture."""
+        review = await self.replays.review(replay)
         names = await self._seat_names(replay, lang)
+        coach = [] if review is None else coach_lines(replay.frames[index], review, names, lang)
+        design = deck(await self.app.deck_of(interaction.user.id)).name
         scene = frame_scene(replay, index, names, coach[0] if coach else "", lang)
-        return coach, reviewing, await asyncio.to_thread(render_frame, scene, design, lang)
+        return coach, review is None, await asyncio.to_thread(render_frame, scene, design, lang)
 
     async def _share(
         self, interaction: discord.Interaction[Any], replay: Replay, index: int

@@ -15,14 +15,6 @@ from cogs.languages import private_language
 from cogs.outbox import POST, Outbox, Route
 
 
-def _channel_of(interaction: discord.Interaction[Any]) -> int | None:
-    """The channel an interaction counts as coming from: a thread's parent."""
-    channel = interaction.channel
-    if isinstance(channel, discord.Thread):
-        return channel.parent_id
-    return interaction.channel_id
-
-
 async def opening_options(
     interaction: discord.Interaction[Any], app: SpadesApp, **chosen: Any
 ) -> TableOptions:
@@ -32,7 +24,10 @@ async def opening_options(
     guild = server_of(interaction) if limited else interaction.guild
     # Channels deleted since they were listed are left out; none left: anywhere.
     listed = [c for c in settings.channels if guild is None or guild.get_channel(c) is not None]
-    if listed and _channel_of(interaction) not in listed:
+    # A thread counts as its channel.
+    channel = interaction.channel
+    here = channel.parent_id if isinstance(channel, discord.Thread) else interaction.channel_id
+    if listed and here not in listed:
         channels = ", ".join(f"<#{c}>" for c in listed)
         raise InteractionRefused(
             tr(private_language(interaction), "Tables open only in: {channels}", channels=channels)

@@ -76,7 +76,7 @@ async def post_to(
     try:
         await channel.send(**fields)
     except discord.HTTPException as exc:
-        log.info("%s not posted in %d: %s", what, channel_id, exc)
+        log.warning("%s not posted in %d: %s", what, channel_id, exc)
         return False
     return True
 

@@ -40,7 +40,7 @@ from bot.tables.model import Table
 from bot.tables.service import random_seed
 from bot.tournament.service import TournamentService
 from cogs import fail_fast
-from cogs.admin import AdminCog
+from cogs.admin import AdminCog, SeasonGroup, SeasonPosts
 from cogs.coach import CoachDesk
 from cogs.components import PATTERN, ComponentHandler, SpadesComponent, handle_components
 from cogs.errors import on_tree_error, report, say
@@ -52,7 +52,6 @@ from cogs.notices import TurnNotices
 from cogs.outbox import Budget, Outbox
 from cogs.presenter import TablePresenter
 from cogs.replay import ReplayDesk
-from cogs.seasons import SeasonGroup, SeasonPosts
 from cogs.shared_budget import SharedBudget
 from cogs.spades import SpadesCog, Subcommand
 from cogs.table_tokens import TableTokens

@@ -1,10 +1,14 @@
-"""``/spades-admin ...``: a server's own settings, for its moderators.
+"""``/spades-admin ...``: a server's own settings and seasons, for its moderators.
 
 A top-level command, because Discord applies a default permission only to one; the
-permission is checked again on every use, since a server's grant does not give it."""
+permission is checked again on every use, since a server's grant does not give it.
+
+A closed season's final leaderboard goes to the results channel through the outbox
+once: the store marks it posted when Discord answered, so a restart posts only those owed."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
@@ -14,12 +18,17 @@ from discord.ext import commands
 
 from bot import refusals
 from bot.app import COMPUTER_LEVELS, Origin, SpadesApp
-from bot.i18n import N_, tr
+from bot.i18n import ENGLISH, N_, resolve, tr
+from bot.render import leaderboard as screens
 from bot.servers import ServerSettings
+from bot.stats.leaderboard import SortKey
+from bot.stats.seasons import Season
 from bot.tables.model import TableOptions
-from cogs.errors import InteractionRefused
-from cogs.guilds import server_of
+from cogs.components import to_embed
+from cogs.errors import answer, refused
+from cogs.guilds import post_to, server_of
 from cogs.languages import private_language
+from cogs.outbox import POST, Outbox, Route
 from cogs.spades import (
     HOUSE_LENGTH,
     NEW_TABLE_HELP,
@@ -27,6 +36,8 @@ from cogs.spades import (
     NEW_TABLE_WORDS,
     house_option,
 )
+
+log = logging.getLogger(__name__)
 
 #: A role or channel setting is set to the one given, or cleared (none).
 CLEAR_CHOICES = [Choice(name=N_("set"), value="set"), Choice(name=N_("clear"), value="clear")]
@@ -36,44 +47,34 @@ REASON_LENGTH = 300
 ROLE_HELP = N_("The role (leave out with clear)")
 
 
-def _refuse(
-    interaction: discord.Interaction[Any], text: str, **values: object
-) -> InteractionRefused:
-    return InteractionRefused(tr(private_language(interaction), text, **values))
-
-
-def _may_manage(interaction: discord.Interaction[Any]) -> None:
-    """Ask every time: a server may grant the command to members who cannot manage it."""
+def _may_manage(interaction: discord.Interaction[Any]) -> int:
+    """The server's id, the caller asked every time if they manage it: a server may
+    grant the command to members who cannot."""
     if interaction.guild_id is None or not interaction.permissions.manage_guild:
-        raise _refuse(
+        raise refused(
             interaction, N_("Only members who may manage this server change its settings.")
         )
+    return interaction.guild_id
 
 
 def _own_channel(interaction: discord.Interaction[Any], channel: Channel) -> int:
     guild = server_of(interaction)
     if guild is None or channel.guild.id != guild.id:
-        raise _refuse(interaction, N_("That channel is not on this server."))
+        raise refused(interaction, N_("That channel is not on this server."))
     if guild.get_channel(channel.id) is None:
-        raise _refuse(interaction, N_("That channel no longer exists."))
+        raise refused(interaction, N_("That channel no longer exists."))
     return channel.id
 
 
 def _own_role(interaction: discord.Interaction[Any], role: discord.Role) -> int:
     guild = server_of(interaction)
     if guild is None or role.guild.id != guild.id:
-        raise _refuse(interaction, N_("That role is not on this server."))
+        raise refused(interaction, N_("That role is not on this server."))
     if guild.get_role(role.id) is None:
-        raise _refuse(interaction, N_("That role no longer exists."))
+        raise refused(interaction, N_("That role no longer exists."))
     if role.is_default():
-        raise _refuse(interaction, N_("Choose a role other than @everyone."))
+        raise refused(interaction, N_("Choose a role other than @everyone."))
     return role.id
-
-
-async def _answer(interaction: discord.Interaction[Any], text: str, **values: object) -> None:
-    await interaction.response.send_message(
-        tr(private_language(interaction), text, **values), ephemeral=True
-    )
 
 
 def _defaults_shown(settings: ServerSettings) -> str:
@@ -117,7 +118,7 @@ class ChannelsGroup(app_commands.Group, name="channels", description=N_("Where t
         added = _own_channel(interaction, channel)
         if added not in settings.channels:
             await self.admin.change(interaction, channels=(*settings.channels, added))
-        await _answer(interaction, N_("Tables may open in {channel}."), channel=channel.mention)
+        await answer(interaction, N_("Tables may open in {channel}."), channel=channel.mention)
 
     @app_commands.command(name="remove", description=N_("No longer allow tables in a channel"))
     @app_commands.describe(channel=N_("A text channel of this server"))
@@ -125,19 +126,19 @@ class ChannelsGroup(app_commands.Group, name="channels", description=N_("Where t
         settings = await self.admin.settings(interaction)
         removed = _own_channel(interaction, channel)
         if removed not in settings.channels:
-            raise _refuse(interaction, N_("{channel} is not in the list."), channel=channel.mention)
+            raise refused(interaction, N_("{channel} is not in the list."), channel=channel.mention)
         kept = tuple(c for c in settings.channels if c != removed)
         await self.admin.change(interaction, channels=kept)
-        await _answer(interaction, N_("{channel} left the list."), channel=channel.mention)
+        await answer(interaction, N_("{channel} left the list."), channel=channel.mention)
 
     @app_commands.command(name="list", description=N_("The channels where tables may open"))
     async def list_channels(self, interaction: discord.Interaction[Any]) -> None:
         settings = await self.admin.settings(interaction)
         if not settings.channels:
-            await _answer(interaction, N_("Tables may open in any channel."))
+            await answer(interaction, N_("Tables may open in any channel."))
             return
         channels = ", ".join(f"<#{c}>" for c in settings.channels)
-        await _answer(interaction, N_("Tables may open only in: {channels}"), channels=channels)
+        await answer(interaction, N_("Tables may open only in: {channels}"), channels=channels)
 
 
 @app_commands.guild_only()
@@ -152,8 +153,7 @@ class AdminGroup(
 
     async def settings(self, interaction: discord.Interaction[Any]) -> ServerSettings:
         """The server's settings, once the caller is known to manage it."""
-        _may_manage(interaction)
-        return await self.app.servers.of(interaction.guild_id)
+        return await self.app.servers.of(_may_manage(interaction))
 
     async def change(self, interaction: discord.Interaction[Any], **changes: Any) -> ServerSettings:
         assert interaction.guild_id is not None  # checked by settings()
@@ -165,16 +165,18 @@ class AdminGroup(
         setting: str,
         role: discord.Role | None,
         action: str,
-    ) -> bool:
-        """Set or clear one role setting; whether it is now set."""
+        texts: tuple[str, str],
+    ) -> None:
+        """Set or clear one role setting, and answer with ``texts`` (set, cleared)."""
         await self.settings(interaction)
         if action == "clear":
             await self.change(interaction, **{setting: None})
-            return False
+            await answer(interaction, texts[1])
+            return
         if role is None:
-            raise _refuse(interaction, N_("Choose a role, or clear."))
+            raise refused(interaction, N_("Choose a role, or clear."))
         await self.change(interaction, **{setting: _own_role(interaction, role)})
-        return True
+        await answer(interaction, texts[0], role=role.mention)
 
     @app_commands.command(name="host-role", description=N_("Only members with a role open tables"))
     @app_commands.describe(role=ROLE_HELP, action=N_("set, or clear for everyone"))
@@ -185,13 +187,11 @@ class AdminGroup(
         role: discord.Role | None = None,
         action: str = "set",
     ) -> None:
-        if await self.set_role(interaction, "host_role", role, action):
-            assert role is not None
-            await _answer(
-                interaction, N_("Only members with {role} may open tables."), role=role.mention
-            )
-        else:
-            await _answer(interaction, N_("Everyone may open tables again."))
+        texts = (
+            N_("Only members with {role} may open tables."),
+            N_("Everyone may open tables again."),
+        )
+        await self.set_role(interaction, "host_role", role, action, texts)
 
     @app_commands.command(name="notify-role", description=N_("A role mentioned by each new table"))
     @app_commands.describe(role=ROLE_HELP, action=N_("set, or clear for nobody"))
@@ -202,11 +202,8 @@ class AdminGroup(
         role: discord.Role | None = None,
         action: str = "set",
     ) -> None:
-        if await self.set_role(interaction, "notify_role", role, action):
-            assert role is not None
-            await _answer(interaction, N_("New tables mention {role}."), role=role.mention)
-        else:
-            await _answer(interaction, N_("New tables mention nobody."))
+        texts = (N_("New tables mention {role}."), N_("New tables mention nobody."))
+        await self.set_role(interaction, "notify_role", role, action, texts)
 
     @app_commands.command(
         name="results-channel", description=N_("A channel where every finished game is announced")
@@ -223,15 +220,14 @@ class AdminGroup(
         action: str = "set",
     ) -> None:
         await self.settings(interaction)
-        if action == "clear" or channel is None:
-            if action != "clear":
-                raise _refuse(interaction, N_("Choose a channel, or clear."))
+        if action == "clear":
             await self.change(interaction, results_channel=None)
-            await _answer(interaction, N_("Finished games are announced only at their table."))
+            await answer(interaction, N_("Finished games are announced only at their table."))
             return
-        chosen = _own_channel(interaction, channel)
-        await self.change(interaction, results_channel=chosen)
-        await _answer(
+        if channel is None:
+            raise refused(interaction, N_("Choose a channel, or clear."))
+        await self.change(interaction, results_channel=_own_channel(interaction, channel))
+        await answer(
             interaction, N_("Finished games are announced in {channel}."), channel=channel.mention
         )
 
@@ -285,7 +281,7 @@ class AdminGroup(
             TableOptions.chosen(**defaults)
         except (refusals.Malformed, refusals.BadHouseRule) as exc:
             why = exc.line if isinstance(exc, refusals.BadHouseRule) else str(exc)
-            raise _refuse(
+            raise refused(
                 interaction, N_("Those defaults do not fit together: {why}"), why=why
             ) from None
         level = computer_level or (None if reset else settings.computer_level)
@@ -295,7 +291,7 @@ class AdminGroup(
             interaction, defaults=defaults, computer_level=level, replays_shared=share_replays
         )
         shown = _defaults_shown(updated) or tr(private_language(interaction), "none")
-        await _answer(interaction, N_("Defaults of a new table: {defaults}"), defaults=shown)
+        await answer(interaction, N_("Defaults of a new table: {defaults}"), defaults=shown)
 
     @app_commands.command(name="end", description=N_("End any table of this server"))
     @app_commands.describe(
@@ -312,12 +308,12 @@ class AdminGroup(
         try:
             ended = await self.app.end_by_moderator(origin, table, interaction.user.id, reason)
         except refusals.UnknownTable:
-            raise _refuse(
+            raise refused(
                 interaction, N_("There is no table {table} on this server."), table=table
             ) from None
         except refusals.TableClosed:
-            raise _refuse(interaction, N_("Table {table} is already over."), table=table) from None
-        await _answer(interaction, N_("Table {table} is ended."), table=ended.id)
+            raise refused(interaction, N_("Table {table} is already over."), table=table) from None
+        await answer(interaction, N_("Table {table} is ended."), table=ended.id)
 
     @app_commands.command(name="show", description=N_("Every Spades setting of this server"))
     async def show(self, interaction: discord.Interaction[Any]) -> None:
@@ -338,3 +334,75 @@ class AdminCog(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.tree.remove_command(self.group.name)
+
+
+class SeasonPosts:
+    """Posts a closed season's final leaderboard to the results channel, once."""
+
+    def __init__(self, client: discord.Client, app: SpadesApp, outbox: Outbox) -> None:
+        self.client = client
+        self.app = app
+        self.outbox = outbox
+
+    async def post_owed(self) -> None:
+        """The posts a stop left unmade (after a restart)."""
+        for season in await self.app.stats.seasons_owed():
+            await self.post(season)
+
+    async def post(self, season: Season) -> None:
+        settings = await self.app.servers.of(season.guild_id)
+        channel_id = settings.results_channel
+        if channel_id is None:
+            await self.app.stats.season_posted(season, self.app.now())
+            return
+        lang = resolve(settings.defaults.get("language") or ENGLISH)
+        key = ("season", season.guild_id, season.number)
+
+        async def send() -> Route:
+            stats = self.app.stats
+            if not await stats.owes_season_post(season):
+                return None  # posted already (found owed twice)
+            page = await stats.leaderboard(season.guild_id, SortKey.RATING, 0, season.number)
+            guild = self.client.get_guild(season.guild_id)
+            spec = screens.season_closed_message(season, page, guild.name if guild else "", lang)
+            assert spec.embed is not None
+            await post_to(
+                self.client,
+                channel_id,
+                season.guild_id,
+                f"season {season.number} of {season.guild_id}",
+                content=spec.content,
+                embed=to_embed(spec.embed),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            await stats.season_posted(season, self.app.now())
+            return POST
+
+        self.outbox.put(key, send)
+
+
+class SeasonGroup(
+    app_commands.Group, name="season", description=N_("Seasons of this server's leaderboard")
+):
+    def __init__(self, admin: AdminGroup, posts: SeasonPosts) -> None:
+        super().__init__(parent=admin)
+        self.app = admin.app
+        self.posts = posts
+
+    @app_commands.command(name="start", description=N_("Close this season and start a new one"))
+    @app_commands.describe(name=N_("The new season's name (up to 40 characters)"))
+    async def start(self, interaction: discord.Interaction[Any], name: str) -> None:
+        guild_id = _may_manage(interaction)
+        closed, started = await self.app.stats.start_season(guild_id, name, self.app.now())
+        await self.posts.post(closed)
+        label = screens.season_label(closed, private_language(interaction))
+        text = N_("{closed} is closed and kept. {name} begins: ratings start afresh.")
+        await answer(interaction, text, closed=label, name=started)
+
+    @app_commands.command(name="show", description=N_("This server's seasons and their dates"))
+    async def show(self, interaction: discord.Interaction[Any]) -> None:
+        seasons = await self.app.stats.seasons(_may_manage(interaction))
+        text = screens.seasons_text(seasons, private_language(interaction))
+        await interaction.response.send_message(
+            text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )

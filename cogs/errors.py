@@ -14,6 +14,8 @@ from discord import app_commands
 from bot.i18n import ENGLISH, N_, tr
 from bot.refusals import ServerNotKnown, as_refusal
 from bot.render.refusal_text import refusal_text
+from bot.render.tournament_text import refusal as tournament_refusal
+from bot.tournament.events import TournamentRefusal
 from cogs.languages import private_language
 
 log = logging.getLogger(__name__)
@@ -34,10 +36,19 @@ class InteractionRefused(Exception):
         self.message = message
 
 
+def refused(
+    interaction: discord.Interaction[Any], text: str, **values: object
+) -> InteractionRefused:
+    """A refusal of ``text`` (marked with ``N_``) in the caller's language."""
+    return InteractionRefused(tr(private_language(interaction), text, **values))
+
+
 def explain(error: BaseException, lang: str = ENGLISH) -> str | None:
     """The answer for a refusal in ``lang``, or None for an unexpected error."""
     if isinstance(error, InteractionRefused):
         return error.message
+    if isinstance(error, TournamentRefusal):
+        return tournament_refusal(error.code, lang)
     return refusal_text(error, lang)
 
 
@@ -53,6 +64,11 @@ async def say(interaction: discord.Interaction[Any], text: str) -> None:
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
+
+
+async def answer(interaction: discord.Interaction[Any], text: str, **values: object) -> None:
+    """A private answer of ``text`` (marked with ``N_``) in the caller's language."""
+    await say(interaction, tr(private_language(interaction), text, **values))
 
 
 async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:

@@ -6,11 +6,14 @@ the :class:`GuildGate` and waits; after :data:`WAIT_S` it goes on over REST, or 
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
 
 from bot.refusals import ServerNotKnown
+
+log = logging.getLogger(__name__)
 
 #: How long to wait for a server's GUILD_CREATE (thousands of servers take minutes).
 WAIT_S = 120.0
@@ -62,6 +65,20 @@ class GuildGate:
         """The bot's permissions in ``channel``; None while its server is not known."""
         guild = self.known(channel.guild.id)
         return channel.permissions_for(guild.me) if guild is not None else None
+
+
+async def post_to(
+    client: discord.Client, channel_id: int, guild_id: int | None, what: str, **fields: Any
+) -> bool:
+    """Post ``what`` in a channel; False (logged) if Discord refused, as for a channel
+    deleted or closed to the bot since, where there is nobody to tell."""
+    channel = client.get_partial_messageable(channel_id, guild_id=guild_id or None)
+    try:
+        await channel.send(**fields)
+    except discord.HTTPException as exc:
+        log.warning("%s not posted in %d: %s", what, channel_id, exc)
+        return False
+    return True
 
 
 def server_of(interaction: discord.Interaction[Any]) -> discord.Guild | None:

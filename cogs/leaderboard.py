@@ -30,16 +30,22 @@ from bot.render.results import end_of_game_text, game_record_text, side_names
 from bot.render.spec import MessageSpec, chunk
 from bot.render.tournament_text import placings_text
 from bot.stats.history import export_filename
-from bot.stats.leaderboard import SortKey
+from bot.stats.leaderboard import LeaderboardPage, SortKey
 from bot.stats.records import BadRecord, FinishedGame
 from bot.stats.seasons import ALL_TIME, Season
 from bot.stats.service import StatsService, chart_png, finished_by, finished_from_table
 from bot.tables.model import Table
 from bot.tournament.results import placings, tournament_matches
-from cogs.components import forget_components, handle_components, to_embed, to_view
-from cogs.errors import InteractionRefused
-from cogs.languages import private_language
-from cogs.leaderboard_pages import board_fields, guild_of, page_buttons
+from cogs.components import (
+    forget_components,
+    handle_components,
+    message_fields,
+    to_embed,
+    to_view,
+)
+from cogs.errors import InteractionRefused, refused, report
+from cogs.guilds import post_to
+from cogs.languages import learn_language, private_language
 from cogs.outbox import POST, Outbox, Route
 from cogs.threads import TableThreads
 
@@ -48,6 +54,19 @@ log = logging.getLogger(__name__)
 #: A user's display name if the bot already knows it.
 KnownName = Callable[[int], str | None]
 TableShown = Callable[[int], Awaitable[None]]
+
+
+def board_fields(page: LeaderboardPage, guild_name: str, lang: str) -> dict[str, Any]:
+    fields = message_fields(screens.board_message(page, guild_name, lang))
+    del fields["content"]
+    return fields
+
+
+def guild_of(interaction: discord.Interaction[Any]) -> discord.Guild:
+    if interaction.guild is None:
+        text = N_("The leaderboard belongs to a server: use it in a server channel.")
+        raise refused(interaction, text)
+    return interaction.guild
 
 
 def _no_games(interaction: discord.Interaction[Any], who: discord.abc.User) -> InteractionRefused:
@@ -204,15 +223,28 @@ class LeaderboardCog(commands.Cog):
         self.table_shown = table_shown
         #: ``/spades leaderboard``, ``stats``, ``history`` and ``rating-settings``.
         self.commands = _build_commands(self)
-        self._pages = page_buttons(self.stats.leaderboard, app.language_of)
 
     async def cog_load(self) -> None:
-        handle_components(self.bot, self._pages, screens.BOARD_PREFIX)
+        handle_components(self.bot, self._page, screens.BOARD_PREFIX)
         self.app.subscribe(self.on_change, Change.FINISHED)
         self.app.spawn(self._catch_up(), "stats-catch-up")
 
     async def cog_unload(self) -> None:
-        forget_components(self.bot, screens.BOARD_PREFIX, self._pages)
+        forget_components(self.bot, screens.BOARD_PREFIX, self._page)
+
+    async def _page(self, interaction: discord.Interaction[Any], rest: str, _: list[Any]) -> None:
+        """A page button, ``spades-board:<sort>:<page>:<slot>[:<season>]``: it carries its
+        whole request, so it works on any leaderboard message after a restart."""
+        try:
+            lang = await learn_language(interaction, self.app)
+            wanted = screens.parse_board_id(rest)
+            if wanted is None:
+                raise refused(interaction, N_("That button is not valid."))
+            guild = guild_of(interaction)
+            page = await self.stats.leaderboard(guild.id, *wanted)
+            await interaction.response.edit_message(**board_fields(page, guild.name, lang))
+        except Exception as exc:
+            await report(interaction, exc)
 
     async def _catch_up(self) -> None:
         counted = await self.stats.catch_up()
@@ -277,29 +309,17 @@ class LeaderboardCog(commands.Cog):
             return
 
         async def post() -> Route:
-            channel = self.bot.get_partial_messageable(results, guild_id=table.guild_id)
-            try:
-                await channel.send(content=text, file=_picture(game, names, table.language))
-            except discord.HTTPException as exc:
-                # A results channel deleted or closed to the bot: the table has its post.
-                log.warning("could not announce game %d in %d: %s", game.game_id, results, exc)
+            picture = _picture(game, names, table.language)
+            what = f"the result of game {game.game_id}"  # the table has its post anyway
+            await post_to(self.bot, results, table.guild_id, what, content=text, file=picture)
             return POST
 
         self.outbox.put(("results", game.game_id), post)
 
     async def _user_names(self, game: FinishedGame) -> dict[int, str]:
         """The display names of the people who played ``game``."""
-        names: dict[int, str] = {}
-        for user_id in (seat.user_id for seat in game.seats if seat.user_id is not None):
-            name = self.known_name(user_id)
-            if name is None:
-                try:
-                    user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                    name = user.display_name
-                except discord.HTTPException:
-                    name = f"#{user_id % 10000:04d}"
-            names[user_id] = name
-        return names
+        players = [seat.user_id for seat in game.seats if seat.user_id is not None]
+        return {u: await display_name(self.bot, self.known_name, u) for u in players}
 
     # -- one game's record ----------------------------------------------------------
 
@@ -323,6 +343,18 @@ class LeaderboardCog(commands.Cog):
             log.warning("no picture for game %d: %s", game_id, exc)
         text = game_record_text(game, lang)
         await interaction.response.send_message(text, files=files, ephemeral=True)
+
+
+async def display_name(client: discord.Client, known_name: KnownName, user_id: int) -> str:
+    """A user's display name: known to the bot, else asked of Discord, else a number."""
+    name = known_name(user_id)
+    if name is not None:
+        return name
+    try:
+        user = client.get_user(user_id) or await client.fetch_user(user_id)
+        return user.display_name
+    except discord.HTTPException:
+        return f"#{user_id % 10000:04d}"
 
 
 def _picture(game: FinishedGame, names: dict[int, str], lang: str) -> discord.File:

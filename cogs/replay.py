@@ -8,14 +8,13 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Callable
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.app import SpadesApp
-from bot.i18n import N_, tr
+from bot.i18n import N_
 from bot.refusals import InvalidButton
 from bot.render.decks import deck
 from bot.render.replay import (
@@ -31,15 +30,15 @@ from bot.render.replay_picture import render_frame
 from bot.render.results import seat_name
 from bot.replay.frames import Replay
 from cogs.components import to_view
-from cogs.errors import report
+from cogs.errors import answer, report
+from cogs.guilds import post_to
 from cogs.languages import learn_language, private_language
+from cogs.leaderboard import KnownName, display_name
 from cogs.outbox import POST, Outbox, Route
 
 log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
-#: A user's display name if the bot already knows it.
-KnownName = Callable[[int], str | None]
 #: Display names kept between clicks (four per game viewed).
 KEPT_NAMES = 2000
 
@@ -114,23 +113,16 @@ class ReplayDesk:
             "view": to_view(spec),
         }
 
-    async def _coach(self, replay: Replay, index: int, lang: str) -> tuple[list[str], bool]:
-        """The coach's lines for the frame, and whether the review is still under way."""
-        review = await self.replays.review(replay)
-        if review is None:
-            return [], True
-        names = await self._seat_names(replay, lang)
-        return coach_lines(replay.frames[index], review, names, lang), False
-
     async def _drawn(
         self, interaction: discord.Interaction[Any], replay: Replay, index: int, lang: str
     ) -> tuple[list[str], bool, bytes]:
-        """The frame's coach lines, whether they are still coming, and its picture."""
-        coach, reviewing = await self._coach(replay, index, lang)
-        design = deck(await self.app.deck_of(interaction.user.id)).name
+        """The frame's coach lines, whether the review is still under way, and its picture."""
+        review = await self.replays.review(replay)
         names = await self._seat_names(replay, lang)
+        coach = [] if review is None else coach_lines(replay.frames[index], review, names, lang)
+        design = deck(await self.app.deck_of(interaction.user.id)).name
         scene = frame_scene(replay, index, names, coach[0] if coach else "", lang)
-        return coach, reviewing, await asyncio.to_thread(render_frame, scene, design, lang)
+        return coach, review is None, await asyncio.to_thread(render_frame, scene, design, lang)
 
     async def _share(
         self, interaction: discord.Interaction[Any], replay: Replay, index: int
@@ -145,41 +137,28 @@ class ReplayDesk:
         name = _filename(replay, index)
 
         async def post() -> Route:
-            channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
-            try:
-                file = discord.File(io.BytesIO(png), name)
-                await channel.send(content=text, file=file, allowed_mentions=NO_MENTIONS)
-            except discord.HTTPException as exc:
-                log.info("replay of game %d not shared in %d: %s", replay.game_id, channel_id, exc)
+            file = discord.File(io.BytesIO(png), name)
+            what = f"a moment of game {replay.game_id}"
+            fields = {"content": text, "file": file, "allowed_mentions": NO_MENTIONS}
+            await post_to(self.client, channel_id, guild_id, what, **fields)
             return POST
 
         # One share per person and game waits at a time: a newer one replaces it.
         self.outbox.put((f"replay-share-{interaction.user.id}", replay.game_id), post)
-        await interaction.response.send_message(
-            tr(lang, "This moment of game {game} is shared in the channel.", game=replay.game_id),
-            ephemeral=True,
-        )
+        shared = N_("This moment of game {game} is shared in the channel.")
+        await answer(interaction, shared, game=replay.game_id)
 
     async def _seat_names(self, replay: Replay, lang: str) -> list[str]:
         if len(self._names) > KEPT_NAMES:
             self._names.clear()
         for seat in replay.seats:
             if seat.user_id is not None and seat.user_id not in self._names:
-                self._names[seat.user_id] = await self._user_name(seat.user_id)
+                name = await display_name(self.client, self.known_name, seat.user_id)
+                self._names[seat.user_id] = name
         return [
             seat_name(replay.seats, s, self._names.__getitem__, plain=True, lang=lang)
             for s in range(4)
         ]
-
-    async def _user_name(self, user_id: int) -> str:
-        name = self.known_name(user_id)
-        if name is not None:
-            return name
-        try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            return user.display_name
-        except discord.HTTPException:
-            return f"#{user_id % 10000:04d}"
 
 
 def _frame_index(replay: Replay, wanted: ReplayId, values: list[str]) -> int:

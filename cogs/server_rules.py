@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import discord
@@ -11,17 +10,9 @@ from bot.app import SpadesApp
 from bot.i18n import tr
 from bot.tables.model import Table, TableOptions
 from cogs.errors import InteractionRefused
-from cogs.guilds import server_of
+from cogs.guilds import post_to, server_of
 from cogs.languages import private_language
 from cogs.outbox import POST, Outbox, Route
-
-
-def _channel_of(interaction: discord.Interaction[Any]) -> int | None:
-    """The channel an interaction counts as coming from: a thread's parent."""
-    channel = interaction.channel
-    if isinstance(channel, discord.Thread):
-        return channel.parent_id
-    return interaction.channel_id
 
 
 async def opening_options(
@@ -33,7 +24,10 @@ async def opening_options(
     guild = server_of(interaction) if limited else interaction.guild
     # Channels deleted since they were listed are left out; none left: anywhere.
     listed = [c for c in settings.channels if guild is None or guild.get_channel(c) is not None]
-    if listed and _channel_of(interaction) not in listed:
+    # A thread counts as its channel.
+    channel = interaction.channel
+    here = channel.parent_id if isinstance(channel, discord.Thread) else interaction.channel_id
+    if listed and here not in listed:
         channels = ", ".join(f"<#{c}>" for c in listed)
         raise InteractionRefused(
             tr(private_language(interaction), "Tables open only in: {channels}", channels=channels)
@@ -71,12 +65,12 @@ async def announce_table(app: SpadesApp, outbox: Outbox, bot: discord.Client, ta
     )
 
     async def send() -> Route:
-        channel = bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         # The table itself is there: a lost mention is not worth a retry.
-        with contextlib.suppress(discord.HTTPException):
-            await channel.send(
-                text, allowed_mentions=discord.AllowedMentions(roles=[discord.Object(role)])
-            )
+        mention = discord.AllowedMentions(roles=[discord.Object(role)])
+        what = f"the notice of table {table.id}"
+        await post_to(
+            bot, table.channel_id, table.guild_id, what, content=text, allowed_mentions=mention
+        )
         return POST
 
     outbox.put(("notify", table.id), send)

@@ -27,7 +27,7 @@ from bot.render.rules_text import rules_text
 from bot.render.spec import Act, ButtonSpec, ComponentId, MessageSpec
 from bot.tables.model import Table
 from cogs.components import send_private
-from cogs.errors import InteractionRefused
+from cogs.errors import answer, refused
 from cogs.hands import HandScreens
 from cogs.languages import learn_language, private_language, server_language
 from cogs.outbox import POST, Route
@@ -202,8 +202,7 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         table = await self.app.channel_table(interaction.channel_id)
         await self.app.leave(table, interaction.user.id)
-        text = tr(private_language(interaction), "You left table {table}.", table=table.id)
-        await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, N_("You left table {table}."), table=table.id)
 
     @app_commands.command(name="hand", description=N_("Show your cards (only you see them)"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
@@ -215,7 +214,7 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
         lang = private_language(interaction)
         table = await self.app.my_table(interaction.user.id, interaction.channel_id)
         if table.game is None or table.game.over:
-            raise InteractionRefused(tr(lang, "There is no game in progress to resign from."))
+            raise refused(interaction, N_("There is no game in progress to resign from."))
         confirm = ButtonSpec(
             str(ComponentId(Act.RESIGN, table.id, table.version)),
             tr(lang, "Yes, resign"),
@@ -231,8 +230,7 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         table = await self.app.channel_table(interaction.channel_id)
         await self.app.cancel(table, interaction.user.id)
-        text = tr(private_language(interaction), "Table {table} is closed.", table=table.id)
-        await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, N_("Table {table} is closed."), table=table.id)
 
     @app_commands.command(name="deck", description=N_("Choose how your own cards look"))
     @app_commands.describe(design=N_("The deck design; leave it out to see the designs"))
@@ -252,12 +250,8 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
             return
         chosen = DECKS[DeckName(design)]
         await self.cog.hands.set_deck(interaction.user.id, chosen)
-        text = tr(
-            lang,
-            "Your cards now use the **{deck}** deck. Only you see it.",
-            deck=tr(lang, chosen.title),
-        )
-        await interaction.response.send_message(text, ephemeral=True)
+        text = N_("Your cards now use the **{deck}** deck. Only you see it.")
+        await answer(interaction, text, deck=tr(lang, chosen.title))
 
     @app_commands.command(
         name="language", description=N_("Choose the language of your own messages")
@@ -275,22 +269,17 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
         if language is not None:
             await self.app.set_language(user, None if language == AUTO else language)
         lang = await learn_language(interaction, self.app)
-        chosen = await self.app.language_of(user)
-        if chosen is None:
-            text = tr(
-                lang,
+        if await self.app.language_of(user) is None:
+            text = N_(
                 "Your own messages (hands, answers) follow your Discord app: {language}. "
-                "Tables speak their own language.",
-                language=LANGUAGES[lang],
+                "Tables speak their own language."
             )
         else:
-            text = tr(
-                lang,
+            text = N_(
                 "Your own messages (hands, answers) are in {language}. "
-                "Tables speak their own language.",
-                language=LANGUAGES[lang],
+                "Tables speak their own language."
             )
-        await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, text, language=LANGUAGES[lang])
 
     @app_commands.command(name="rules", description=N_("The rules of this channel's table"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:

@@ -28,8 +28,7 @@ from cogs.hands import HandScreens
 from cogs.house_ui import HouseRulesDesk
 from cogs.languages import learn_language, private_language
 from cogs.presenter import TablePresenter
-from cogs.rest_claim_ui import RestClaimButtons
-from cogs.seat_ui import SeatRequestButtons
+from cogs.table_requests import RestClaimButtons, SeatRequestButtons
 
 #: An action on the table at a version, by a user: ``act(table, user, version)``.
 PlainAct = Callable[[Table, int, int], Awaitable[Table]]

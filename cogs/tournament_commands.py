@@ -8,26 +8,16 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.i18n import N_, tr
+from bot.i18n import N_
 from bot.render import tournament_text as text
-from bot.tournament.events import Cancel, Decide, Event, TournamentRefusal
+from bot.tournament.events import Cancel, Decide, TournamentRefusal
 from bot.tournament.model import Settings, Tournament
 from cogs.components import to_embed
-from cogs.errors import InteractionRefused
+from cogs.errors import answer
 from cogs.languages import private_language, server_language
 from cogs.server_rules import opening_options
 from cogs.spades import NEW_TABLE_NUMBERS
 from cogs.tournament_desk import TournamentDesk, _manages
-
-
-def _refused(code: str, interaction: discord.Interaction[Any]) -> InteractionRefused:
-    return InteractionRefused(text.refusal(code, private_language(interaction)))
-
-
-async def _answer(interaction: discord.Interaction[Any], message: str, **values: object) -> None:
-    await interaction.response.send_message(
-        tr(private_language(interaction), message, **values), ephemeral=True
-    )
 
 
 class TournamentGroup(
@@ -41,16 +31,8 @@ class TournamentGroup(
         """The channel's open tournament, else its latest one (over or cancelled)."""
         found = await self.desk.service.latest_in_channel(interaction.channel_id)
         if found is None or found.guild_id != interaction.guild_id:
-            raise _refused("no_tournament_here", interaction)
+            raise TournamentRefusal("no_tournament_here")
         return found
-
-    async def _act(
-        self, interaction: discord.Interaction[Any], tournament: int, event: Event
-    ) -> None:
-        try:
-            await self.desk.service.act(tournament, event)
-        except TournamentRefusal as refusal:
-            raise _refused(refusal.code, interaction) from None
 
     @app_commands.command(name="new", description=N_("Open a tournament in this channel"))
     @app_commands.describe(
@@ -105,17 +87,14 @@ class TournamentGroup(
             ready_s=ready_minutes * 60,
         )
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        try:
-            tournament = await self.desk.service.create(
-                interaction.guild_id,
-                interaction.channel_id,
-                interaction.user.id,
-                settings,
-                server_language(interaction),
-            )
-        except TournamentRefusal as refusal:
-            raise _refused(refusal.code, interaction) from None
-        await _answer(
+        tournament = await self.desk.service.create(
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            settings,
+            server_language(interaction),
+        )
+        await answer(
             interaction,
             N_(
                 "Tournament {tournament} is open for registration: press Start on its "
@@ -130,10 +109,10 @@ class TournamentGroup(
         lang = private_language(interaction)
         if not tournament.matches:
             if tournament.phase == "cancelled":
-                never = tr(lang, "The tournament was cancelled.")
+                never = N_("The tournament was cancelled.")
             else:
-                never = tr(lang, "The bracket is drawn when the organizer starts the tournament.")
-            await interaction.response.send_message(never, ephemeral=True)
+                never = N_("The bracket is drawn when the organizer starts the tournament.")
+            await answer(interaction, never)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         embed = to_embed(text.bracket_heading(tournament, lang))
@@ -157,8 +136,8 @@ class TournamentGroup(
     ) -> None:
         tournament = await self._here(interaction)
         event = Decide(match, winner, interaction.user.id, reason, _manages(interaction))
-        await self._act(interaction, tournament.id, event)
-        await _answer(
+        await self.desk.service.act(tournament.id, event)
+        await answer(
             interaction, N_("Match {match} goes to team {team}."), match=match, team=winner
         )
 
@@ -171,5 +150,5 @@ class TournamentGroup(
     ) -> None:
         tournament = await self._here(interaction)
         event = Cancel(interaction.user.id, _manages(interaction), reason or "")
-        await self._act(interaction, tournament.id, event)
-        await _answer(interaction, N_("The tournament is cancelled."))
+        await self.desk.service.act(tournament.id, event)
+        await answer(interaction, N_("The tournament is cancelled."))

@@ -10,13 +10,14 @@ from typing import Any
 
 import discord
 
-from bot.i18n import tr
+from bot.i18n import N_, tr
 from bot.render import tournament_text as text
 from bot.render.bracket import bracket_png
 from bot.render.spec import MessageSpec
 from bot.tournament.events import (
     ConfirmPartner,
     DeclinePartner,
+    Event,
     ReadyPress,
     Register,
     TournamentRefusal,
@@ -27,14 +28,20 @@ from bot.tournament.model import Match, Tournament
 from bot.tournament.service import TournamentService
 from bot.tournament.state import apply
 from cogs.components import SpadesComponent, handle_components, message_fields
-from cogs.errors import InteractionRefused, report
-from cogs.guilds import GuildGate
+from cogs.errors import report
+from cogs.guilds import GuildGate, post_to
 from cogs.languages import private_language
 from cogs.outbox import EDIT, POST, Key, Outbox, Route, Spawn
 
 log = logging.getLogger(__name__)
 
 THREAD = "POST /channels/{channel_id}/threads"
+#: The registration buttons (any other action: Leave): the event and its answer.
+REGISTRATION: dict[str, tuple[Callable[[int], Event], str]] = {
+    text.ALONE: (Register, N_("You are registered alone.")),
+    text.CONFIRM: (ConfirmPartner, N_("You are registered as partners.")),
+    text.DECLINE: (DeclinePartner, N_("You declined the partner request.")),
+}
 FETCH = "GET /channels/{channel_id}"
 
 
@@ -129,13 +136,16 @@ class TournamentDesk:
         self.outbox.put(key, lambda: self._show(tournament.id), channel_id=tournament.channel_id)
         if before is None:
             return  # loaded at start: its notices went out before
+        lang = self._lang(tournament.id)
         for match in tournament.matches:
             old = before.match(match.number)
             if match.state == "ready_check" and (old is None or old.state != "ready_check"):
-                self._tell_ready(tournament, match)
+                spec = text.ready_notice(tournament, match, lang)
+                self._post(("ready", tournament.id, match.number), tournament, spec)
         drawn = tournament.phase == "running" and before.phase == "registering"
         if drawn and tournament.left_out:
-            self._tell_left_out(tournament)
+            spec = MessageSpec(content=text.left_out_notice(tournament, lang))
+            self._post(("left-out", tournament.id), tournament, spec)
         if tournament.phase == "over" and before.phase != "over":
             self.service.app.spawn(self._post_results(tournament), f"standings-{tournament.id}")
 
@@ -199,29 +209,14 @@ class TournamentDesk:
     async def _send(
         self, key: Key, tournament: Tournament, spec: MessageSpec, channel_id: int | None
     ) -> None:
-        channel = self.client.get_partial_messageable(
-            channel_id or tournament.channel_id, guild_id=tournament.guild_id or None
+        await post_to(
+            self.client,
+            channel_id or tournament.channel_id,
+            tournament.guild_id,
+            f"tournament {tournament.id}: {key!r}",
+            **message_fields(spec),
+            allowed_mentions=discord.AllowedMentions(users=True),
         )
-        try:
-            await channel.send(
-                **message_fields(spec), allowed_mentions=discord.AllowedMentions(users=True)
-            )
-        except discord.HTTPException as exc:
-            log.info("tournament %d: %r not posted: %s", tournament.id, key, exc)
-
-    def _tell_ready(self, tournament: Tournament, match: Match) -> None:
-        spec = text.ready_notice(tournament, match, self._lang(tournament.id))
-        self._post(("ready", tournament.id, match.number), tournament, spec)
-
-    def _tell_left_out(self, tournament: Tournament) -> None:
-        spec = MessageSpec(content=text.left_out_notice(tournament, self._lang(tournament.id)))
-        self._post(("left-out", tournament.id), tournament, spec)
-
-    def _ask_partner(self, tournament: Tournament, user: int, partner: int) -> None:
-        spec = MessageSpec(
-            content=text.partner_asked(tournament, user, partner, self._lang(tournament.id))
-        )
-        self._post(("partner", tournament.id, partner), tournament, spec)
 
     async def post_owed_standings(self) -> None:
         """Post the final standings a stop left unposted (after a restart)."""
@@ -260,9 +255,6 @@ class TournamentDesk:
             self.remember(person)
         try:
             await self._click(interaction, rest, [person.id for person in chosen])
-        except TournamentRefusal as refusal:
-            lang = private_language(interaction)
-            await report(interaction, InteractionRefused(text.refusal(refusal.code, lang)))
         except Exception as exc:
             await report(interaction, exc)
 
@@ -289,15 +281,17 @@ class TournamentDesk:
         elif action == text.PARTNER:
             partner = values[0] if values else 0
             await self.service.act(tid, Register(user, partner))
-            self._ask_partner(tournament, user, partner)
+            asked = text.partner_asked(tournament, user, partner, self._lang(tid))
+            self._post(("partner", tid, partner), tournament, MessageSpec(content=asked))
             answer = tr(
                 lang,
                 "You asked <@{partner}>: they press Confirm partner on the tournament message.",
                 partner=partner,
             )
         else:
-            event, answer = _registration(action, user, lang)
-            await self.service.act(tid, event)
+            kind, said = REGISTRATION.get(action, (Withdraw, N_("You left the tournament.")))
+            await self.service.act(tid, kind(user))
+            answer = tr(lang, said)
         await interaction.response.send_message(
             answer, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -319,16 +313,6 @@ class TournamentDesk:
             ephemeral=True,
         )
         view.stop()
-
-
-def _registration(action: str, user: int, lang: str) -> tuple[Any, str]:
-    if action == text.ALONE:
-        return Register(user), tr(lang, "You are registered alone.")
-    if action == text.CONFIRM:
-        return ConfirmPartner(user), tr(lang, "You are registered as partners.")
-    if action == text.DECLINE:
-        return DeclinePartner(user), tr(lang, "You declined the partner request.")
-    return Withdraw(user), tr(lang, "You left the tournament.")
 
 
 def _my_match(tournament: Tournament, user: int) -> int:

@@ -158,22 +158,9 @@ class Tournament:
     def match_to_ready(self, user: int) -> Match | None:
         """The match whose ready check waits on the user's team, if any."""
         team = self.team_of(user)
-        return next(
-            (
-                m
-                for m in self.matches
-                if team is not None and m.state == "ready_check" and team.id in m.teams
-            ),
-            None,
-        )
+        waiting = (m for m in self.matches if m.state == "ready_check")
+        return next((m for m in waiting if team is not None and team.id in m.teams), None)
 
     @property
     def champion(self) -> int | None:
         return next((s.team for s in self.standings if s.place == 1), None)
-
-
-def new_tournament(
-    tournament_id: int, guild_id: int, channel_id: int, organizer_id: int, settings: Settings
-) -> Tournament:
-    """A tournament open for registration: the state before the first event."""
-    return Tournament(tournament_id, guild_id, channel_id, organizer_id, settings)

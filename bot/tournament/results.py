@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.tournament.events import event_from_json
-from bot.tournament.model import Settings, Tournament, new_tournament
+from bot.tournament.model import Settings, Tournament
 from bot.tournament.state import apply
 from db.store import Store
 from db.tournaments import GameMatch, TournamentEvent, TournamentRow, TournamentStore
@@ -15,7 +15,7 @@ from db.tournaments import GameMatch, TournamentEvent, TournamentRow, Tournament
 
 def rebuild(row: TournamentRow, events: list[TournamentEvent]) -> Tournament:
     """The tournament its log describes, each event replayed at its own time."""
-    tournament = new_tournament(
+    tournament = Tournament(
         row.id, row.guild_id or 0, row.channel_id, row.organizer_id, settings_of(row.settings)
     )
     for stored in events[1:]:

@@ -105,12 +105,8 @@ class TournamentService:
 
     async def standings_owed(self) -> list[Tournament]:
         """This process's finished tournaments whose final standings were never posted."""
-        owed = []
-        for row in await self.store.standings_owed():
-            if self.app.shards.owns(row.guild_id):
-                known = self._tournaments.get(row.id)
-                owed.append(known or rebuild(row, await self.store.events(row.id)))
-        return owed
+        rows = await self.store.standings_owed()
+        return [await self._current(row) for row in rows if self.app.shards.owns(row.guild_id)]
 
     async def owes_standings(self, tournament_id: int) -> bool:
         return await self.store.owes_standings(tournament_id)
@@ -129,8 +125,10 @@ class TournamentService:
     async def latest_in_channel(self, channel_id: int | None) -> Tournament | None:
         """The channel's newest open tournament, else its newest finished one."""
         row = None if channel_id is None else await self.store.latest_in_channel(channel_id)
-        if row is None:
-            return None
+        return None if row is None else await self._current(row)
+
+    async def _current(self, row: TournamentRow) -> Tournament:
+        """The tournament of ``row``: loaded, else rebuilt from its events."""
         known = self._tournaments.get(row.id)
         return known or rebuild(row, await self.store.events(row.id))
 
@@ -320,9 +318,9 @@ class TournamentService:
             current = self._tournaments.get(tournament_id)
             match = current.match(number) if current is not None else None
             due = match.deadline if match is not None else None
-            if match is None or due is None or due > now or match.all_ready:
+            if match is None or match.state != "ready_check" or match.all_ready:
                 continue
-            if match.state != "ready_check":
+            if due is None or due > now:
                 continue
             try:
                 await self._commit(tournament_id, ReadyExpired(match.number, due))
@@ -342,13 +340,10 @@ class TournamentService:
     async def _reload(self, tournament_id: int) -> None:
         row = await self.store.get(tournament_id)
         if row is None or row.status not in ("registering", "running"):
-            self._forget(tournament_id)
+            self._tournaments.pop(tournament_id, None)
+            self._versions.pop(tournament_id, None)
         else:
             await self._load(row)
-
-    def _forget(self, tournament_id: int) -> None:
-        self._tournaments.pop(tournament_id, None)
-        self._versions.pop(tournament_id, None)
 
     def _publish(self, tournament: Tournament) -> None:
         for listener in list(self._listeners):

@@ -13,8 +13,8 @@ import simcord
 from simcord import MemberActor
 
 from bot.refusals import Refusal, UnknownSeason
+from cogs.admin import SeasonPosts
 from cogs.errors import InteractionRefused
-from cogs.seasons import SeasonPosts
 from tests.discord.harness import World
 from tests.discord.tournament_harness import final_under_way
 from tests.stats.games import Clock, Tables, resign_after

@@ -12,7 +12,7 @@ import pytest
 from simcord import assert_error
 
 from bot.game import EndReason
-from cogs.errors import InteractionRefused
+from bot.tournament.events import TournamentRefusal
 from cogs.tournament_desk import TournamentDesk
 from tests.discord.harness import World, embed_text, labels_of
 from tests.discord.tournament_harness import Cup, final_under_way
@@ -53,7 +53,7 @@ async def test_a_refused_decision_leaves_the_table_playing(world: World) -> None
     )
     assert answer.response is not None and answer.ephemeral
     assert answer.response.content.startswith("Only the organizer")
-    assert_error(world.env, InteractionRefused)  # answered by the one error path
+    assert_error(world.env, TournamentRefusal)  # answered by the one error path
     table = await world.bot.app.tables.get(table_id)
     assert table.status.value == "playing"
     assert cup.matches("playing")
@@ -212,7 +212,7 @@ async def test_the_channel_shows_its_latest_tournament_once_over_and_after_a_res
     )
     assert refused.response is not None
     assert refused.response.content == "That tournament is no longer running."
-    assert_error(world.env, InteractionRefused)
+    assert_error(world.env, TournamentRefusal)
     # A new tournament opens here: it is the one shown, until it too is cancelled.
     later = Cup(world, erin)
     await later.open(name="Winter Cup")

@@ -17,7 +17,7 @@ from bot.render.tournament_text import (
     tournament_message,
 )
 from bot.tournament.events import Register, Start
-from bot.tournament.model import Settings, new_tournament
+from bot.tournament.model import Settings, Tournament
 from bot.tournament.state import apply
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,7 +61,7 @@ def test_ids_survive_a_round_trip_and_forged_ones_are_refused() -> None:
 
 
 def test_the_buttons_follow_the_phase() -> None:
-    t = new_tournament(1, 2, 3, 4, Settings(name="Cup"))
+    t = Tournament(1, 2, 3, 4, Settings(name="Cup"))
     labels = [b.label for b in tournament_message(t, "en").buttons]
     assert labels == [
         "Register",
@@ -71,7 +71,7 @@ def test_the_buttons_follow_the_phase() -> None:
         "Withdraw",
         "Start",
     ]
-    drawn = new_tournament(1, 2, 3, 4, Settings(name="Cup", teams="draw"))
+    drawn = Tournament(1, 2, 3, 4, Settings(name="Cup", teams="draw"))
     assert "Register" not in [b.label for b in tournament_message(drawn, "en").buttons]
     for user in range(10, 14):
         t = apply(t, Register(user), 1.0)
@@ -88,7 +88,7 @@ def test_the_buttons_follow_the_phase() -> None:
 )
 def test_the_house_rules_are_said_in_words(lang: str, line: str) -> None:
     def description(house: str) -> str:
-        t = new_tournament(1, 2, 3, 4, Settings(name="Cup", house=house))
+        t = Tournament(1, 2, 3, 4, Settings(name="Cup", house=house))
         embed = tournament_message(t, lang).embed
         assert embed is not None
         return embed.description

@@ -13,7 +13,7 @@ from bot.tournament.events import (
     Start,
     TableOpened,
 )
-from bot.tournament.model import Format, Match, Settings, Tournament, new_tournament
+from bot.tournament.model import Format, Match, Settings, Tournament
 from bot.tournament.state import apply
 
 ORGANIZER = 1
@@ -46,7 +46,7 @@ def started(
     100k+1) is rated 2000 - k, so that its seed is k."""
     if ratings is None:
         ratings = {players(k)[0]: 2000.0 - k for k in range(1, teams + 1)}
-    t = new_tournament(1, 2, 3, ORGANIZER, Settings("Cup", format=fmt))
+    t = Tournament(1, 2, 3, ORGANIZER, Settings("Cup", format=fmt))
     t = run(t, registration(teams))
     return apply(t, Start(ORGANIZER, seed, ratings), 0.0)
 

@@ -21,7 +21,7 @@ from bot.render.bracket import (
     png_bytes,
 )
 from bot.tournament.events import ReadyPress
-from bot.tournament.model import Format, Settings, Tournament, new_tournament
+from bot.tournament.model import Format, Settings, Tournament
 from bot.tournament.state import apply
 from tests.tournament.play import higher_seed, play_out, players, started, upset_in_the_final
 
@@ -74,7 +74,7 @@ def test_the_picture_is_drawn_at_every_stage() -> None:
 
 
 def test_before_the_draw_the_picture_has_the_title_alone() -> None:
-    t = new_tournament(1, 2, 3, 4, Settings("Spring open"))
+    t = Tournament(1, 2, 3, 4, Settings("Spring open"))
     image = picture(bracket_png(t, {}))
     assert image.size == (layout_bracket(t).width, layout_bracket(t).height)
     assert image.getcolors(maxcolors=100_000) is not None

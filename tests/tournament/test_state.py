@@ -24,7 +24,7 @@ from bot.tournament.events import (
     event_from_json,
     event_to_json,
 )
-from bot.tournament.model import MAX_TEAMS, Registrations, Settings, Tournament, new_tournament
+from bot.tournament.model import MAX_TEAMS, Registrations, Settings, Tournament
 from bot.tournament.state import apply
 from tests.tournament.play import (
     ORGANIZER,
@@ -42,7 +42,7 @@ STRANGER = 999
 
 def fresh(teams: str = "pairs", ready_s: int = 900) -> Tournament:
     settings = Settings("Cup", teams=teams, ready_s=ready_s)  # type: ignore[arg-type]
-    return new_tournament(1, 2, 3, ORGANIZER, settings)
+    return Tournament(1, 2, 3, ORGANIZER, settings)
 
 
 def refused(t: Tournament, event: Event, code: str, now: float = 0.0) -> None:

@@ -1,4 +1,6 @@
-"""Taking over a computer's seat between hands: the request menu, the host's Accept and Decline."""
+"""Requests between the players of a table, answered with buttons: a claim of the rest
+(**Claim the rest**, the opponents' Accept and Refuse) and taking over a computer's seat
+between hands (the request menu, the host's Accept and Decline)."""
 
 from __future__ import annotations
 
@@ -12,10 +14,31 @@ from bot.refusals import InvalidButton
 from bot.render.names import seat_name
 from bot.render.seat_request import ACCEPT, DECLINE, answer_notice
 from bot.render.spec import ComponentId
+from bot.render.table import ACCEPT as ACCEPT_REST
+from bot.render.table import REFUSE
 from bot.tables.model import Table
 from cogs.errors import say
 from cogs.languages import private_language
 from cogs.notices import TurnNotices
+
+
+class RestClaimButtons:
+    def __init__(self, app: SpadesApp) -> None:
+        self.app = app
+
+    async def claim(
+        self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
+    ) -> None:
+        await interaction.response.defer()
+        await self.app.claim_rest(table, interaction.user.id, cid.version)
+
+    async def answer(
+        self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
+    ) -> None:
+        if cid.arg not in (ACCEPT_REST, REFUSE):
+            raise InvalidButton()
+        await interaction.response.defer()
+        await self.app.answer_rest(table, interaction.user.id, cid.version, cid.arg == ACCEPT_REST)
 
 
 class SeatRequestButtons:

@@ -46,7 +46,7 @@ from bot.ai.utility import HandValuer
 from bot.game.bidding import legal_bids
 from bot.game.cards import mask_of, suit_of
 from bot.game.playout import Position
-from bot.game.rules import Bidding, SpadesLead
+from bot.game.rules import Bidding
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import PlayerView
@@ -283,15 +283,8 @@ class SearchPlayer:
                     )
                     bids[other] = choose_bid(hands[other], rules, other, bids, open_bids)
                 plan = plan_of(rules, bids, view.bags, view.scores)
-                start = Position(
-                    exchanged(rules, bids, hands) if passes else list(hands),
-                    [],
-                    leader,
-                    rules.spades_lead is SpadesLead.ANY,
-                    [0, 0, 0, 0],
-                    rules.first_lead,
-                    rules.spades_break,
-                )
+                dealt = exchanged(rules, bids, hands) if passes else hands
+                start = Position.opening(rules, dealt, leader)
                 won = roll_out(start, plan)
                 values.append(valuer.value([b if b is not None else 0 for b in bids], won))
             tally.add(values)

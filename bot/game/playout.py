@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from bot.game.cards import CARD_COUNT, HAND_SIZE, cards_tuple, suit_of
-from bot.game.rules import FirstLead, SpadesBreak
+from bot.game.rules import FirstLead, RuleSet, SpadesBreak, SpadesLead
 from bot.game.trick import (
     TAKES_FROM,
     breaks_spades,
@@ -53,6 +53,15 @@ class Position:
     first_lead: FirstLead = FirstLead.ANY_BUT_UNBROKEN_SPADE
     #: The table's rule for what breaks spades.
     spades_break: SpadesBreak = SpadesBreak.ANY_SPADE
+
+    @classmethod
+    def opening(cls, rules: RuleSet, hands: Sequence[int], leader: int) -> Position:
+        """A hand's play before its first card, ``hands`` as play begins."""
+        # Spades are broken from the start where they may be led at any time.
+        broken = rules.spades_lead is SpadesLead.ANY
+        return cls(
+            list(hands), [], leader, broken, [0, 0, 0, 0], rules.first_lead, rules.spades_break
+        )
 
     @classmethod
     def from_game(cls, game: Game) -> Position:

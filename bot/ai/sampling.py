@@ -22,6 +22,7 @@ from bot.ai.bidding import SUICIDE_NIL_SCORE, estimate_tricks, nil_danger, suici
 from bot.ai.inference import Clue
 from bot.ai.knowledge import Knowledge
 from bot.game.bidding import SUICIDE_MIN_BID, spade_count
+from bot.game.cards import cards_of
 from bot.game.rules import PRESETS, Bidding, RuleSet
 from bot.game.scoring import BLIND_NIL
 
@@ -45,12 +46,7 @@ def deal_unseen(
 ) -> list[int] | None:
     """Deal the cards of ``unseen`` to ``seats`` (``counts[s]`` cards each,
     only cards in ``allowed[s]``); None when no deal was found."""
-    cards = []
-    mask = unseen
-    while mask:
-        low = mask & -mask
-        cards.append(low.bit_length() - 1)
-        mask ^= low
+    cards = cards_of(unseen)
     for _ in range(tries):
         rng.shuffle(cards)
         # The most constrained cards first, so a seat's few possible cards go

@@ -8,9 +8,9 @@ cards, and returns the tricks taken per seat. Play-outs never revoke: a seat
 holding the suit led follows it, as the computer players do.
 
 The rules of play are the engine's (:mod:`bot.game.trick`), and a random
-play-out draws its cards exactly as :func:`bot.game.random_play.random_card`
-does, so with the same ``rng`` it plays the same cards as a game driven card
-by card through the engine.
+play-out draws its cards exactly as :func:`random_card` does, so with the
+same ``rng`` it plays the same cards as a game driven card by card through
+the engine.
 """
 
 from __future__ import annotations
@@ -135,6 +135,14 @@ class Position:
         self.tricks_won[winner] += 1
         self.leader = winner
         self.trick = []
+
+
+def random_card(mask: int, rng: random.Random) -> int:
+    """A uniformly random card of a non-empty mask (the random computer player's pick)."""
+    cards = cards_tuple(mask)
+    if not cards:
+        raise ValueError("empty mask")
+    return cards[int(rng.random() * len(cards))]
 
 
 #: Chooses the card for ``seat`` from ``legal`` (a non-empty mask) in ``position``.

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.ai.plan import HandPlan, plan_of
-from bot.ai.rollout import roll_out
+from bot.ai.policy import roll_out
 from bot.ai.solver import Solver, moves_at
 from bot.coach.pass_review import PassReview, review_pass
 from bot.game.playout import Position

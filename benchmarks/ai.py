@@ -38,10 +38,9 @@ from dataclasses import dataclass, field
 
 from bot.ai.base import Player, make_player
 from bot.ai.heuristic import HeuristicPlayer
-from bot.ai.inference import play_clues
 from bot.ai.intervals import mean_interval, wilson_interval
 from bot.ai.knowledge import knowledge_of
-from bot.ai.sampling import DealSampler
+from bot.ai.sampling import DealSampler, play_clues
 from bot.ai.search import DEFAULT_TIME_BUDGET, EXPERT_TIME_BUDGET, SearchPlayer, expert_player
 from bot.game.house import HouseRuleError, apply, house_text
 from bot.game.record import HandRecord

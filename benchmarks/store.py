@@ -59,7 +59,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from bot.ai.base import make_player
-from bot.game.random_play import random_card
+from bot.game.playout import random_card
 from bot.game.rules import PRESETS
 from bot.game.state import Game
 from bot.game.types import Action, Phase

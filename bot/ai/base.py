@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from bot.game.cards import cards_of, mask_of
-from bot.game.random_play import random_card
+from bot.game.playout import random_card
 from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import PlayerView
 

@@ -29,7 +29,6 @@ import math
 from collections.abc import Sequence
 from functools import cache
 
-from bot.ai.plan import TEN_FOR_200_CONTRACT
 from bot.ai.utility import normal_cdf
 from bot.game.bidding import spade_count
 from bot.game.cards import (
@@ -49,7 +48,7 @@ from bot.game.cards import (
     suit_pattern,
 )
 from bot.game.rules import PRESETS, Bidding, Deck, RuleSet
-from bot.game.scoring import NIL
+from bot.game.scoring import NIL, TEN_FOR_200_CONTRACT
 from bot.game.sides import deficit, partner_of, side_of
 
 ROUNDING = 0.0  # a trick count of n to n + 0.99 bids n: the worths are fitted to

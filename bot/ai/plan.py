@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.game.rules import RuleSet, SetPenalty
+from bot.game.scoring import TEN_FOR_200_CONTRACT
 from bot.game.sides import opponents, partner_of, side_of, sides
 
 GAME_AT_STAKE = 10_000  # the set swing of a side whose contract wins the game
-TEN_FOR_200_CONTRACT = 10  # from this contract up, 10-for-200 doubles the stakes
 # How likely a side holding every trick so far with its contract made is
 # reckoned to take the rest (for a Boston at a table that pays one).
 BOSTON_CHANCE = 0.5

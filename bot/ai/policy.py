@@ -4,7 +4,9 @@ One function, :func:`choose_card`, serves two callers:
 
 * the heuristic player, which passes what its view allows: ``possible[s]``
   is every unseen card seat ``s`` is not known to lack;
-* the search player's rollouts, which pass the exact hands of a sampled deal.
+* the search player's rollouts (:func:`roll_out`), which pass the exact
+  hands of a sampled deal and play it to its last trick on the engine's
+  bitmask play-out (:mod:`bot.game.playout`), well under a millisecond a hand.
 
 So the same rules play both, and the hot loop of the rollouts stays free of
 objects. The rules, in order: a Nil bidder ducks; a Nil bidder's partner
@@ -36,6 +38,7 @@ from bot.game.cards import (
     rank_of,
     suit_of,
 )
+from bot.game.playout import CardPolicy, Position, play_out
 from bot.game.trick import BEATERS, winning
 
 
@@ -102,6 +105,30 @@ def choose_card(
     if not trick:
         return _lead_to_lose(seat, legal, possible)
     return _follow_to_lose(seat, rivals, legal, trick, leader, possible)
+
+
+def heuristic_policy(plan: HandPlan) -> CardPolicy:
+    """:func:`choose_card` for a deal whose hands are all known."""
+
+    def policy(position: Position, seat: int, legal: int) -> int:
+        return choose_card(
+            plan,
+            seat,
+            legal,
+            position.trick,
+            position.leader,
+            position.hands,
+            position.tricks_won,
+            position.tricks_left,
+        )
+
+    return policy
+
+
+def roll_out(position: Position, plan: HandPlan) -> list[int]:
+    """The tricks each seat takes when ``position`` (left unchanged) is
+    played to the end of the hand with :func:`choose_card`."""
+    return play_out(position, heuristic_policy(plan))
 
 
 def _others(seat: int, possible: Sequence[int]) -> int:

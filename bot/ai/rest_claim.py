@@ -16,7 +16,7 @@ the solver, it ignores revokes (only legal plays count).
 
 from __future__ import annotations
 
-from bot.ai.solver import distinct_moves
+from bot.ai.solver import distinct_moves, others_held
 from bot.game.cards import SUIT_MASKS, TRUMP, suit_of
 from bot.game.rules import FirstLead, SpadesBreak
 from bot.game.sides import side_of
@@ -40,7 +40,7 @@ def sure_win(hands: list[int], claimer: int, broken: bool) -> bool:
     above every other seat's card of that suit, and it can draw the trumps of
     every other seat first (or nobody else has any)."""
     hand = hands[claimer]
-    others = _others(hands, claimer)
+    others = others_held(hands, claimer)
     for mask in SUIT_MASKS:
         mine, theirs = hand & mask, others & mask
         if mine and theirs and (mine & -mine).bit_length() < theirs.bit_length():
@@ -88,7 +88,7 @@ class _ClaimSearch:
                 return known
         seat = (leader + len(trick)) & 3
         hand = hands[seat]
-        in_play = _others(hands, seat)
+        in_play = others_held(hands, seat)
         for card in trick:
             in_play |= 1 << card
         moves = distinct_moves(legal_mask(hand, trick, broken, lowest_club), in_play)
@@ -111,8 +111,3 @@ class _ClaimSearch:
         if key is not None:
             self.known[key] = result
         return result
-
-
-def _others(hands: list[int], seat: int) -> int:
-    """The cards the other seats hold (the hands never share a card)."""
-    return (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]

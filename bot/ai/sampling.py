@@ -6,10 +6,22 @@ is weighted by the bids: a seat that bid 5 more likely holds a hand worth
 about 5 tricks, a Nil bidder a hand of low cards (a bid the format forced,
 such as Suicide's Nil behind a partner's number, says nothing of the hand,
 and its least number bid says only that the hand is worth no more); and by
-the clues of the cards chosen (:mod:`bot.ai.inference`: a seat that ducked
-a trick it needed likely held nothing to win it). The weighting is done by
-rejection: a deal is kept with a probability that falls as its hands stray
-from their bids.
+the clues of the cards chosen. The weighting is done by rejection: a deal is
+kept with a probability that falls as its hands stray from their bids.
+
+The clues (:func:`play_clues`) are soft where the knowledge keeps to
+certainties: a seat that needed tricks and was last to play on an
+opponent's winning card would have taken the trick if it could. So:
+
+* a **duck**: it followed under the opponent's card, so it most likely held
+  no higher card of the suit;
+* a **discard**: out of the suit, it threw a side card rather than trump, so
+  it most likely held no spade that wins (it is short of trumps).
+
+Each clue names the cards whose holding makes the choice unlikely; a deal
+that gives the seat any of them is weighed down by :attr:`Clue.weight`.
+Seats playing for a Nil, or whose side has made its contract, duck on
+purpose and give no clue.
 """
 
 from __future__ import annotations
@@ -17,13 +29,17 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from bot.ai.bidding import SUICIDE_NIL_SCORE, estimate_tricks, nil_danger, suicide_nil_score
-from bot.ai.inference import Clue
 from bot.ai.knowledge import Knowledge
+from bot.ai.plan import plan_of
 from bot.game.bidding import SUICIDE_MIN_BID, spade_count
+from bot.game.cards import ABOVE, SPADE_MASK, TRUMP, cards_of, suit_of
 from bot.game.rules import PRESETS, Bidding, RuleSet
 from bot.game.scoring import BLIND_NIL
+from bot.game.trick import BEATERS, winning
+from bot.game.view import PlayerView
 
 BID_SPREAD = 1.6  # how far (in tricks) a hand's worth may stray from its bid
 NIL_STRICTNESS = 1.2
@@ -33,6 +49,8 @@ COUNTED_FORMATS = (Bidding.MIRROR, Bidding.WHIZ)
 #: counted (kept above 0: the best of the attempts is taken when none fits).
 MISCOUNT_WEIGHT = 1e-6
 ATTEMPTS_PER_SAMPLE = 12
+DUCK_WEIGHT = 0.15  # how likely a trick-hungry seat is to duck with a winner
+DISCARD_WEIGHT = 0.15  # ... or to discard rather than trump with a winning spade
 
 
 def deal_unseen(
@@ -45,12 +63,7 @@ def deal_unseen(
 ) -> list[int] | None:
     """Deal the cards of ``unseen`` to ``seats`` (``counts[s]`` cards each,
     only cards in ``allowed[s]``); None when no deal was found."""
-    cards = []
-    mask = unseen
-    while mask:
-        low = mask & -mask
-        cards.append(low.bit_length() - 1)
-        mask ^= low
+    cards = cards_of(unseen)
     for _ in range(tries):
         rng.shuffle(cards)
         # The most constrained cards first, so a seat's few possible cards go
@@ -106,6 +119,45 @@ def first_of_team(dealer: int, seat: int) -> bool:
     return (seat - dealer - 1) & 3 < 2
 
 
+@dataclass(frozen=True, slots=True)
+class Clue:
+    seat: int
+    cards: int  # unseen cards the seat would have won the trick with
+    weight: float  # the deal's weight when the seat holds any of them
+
+
+def play_clues(view: PlayerView, unseen: int) -> list[Clue]:
+    """The clues of this hand's finished tricks, about cards still ``unseen``."""
+    plan = plan_of(view.rules, view.bids, view.bags, view.scores)
+    won = [0, 0, 0, 0]
+    found: list[tuple[int, int, int, float]] = []  # trick index, seat, cards, weight
+    for index, trick in enumerate(view.tricks):
+        cards = trick.cards
+        seat = (trick.leader + 3) & 3  # the last to play
+        best, best_seat = winning(cards[:3], trick.leader)
+        last = cards[3]
+        hungry = not (plan.nil[seat] and won[seat] == 0) and plan.need(plan.side[seat], won) > 0
+        if hungry and best_seat in plan.rivals[seat] and not BEATERS[best] >> last & 1:
+            led = suit_of(cards[0])
+            if suit_of(last) == led and suit_of(best) == led:
+                found.append((index, seat, ABOVE[best], DUCK_WEIGHT))
+            elif suit_of(last) != led and suit_of(last) != TRUMP:
+                found.append((index, seat, BEATERS[best] & SPADE_MASK, DISCARD_WEIGHT))
+        won[trick.winner] += 1
+    clues = []
+    for index, seat, cards_mask, weight in found:
+        # A winning card the seat played later shows it held one anyway: the
+        # choice was made with it, so it tells nothing about the rest.
+        later = 0
+        for trick in view.tricks[index + 1 :]:
+            later |= 1 << trick.cards[(seat - trick.leader) & 3]
+        if view.trick and (seat - view.leader) & 3 < len(view.trick):
+            later |= 1 << view.trick[(seat - view.leader) & 3]
+        if not later & cards_mask and cards_mask & unseen:
+            clues.append(Clue(seat, cards_mask & unseen, weight))
+    return clues
+
+
 class DealSampler:
     """Samples the other seats' hands for one decision."""
 
@@ -118,7 +170,7 @@ class DealSampler:
     ) -> None:
         self.knowledge = knowledge
         self.bids = list(bids)
-        self.clues = list(clues)  # the other seats' choices of card (bot.ai.inference)
+        self.clues = list(clues)  # the other seats' choices of card (play_clues)
         seat = knowledge.seat
         # When the seat's own cards are withheld (Blind Nil), they are dealt too.
         hidden_own = not knowledge.hand

@@ -4,7 +4,7 @@ For a card play it deals the unseen cards to the other seats many times over
 (:mod:`bot.ai.sampling`: consistent with the voids shown, weighted by the
 bids and by what the others' choices of card suggest), plays every distinct
 legal card in each deal and the rest of the hand out with the heuristic
-policy (:mod:`bot.ai.rollout`) or, for the last few tricks, exactly
+policy (:func:`bot.ai.policy.roll_out`) or, for the last few tricks, exactly
 (:mod:`bot.ai.solver`), and keeps the card with the best average value of
 the hand's end in the game (:mod:`bot.ai.utility`: the chance of winning
 after the hand, so sets, bags, the target and the losing score all count).
@@ -35,18 +35,17 @@ from bot.ai.bidding import (
     team_room,
 )
 from bot.ai.heuristic import play_card, require_turn
-from bot.ai.inference import play_clues
 from bot.ai.knowledge import Knowledge, knowledge_of
 from bot.ai.passing import choose_pass, exchanged
 from bot.ai.plan import plan_of
-from bot.ai.rollout import roll_out
-from bot.ai.sampling import DealSampler
+from bot.ai.policy import roll_out
+from bot.ai.sampling import DealSampler, play_clues
 from bot.ai.solver import Solver, distinct_moves
 from bot.ai.utility import HandValuer
 from bot.game.bidding import legal_bids
 from bot.game.cards import mask_of, suit_of
 from bot.game.playout import Position
-from bot.game.rules import Bidding, SpadesLead
+from bot.game.rules import Bidding
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import PlayerView
@@ -283,15 +282,8 @@ class SearchPlayer:
                     )
                     bids[other] = choose_bid(hands[other], rules, other, bids, open_bids)
                 plan = plan_of(rules, bids, view.bags, view.scores)
-                start = Position(
-                    exchanged(rules, bids, hands) if passes else list(hands),
-                    [],
-                    leader,
-                    rules.spades_lead is SpadesLead.ANY,
-                    [0, 0, 0, 0],
-                    rules.first_lead,
-                    rules.spades_break,
-                )
+                dealt = exchanged(rules, bids, hands) if passes else hands
+                start = Position.opening(rules, dealt, leader)
                 won = roll_out(start, plan)
                 values.append(valuer.value([b if b is not None else 0 for b in bids], won))
             tally.add(values)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.game.cards import is_trump, suit_of
+from bot.game.cards import is_trump, mask_of, suit_of
 from bot.game.playout import Position
 from bot.game.trick import legal_mask, winning
 
@@ -46,6 +46,17 @@ def distinct_moves(legal: int, in_play: int) -> list[int]:
         moves.append(card)
         previous = card
     return moves
+
+
+def others_held(hands: Sequence[int], seat: int) -> int:
+    """The cards the other seats hold (the hands never share a card)."""
+    return (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
+
+
+def moves_at(position: Position) -> list[int]:
+    """:func:`distinct_moves` of the seat to act, every hand known."""
+    in_play = others_held(position.hands, position.to_act) | mask_of(position.trick)
+    return distinct_moves(position.legal_mask(), in_play)
 
 
 class Solver:
@@ -107,10 +118,7 @@ class Solver:
         seat = (leader + played) & 3
         hand = hands[seat]
         legal = legal_mask(hand, trick, broken, False)
-        in_play = 0
-        for other in range(4):
-            if other != seat:
-                in_play |= hands[other]
+        in_play = others_held(hands, seat)
         for card in trick:
             in_play |= 1 << card
         maximizing = self.ours[seat]

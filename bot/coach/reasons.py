@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.ai.bidding import deck_trumps
+from bot.ai.plan import plan_of
 from bot.game.cards import (
     ABOVE,
     ACE,
@@ -201,15 +202,6 @@ def _is_nil(view: PlayerView, seat: int) -> bool:
     return bid is not None and bid <= 0 and view.tricks_won[seat] == 0
 
 
-def contract_and_need(view: PlayerView) -> tuple[int, int]:
-    """The side's contract (its numeric bids) and the tricks it still needs."""
-    seats = (view.seat,) if view.partner is None else (view.seat, view.partner)
-    contract = sum(b for s in seats if (b := view.bids[s]) is not None and b > 0)
-    nil_counts = view.rules.failed_nil_tricks_count_for_partner
-    taken = sum(view.tricks_won[s] for s in seats if nil_counts or not ((view.bids[s] or 0) <= 0))
-    return contract, max(0, contract - taken)
-
-
 def _unseen(view: PlayerView) -> int:
     return DECK_MASKS[view.rules.deck] & ~view.played_mask & ~view.hand
 
@@ -244,7 +236,8 @@ def _card_reason(view: PlayerView, card: int) -> Reason:
             return Reason(Why.NIL_LEAD_LOW, card, seat=opponent)
         if trick and (opponent not in played or best_seat == opponent) and not wins_now:
             return Reason(Why.NIL_STAY_UNDER, card, best, seat=opponent)
-    contract, need = contract_and_need(view)
+    plan = plan_of(view.rules, view.bids, view.bags)
+    contract, need = plan.contract[view.team], plan.need(view.team, view.tricks_won)
     takes = wins_now and (len(trick) == 3 or _sure_to_win(view, card))
     if contract and not need and not takes:
         return Reason(Why.DUCK_MADE, card, number=contract, solo=partner is None)

@@ -14,13 +14,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.ai.plan import HandPlan, plan_of
-from bot.ai.rollout import roll_out
-from bot.ai.solver import Solver, distinct_moves
+from bot.ai.policy import roll_out
+from bot.ai.solver import Solver, moves_at
 from bot.coach.pass_review import PassReview, review_pass
-from bot.game.cards import mask_of
 from bot.game.playout import Position
 from bot.game.record import HandRecord
-from bot.game.rules import RuleSet, SpadesLead
+from bot.game.rules import RuleSet
 from bot.game.scoring import score_hand
 from bot.game.sides import opponents, partner_of, side_of, sides, solo
 
@@ -102,15 +101,7 @@ def _decisions(rules: RuleSet, record: HandRecord, seat: int) -> list[tuple[int,
     """(trick number, position before the card, the card) for each card of ``seat``."""
     if not record.tricks:
         return []
-    position = Position(
-        record.held,
-        [],
-        record.tricks[0].leader,
-        rules.spades_lead is SpadesLead.ANY,  # broken from the start where they lead any time
-        [0, 0, 0, 0],
-        rules.first_lead,
-        rules.spades_break,
-    )
+    position = Position.opening(rules, record.held, record.tricks[0].leader)
     found = []
     for number, trick in enumerate(record.tricks, start=1):
         position.leader = trick.leader
@@ -167,13 +158,8 @@ class _Judge:
     def _principal_line(self, position: Position) -> list[int]:
         """Both sides at their best from ``position`` to the end: the tricks taken."""
         while position.tricks_left:
-            legal = position.legal_mask()
-            in_play = 0
             mover = position.to_act
-            for other in range(4):
-                if other != mover:
-                    in_play |= position.hands[other]
-            moves = distinct_moves(legal, in_play | mask_of(position.trick))
+            moves = moves_at(position)
             values = self.solver.values_of_moves(position, moves)
             pick = max if self.plan.side[mover] == self.team else min
             position.play(moves[values.index(pick(values))])
@@ -183,12 +169,7 @@ class _Judge:
         legal = position.legal_mask()
         if not legal >> card & 1 or not legal & (legal - 1):
             return None  # a revoke (the table's business), or no choice at all
-        in_play = 0
-        for other in range(4):
-            if other != seat:
-                in_play |= position.hands[other]
-        moves = distinct_moves(legal, in_play | mask_of(position.trick))
-        results = {move: self._after(position, move) for move in moves}
+        results = {move: self._after(position, move) for move in moves_at(position)}
         if card not in results:
             results[card] = self._after(position, card)
         played_points = self.points(results[card])
@@ -214,7 +195,8 @@ class _Judge:
         if bids[seat] <= 0 and played[seat] and not better[seat]:
             return Effect.KEEP_OWN_NIL, 0
         contract = self.plan.contract[team]
-        if contract and self._counted(team, played) < contract <= self._counted(team, better):
+        counted = self.plan.counted
+        if contract and counted(team, played) < contract <= counted(team, better):
             return Effect.MAKE_CONTRACT, 0
         if partner is not None:  # in solo only the player's own points count
             for opponent in opponents(self.rules, seat):
@@ -222,15 +204,12 @@ class _Judge:
                     return Effect.BREAK_THEIR_NIL, 0
             other = 1 - team
             theirs = self.plan.contract[other]
-            if theirs and self._counted(other, played) >= theirs > self._counted(other, better):
+            if theirs and counted(other, played) >= theirs > counted(other, better):
                 return Effect.SET_THEM, 0
         saved = self._bags(played) - self._bags(better)
         if saved > 0:
             return Effect.FEWER_BAGS, saved
         return Effect.MORE_POINTS, gain
-
-    def _counted(self, team: int, won: Sequence[int]) -> int:
-        return self.plan.counted(team, won)
 
     def _bags(self, won: Sequence[int]) -> int:
         return score_hand(self.rules, self.bids, list(won), self.bags_before)[self.team].new_bags

@@ -1,13 +1,14 @@
-"""The coach's hints and reviews, run in worker threads, with a per-person cooldown."""
+"""The coach's hints and reviews, run in worker threads, with a per-person cooldown
+(one answer every few seconds)."""
 
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Callable
 
 from bot import refusals
 from bot.ai.base import Player
-from bot.coach.cooldown import Cooldown, whole_seconds
 from bot.coach.hint import Hint, can_hint, decision_stamp, hint_for, hint_player
 from bot.coach.review import Review, review_hand
 from bot.game.record import HandRecord
@@ -23,6 +24,27 @@ WORKERS = 2
 #: A hand to review: its record, as the engine keeps it.
 EndedHand = HandRecord
 _REMEMBERED_HANDS = 512
+
+
+class Cooldown:
+    """One use per key per ``seconds``; idle keys are forgotten."""
+
+    def __init__(self, seconds: float, now: Callable[[], float]) -> None:
+        self.seconds = seconds
+        self.now = now
+        self._last: dict[int, float] = {}
+
+    def take(self, key: int) -> float:
+        """Use the key's turn if it has one: 0.0, else the seconds left (unused)."""
+        now = self.now()
+        last = self._last.get(key)
+        if last is not None and last + self.seconds > now:
+            return last + self.seconds - now
+        self._last[key] = now
+        if len(self._last) > 1024:
+            cutoff = now - self.seconds
+            self._last = {k: t for k, t in self._last.items() if t > cutoff}
+        return 0.0
 
 
 class CoachService:
@@ -66,7 +88,7 @@ class CoachService:
             raise NoHintNow()
         wait = self.hint_cooldown.take(user_id)
         if wait:
-            raise CoachBusy(whole_seconds(wait))
+            raise CoachBusy(max(1, math.ceil(wait)))
         async with self._workers:
             return await asyncio.to_thread(hint_for, view, self.player())
 

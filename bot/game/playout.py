@@ -8,9 +8,9 @@ cards, and returns the tricks taken per seat. Play-outs never revoke: a seat
 holding the suit led follows it, as the computer players do.
 
 The rules of play are the engine's (:mod:`bot.game.trick`), and a random
-play-out draws its cards exactly as :func:`bot.game.random_play.random_card`
-does, so with the same ``rng`` it plays the same cards as a game driven card
-by card through the engine.
+play-out draws its cards exactly as :func:`random_card` does, so with the
+same ``rng`` it plays the same cards as a game driven card by card through
+the engine.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from bot.game.cards import CARD_COUNT, HAND_SIZE, cards_tuple, suit_of
-from bot.game.rules import FirstLead, SpadesBreak
+from bot.game.rules import FirstLead, RuleSet, SpadesBreak, SpadesLead
 from bot.game.trick import (
     TAKES_FROM,
     breaks_spades,
@@ -53,6 +53,15 @@ class Position:
     first_lead: FirstLead = FirstLead.ANY_BUT_UNBROKEN_SPADE
     #: The table's rule for what breaks spades.
     spades_break: SpadesBreak = SpadesBreak.ANY_SPADE
+
+    @classmethod
+    def opening(cls, rules: RuleSet, hands: Sequence[int], leader: int) -> Position:
+        """A hand's play before its first card, ``hands`` as play begins."""
+        # Spades are broken from the start where they may be led at any time.
+        broken = rules.spades_lead is SpadesLead.ANY
+        return cls(
+            list(hands), [], leader, broken, [0, 0, 0, 0], rules.first_lead, rules.spades_break
+        )
 
     @classmethod
     def from_game(cls, game: Game) -> Position:
@@ -126,6 +135,14 @@ class Position:
         self.tricks_won[winner] += 1
         self.leader = winner
         self.trick = []
+
+
+def random_card(mask: int, rng: random.Random) -> int:
+    """A uniformly random card of a non-empty mask (the random computer player's pick)."""
+    cards = cards_tuple(mask)
+    if not cards:
+        raise ValueError("empty mask")
+    return cards[int(rng.random() * len(cards))]
 
 
 #: Chooses the card for ``seat`` from ``legal`` (a non-empty mask) in ``position``.

@@ -9,7 +9,7 @@ from functools import partial
 from bot.ai.bidding import estimate_tricks, nil_danger
 from bot.ai.knowledge import Knowledge, knowledge_of
 from bot.ai.plan import plan_of
-from bot.ai.rollout import roll_out
+from bot.ai.policy import roll_out
 from bot.ai.sampling import DealSampler, deal_unseen
 from bot.ai.solver import Solver, distinct_moves
 from bot.ai.utility import HandValuer, position_value

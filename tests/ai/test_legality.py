@@ -9,7 +9,7 @@ import pytest
 from bot.ai.base import Player, RandomPlayer
 from bot.ai.heuristic import HeuristicPlayer
 from bot.ai.search import SearchPlayer
-from bot.game.random_play import random_card
+from bot.game.playout import random_card
 from bot.game.rules import PRESETS, preset
 from bot.game.state import Game
 from bot.game.types import Action, ActionKind, Phase

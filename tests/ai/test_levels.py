@@ -7,9 +7,8 @@ import random
 from bot.ai import bidding, policy
 from bot.ai.base import make_player, player_levels
 from bot.ai.heuristic import HeuristicPlayer
-from bot.ai.inference import DUCK_WEIGHT, play_clues
 from bot.ai.knowledge import knowledge_of
-from bot.ai.sampling import DealSampler
+from bot.ai.sampling import DUCK_WEIGHT, DealSampler, play_clues
 from bot.ai.search import (
     DEFAULT_TIME_BUDGET,
     EXACT_TRICKS,

@@ -7,7 +7,7 @@ import random
 from bot.game import refusals
 from bot.game.cards import SUIT_MASKS, cards_of, parse_cards
 from bot.game.checks import check_timeout_claim
-from bot.game.random_play import random_card
+from bot.game.playout import random_card
 from bot.game.rules import RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import Action, ActionKind, Phase

@@ -29,7 +29,7 @@ from bot.game.cards import (
     suit_of,
     suit_pattern,
 )
-from bot.game.random_play import random_card
+from bot.game.playout import random_card
 from bot.game.scoring import BLIND_NIL
 from bot.game.state import Game
 from bot.game.trick import winning_index

@@ -7,8 +7,7 @@ import random
 import pytest
 
 from bot.game.cards import cards_of
-from bot.game.playout import CardPolicy, Position, play_out, random_play_out
-from bot.game.random_play import random_card
+from bot.game.playout import CardPolicy, Position, play_out, random_card, random_play_out
 from bot.game.rules import PRESETS, FirstLead, preset
 from bot.game.state import Game
 from bot.game.types import Phase

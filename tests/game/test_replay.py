@@ -11,7 +11,7 @@ import pytest
 
 from bot.game import refusals
 from bot.game.cards import parse_card
-from bot.game.random_play import random_card
+from bot.game.playout import random_card
 from bot.game.rules import PRESETS, preset
 from bot.game.scoring import BLIND_NIL
 from bot.game.state import Game

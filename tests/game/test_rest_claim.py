@@ -12,7 +12,7 @@ from bot.ai.rest_claim import claim_holds, sure_win
 from bot.game import refusals
 from bot.game.cards import cards_of, parse_card
 from bot.game.house import apply as apply_house
-from bot.game.random_play import random_card
+from bot.game.playout import random_card
 from bot.game.rest_claim import NO_CLAIM, NO_SEAT, RestClaim, claimable
 from bot.game.rules import preset
 from bot.game.scoring import score_hand

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from bot.ai.base import Player, make_player
 from bot.game.cards import cards_of, mask_of
-from bot.game.random_play import random_card
+from bot.game.playout import random_card
 from bot.game.types import Phase
 from bot.game.view import view_of
 from bot.tables.model import Table, TableOptions, TableStatus

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from bot import refusals
-from bot.game.random_play import random_card
+from bot.game.playout import random_card
 from bot.game.refusals import IllegalAction
 from bot.game.view import view_of
 from bot.tables.model import Table

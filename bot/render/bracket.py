@@ -19,6 +19,7 @@ from itertools import pairwise
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import N_
 from bot.stats import chart
 from bot.stats.chart import AXIS, BACKGROUND, GRID, TARGET_COLOUR, TEAM_COLOURS, TEXT
 from bot.tournament.bracket import full_round_size
@@ -67,20 +68,20 @@ class BracketLayout:
 @dataclass(frozen=True, slots=True)
 class BracketLabels:
     """The words of the picture, in the reader's language (the caller
-    translates them; the defaults are the English source). ``winner_of``
-    and ``loser_of`` keep a ``{match}`` placeholder."""
+    translates them; the defaults are the English source and the catalog's
+    messages). ``winner_of`` and ``loser_of`` keep a ``{match}`` placeholder."""
 
-    winners: str = "Winners' bracket"
-    losers: str = "Losers' bracket"
-    final: str = "Grand final"
-    second_final: str = "Second final"
-    playing: str = "playing"
-    ready_check: str = "ready check"
-    no_show: str = "no show"
-    decided: str = "decided"
-    champion: str = "Champion"
-    winner_of: str = "winner of #{match}"
-    loser_of: str = "loser of #{match}"
+    winners: str = N_("Winners' bracket")
+    losers: str = N_("Losers' bracket")
+    final: str = N_("Grand final")
+    second_final: str = N_("Second final")
+    playing: str = N_("playing")
+    ready_check: str = N_("ready check")
+    no_show: str = N_("no show")
+    decided: str = N_("decided")
+    champion: str = N_("Champion")
+    winner_of: str = N_("winner of #{match}")
+    loser_of: str = N_("loser of #{match}")
 
 
 def _section(matches: list[Match], teams: int, left: int, top: int) -> tuple[list[Box], int]:

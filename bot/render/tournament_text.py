@@ -8,7 +8,7 @@ and the reader's language. Buttons carry ids, not state:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from bot.i18n import N_, tr
 from bot.render.bracket import BracketLabels
@@ -294,18 +294,6 @@ _NOBODY = Team(0, (), 0)
 
 
 def bracket_labels(lang: str) -> BracketLabels:
-    """The words of the bracket picture in ``lang``."""
-    return BracketLabels(
-        winners=tr(lang, N_("Winners' bracket")),
-        losers=tr(lang, N_("Losers' bracket")),
-        final=tr(lang, N_("Grand final")),
-        second_final=tr(lang, N_("Second final")),
-        playing=tr(lang, N_("playing")),
-        ready_check=tr(lang, N_("ready check")),
-        no_show=tr(lang, N_("no show")),
-        decided=tr(lang, N_("decided")),
-        champion=tr(lang, N_("Champion")),
-        # Filled in by the picture: {match} stays as it is.
-        winner_of=tr(lang, N_("winner of #{match}"), match="{match}"),
-        loser_of=tr(lang, N_("loser of #{match}"), match="{match}"),
-    )
+    """The words of the bracket picture in ``lang`` (``{match}`` stays, for the picture)."""
+    words = {f.name: tr(lang, str(f.default), match="{match}") for f in fields(BracketLabels)}
+    return BracketLabels(**words)

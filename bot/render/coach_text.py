@@ -374,44 +374,33 @@ def pass_text(review: PassReview, lang: str = ENGLISH) -> str:
     )
 
 
+#: The review's first line after a Nil or Blind Nil, by (bid, made).
+_NIL_LINES = {
+    (NIL, True): N_("Table {table}, hand {hand}: you bid Nil and took no trick: made."),
+    (NIL, False): N_("Table {table}, hand {hand}: you bid Nil and took {taken}: it failed."),
+    (BLIND_NIL, True): N_("Table {table}, hand {hand}: you bid Blind Nil and took no trick: made."),
+    (BLIND_NIL, False): N_(
+        "Table {table}, hand {hand}: you bid Blind Nil and took {taken}: it failed."
+    ),
+}
+#: The same after a bid of tricks, by the sign of tricks taken less tricks bid.
+_BID_LINES = {
+    0: N_("Table {table}, hand {hand}: you bid {bid} and took {taken}."),
+    1: N_("Table {table}, hand {hand}: you bid {bid} and took {taken}, {more} more than you bid."),
+    -1: N_(
+        "Table {table}, hand {hand}: you bid {bid} and took {taken}, {fewer} fewer than you bid."
+    ),
+}
+
+
 def _bid_line(review: Review, table_id: int, lang: str) -> str:
     bid, taken = review.bid, review.taken
+    if bid in (NIL, BLIND_NIL):
+        template = _NIL_LINES[(bid, taken == 0)]
+    else:
+        template = _BID_LINES[(taken > bid) - (taken < bid)]
     fields = {"table": table_id, "hand": review.hand, "bid": bid, "taken": taken}
-    if bid == NIL:
-        if taken == 0:
-            return tr(
-                lang, "Table {table}, hand {hand}: you bid Nil and took no trick: made.", **fields
-            )
-        return tr(
-            lang, "Table {table}, hand {hand}: you bid Nil and took {taken}: it failed.", **fields
-        )
-    if bid == BLIND_NIL:
-        if taken == 0:
-            return tr(
-                lang,
-                "Table {table}, hand {hand}: you bid Blind Nil and took no trick: made.",
-                **fields,
-            )
-        return tr(
-            lang,
-            "Table {table}, hand {hand}: you bid Blind Nil and took {taken}: it failed.",
-            **fields,
-        )
-    if taken == bid:
-        return tr(lang, "Table {table}, hand {hand}: you bid {bid} and took {taken}.", **fields)
-    if taken > bid:
-        return tr(
-            lang,
-            "Table {table}, hand {hand}: you bid {bid} and took {taken}, {more} more than you bid.",
-            more=taken - bid,
-            **fields,
-        )
-    return tr(
-        lang,
-        "Table {table}, hand {hand}: you bid {bid} and took {taken}, {fewer} fewer than you bid.",
-        fewer=bid - taken,
-        **fields,
-    )
+    return tr(lang, template, more=taken - bid, fewer=bid - taken, **fields)
 
 
 def mistake_text(mistake: Mistake, lang: str = ENGLISH, *, solo: bool = False) -> str:

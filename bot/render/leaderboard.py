@@ -64,15 +64,14 @@ def parse_board_id(rest: str) -> tuple[SortKey, int, int | None] | None:
 
 
 def record_text(row: LeaderboardRow, lang: str = ENGLISH) -> str:
+    """Wins and losses, and draws where there are any."""
     if row.draws:
-        return tr(
-            lang,
-            "{wins}W {losses}L {draws}D",
-            wins=row.wins,
-            losses=row.losses,
-            draws=row.draws,
-        )
+        return _record(row.wins, row.losses, row.draws, lang)
     return tr(lang, "{wins}W {losses}L", wins=row.wins, losses=row.losses)
+
+
+def _record(wins: int, losses: int, draws: int, lang: str) -> str:
+    return tr(lang, "{wins}W {losses}L {draws}D", wins=wins, losses=losses, draws=draws)
 
 
 def row_line(row: LeaderboardRow, sort: SortKey, lang: str = ENGLISH) -> str:
@@ -190,7 +189,7 @@ def stats_fields(stats: PlayerStats, lang: str = ENGLISH) -> list[Field]:
         )
         for p in stats.best_partners
     ]
-    record = tr(lang, "{wins}W {losses}L {draws}D", wins=t.wins, losses=t.losses, draws=t.draws)
+    record = _record(t.wins, t.losses, t.draws, lang)
     made = N_("{made}/{bid} made")
     revokes = tr(
         lang,
@@ -248,10 +247,7 @@ def season_field(standing: SeasonStanding, lang: str = ENGLISH) -> tuple[str, st
     if row is None or not row.games:
         return name, tr(lang, "no games yet this season"), True
     rating = rating_text(row.rating, standing.rank, standing.ranked_players, lang)
-    record = tr(
-        lang, "{wins}W {losses}L {draws}D", wins=row.wins, losses=row.losses, draws=row.draws
-    )
-    return name, f"{rating} · {record}", True
+    return name, f"{rating} · {_record(row.wins, row.losses, row.draws, lang)}", True
 
 
 def stats_embed(

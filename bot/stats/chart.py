@@ -12,7 +12,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import ENGLISH, tr
-from bot.stats.records import RecordedHand
+from bot.stats.records import FinishedGame, RecordedHand
 
 WIDTH = 800
 HEIGHT = 450
@@ -238,16 +238,11 @@ def _legend(draw: ImageDraw.ImageDraw, chart: ScoreChart, lang: str) -> None:
     draw.text((x + 18, y), tr(lang, "bag penalty"), fill=TEXT, font=small, anchor="lm")
 
 
-def score_chart_png(
-    hands: Sequence[RecordedHand],
-    team_names: Sequence[str],
-    target: int,
-    losing_score: int | None,
-    winner: int | None = None,
-    lang: str = ENGLISH,
-    note: str = "",
+def chart_png(
+    game: FinishedGame, team_names: Sequence[str], lang: str = ENGLISH, note: str = ""
 ) -> bytes:
-    """The PNG chart of a game, labelled in ``lang``, with a one-line ``note`` (house rules);
-    ``team_names`` name the sides: two teams, or four players in solo."""
-    chart = plot_scores(hands, team_names, target, losing_score, winner)
+    """The end-of-game picture of a recorded game in ``lang``, with a one-line ``note``
+    (house rules); ``team_names`` name its sides (two teams, or the four seats in solo)."""
+    rules = game.rules
+    chart = plot_scores(game.hands(), team_names, rules.target, rules.losing_score, game.winner)
     return render_png(chart, lang, note)

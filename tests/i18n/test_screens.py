@@ -65,7 +65,7 @@ from bot.render.spec import EmbedSpec, MessageSpec, SelectSpec
 from bot.render.table import table_message
 from bot.stats.counting import RatingChange, RecordOutcome
 from bot.stats.leaderboard import LeaderboardPage, LeaderboardRow, SortKey, page_span
-from bot.stats.records import FinishedGame, computer, human
+from bot.stats.records import FinishedGame
 from bot.stats.summary import PartnerRecord, PlayerStats
 from bot.stats.tally import Tally
 from bot.tables.model import Seat, Table, TableOptions, TableStatus
@@ -74,6 +74,7 @@ from tests.discord.test_render import table_of
 from tests.game.helpers import bid_round, lowest_legal, play_out_lowest
 from tests.render.fits import embed_problems, problems
 from tests.render.test_noticed import hand_of
+from tests.stats.games import computer, human
 
 BIG_ID = 10**19 - 1
 LONG_NAME = "N" * 120

@@ -28,11 +28,12 @@ from bot.render.spec import (
 from bot.render.table import table_message
 from bot.stats.counting import RatingChange, RecordOutcome
 from bot.stats.leaderboard import LeaderboardPage, LeaderboardRow, SortKey, page_span
-from bot.stats.records import FinishedGame, human
+from bot.stats.records import FinishedGame
 from bot.stats.summary import PartnerRecord, PlayerStats
 from bot.stats.tally import Tally
 from bot.tables.model import Seat, TableStatus
 from db.stats_store import HistoryRow
+from tests.stats.games import human
 
 from .fits import embed_problems, problems
 from .test_noticed import table_of

@@ -130,27 +130,15 @@ def board_message(page: LeaderboardPage, guild_name: str, lang: str = ENGLISH) -
         colour=COLOUR,
     )
     at = page.span.page
+    season = page.season_no
     other = SortKey.WINS if page.sort is SortKey.RATING else SortKey.RATING
+    back = board_id(page.sort, max(at - 1, 0), "prev", season)
+    ahead = board_id(page.sort, at + 1, "next", season)
+    sort_by = tr(lang, "By rating") if other is SortKey.RATING else tr(lang, "By wins")
     buttons = (
-        ButtonSpec(
-            board_id(page.sort, max(at - 1, 0), "prev", page.season_no),
-            tr(lang, "◀ Prev"),
-            Style.GREY,
-            None,
-            not page.has_previous,
-        ),
-        ButtonSpec(
-            board_id(page.sort, at + 1, "next", page.season_no),
-            tr(lang, "Next ▶"),
-            Style.GREY,
-            None,
-            not page.has_next,
-        ),
-        ButtonSpec(
-            board_id(other, 0, "sort", page.season_no),
-            tr(lang, "By rating") if other is SortKey.RATING else tr(lang, "By wins"),
-            Style.GREY,
-        ),
+        ButtonSpec(back, tr(lang, "◀ Prev"), Style.GREY, None, not page.has_previous),
+        ButtonSpec(ahead, tr(lang, "Next ▶"), Style.GREY, None, not page.has_next),
+        ButtonSpec(board_id(other, 0, "sort", season), sort_by, Style.GREY),
     )
     return MessageSpec(embed=fit_embed(embed), rows=(buttons,))
 

@@ -139,27 +139,20 @@ def layout_bracket(t: Tournament) -> BracketLayout:
     return BracketLayout(width, bottom + MARGIN, tuple(boxes), tuple(labels))
 
 
-Colour = tuple[int, int, int]
-
-
-def _blend(ink: Colour, share: float) -> Colour:
-    """``ink`` covering ``share`` of a pixel of the background."""
-    r, g, b = (
-        round(i * share + back * (1 - share)) for i, back in zip(ink, BACKGROUND, strict=True)
-    )
-    return r, g, b
-
-
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     """The picture's inks, each blended with the background in
     :data:`BLEND_STEPS` steps (the edges of text). A picture of a 64-team
     bracket in these colours is written as PNG in a third of the time its
     RGB form takes, and looks the same."""
-    colours = [BACKGROUND]
+    colours: list[tuple[int, ...]] = [BACKGROUND]
     for ink in INKS:
         for step in range(1, BLEND_STEPS + 1):
-            blend = _blend(ink, step / BLEND_STEPS)
+            share = step / BLEND_STEPS  # of the pixel the ink covers
+            blend = tuple(
+                round(i * share + back * (1 - share))
+                for i, back in zip(ink, BACKGROUND, strict=True)
+            )
             # Pillow maps colours to a palette by cells of four levels a
             # channel: a blend that close to the background would take its place.
             if max(abs(c - back) for c, back in zip(blend, BACKGROUND, strict=True)) >= 8:

@@ -40,7 +40,6 @@ from bot.refusals import (
     house_refusal,
 )
 from bot.render import clock_text
-from bot.render.answers import joined_text, several_tables_text
 from bot.render.coach_text import (
     coach_set_text,
     coach_status_text,
@@ -58,7 +57,7 @@ from bot.render.leaderboard import (
     rating_setting_text,
     stats_embed,
 )
-from bot.render.refusal_text import refusal_text
+from bot.render.refusal_text import joined_text, refusal_text, several_tables_text
 from bot.render.results import end_of_game_text, game_record_text, hand_summary, team_names
 from bot.render.rules_text import rules_text
 from bot.render.spec import EmbedSpec, MessageSpec, SelectSpec

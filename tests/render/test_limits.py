@@ -9,10 +9,10 @@ from bot.game.rules import preset
 from bot.game.state import Game
 from bot.game.types import EndReason, Phase
 from bot.game.view import view_of
-from bot.render.answers import several_tables_text
 from bot.render.decks import DECKS
 from bot.render.hand import hand_message
 from bot.render.leaderboard import board_message, history_embed, stats_embed
+from bot.render.refusal_text import several_tables_text
 from bot.render.results import end_of_game_text, team_names
 from bot.render.spec import (
     CONTENT,

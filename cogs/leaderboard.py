@@ -29,11 +29,12 @@ from bot.render.replay import replay_button
 from bot.render.results import end_of_game_text, game_record_text, side_names
 from bot.render.spec import MessageSpec, chunk
 from bot.render.tournament_text import placings_text
+from bot.stats.chart import chart_png
 from bot.stats.history import export_filename
 from bot.stats.leaderboard import LeaderboardPage, SortKey
 from bot.stats.records import BadRecord, FinishedGame
 from bot.stats.seasons import ALL_TIME, Season
-from bot.stats.service import StatsService, chart_png, finished_by, finished_from_table
+from bot.stats.service import StatsService, finished_by, finished_from_table
 from bot.tables.model import Table
 from bot.tournament.results import placings, tournament_matches
 from cogs.components import (

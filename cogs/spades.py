@@ -18,11 +18,11 @@ from discord.ext import commands
 from bot.app import PRESET_NAMES, Origin, SpadesApp
 from bot.i18n import LANGUAGES, N_, tr
 from bot.render import clock_text
-from bot.render.answers import joined_text, resign_question
 from bot.render.clock_text import duration_text
 from bot.render.coach_text import coach_set_text, coach_status_text, hints_table_text
 from bot.render.decks import DECKS, DeckName, Style
 from bot.render.my_games import my_games_text
+from bot.render.refusal_text import joined_text, resign_question
 from bot.render.rules_text import rules_text
 from bot.render.spec import Act, ButtonSpec, ComponentId, MessageSpec
 from bot.tables.model import Table

@@ -25,9 +25,6 @@ SCREENSHOT_TOOL = (
     "cli",
     "scenes",
     "server_scenes",
-    "tournament_scene",
-    "season_scene",
-    "replay_scene",
 )
 ENTRY = frozenset(
     {"bot.__main__", "bot.runner", "bot.discord_app", "bot.screenshots"}

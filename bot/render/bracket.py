@@ -12,14 +12,15 @@ neighbours' places.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from bot.i18n import N_
+from bot.stats import chart
 from bot.stats.chart import AXIS, BACKGROUND, GRID, TARGET_COLOUR, TEAM_COLOURS, TEXT
 from bot.tournament.bracket import full_round_size
 from bot.tournament.model import Bracket, Destination, Match, Tournament
@@ -67,20 +68,20 @@ class BracketLayout:
 @dataclass(frozen=True, slots=True)
 class BracketLabels:
     """The words of the picture, in the reader's language (the caller
-    translates them; the defaults are the English source). ``winner_of``
-    and ``loser_of`` keep a ``{match}`` placeholder."""
+    translates them; the defaults are the English source and the catalog's
+    messages). ``winner_of`` and ``loser_of`` keep a ``{match}`` placeholder."""
 
-    winners: str = "Winners' bracket"
-    losers: str = "Losers' bracket"
-    final: str = "Grand final"
-    second_final: str = "Second final"
-    playing: str = "playing"
-    ready_check: str = "ready check"
-    no_show: str = "no show"
-    decided: str = "decided"
-    champion: str = "Champion"
-    winner_of: str = "winner of #{match}"
-    loser_of: str = "loser of #{match}"
+    winners: str = N_("Winners' bracket")
+    losers: str = N_("Losers' bracket")
+    final: str = N_("Grand final")
+    second_final: str = N_("Second final")
+    playing: str = N_("playing")
+    ready_check: str = N_("ready check")
+    no_show: str = N_("no show")
+    decided: str = N_("decided")
+    champion: str = N_("Champion")
+    winner_of: str = N_("winner of #{match}")
+    loser_of: str = N_("loser of #{match}")
 
 
 def _section(matches: list[Match], teams: int, left: int, top: int) -> tuple[list[Box], int]:
@@ -138,32 +139,20 @@ def layout_bracket(t: Tournament) -> BracketLayout:
     return BracketLayout(width, bottom + MARGIN, tuple(boxes), tuple(labels))
 
 
-@lru_cache(maxsize=4)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
-
-
-Colour = tuple[int, int, int]
-
-
-def _blend(ink: Colour, share: float) -> Colour:
-    """``ink`` covering ``share`` of a pixel of the background."""
-    r, g, b = (
-        round(i * share + back * (1 - share)) for i, back in zip(ink, BACKGROUND, strict=True)
-    )
-    return r, g, b
-
-
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     """The picture's inks, each blended with the background in
     :data:`BLEND_STEPS` steps (the edges of text). A picture of a 64-team
     bracket in these colours is written as PNG in a third of the time its
     RGB form takes, and looks the same."""
-    colours = [BACKGROUND]
+    colours: list[tuple[int, ...]] = [BACKGROUND]
     for ink in INKS:
         for step in range(1, BLEND_STEPS + 1):
-            blend = _blend(ink, step / BLEND_STEPS)
+            share = step / BLEND_STEPS  # of the pixel the ink covers
+            blend = tuple(
+                round(i * share + back * (1 - share))
+                for i, back in zip(ink, BACKGROUND, strict=True)
+            )
             # Pillow maps colours to a palette by cells of four levels a
             # channel: a blend that close to the background would take its place.
             if max(abs(c - back) for c, back in zip(blend, BACKGROUND, strict=True)) >= 8:
@@ -172,17 +161,6 @@ def _palette() -> Image.Image:
     image = Image.new("P", (1, 1))
     image.putpalette([channel for colour in colours for channel in colour])
     return image
-
-
-@lru_cache(maxsize=512)
-def _fit(text: str, size: int, room: int) -> str:
-    """``text`` cut with an ellipsis to ``room`` pixels."""
-    font = _font(size)
-    if font.getlength(text) <= room:
-        return text
-    while text and font.getlength(text + "…") > room:
-        text = text[:-1]
-    return text + "…"
 
 
 def draw_bracket(
@@ -194,7 +172,8 @@ def draw_bracket(
     title = t.settings.name
     if t.champion is not None:
         title = f"{title}   {labels.champion}: {names.get(t.champion, '?')}"
-    draw.text((MARGIN, 12), _fit(title, 18, layout.width - 2 * MARGIN), fill=TEXT, font=_font(18))
+    title = chart.fit(title, 18, layout.width - 2 * MARGIN)
+    draw.text((MARGIN, 12), title, fill=TEXT, font=chart.font(18))
     section = {
         "W": labels.winners,
         "L": labels.losers,
@@ -202,7 +181,7 @@ def draw_bracket(
         "GF2": labels.second_final,
     }
     for which, x, y in layout.labels:
-        draw.text((x, y + 4), section[which], fill=AXIS, font=_font(15))
+        draw.text((x, y + 4), section[which], fill=AXIS, font=chart.font(15))
     where = {box.match.number: box for box in layout.boxes}
     for box in layout.boxes:
         _connector(draw, box, where)
@@ -214,10 +193,7 @@ def draw_bracket(
 
 def png_bytes(image: Image.Image) -> bytes:
     """``image`` as a PNG in the picture's palette."""
-    out = io.BytesIO()
-    paletted = image.quantize(palette=_palette(), dither=Image.Dither.NONE)
-    paletted.save(out, format="PNG", compress_level=1)
-    return out.getvalue()
+    return chart.png(image.quantize(palette=_palette(), dither=Image.Dither.NONE))
 
 
 def _feeders(t: Tournament) -> dict[tuple[int, str], str]:
@@ -255,7 +231,7 @@ def _match(
     feeders: Mapping[tuple[int, str], str],
 ) -> None:
     m = box.match
-    small = _font(12)
+    small = chart.font(12)
     state = {
         "playing": labels.playing,
         "ready_check": labels.ready_check,
@@ -281,7 +257,7 @@ def _match(
             text = hint.format(match=number) if number else ""
             draw.text(
                 (box.x + SEED_W, y),
-                _fit(text, 12, BOX_W - SEED_W),
+                chart.fit(text, 12, BOX_W - SEED_W),
                 fill=FAINT,
                 font=small,
                 anchor="lm",
@@ -292,12 +268,12 @@ def _match(
         if m.winner == team:
             draw.rectangle((box.x, y - ROW_H // 2, box.x + 3, y + ROW_H // 2), fill=TARGET_COLOUR)
         draw.text((box.x + SEED_W - 6, y), str(team), fill=AXIS, font=small, anchor="rm")
-        name = _fit(names.get(team, "?"), 13, BOX_W - SEED_W - SCORE_W)
-        draw.text((box.x + SEED_W, y), name, fill=ink, font=_font(13), anchor="lm")
+        name = chart.fit(names.get(team, "?"), 13, BOX_W - SEED_W - SCORE_W)
+        draw.text((box.x + SEED_W, y), name, fill=ink, font=chart.font(13), anchor="lm")
         right = (box.x + BOX_W - 6, y)
         if m.scores is not None:
             score = m.scores[0 if slot == "a" else 1]
-            draw.text(right, str(score), fill=ink, font=_font(13), anchor="rm")
+            draw.text(right, str(score), fill=ink, font=chart.font(13), anchor="rm")
         elif m.state == "ready_check" and team in m.ready:
             x, r = right[0] - 4, 4
             draw.ellipse((x - r, y - r, x + r, y + r), fill=TARGET_COLOUR)

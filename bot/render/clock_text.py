@@ -57,18 +57,6 @@ def duration_text(lang: str, seconds: float) -> str:
     return tr(lang, "{days} {hours}", days=big, hours=_hours(lang, small))
 
 
-__all__ = [
-    "ClockMessage",
-    "claim_opened",
-    "claimed",
-    "duration_text",
-    "lobby_closed",
-    "reminder",
-    "stood_in",
-    "together",
-]
-
-
 @dataclass(frozen=True, slots=True)
 class ClockMessage:
     text: str
@@ -200,45 +188,31 @@ def lobby_closed(table: Table, idle_s: float | None) -> ClockMessage:
     return ClockMessage(text)
 
 
+#: The public line after a successful claim, by (solo, the late player known):
+#: in solo the late player alone loses.
+_CLAIMED = {
+    (False, False): N_(
+        "<@{claimer}> claimed the win at table {table}: the late player kept the "
+        "table waiting past the turn limit, so their team loses."
+    ),
+    (False, True): N_(
+        "<@{claimer}> claimed the win at table {table}: <@{late}> kept the "
+        "table waiting past the turn limit, so their team loses."
+    ),
+    (True, False): N_(
+        "<@{claimer}> claimed the win at table {table}: the late player kept the "
+        "table waiting past the turn limit, so they lose."
+    ),
+    (True, True): N_(
+        "<@{claimer}> claimed the win at table {table}: <@{late}> kept the "
+        "table waiting past the turn limit, so they lose."
+    ),
+}
+
+
 def claimed(table: Table, claimer_id: int) -> str:
     """The public line after a successful claim."""
     result = table.result
     late = table.seats[result.seat].user_id if result and result.seat is not None else None
-    if table.solo:
-        return _claimed_solo(table, claimer_id, late)
-    if late is None:
-        return tr(
-            table.language,
-            "<@{claimer}> claimed the win at table {table}: the late player kept the "
-            "table waiting past the turn limit, so their team loses.",
-            claimer=claimer_id,
-            table=table.id,
-        )
-    return tr(
-        table.language,
-        "<@{claimer}> claimed the win at table {table}: <@{late}> kept the "
-        "table waiting past the turn limit, so their team loses.",
-        claimer=claimer_id,
-        table=table.id,
-        late=late,
-    )
-
-
-def _claimed_solo(table: Table, claimer_id: int, late: int | None) -> str:
-    """:func:`claimed` in solo: the late player alone loses."""
-    if late is None:
-        return tr(
-            table.language,
-            "<@{claimer}> claimed the win at table {table}: the late player kept the "
-            "table waiting past the turn limit, so they lose.",
-            claimer=claimer_id,
-            table=table.id,
-        )
-    return tr(
-        table.language,
-        "<@{claimer}> claimed the win at table {table}: <@{late}> kept the "
-        "table waiting past the turn limit, so they lose.",
-        claimer=claimer_id,
-        table=table.id,
-        late=late,
-    )
+    template = _CLAIMED[(table.solo, late is not None)]
+    return tr(table.language, template, claimer=claimer_id, table=table.id, late=late)

@@ -105,6 +105,14 @@ EFFECTS = {
     ),
 }
 
+#: The same to a player on its own (teams=solo).
+SOLO_EFFECTS = {
+    Effect.KEEP_OWN_NIL: EFFECTS[Effect.KEEP_OWN_NIL],
+    Effect.MAKE_CONTRACT: N_(
+        "Trick {trick}: the {better} instead of the {played} would have made your bid."
+    ),
+}
+
 
 def hint_text(reason: Reason, names: Sequence[str], lang: str = ENGLISH) -> str:
     """The answer to a Hint click: one short sentence with the bid or card."""
@@ -374,58 +382,54 @@ def pass_text(review: PassReview, lang: str = ENGLISH) -> str:
     )
 
 
+#: The review's first line after a Nil or Blind Nil, by (bid, made).
+_NIL_LINES = {
+    (NIL, True): N_("Table {table}, hand {hand}: you bid Nil and took no trick: made."),
+    (NIL, False): N_("Table {table}, hand {hand}: you bid Nil and took {taken}: it failed."),
+    (BLIND_NIL, True): N_("Table {table}, hand {hand}: you bid Blind Nil and took no trick: made."),
+    (BLIND_NIL, False): N_(
+        "Table {table}, hand {hand}: you bid Blind Nil and took {taken}: it failed."
+    ),
+}
+#: The same after a bid of tricks, by the sign of tricks taken less tricks bid.
+_BID_LINES = {
+    0: N_("Table {table}, hand {hand}: you bid {bid} and took {taken}."),
+    1: N_("Table {table}, hand {hand}: you bid {bid} and took {taken}, {more} more than you bid."),
+    -1: N_(
+        "Table {table}, hand {hand}: you bid {bid} and took {taken}, {fewer} fewer than you bid."
+    ),
+}
+
+
 def _bid_line(review: Review, table_id: int, lang: str) -> str:
     bid, taken = review.bid, review.taken
+    if bid in (NIL, BLIND_NIL):
+        template = _NIL_LINES[(bid, taken == 0)]
+    else:
+        template = _BID_LINES[(taken > bid) - (taken < bid)]
     fields = {"table": table_id, "hand": review.hand, "bid": bid, "taken": taken}
-    if bid == NIL:
-        if taken == 0:
-            return tr(
-                lang, "Table {table}, hand {hand}: you bid Nil and took no trick: made.", **fields
-            )
-        return tr(
-            lang, "Table {table}, hand {hand}: you bid Nil and took {taken}: it failed.", **fields
-        )
-    if bid == BLIND_NIL:
-        if taken == 0:
-            return tr(
-                lang,
-                "Table {table}, hand {hand}: you bid Blind Nil and took no trick: made.",
-                **fields,
-            )
-        return tr(
-            lang,
-            "Table {table}, hand {hand}: you bid Blind Nil and took {taken}: it failed.",
-            **fields,
-        )
-    if taken == bid:
-        return tr(lang, "Table {table}, hand {hand}: you bid {bid} and took {taken}.", **fields)
-    if taken > bid:
-        return tr(
-            lang,
-            "Table {table}, hand {hand}: you bid {bid} and took {taken}, {more} more than you bid.",
-            more=taken - bid,
-            **fields,
-        )
-    return tr(
-        lang,
-        "Table {table}, hand {hand}: you bid {bid} and took {taken}, {fewer} fewer than you bid.",
-        fewer=bid - taken,
-        **fields,
-    )
+    return tr(lang, template, more=taken - bid, fewer=bid - taken, **fields)
 
 
 def mistake_text(mistake: Mistake, lang: str = ENGLISH, *, solo: bool = False) -> str:
-    """The costliest card; ``solo``: the player's own points, no team's."""
+    """The costliest card; ``solo``: the player's own points, no team's (solo
+    has no partner or team, so no other effect)."""
     fields: dict[str, str | int] = {
         "trick": mistake.trick,
         "better": card_text(mistake.better, lang),
         "played": card_text(mistake.played, lang),
     }
-    if solo:
-        return _solo_mistake_text(mistake, lang, fields)
-    template = EFFECTS.get(mistake.effect)
+    template = (SOLO_EFFECTS if solo else EFFECTS).get(mistake.effect)
     if template is not None:
         return tr(lang, template, **fields)
+    if mistake.effect is Effect.FEWER_BAGS and solo:
+        return ntr(
+            lang,
+            "Trick {trick}: the {better} instead of the {played} would have saved you {n} bag.",
+            "Trick {trick}: the {better} instead of the {played} would have saved you {n} bags.",
+            mistake.number,
+            **fields,
+        )
     if mistake.effect is Effect.FEWER_BAGS:
         return ntr(
             lang,
@@ -437,39 +441,20 @@ def mistake_text(mistake: Mistake, lang: str = ENGLISH, *, solo: bool = False) -
             **fields,
         )
     assert mistake.effect is Effect.MORE_POINTS, mistake.effect
+    if solo:
+        return ntr(
+            lang,
+            "Trick {trick}: the {better} instead of the {played} would have gained you {n} point.",
+            "Trick {trick}: the {better} instead of the {played} would have gained you {n} points.",
+            mistake.number,
+            **fields,
+        )
     return ntr(
         lang,
         "Trick {trick}: the {better} instead of the {played} would have gained "
         "your team {n} point.",
         "Trick {trick}: the {better} instead of the {played} would have gained "
         "your team {n} points.",
-        mistake.number,
-        **fields,
-    )
-
-
-def _solo_mistake_text(mistake: Mistake, lang: str, fields: dict[str, str | int]) -> str:
-    if mistake.effect is Effect.KEEP_OWN_NIL:
-        return tr(lang, EFFECTS[Effect.KEEP_OWN_NIL], **fields)
-    if mistake.effect is Effect.MAKE_CONTRACT:
-        return tr(
-            lang,
-            "Trick {trick}: the {better} instead of the {played} would have made your bid.",
-            **fields,
-        )
-    if mistake.effect is Effect.FEWER_BAGS:
-        return ntr(
-            lang,
-            "Trick {trick}: the {better} instead of the {played} would have saved you {n} bag.",
-            "Trick {trick}: the {better} instead of the {played} would have saved you {n} bags.",
-            mistake.number,
-            **fields,
-        )
-    assert mistake.effect is Effect.MORE_POINTS, mistake.effect  # (solo has no partner or team)
-    return ntr(
-        lang,
-        "Trick {trick}: the {better} instead of the {played} would have gained you {n} point.",
-        "Trick {trick}: the {better} instead of the {played} would have gained you {n} points.",
         mistake.number,
         **fields,
     )

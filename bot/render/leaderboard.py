@@ -64,15 +64,14 @@ def parse_board_id(rest: str) -> tuple[SortKey, int, int | None] | None:
 
 
 def record_text(row: LeaderboardRow, lang: str = ENGLISH) -> str:
+    """Wins and losses, and draws where there are any."""
     if row.draws:
-        return tr(
-            lang,
-            "{wins}W {losses}L {draws}D",
-            wins=row.wins,
-            losses=row.losses,
-            draws=row.draws,
-        )
+        return _record(row.wins, row.losses, row.draws, lang)
     return tr(lang, "{wins}W {losses}L", wins=row.wins, losses=row.losses)
+
+
+def _record(wins: int, losses: int, draws: int, lang: str) -> str:
+    return tr(lang, "{wins}W {losses}L {draws}D", wins=wins, losses=losses, draws=draws)
 
 
 def row_line(row: LeaderboardRow, sort: SortKey, lang: str = ENGLISH) -> str:
@@ -131,27 +130,15 @@ def board_message(page: LeaderboardPage, guild_name: str, lang: str = ENGLISH) -
         colour=COLOUR,
     )
     at = page.span.page
+    season = page.season_no
     other = SortKey.WINS if page.sort is SortKey.RATING else SortKey.RATING
+    back = board_id(page.sort, max(at - 1, 0), "prev", season)
+    ahead = board_id(page.sort, at + 1, "next", season)
+    sort_by = tr(lang, "By rating") if other is SortKey.RATING else tr(lang, "By wins")
     buttons = (
-        ButtonSpec(
-            board_id(page.sort, max(at - 1, 0), "prev", page.season_no),
-            tr(lang, "◀ Prev"),
-            Style.GREY,
-            None,
-            not page.has_previous,
-        ),
-        ButtonSpec(
-            board_id(page.sort, at + 1, "next", page.season_no),
-            tr(lang, "Next ▶"),
-            Style.GREY,
-            None,
-            not page.has_next,
-        ),
-        ButtonSpec(
-            board_id(other, 0, "sort", page.season_no),
-            tr(lang, "By rating") if other is SortKey.RATING else tr(lang, "By wins"),
-            Style.GREY,
-        ),
+        ButtonSpec(back, tr(lang, "◀ Prev"), Style.GREY, None, not page.has_previous),
+        ButtonSpec(ahead, tr(lang, "Next ▶"), Style.GREY, None, not page.has_next),
+        ButtonSpec(board_id(other, 0, "sort", season), sort_by, Style.GREY),
     )
     return MessageSpec(embed=fit_embed(embed), rows=(buttons,))
 
@@ -190,7 +177,7 @@ def stats_fields(stats: PlayerStats, lang: str = ENGLISH) -> list[Field]:
         )
         for p in stats.best_partners
     ]
-    record = tr(lang, "{wins}W {losses}L {draws}D", wins=t.wins, losses=t.losses, draws=t.draws)
+    record = _record(t.wins, t.losses, t.draws, lang)
     made = N_("{made}/{bid} made")
     revokes = tr(
         lang,
@@ -248,10 +235,7 @@ def season_field(standing: SeasonStanding, lang: str = ENGLISH) -> tuple[str, st
     if row is None or not row.games:
         return name, tr(lang, "no games yet this season"), True
     rating = rating_text(row.rating, standing.rank, standing.ranked_players, lang)
-    record = tr(
-        lang, "{wins}W {losses}L {draws}D", wins=row.wins, losses=row.losses, draws=row.draws
-    )
-    return name, f"{rating} · {record}", True
+    return name, f"{rating} · {_record(row.wins, row.losses, row.draws, lang)}", True
 
 
 def stats_embed(

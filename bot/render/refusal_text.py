@@ -1,5 +1,6 @@
 """A refusal in the reader's language: the short private answer to a click
-or a command that was refused.
+or a command that was refused; and the short answers to commands whose text
+lists things that can be many.
 
 Refusals carry an English ``template`` with named ``params`` (see
 :mod:`bot.game.refusals`); the template is looked up in the catalog and the
@@ -10,15 +11,17 @@ language too: a card name as their decks print it, a duration, a suit.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from bot.game.cards import CardError, parse_card
 from bot.i18n import ENGLISH, N_, tr
 from bot.refusals import IllegalAction, Refusal, SeveralTables
-from bot.render.answers import several_tables_text
 from bot.render.clock_text import duration_text
 from bot.render.decks import card_text
 from bot.render.house_rules import localized_values
+from bot.render.names import seat_name
+from bot.render.spec import CONTENT, fit_lines
+from bot.tables.model import Table
 
 #: Wording for a click, where the service's or the engine's is too terse or
 #: speaks of seat numbers. Always used for these codes:
@@ -82,3 +85,31 @@ def _card_words(name: str, lang: str) -> str:
         with contextlib.suppress(CardError):
             return card_text(parse_card(name, deck), lang)
     return name
+
+
+# -- short answers ---------------------------------------------------------------
+
+
+def several_tables_text(channel_ids: Sequence[int], lang: str = ENGLISH) -> str:
+    """Why a command for "your table" cannot pick one: the user plays at
+    several, so it names their channels (as many as fit in one message)."""
+    empty = tr(lang, "You play at several tables: use this command in {channels}.", channels="")
+    more = tr(lang, "… and {n} more")
+    channels = fit_lines([f"<#{c}>" for c in channel_ids], CONTENT - len(empty), more, ", ")
+    return tr(
+        lang, "You play at several tables: use this command in {channels}.", channels=channels
+    )
+
+
+def resign_question(table: Table, lang: str = ENGLISH) -> str:
+    """The question before resigning: the player's team loses, or in solo the player."""
+    if table.solo:
+        return tr(lang, "Resign at table {table}? You lose the game at once.", table=table.id)
+    return tr(lang, "Resign at table {table}? Your team loses the game at once.", table=table.id)
+
+
+def joined_text(lang: str, seat: int | None, table_id: int) -> str:
+    """The private answer to joining: the seat taken, or watching."""
+    if seat is None:
+        return tr(lang, "You are watching table {table}.", table=table_id)
+    return tr(lang, "You sit {seat} at table {table}.", seat=seat_name(seat, lang), table=table_id)

@@ -16,10 +16,10 @@ from enum import StrEnum
 from bot.coach.bid_review import BidEffect
 from bot.coach.review import Effect
 from bot.game.rules import RuleSet
-from bot.game.scoring import BLIND_NIL, NIL
 from bot.game.sides import solo
 from bot.i18n import ENGLISH, N_, ntr, tr
 from bot.render.decks import Style, card_text
+from bot.render.hand import bid_text
 from bot.render.house_rules import rules_line
 from bot.render.names import seat_name, side_name
 from bot.render.replay_picture import Scene
@@ -115,8 +115,8 @@ def bid_line(mark: BidMark, names: Sequence[str], lang: str = ENGLISH) -> str:
         "the coach would have bid {better}: {reason}.",
         mark.points,
         name=names[mark.seat],
-        bid=_bid(mark.bid, lang),
-        better=_bid(mark.better, lang),
+        bid=bid_text(mark.bid, lang),
+        better=bid_text(mark.better, lang),
         reason=_bid_reason(mark, lang),
     )
 
@@ -152,14 +152,6 @@ def coach_lines(
 
 
 # -- the picture's words ----------------------------------------------------------
-
-
-def _bid(bid: int, lang: str) -> str:
-    if bid == NIL:
-        return tr(lang, "Nil")
-    if bid == BLIND_NIL:
-        return tr(lang, "Blind Nil")
-    return str(bid)
 
 
 def frame_title(replay: Replay, frame: Frame, lang: str = ENGLISH) -> str:
@@ -233,7 +225,7 @@ def frame_scene(
             "{seat} · {name}: bid {bid}, took {taken}",
             seat=seat_name(seat, lang),
             name=names[seat],
-            bid=_bid(frame.bids[seat], lang),
+            bid=bid_text(frame.bids[seat], lang),
             taken=frame.taken[seat],
         )
         for seat in range(4)

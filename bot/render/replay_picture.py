@@ -9,12 +9,10 @@ design picks the suits' colours (and large print, bigger cards).
 
 from __future__ import annotations
 
-import io
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.game.cards import BIG_JOKER, CLUBS, DIAMONDS, HEARTS, LITTLE_JOKER, SPADES
 from bot.i18n import ENGLISH, N_, tr
@@ -25,6 +23,7 @@ from bot.render.decks import (
     printed,
     rank_text,
 )
+from bot.stats.chart import fit, font, png
 
 WIDTH, HEIGHT = 960, 700
 FELT = (28, 92, 60)
@@ -71,11 +70,6 @@ class Scene:
     note: str
 
 
-@lru_cache(maxsize=8)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
-
-
 def _pip(
     draw: ImageDraw.ImageDraw, suit: int, x: float, y: float, r: float, colour: tuple[int, int, int]
 ) -> None:
@@ -105,17 +99,17 @@ def _card_face(
     draw: ImageDraw.ImageDraw, card: int, x: float, y: float, look: Look, lang: str
 ) -> float:
     """One card as rank and pip from (x, y) (the text's left middle); its width."""
-    font = _font(look.size)
+    face_font = font(look.size)
     face = printed(card)
     if face is None:
         word = tr(lang, JOKER_NAMES[card])
-        draw.text((x, y), word, fill=JOKER_INK, font=font, anchor="lm")
-        return draw.textlength(word, font=font)
+        draw.text((x, y), word, fill=JOKER_INK, font=face_font, anchor="lm")
+        return draw.textlength(word, font=face_font)
     suit, rank = face
     colour = look.colours[suit]
     text = rank_text(rank, lang)
-    draw.text((x, y), text, fill=colour, font=font, anchor="lm")
-    width = draw.textlength(text, font=font)
+    draw.text((x, y), text, fill=colour, font=face_font, anchor="lm")
+    width = draw.textlength(text, font=face_font)
     r = look.size * 0.36
     _pip(draw, suit, x + width + r + 2, y, r, colour)
     return width + 2 * r + 4
@@ -138,12 +132,12 @@ def _trick_card(
     draw.rounded_rectangle(
         box, radius=8, fill=PAPER, outline=GOLD if won else INK, width=4 if won else 1
     )
-    font = _font(look.size)
+    face_font = font(look.size)
     face = printed(card)
     if face is None:
-        width = draw.textlength(tr(lang, JOKER_NAMES[card]), font=font)
+        width = draw.textlength(tr(lang, JOKER_NAMES[card]), font=face_font)
     else:
-        width = draw.textlength(rank_text(face[1], lang), font=font) + look.size * 0.72 + 4
+        width = draw.textlength(rank_text(face[1], lang), font=face_font) + look.size * 0.72 + 4
     _card_face(draw, card, x - width / 2, y, look, lang)
 
 
@@ -156,7 +150,7 @@ def render_frame(scene: Scene, deck: DeckName, lang: str = ENGLISH) -> bytes:
     look = LOOKS[deck]
     image = Image.new("RGB", (WIDTH, HEIGHT), FELT)
     draw = ImageDraw.Draw(image)
-    small, text = _font(15), _font(17)
+    small, text = font(15), font(17)
     draw.rectangle((0, 0, WIDTH, 30), fill=FELT_DARK)
     draw.text((12, 15), scene.title, fill=LIGHT, font=text, anchor="lm")
     draw.text((WIDTH - 12, 15), "   ".join(scene.score_lines), fill=LIGHT, font=small, anchor="rm")
@@ -176,34 +170,20 @@ def render_frame(scene: Scene, deck: DeckName, lang: str = ENGLISH) -> bytes:
     bottom = HEIGHT - 10
     if scene.note:
         draw.rectangle((0, bottom - 44, WIDTH, bottom - 16), fill=NOTE_BACK)
-        _symbols_text(draw, scene.note, 12, bottom - 30, small, WIDTH - 24)
+        _symbols_text(draw, scene.note, 12, bottom - 30, WIDTH - 24)
     if scene.rules_line:
-        draw.text(
-            (12, bottom),
-            _fit(draw, scene.rules_line, small, WIDTH - 24),
-            fill=LIGHT,
-            font=small,
-            anchor="ls",
-        )
-    out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=1)
-    return out.getvalue()
+        rules = fit(scene.rules_line, 15, WIDTH - 24)
+        draw.text((12, bottom), rules, fill=LIGHT, font=small, anchor="ls")
+    return png(image)
 
 
 _SUIT_OF_SYMBOL = {symbol: suit for suit, symbol in enumerate(SUIT_SYMBOLS)}
 
 
-def _symbols_text(
-    draw: ImageDraw.ImageDraw,
-    line: str,
-    x: float,
-    y: float,
-    font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
-    room: int,
-) -> None:
-    """A line of the coach's words with its suit symbols drawn as shapes (the
-    font has none), cut where it leaves ``room``."""
-    right = x + room
+def _symbols_text(draw: ImageDraw.ImageDraw, line: str, x: float, y: float, room: int) -> None:
+    """A line of the coach's words (in the 15-pixel font) with its suit symbols
+    drawn as shapes (the font has none), cut where it leaves ``room``."""
+    right, small = x + room, font(15)
     for piece in re.split(r"([♣♦♥♠])", line.replace("🃏 ", "").replace("\ufe0f", "")):
         if not piece:
             continue
@@ -212,22 +192,8 @@ def _symbols_text(
             _pip(draw, suit, x + 6, y, 6, NOTE_INK)
             x += 14
             continue
-        cut = _fit(draw, piece, font, int(right - x))
-        draw.text((x, y), cut, fill=NOTE_INK, font=font, anchor="lm")
-        x += draw.textlength(cut, font=font)
+        cut = fit(piece, 15, int(right - x))
+        draw.text((x, y), cut, fill=NOTE_INK, font=small, anchor="lm")
+        x += draw.textlength(cut, font=small)
         if cut != piece or x >= right:
             return
-
-
-def _fit(
-    draw: ImageDraw.ImageDraw,
-    line: str,
-    font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
-    room: int,
-) -> str:
-    """``line`` cut with an ellipsis to fit ``room`` pixels."""
-    if draw.textlength(line, font=font) <= room:
-        return line
-    while line and draw.textlength(line + "…", font=font) > room:
-        line = line[:-1]
-    return line + "…"

@@ -264,8 +264,6 @@ def end_of_game_text(
         won, ranks = _solo_ranking(game, names, lang)
         where = tr(lang, "Table {table}:", table=table_id)
         head = f"{where} {won} {ranks}"
-        if game.reason is EndReason.MODERATOR:
-            return clip(f"{head} {tr(lang, 'Not rated.')}", CONTENT)
     elif game.reason is EndReason.MODERATOR:
         head = tr(
             lang,
@@ -274,8 +272,6 @@ def end_of_game_text(
             why=game.note or "-",
             **_scores(game),
         )
-        # Nothing is rated, whoever played.
-        return clip(f"{head} {tr(lang, 'Not rated.')}", CONTENT)
     elif game.winner is None:
         head = tr(
             lang, "Table {table}: a draw at {won} to {lost}.", table=table_id, **_scores(game)
@@ -288,6 +284,8 @@ def end_of_game_text(
             team=names[game.winner],
             **_scores(game),
         )
+    if game.reason is EndReason.MODERATOR:  # nothing is rated, whoever played
+        return clip(f"{head} {tr(lang, 'Not rated.')}", CONTENT)
     house = rules_line(game.rules, lang)
     if house:
         head = f"{head}\n{house}"

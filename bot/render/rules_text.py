@@ -57,45 +57,32 @@ def _winning_line(rules: RuleSet, lang: str) -> str:
     return tr(lang, text, target=target, losing=losing)
 
 
-def _solo_lines(rules: RuleSet, lang: str) -> list[str]:
-    """Solo's contract and set: each player bids for themselves."""
-    lines = [
-        tr(
-            lang,
-            "- Solo: everyone plays on their own. Bid 1 to 13 tricks or Nil: your bid is your "
-            "contract; it scores 10 a trick bid when made and 1 for each extra trick (a bag).",
-        )
-    ]
-    if rules.set_penalty is SetPenalty.PER_TRICK_BID:
-        lines.append(
-            tr(lang, "- A player who takes fewer tricks than their bid loses 10 a trick bid.")
-        )
-    else:
-        lines.append(tr(lang, "- A player who falls short loses 10 for each trick short."))
-    return lines
-
-
-def _team_lines(rules: RuleSet, lang: str) -> list[str]:
-    lines = [
-        tr(
-            lang,
-            "- Bid 1 to 13 tricks or Nil. A team's contract is the sum of its bids; "
-            "it scores 10 a trick bid when made and 1 for each extra trick (a bag).",
-        )
-    ]
-    if rules.set_penalty is SetPenalty.PER_TRICK_BID:
-        lines.append(
-            tr(lang, "- A team that takes fewer tricks than its contract loses 10 a trick bid.")
-        )
-    else:
-        lines.append(tr(lang, "- A team that falls short loses 10 for each trick it is short."))
-    return lines
+#: The contract and the set, by (solo, the set penalty is per trick bid):
+#: in solo each player bids for themselves.
+_CONTRACT = {
+    True: N_(
+        "- Solo: everyone plays on their own. Bid 1 to 13 tricks or Nil: your bid is your "
+        "contract; it scores 10 a trick bid when made and 1 for each extra trick (a bag)."
+    ),
+    False: N_(
+        "- Bid 1 to 13 tricks or Nil. A team's contract is the sum of its bids; "
+        "it scores 10 a trick bid when made and 1 for each extra trick (a bag)."
+    ),
+}
+_SET = {
+    (True, True): N_("- A player who takes fewer tricks than their bid loses 10 a trick bid."),
+    (True, False): N_("- A player who falls short loses 10 for each trick short."),
+    (False, True): N_("- A team that takes fewer tricks than its contract loses 10 a trick bid."),
+    (False, False): N_("- A team that falls short loses 10 for each trick it is short."),
+}
 
 
 def rules_text(rules: RuleSet, lang: str = ENGLISH) -> str:
     lines = [tr(lang, "**Rules of this table** (`{preset}` preset)", preset=rules.preset)]
     lines.append(_winning_line(rules, lang))
-    lines.extend(_solo_lines(rules, lang) if solo(rules) else _team_lines(rules, lang))
+    per_trick = rules.set_penalty is SetPenalty.PER_TRICK_BID
+    lines.append(tr(lang, _CONTRACT[solo(rules)]))
+    lines.append(tr(lang, _SET[(solo(rules), per_trick)]))
     if rules.failed_nil_tricks_count_for_partner:
         nil = N_(
             "- Nil: +{value} if the bidder takes no trick, -{value} if not; the Nil bidder's "

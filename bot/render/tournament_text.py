@@ -8,7 +8,7 @@ and the reader's language. Buttons carry ids, not state:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from bot.i18n import N_, tr
 from bot.render.bracket import BracketLabels
@@ -166,16 +166,13 @@ def tournament_message(tournament: Tournament, lang: str) -> MessageSpec:
             fields.append(Field(tr(lang, "Waiting for a partner"), _cut(asked, lang)))
         if alone:
             fields.append(Field(tr(lang, "Registered alone"), _cut(alone, lang)))
-        first = [ButtonSpec(str(TourneyId(ALONE, tid)), tr(lang, "Register alone"), Style.BLURPLE)]
+        first = [_button(tid, ALONE, tr(lang, "Register alone"), Style.BLURPLE)]
         if s.teams == "pairs":
-            first.insert(
-                0, ButtonSpec(str(TourneyId(REGISTER, tid)), tr(lang, "Register"), Style.GREEN)
-            )
-            first.append(ButtonSpec(str(TourneyId(CONFIRM, tid)), tr(lang, "Confirm partner")))
-            first.append(ButtonSpec(str(TourneyId(DECLINE, tid)), tr(lang, "Decline partner")))
-        first.append(ButtonSpec(str(TourneyId(WITHDRAW, tid)), tr(lang, "Withdraw"), Style.RED))
-        start = ButtonSpec(str(TourneyId(START, tid)), tr(lang, "Start"), Style.GREEN)
-        rows = (tuple(first), (start,))
+            first.insert(0, _button(tid, REGISTER, tr(lang, "Register"), Style.GREEN))
+            first.append(_button(tid, CONFIRM, tr(lang, "Confirm partner")))
+            first.append(_button(tid, DECLINE, tr(lang, "Decline partner")))
+        first.append(_button(tid, WITHDRAW, tr(lang, "Withdraw"), Style.RED))
+        rows = (tuple(first), (_button(tid, START, tr(lang, "Start"), Style.GREEN),))
     elif tournament.phase == "running":
         under_way = [m for m in tournament.matches if m.state in ("ready_check", "playing")]
         fields.append(
@@ -184,7 +181,7 @@ def tournament_message(tournament: Tournament, lang: str) -> MessageSpec:
                 _cut([match_line(tournament, m, lang) for m in under_way], lang),
             )
         )
-        rows = ((ButtonSpec(str(TourneyId(READY, tid)), tr(lang, "Ready"), Style.GREEN),),)
+        rows = ((_button(tid, READY, tr(lang, "Ready"), Style.GREEN),),)
     elif tournament.phase == "over":
         fields.append(Field(tr(lang, "Final standings"), standings_text(tournament, lang)))
     else:
@@ -194,6 +191,11 @@ def tournament_message(tournament: Tournament, lang: str) -> MessageSpec:
         fields.append(Field(tr(lang, "Teams by seed"), _cut(teams, lang)))
     title = bracket_heading(tournament, lang).title
     return MessageSpec(embed=EmbedSpec(title, description, tuple(fields)), rows=rows)
+
+
+def _button(tournament: int, action: str, label: str, style: Style = Style.GREY) -> ButtonSpec:
+    """A button of the tournament's message (its id names no match)."""
+    return ButtonSpec(str(TourneyId(action, tournament)), label, style)
 
 
 def bracket_heading(tournament: Tournament, lang: str) -> EmbedSpec:
@@ -294,18 +296,6 @@ _NOBODY = Team(0, (), 0)
 
 
 def bracket_labels(lang: str) -> BracketLabels:
-    """The words of the bracket picture in ``lang``."""
-    return BracketLabels(
-        winners=tr(lang, N_("Winners' bracket")),
-        losers=tr(lang, N_("Losers' bracket")),
-        final=tr(lang, N_("Grand final")),
-        second_final=tr(lang, N_("Second final")),
-        playing=tr(lang, N_("playing")),
-        ready_check=tr(lang, N_("ready check")),
-        no_show=tr(lang, N_("no show")),
-        decided=tr(lang, N_("decided")),
-        champion=tr(lang, N_("Champion")),
-        # Filled in by the picture: {match} stays as it is.
-        winner_of=tr(lang, N_("winner of #{match}"), match="{match}"),
-        loser_of=tr(lang, N_("loser of #{match}"), match="{match}"),
-    )
+    """The words of the bracket picture in ``lang`` (``{match}`` stays, for the picture)."""
+    words = {f.name: tr(lang, str(f.default), match="{match}") for f in fields(BracketLabels)}
+    return BracketLabels(**words)

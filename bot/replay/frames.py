@@ -12,6 +12,9 @@ from bot.game.rules import RuleSet
 from bot.game.trick import Trick
 from bot.stats.records import BadRecord, FinishedGame, SeatPlayer, read_hand
 
+#: The cards of a trick on the table: (seat, card) in play order.
+Play = tuple[tuple[int, int], ...]
+
 
 @dataclass(frozen=True, slots=True)
 class Frame:
@@ -20,8 +23,7 @@ class Frame:
     dealer: int
     hands: tuple[int, int, int, int]  # each seat's cards at that moment, as masks
     bids: tuple[int, int, int, int]  # per seat; NIL and BLIND_NIL as the engine's
-    #: The trick on the table: (seat, card) in play order; empty while bidding.
-    table: tuple[tuple[int, int], ...]
+    table: Play  # the trick on the table; empty while bidding
     winner: int | None  # who takes the trick on the table
     last_winner: int | None  # who took the trick before it
     taken: tuple[int, int, int, int]  # tricks per seat, the one on the table included
@@ -105,64 +107,40 @@ def hand_frames(record: HandRecord) -> list[Frame]:
         bids[seat] = bid
     hands = record.held
     taken = [0, 0, 0, 0]
-    score = tuple(record.score_before)
-    bags = tuple(record.bags_before)
-    common: dict[str, Any] = {
-        "hand": record.hand,
-        "dealer": record.dealer,
-        "bids": _quad(bids),
-        "score": score,
-        "bags": bags,
-    }
-    frames = [
-        Frame(
-            trick=0,
-            hands=_quad(hands),
-            table=(),
-            winner=None,
-            last_winner=None,
-            taken=_quad(taken),
-            **common,
-        )
-    ]
     last_winner: int | None = None
+
+    def frame(trick: int, table: Play = (), winner: int | None = None, **more: Any) -> Frame:
+        """A frame with the cards held, the tricks taken and the last winner so far."""
+        return Frame(
+            **{"taken": _quad(taken), **more},
+            hand=record.hand,
+            trick=trick,
+            dealer=record.dealer,
+            hands=_quad(hands),
+            bids=_quad(bids),
+            table=table,
+            winner=winner,
+            last_winner=last_winner,
+            score=tuple(record.score_before),
+            bags=tuple(record.bags_before),
+        )
+
+    frames = [frame(0)]
     for number, trick in enumerate(record.tricks, start=1):
         table = tuple(((trick.leader + i) & 3, card) for i, card in enumerate(trick.cards))
         for seat, card in table:
             hands[seat] &= ~(1 << card)
         taken[trick.winner] += 1
-        frames.append(
-            Frame(
-                trick=number,
-                hands=_quad(hands),
-                table=table,
-                winner=trick.winner,
-                last_winner=last_winner,
-                taken=_quad(taken),
-                **common,
-            )
-        )
+        frames.append(frame(number, table, trick.winner))
         last_winner = trick.winner
     if record.claim is not None:
         seat, _ = record.claim
         given = [won - had for won, had in zip(record.tricks_won, taken, strict=True)]
-        frames.append(
-            Frame(
-                trick=len(record.tricks) + 1,
-                hands=_quad(hands),
-                table=(),
-                winner=None,
-                last_winner=last_winner,
-                taken=_quad(record.tricks_won),
-                claim=(seat, sum(given)),
-                **common,
-            )
-        )
+        claim = (seat, sum(given))
+        frames.append(frame(len(record.tricks) + 1, taken=_quad(record.tricks_won), claim=claim))
     last = frames[-1]
     frames[-1] = replace(
-        last,
-        hand_score=tuple(record.hand_score),
-        score_after=tuple(record.score_after),
+        last, hand_score=tuple(record.hand_score), score_after=tuple(record.score_after)
     )
     return frames
 

@@ -18,7 +18,8 @@ VERSION = 2
 
 @dataclass(frozen=True, slots=True)
 class Mark:
-    """A costly card: who played it, where, what was better, and its cost."""
+    """A costly card: who played it, where, what was better, and its cost (the
+    coach's Mistake, with its hand and seat)."""
 
     hand: int
     trick: int
@@ -32,7 +33,8 @@ class Mark:
 
 @dataclass(frozen=True, slots=True)
 class BidMark:
-    """A costly bid: who, which hand, the coach's bid instead and what it would have gained."""
+    """A costly bid: who, which hand, the coach's bid instead and what it would have gained
+    (the coach's BidMistake, with its hand)."""
 
     hand: int
     seat: int
@@ -58,24 +60,9 @@ def review_game(rules: RuleSet, records: Sequence[HandRecord]) -> GameReview:
         for seat in range(4):
             mistake = review_hand(rules, record, seat).mistake
             if mistake is not None:
-                cards.append(
-                    Mark(
-                        record.hand,
-                        mistake.trick,
-                        seat,
-                        mistake.played,
-                        mistake.better,
-                        mistake.effect,
-                        mistake.number,
-                        mistake.points,
-                    )
-                )
+                cards.append(Mark(record.hand, seat=seat, **asdict(mistake)))
         for bid in review_bids(rules, record, player):
-            bids.append(
-                BidMark(
-                    record.hand, bid.seat, bid.bid, bid.better, bid.effect, bid.number, bid.points
-                )
-            )
+            bids.append(BidMark(record.hand, **asdict(bid)))
     return GameReview(cards, bids)
 
 

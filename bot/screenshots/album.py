@@ -19,11 +19,13 @@ from simcord.preview import _markdown
 from bot.clock import ClockSettings
 from bot.config import DatabaseSettings, DiscordSettings, Settings, TableSettings
 from bot.screenshots.chromium import Browser, ChromiumCapture
-from bot.screenshots.replay_scene import replay_screen
 from bot.screenshots.scenes import Game, PictureBot, Shot, locale_of
-from bot.screenshots.season_scene import season_screen
-from bot.screenshots.server_scenes import server_screens
-from bot.screenshots.tournament_scene import tournament_screen
+from bot.screenshots.server_scenes import (
+    replay_screen,
+    season_screen,
+    server_screens,
+    tournament_screen,
+)
 
 #: Viewports of a desktop chat column and an upright phone, tall enough for any message.
 WIDTHS: dict[str, tuple[int, int]] = {"desktop": (1000, 2000), "phone": (390, 2400)}

@@ -98,7 +98,7 @@ class Game:
 
     async def first_hand(self) -> None:
         table = await self.table()
-        bidder = self.user_at(self.waited_on(table))
+        bidder = self.players[self.waited_on(table)]
         hand = await self.open_hand(bidder)
         await self.take(Shot("bid", "A bid: the first bidder's hand", bidder, hand))
         await self.play_until(self.mid_trick)
@@ -159,9 +159,6 @@ class Game:
         assert seat is not None, "the table waits on nobody"
         return seat
 
-    def user_at(self, seat: int) -> MemberActor:
-        return self.players[seat]
-
     def mid_trick(self, table: Table) -> bool:
         game = self.game_of(table)
         return len(game.tricks) == TRICK_SHOWN - 1 and len(game.trick) == 2
@@ -215,7 +212,7 @@ class Game:
     async def act(self, table: Table, game: GameState) -> None:
         """The waited-on player clicks what a computer would (the first hand's Nil excepted)."""
         seat = self.waited_on(table)
-        player = self.user_at(seat)
+        player = self.players[seat]
         hand = await self.open_hand(player)
         if game.phase is Phase.BIDDING and game.hand_number == 1 and seat == NIL_SEAT:
             wanted = Action(ActionKind.BID, seat, NIL)

@@ -12,7 +12,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import ENGLISH, tr
-from bot.stats.records import RecordedHand
+from bot.stats.records import FinishedGame, RecordedHand
 
 WIDTH = 800
 HEIGHT = 450
@@ -134,9 +134,29 @@ def plot_scores(
     )
 
 
-@lru_cache(maxsize=4)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+@lru_cache(maxsize=8)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's own font (the same on every machine) at ``size``; the
+    pictures of the bot share it."""
     return ImageFont.load_default(size=size)
+
+
+@lru_cache(maxsize=512)
+def fit(text: str, size: int, room: int) -> str:
+    """``text`` cut with an ellipsis to ``room`` pixels of :func:`font`."""
+    face = font(size)
+    if face.getlength(text) <= room:
+        return text
+    while text and face.getlength(text + "…") > room:
+        text = text[:-1]
+    return text + "…"
+
+
+def png(image: Image.Image) -> bytes:
+    """``image`` as PNG bytes, quickly compressed."""
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=1)
+    return out.getvalue()
 
 
 def _dashed(draw: ImageDraw.ImageDraw, y: int, x0: int, x1: int, colour: tuple[int, ...]) -> None:
@@ -148,7 +168,7 @@ def render_png(chart: ScoreChart, lang: str = ENGLISH, note: str = "") -> bytes:
     """The chart as PNG bytes, labelled in ``lang``, with a one-line ``note``."""
     image = Image.new("RGB", (chart.width, chart.height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    small = _font(13)
+    small = font(13)
     right = chart.width - RIGHT
     bottom = chart.height - BOTTOM
     for score, y in chart.y_ticks:
@@ -185,16 +205,16 @@ def render_png(chart: ScoreChart, lang: str = ENGLISH, note: str = "") -> bytes:
             box = (p.x - DOT_RADIUS, p.y - DOT_RADIUS, p.x + DOT_RADIUS, p.y + DOT_RADIUS)
             draw.ellipse(box, fill=TEAM_COLOURS[team])
     _legend(draw, chart, lang)
-    if note:
-        _note(draw, note, chart.width - RIGHT)
-    out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=1)
-    return out.getvalue()
+    if note:  # at the right of the legend's second line, cut to fit beside it
+        right = chart.width - RIGHT
+        cut = fit(note, 13, right - NOTE_LEFT)
+        draw.text((right, 44), cut, fill=TEXT, font=font(13), anchor="rm")
+    return png(image)
 
 
 def _legend(draw: ImageDraw.ImageDraw, chart: ScoreChart, lang: str) -> None:
-    font = _font(15)
-    small = _font(13)
+    big = font(15)
+    small = font(13)
     x = LEFT
     longest = MAX_NAME if len(chart.points) == 2 else MAX_SOLO_NAME
     for team, points in enumerate(chart.points):
@@ -205,8 +225,8 @@ def _legend(draw: ImageDraw.ImageDraw, chart: ScoreChart, lang: str) -> None:
         else:
             label = f"{name}: {last}"
         draw.ellipse((x, 14, x + 12, 26), fill=TEAM_COLOURS[team])
-        draw.text((x + 18, 20), label, fill=TEXT, font=font, anchor="lm")
-        x += 18 + int(draw.textlength(label, font=font)) + 24
+        draw.text((x + 18, 20), label, fill=TEXT, font=big, anchor="lm")
+        x += 18 + int(draw.textlength(label, font=big)) + 24
     y = 44
     x = LEFT
     draw.ellipse((x, y - 6, x + 12, y + 6), outline=SET_COLOUR, width=2)
@@ -218,27 +238,11 @@ def _legend(draw: ImageDraw.ImageDraw, chart: ScoreChart, lang: str) -> None:
     draw.text((x + 18, y), tr(lang, "bag penalty"), fill=TEXT, font=small, anchor="lm")
 
 
-def _note(draw: ImageDraw.ImageDraw, note: str, right: int) -> None:
-    """``note`` at the right of the legend's second line, cut to fit beside it."""
-    font = _font(13)
-    room = right - NOTE_LEFT
-    if draw.textlength(note, font=font) > room:
-        while note and draw.textlength(note + "…", font=font) > room:
-            note = note[:-1]
-        note += "…"
-    draw.text((right, 44), note, fill=TEXT, font=font, anchor="rm")
-
-
-def score_chart_png(
-    hands: Sequence[RecordedHand],
-    team_names: Sequence[str],
-    target: int,
-    losing_score: int | None,
-    winner: int | None = None,
-    lang: str = ENGLISH,
-    note: str = "",
+def chart_png(
+    game: FinishedGame, team_names: Sequence[str], lang: str = ENGLISH, note: str = ""
 ) -> bytes:
-    """The PNG chart of a game, labelled in ``lang``, with a one-line ``note`` (house rules);
-    ``team_names`` name the sides: two teams, or four players in solo."""
-    chart = plot_scores(hands, team_names, target, losing_score, winner)
+    """The end-of-game picture of a recorded game in ``lang``, with a one-line ``note``
+    (house rules); ``team_names`` name its sides (two teams, or the four seats in solo)."""
+    rules = game.rules
+    chart = plot_scores(game.hands(), team_names, rules.target, rules.losing_score, game.winner)
     return render_png(chart, lang, note)

@@ -27,11 +27,7 @@ class Skill:
 
     @property
     def display(self) -> int:
-        return display_rating(self.mu, self.sigma)
-
-
-def display_rating(mu: float, sigma: float) -> int:
-    return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
+        return round(DISPLAY_BASE + DISPLAY_SCALE * (self.mu - 3 * self.sigma))
 
 
 @lru_cache(maxsize=1)

@@ -38,14 +38,6 @@ class SeatPlayer:
         return self.user_id is not None
 
 
-def human(user_id: int) -> SeatPlayer:
-    return SeatPlayer(user_id=user_id)
-
-
-def computer(level: str) -> SeatPlayer:
-    return SeatPlayer(computer_level=level)
-
-
 @dataclass(frozen=True, slots=True)
 class RecordedHand:
     """One hand of a recorded game, as far as the statistics need it. Scores,

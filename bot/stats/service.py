@@ -13,9 +13,7 @@ from typing import Any
 
 from bot.game.rules import RuleSet
 from bot.game.types import ENGINE_KINDS, Action, ActionKind, EndReason
-from bot.i18n import ENGLISH
 from bot.refusals import SeasonNameTaken
-from bot.stats.chart import score_chart_png
 from bot.stats.counting import RecordOutcome, SeasonSkills, SkillKey, plan_counting, skill_key
 from bot.stats.history import export_bytes
 from bot.stats.leaderboard import PAGE_SIZE, LeaderboardPage, SortKey, page_span
@@ -308,14 +306,3 @@ def finished_from_table(table: Table) -> FinishedGame | None:
 
 def _log_bad_record(game: FinishedGame, exc: Exception) -> None:
     log.error("finished game %d cannot be counted: %s", game.game_id, exc)
-
-
-def chart_png(
-    game: FinishedGame, team_names: Sequence[str], lang: str = ENGLISH, note: str = ""
-) -> bytes:
-    """The end-of-game picture of a recorded game in ``lang``, with a one-line ``note``;
-    ``team_names`` name its sides (two teams, or the four seats in solo)."""
-    rules = game.rules
-    return score_chart_png(
-        game.hands(), team_names, rules.target, rules.losing_score, game.winner, lang, note
-    )

@@ -40,7 +40,6 @@ from bot.refusals import (
     house_refusal,
 )
 from bot.render import clock_text
-from bot.render.answers import joined_text, several_tables_text
 from bot.render.coach_text import (
     coach_set_text,
     coach_status_text,
@@ -58,14 +57,14 @@ from bot.render.leaderboard import (
     rating_setting_text,
     stats_embed,
 )
-from bot.render.refusal_text import refusal_text
+from bot.render.refusal_text import joined_text, refusal_text, several_tables_text
 from bot.render.results import end_of_game_text, game_record_text, hand_summary, team_names
 from bot.render.rules_text import rules_text
 from bot.render.spec import EmbedSpec, MessageSpec, SelectSpec
 from bot.render.table import table_message
 from bot.stats.counting import RatingChange, RecordOutcome
 from bot.stats.leaderboard import LeaderboardPage, LeaderboardRow, SortKey, page_span
-from bot.stats.records import FinishedGame, computer, human
+from bot.stats.records import FinishedGame
 from bot.stats.summary import PartnerRecord, PlayerStats
 from bot.stats.tally import Tally
 from bot.tables.model import Seat, Table, TableOptions, TableStatus
@@ -74,6 +73,7 @@ from tests.discord.test_render import table_of
 from tests.game.helpers import bid_round, lowest_legal, play_out_lowest
 from tests.render.fits import embed_problems, problems
 from tests.render.test_noticed import hand_of
+from tests.stats.games import computer, human
 
 BIG_ID = 10**19 - 1
 LONG_NAME = "N" * 120

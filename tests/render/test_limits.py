@@ -9,10 +9,10 @@ from bot.game.rules import preset
 from bot.game.state import Game
 from bot.game.types import EndReason, Phase
 from bot.game.view import view_of
-from bot.render.answers import several_tables_text
 from bot.render.decks import DECKS
 from bot.render.hand import hand_message
 from bot.render.leaderboard import board_message, history_embed, stats_embed
+from bot.render.refusal_text import several_tables_text
 from bot.render.results import end_of_game_text, team_names
 from bot.render.spec import (
     CONTENT,
@@ -28,11 +28,12 @@ from bot.render.spec import (
 from bot.render.table import table_message
 from bot.stats.counting import RatingChange, RecordOutcome
 from bot.stats.leaderboard import LeaderboardPage, LeaderboardRow, SortKey, page_span
-from bot.stats.records import FinishedGame, human
+from bot.stats.records import FinishedGame
 from bot.stats.summary import PartnerRecord, PlayerStats
 from bot.stats.tally import Tally
 from bot.tables.model import Seat, TableStatus
 from db.stats_store import HistoryRow
+from tests.stats.games import human
 
 from .fits import embed_problems, problems
 from .test_noticed import table_of

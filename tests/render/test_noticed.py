@@ -17,9 +17,10 @@ from bot.render.names import seat_labels
 from bot.render.results import end_of_game_text, hand_summary, result_text, team_names
 from bot.render.table import table_message
 from bot.stats.counting import RecordOutcome
-from bot.stats.records import FinishedGame, computer, human
+from bot.stats.records import FinishedGame
 from bot.tables.model import Seat, Table, TableStatus
 from tests.discord.test_render import table_of as any_table
+from tests.stats.games import computer, human
 
 COMPUTERS = (
     Seat(100),

@@ -17,11 +17,11 @@ from bot.game.state import Game
 from bot.game.types import EndReason, GameResult, Phase
 from bot.game.view import view_of
 from bot.i18n import ENGLISH, TRANSLATED, tr
-from bot.render.answers import resign_question
 from bot.render.clock_text import claim_opened, claimed, reminder
 from bot.render.decks import DECKS, DeckName
 from bot.render.hand import hand_message
 from bot.render.house_rules import PAGES, all_rules_text, house_panel
+from bot.render.refusal_text import resign_question
 from bot.render.replay import frame_scene
 from bot.render.results import end_of_game_text, game_record_text, side_names
 from bot.render.rules_text import rules_text

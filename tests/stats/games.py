@@ -17,7 +17,7 @@ from bot.game.rules import RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import Action, ActionKind, Phase
 from bot.game.view import view_of
-from bot.stats.records import FinishedGame, SeatPlayer, human
+from bot.stats.records import FinishedGame, SeatPlayer
 from bot.stats.service import StatsService, finished_by
 from bot.tables.model import Seat, Table, TableOptions, TableStatus
 from bot.tables.service import TableService
@@ -25,6 +25,14 @@ from bot.tables.step import game_end
 from db.store import Change, GameStart, LogEntry, SeatRow, Store
 
 START_TIME = 1_800_000_000.0
+
+
+def human(user_id: int) -> SeatPlayer:
+    return SeatPlayer(user_id=user_id)
+
+
+def computer(level: str) -> SeatPlayer:
+    return SeatPlayer(computer_level=level)
 
 
 def counted_by(stats: StatsService) -> Callable[[Table, str], Awaitable[None]]:

@@ -13,11 +13,11 @@ from bot.stats.chart import (
     SET_COLOUR,
     TEAM_COLOURS,
     ChartPoint,
+    chart_png,
     plot_scores,
     render_png,
 )
 from bot.stats.records import RecordedHand
-from bot.stats.service import chart_png
 
 from .games import finish, play_out, seats_of
 

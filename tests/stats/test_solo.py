@@ -11,12 +11,12 @@ from bot.game.rules import RuleSet, preset
 from bot.game.state import Game
 from bot.game.types import EndReason
 from bot.render.leaderboard import history_line, outcome_word
-from bot.stats.chart import plot_scores
+from bot.stats.chart import chart_png, plot_scores
 from bot.stats.counting import SkillKey, plan_counting
 from bot.stats.leaderboard import SortKey
 from bot.stats.ratings import Skill, rate_ranking
 from bot.stats.records import FinishedGame
-from bot.stats.service import StatsService, chart_png
+from bot.stats.service import StatsService
 from bot.stats.tally import game_tallies
 from db.store import Store
 

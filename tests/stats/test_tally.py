@@ -12,11 +12,12 @@ from bot.game.rules import preset
 from bot.game.scoring import BLIND_NIL, NIL
 from bot.game.state import Game
 from bot.game.types import EndReason
-from bot.stats.records import BadRecord, SeatPlayer, human
+from bot.stats.records import BadRecord, SeatPlayer
 from bot.stats.service import StatsService, finished_from_table
 from bot.stats.tally import Tally, game_tallies, seat_tally
 from bot.tables.model import Table
 from db.store import Store
+from tests.stats.games import human
 
 from .games import (
     Tables,

@@ -23,8 +23,7 @@ from bot.coach.service import EndedHand
 from bot.i18n import resolve
 from bot.refusals import InvalidButton
 from bot.render.coach_text import hint_text, review_text
-from bot.render.names import seat_labels
-from bot.render.spec import ComponentId
+from bot.render.spec import ComponentId, seat_labels
 from bot.tables.model import Table
 from cogs.hands import HandScreens
 from cogs.languages import private_language

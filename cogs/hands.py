@@ -40,8 +40,7 @@ from discord.webhook.async_ import async_context
 from bot.app import HandMessageRow, SpadesApp
 from bot.refusals import Refusal
 from bot.render.decks import Deck, deck
-from bot.render.hand import hand_moment, hand_screen
-from bot.render.pass_step import drawn_in_exchange
+from bot.render.hand import drawn_in_exchange, hand_moment, hand_screen
 from bot.render.spec import MessageSpec
 from bot.tables.model import Table
 from cogs.components import message_fields, send_private

@@ -47,8 +47,7 @@ import discord
 
 from bot.app import REDRAW, Snapshot, SpadesApp
 from bot.i18n import ntr
-from bot.render.names import computer_label, seat_name
-from bot.render.spec import MessageSpec
+from bot.render.spec import MessageSpec, computer_label, seat_name
 from bot.render.table import table_message
 from bot.tables.model import Table, TableStatus
 from cogs.components import message_fields

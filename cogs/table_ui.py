@@ -19,7 +19,7 @@ from bot.app import Origin, SpadesApp
 from bot.i18n import tr
 from bot.refusals import IllegalAction, InvalidButton, StaleAction
 from bot.render.answers import joined_text
-from bot.render.pass_step import read_pass_arg, still_choosing
+from bot.render.hand import read_pass_arg, still_choosing
 from bot.render.spec import Act, BadComponentId, ComponentId, parse
 from bot.tables.model import Table
 from cogs.coach import CoachDesk

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import ENGLISH, tr
-from bot.render.names import seat_name
-from bot.render.spec import CONTENT, fit_lines
+from bot.render.spec import CONTENT, fit_lines, seat_name
 from bot.tables.model import Table
 
 

@@ -17,9 +17,9 @@ from bot.app import COMPUTER_LEVELS, Origin, SpadesApp
 from bot.i18n import N_, tr
 from bot.servers import ServerSettings
 from bot.tables.model import TableOptions
+from cogs.components import private_language
 from cogs.errors import InteractionRefused
 from cogs.guilds import server_of
-from cogs.languages import private_language
 from cogs.spades import (
     HOUSE_LENGTH,
     NEW_TABLE_HELP,

@@ -14,7 +14,7 @@ from discord import app_commands
 from bot.i18n import ENGLISH, N_, tr
 from bot.refusals import ServerNotKnown, as_refusal
 from bot.render.refusal_text import refusal_text
-from cogs.languages import private_language
+from cogs.components import private_language
 
 log = logging.getLogger(__name__)
 

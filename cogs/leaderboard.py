@@ -36,9 +36,14 @@ from bot.stats.seasons import ALL_TIME, Season
 from bot.stats.service import StatsService, chart_png, finished_by, finished_from_table
 from bot.tables.model import Table
 from bot.tournament.results import placings, tournament_matches
-from cogs.components import forget_components, handle_components, to_embed, to_view
+from cogs.components import (
+    forget_components,
+    handle_components,
+    private_language,
+    to_embed,
+    to_view,
+)
 from cogs.errors import InteractionRefused
-from cogs.languages import private_language
 from cogs.leaderboard_pages import board_fields, guild_of, page_buttons
 from cogs.outbox import POST, Outbox, Route
 from cogs.threads import TableThreads

@@ -12,9 +12,8 @@ import discord
 from bot.i18n import resolve, tr
 from bot.render import leaderboard as screens
 from bot.stats.leaderboard import LeaderboardPage, SortKey
-from cogs.components import ComponentHandler, message_fields
+from cogs.components import LANGUAGE_KEY, ComponentHandler, message_fields, private_language
 from cogs.errors import InteractionRefused, report
-from cogs.languages import KEY, private_language
 
 #: What a page button asks for: (guild id, sort, page, season) -> the page.
 PageSource = Callable[[int, SortKey, int, int | None], Awaitable[LeaderboardPage]]
@@ -28,7 +27,7 @@ def page_buttons(source: PageSource, languages: LanguageSource) -> ComponentHand
     async def on_click(interaction: discord.Interaction[Any], rest: str, _: list[Any]) -> None:
         try:
             chosen = await languages(interaction.user.id)
-            interaction.extras[KEY] = resolve(chosen or interaction.locale)
+            interaction.extras[LANGUAGE_KEY] = resolve(chosen or interaction.locale)
             lang = private_language(interaction)
             wanted = screens.parse_board_id(rest)
             if wanted is None:

@@ -18,8 +18,7 @@ from bot.stats.leaderboard import SortKey
 from bot.stats.seasons import Season
 from cogs.admin import AdminGroup
 from cogs.admin import _may_manage as may_manage  # as every /spades-admin command
-from cogs.components import to_embed
-from cogs.languages import private_language
+from cogs.components import private_language, to_embed
 from cogs.outbox import POST, Outbox, Route
 
 log = logging.getLogger(__name__)

@@ -12,8 +12,8 @@ from bot.refusals import InvalidButton
 from bot.render.seat_request import ACCEPT, DECLINE, answer_notice
 from bot.render.spec import ComponentId, seat_name
 from bot.tables.model import Table
+from cogs.components import private_language
 from cogs.errors import say
-from cogs.languages import private_language
 from cogs.notices import TurnNotices
 
 

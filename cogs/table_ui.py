@@ -23,10 +23,10 @@ from bot.render.hand import read_pass_arg, still_choosing
 from bot.render.spec import Act, BadComponentId, ComponentId, parse
 from bot.tables.model import Table
 from cogs.coach import CoachDesk
+from cogs.components import learn_language, private_language
 from cogs.errors import InteractionRefused, explain, report, say
 from cogs.hands import HandScreens
 from cogs.house_ui import HouseRulesDesk
-from cogs.languages import learn_language, private_language
 from cogs.presenter import TablePresenter
 from cogs.rest_claim_ui import RestClaimButtons
 from cogs.seat_ui import SeatRequestButtons

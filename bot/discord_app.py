@@ -39,22 +39,26 @@ from bot.shards import format_shard_ids
 from bot.tables.model import Table
 from bot.tables.service import random_seed
 from bot.tournament.service import TournamentService
-from cogs import fail_fast
 from cogs.admin import AdminCog, SeasonGroup, SeasonPosts
 from cogs.coach import CoachDesk
-from cogs.components import PATTERN, ComponentHandler, SpadesComponent, handle_components
+from cogs.components import (
+    PATTERN,
+    ComponentHandler,
+    SpadesComponent,
+    handle_components,
+    learn_language,
+    private_language,
+)
 from cogs.errors import on_tree_error, report, say
 from cogs.guilds import KNOWN, GuildGate
 from cogs.hands import HandScreens
-from cogs.languages import learn_language, private_language
 from cogs.leaderboard import LeaderboardCog
-from cogs.notices import TurnNotices
-from cogs.outbox import Budget, Outbox
+from cogs.notices import TableTokens, TurnNotices
+from cogs.outbox import Budget, Outbox, install_fail_fast
 from cogs.presenter import TablePresenter
 from cogs.replay import ReplayDesk
 from cogs.shared_budget import SharedBudget
 from cogs.spades import SpadesCog, Subcommand
-from cogs.table_tokens import TableTokens
 from cogs.table_ui import TableUI
 from cogs.threads import TableThreads
 from cogs.tournament_commands import TournamentGroup
@@ -141,7 +145,7 @@ class SpadesBot(commands.Bot):
         trace = aiohttp.TraceConfig()
         if settings.metrics.port:
             metrics.count_rate_limits(trace)
-        fail_fast.install(trace, self._paused_by_discord)
+        install_fail_fast(trace, self._paused_by_discord)
         client_options.setdefault("http_trace", trace)
         # The bot never joins voice: no warnings about voice libraries.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False

@@ -22,7 +22,7 @@ How to write a user-facing text (the whole API):
 Who reads which language: a render function takes ``lang`` (a keyword,
 English when left out) and the caller passes the reader's. On Discord a
 private answer (hand, refusal, hint) uses
-``cogs.languages.private_language(interaction)``; anything public (the table
+``cogs.components.private_language(interaction)``; anything public (the table
 message, mentions, clock messages, the end-of-game post and picture) uses
 ``table.language``. Command descriptions and choice names are marked with
 ``N_`` and translated by ``cogs.translator.CatalogTranslator`` at sync.

@@ -24,10 +24,9 @@ from bot.servers import ServerSettings
 from bot.stats.leaderboard import SortKey
 from bot.stats.seasons import Season
 from bot.tables.model import TableOptions
-from cogs.components import to_embed
+from cogs.components import private_language, to_embed
 from cogs.errors import answer, refused
 from cogs.guilds import post_to, server_of
-from cogs.languages import private_language
 from cogs.outbox import POST, Outbox, Route
 from cogs.spades import (
     HOUSE_LENGTH,

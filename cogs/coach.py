@@ -8,7 +8,7 @@ just clicked a card, so this nearly always holds), in the channel where they
 play; else as a direct message, which they may have closed, and then it is
 dropped.
 Reviews are computed and sent in background tasks: the table never waits.
-Every answer is in the reader's own language (see :mod:`cogs.languages`).
+Every answer is in the reader's own language (see :mod:`cogs.components`).
 """
 
 from __future__ import annotations
@@ -23,11 +23,10 @@ from bot.coach.service import EndedHand
 from bot.i18n import resolve
 from bot.refusals import InvalidButton
 from bot.render.coach_text import hint_text, review_text
-from bot.render.names import seat_labels
-from bot.render.spec import ComponentId
+from bot.render.spec import ComponentId, seat_labels
 from bot.tables.model import Table
+from cogs.components import private_language
 from cogs.hands import HandScreens
-from cogs.languages import private_language
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,5 @@
-"""Buttons and menus: specs to discord.py objects, and clicks back to the bot.
+"""Buttons and menus: specs to discord.py objects, clicks back to the bot, and the
+language each interaction is answered in.
 
 Every component the bot sends is a :class:`SpadesComponent`, a persistent
 DynamicItem whose custom_id holds the whole request, so a click on any
@@ -19,6 +20,8 @@ from typing import Any
 import discord
 from discord.ui import DynamicItem, Item
 
+from bot.app import SpadesApp
+from bot.i18n import resolve
 from bot.render import leaderboard, replay, tournament_text
 from bot.render.decks import Style
 from bot.render.spec import PREFIX, ButtonSpec, EmbedSpec, MessageSpec, SelectSpec
@@ -161,3 +164,39 @@ def message_fields(spec: MessageSpec) -> dict[str, Any]:
         "embed": to_embed(spec.embed) if spec.embed is not None else None,
         "view": to_view(spec),
     }
+
+
+# -- which language a person reads, on Discord ---------------------------------
+# Private answers (hands, refusals, hints) are in the language the person
+# chose with ``/spades language``, else their Discord app's
+# (``interaction.locale``). Public ones (the table message, its mentions, the
+# clock's messages, the end-of-game picture) are in the table's language
+# (``Table.language``, chosen with ``/spades new``, by default the server's).
+#
+# The language of an interaction is learnt once, when it arrives
+# (:func:`learn_language`: the command tree's check and the component
+# dispatchers call it), and kept in ``interaction.extras``, so that every
+# answer to it, the error path included, reads it without the database.
+
+#: Where an interaction keeps its reader's language (``interaction.extras``).
+LANGUAGE_KEY = "spades_language"
+
+
+async def learn_language(interaction: discord.Interaction[Any], app: SpadesApp) -> str:
+    """The reader's language for the answers to ``interaction``, now known to
+    :func:`private_language` too."""
+    chosen = await app.language_of(interaction.user.id)
+    language = resolve(chosen or interaction.locale)
+    interaction.extras[LANGUAGE_KEY] = language
+    return language
+
+
+def private_language(interaction: discord.Interaction[Any]) -> str:
+    """The language of a private answer to ``interaction``."""
+    known = interaction.extras.get(LANGUAGE_KEY)
+    return known if isinstance(known, str) else resolve(interaction.locale)
+
+
+def server_language(interaction: discord.Interaction[Any]) -> str:
+    """The server's preferred language (a new table's default), else English."""
+    return resolve(interaction.guild_locale)

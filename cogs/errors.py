@@ -16,7 +16,7 @@ from bot.refusals import ServerNotKnown, as_refusal
 from bot.render.refusal_text import refusal_text
 from bot.render.tournament_text import refusal as tournament_refusal
 from bot.tournament.events import TournamentRefusal
-from cogs.languages import private_language
+from cogs.components import private_language
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 A hand is always sent as a fresh ephemeral message or redrawn in answer to
 a click on it; nothing depends on an old message. /spades hand answers with
 it; My hand on the table message is answered as a deferred update (so its
-token can edit the table message, see cogs/table_tokens.py) and the hand
+token can edit the table message, see cogs/notices.py) and the hand
 follows as an ephemeral follow-up, edited by its message id.
 While the interaction that showed a hand is younger than Discord's
 15-minute token life, the hand is also redrawn after every change at the
@@ -40,12 +40,10 @@ from discord.webhook.async_ import async_context
 from bot.app import HandMessageRow, SpadesApp
 from bot.refusals import Refusal
 from bot.render.decks import Deck, deck
-from bot.render.hand import hand_moment, hand_screen
-from bot.render.pass_step import drawn_in_exchange
+from bot.render.hand import drawn_in_exchange, hand_moment, hand_screen
 from bot.render.spec import MessageSpec
 from bot.tables.model import Table
-from cogs.components import message_fields, send_private
-from cogs.languages import private_language
+from cogs.components import message_fields, private_language, send_private
 
 log = logging.getLogger(__name__)
 

@@ -12,9 +12,8 @@ from bot.refusals import InvalidButton, Refusal, StaleAction
 from bot.render.house_rules import PAGES, house_panel, page_of
 from bot.render.spec import ComponentId, MessageSpec
 from bot.tables.model import Table
-from cogs.components import message_fields, send_private
+from cogs.components import message_fields, private_language, send_private
 from cogs.errors import explain
-from cogs.languages import private_language
 
 
 class HouseRulesDesk:

@@ -40,13 +40,14 @@ from bot.tournament.results import placings, tournament_matches
 from cogs.components import (
     forget_components,
     handle_components,
+    learn_language,
     message_fields,
+    private_language,
     to_embed,
     to_view,
 )
 from cogs.errors import InteractionRefused, refused, report
 from cogs.guilds import post_to
-from cogs.languages import learn_language, private_language
 from cogs.outbox import POST, Outbox, Route
 from cogs.threads import TableThreads
 

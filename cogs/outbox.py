@@ -1,4 +1,5 @@
-"""The outbox: everything the bot sends to channels, within one REST budget.
+"""The outbox: everything the bot sends to channels, within one REST budget, and what
+its requests do at Discord's 429 (the end of this module).
 
 An *item* is a key naming what it brings up to date (a table's message, its turn
 notice, a game's end-of-game post) and a ``send`` that makes one request towards it,
@@ -22,7 +23,7 @@ Two lanes share the budget:
   table messages leave.
 
 A third lane is off the budget: requests through an interaction token (a table message
-edited, a turn notice posted or deleted, see cogs/table_tokens.py), which Discord does
+edited, a turn notice posted or deleted, see cogs/notices.py), which Discord does
 not count against the bot's global limit; they are spaced only per token
 (``per_token_s``) and, for a table message, per channel as above.
 
@@ -44,9 +45,14 @@ import asyncio
 import itertools
 import logging
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
+
+import aiohttp
+import discord
 
 from bot.config import DiscordSettings
 from cogs.shared_budget import SharedBudget
@@ -405,3 +411,69 @@ class Outbox:
                 self._old_edits = {c: d for c, d in self._old_edits.items() if d[-1] > since}
             if self._waiting:
                 self._wake()
+
+
+# -- requests that give up at Discord's 429 instead of waiting it out ----------
+# discord.py would resend a stale table message and count each 429 against the invalid
+# requests limit; within :func:`refusing_fast` an aiohttp trace raises :class:`TooManyRequests`
+# at once. The same trace hears of global 429s and tells ``on_global`` how long to pause.
+
+_refusing_fast: ContextVar[bool] = ContextVar("refusing_fast", default=False)
+
+
+class TooManyRequests(discord.HTTPException):
+    """A 429 answered to a request made within :func:`refusing_fast`."""
+
+    def __init__(self, response: aiohttp.ClientResponse, data: dict[str, Any]) -> None:
+        super().__init__(response, data)
+        self.retry_after = _seconds(data.get("retry_after"))
+
+
+@contextmanager
+def refusing_fast() -> Iterator[None]:
+    """Requests made inside (by this task) raise at a 429 rather than wait."""
+    token = _refusing_fast.set(True)
+    try:
+        yield
+    finally:
+        _refusing_fast.reset(token)
+
+
+#: Told the seconds the token is paused for, at a global 429.
+OnGlobal = Callable[[float], None]
+
+
+def install_fail_fast(trace: aiohttp.TraceConfig, on_global: OnGlobal | None = None) -> None:
+    """Make ``trace`` raise for :func:`refusing_fast` and report global 429s to ``on_global``."""
+
+    async def answered(
+        _session: aiohttp.ClientSession, _context: Any, params: aiohttp.TraceRequestEndParams
+    ) -> None:
+        response = params.response
+        if response.status != 429:
+            return
+        try:
+            data = await response.json(content_type=None)
+        except (aiohttp.ClientError, ValueError):
+            return  # not Discord's answer (a proxy's page): discord.py raises for it itself
+        if not isinstance(data, dict):
+            return
+        headers = response.headers
+        if on_global is not None and (
+            data.get("global") is True or headers.get("X-RateLimit-Global", "").lower() == "true"
+        ):
+            seconds = _seconds(data.get("retry_after")) or _seconds(headers.get("Retry-After"))
+            on_global(seconds if seconds is not None else 1.0)
+        if _refusing_fast.get():
+            raise TooManyRequests(response, data)
+
+    trace.on_request_end.append(answered)
+
+
+def _seconds(value: Any) -> float | None:
+    """A retry-after figure (a number, or a header's text), None if there is none."""
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        return None
+    return seconds if seconds >= 0 else None

@@ -31,7 +31,7 @@ table message is the one place every player, watcher and a restarted bot
 know.
 
 While a press on the table message has left a fresh interaction token
-(cogs/table_tokens.py), the message is edited through that token, off the
+(cogs/notices.py), the message is edited through that token, off the
 bot's global budget; a refusal of the token (expired, unknown) drops it and
 the latest state goes out through the bot's budget at once.
 """
@@ -47,16 +47,13 @@ import discord
 
 from bot.app import REDRAW, Snapshot, SpadesApp
 from bot.i18n import ntr
-from bot.render.names import computer_label, seat_name
-from bot.render.spec import MessageSpec
+from bot.render.spec import MessageSpec, computer_label, seat_name
 from bot.render.table import table_message
 from bot.tables.model import Table, TableStatus
 from cogs.components import message_fields
-from cogs.fail_fast import TooManyRequests, refusing_fast
 from cogs.hands import HandScreens, edit_answer
-from cogs.notices import TurnNotices
-from cogs.outbox import DELETE, EDIT, POST, Key, Outbox, Route
-from cogs.table_tokens import WEBHOOK_EDIT, TableToken, TableTokens
+from cogs.notices import WEBHOOK_EDIT, TableToken, TableTokens, TurnNotices
+from cogs.outbox import DELETE, EDIT, POST, Key, Outbox, Route, TooManyRequests, refusing_fast
 from cogs.threads import TableThreads
 
 log = logging.getLogger(__name__)

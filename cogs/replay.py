@@ -29,10 +29,9 @@ from bot.render.replay import (
 from bot.render.replay_picture import render_frame
 from bot.render.results import seat_name
 from bot.replay.frames import Replay
-from cogs.components import to_view
+from cogs.components import learn_language, private_language, to_view
 from cogs.errors import answer, report
 from cogs.guilds import post_to
-from cogs.languages import learn_language, private_language
 from cogs.leaderboard import KnownName, display_name
 from cogs.outbox import POST, Outbox, Route
 

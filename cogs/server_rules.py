@@ -9,9 +9,9 @@ import discord
 from bot.app import SpadesApp
 from bot.i18n import tr
 from bot.tables.model import Table, TableOptions
+from cogs.components import private_language
 from cogs.errors import InteractionRefused
 from cogs.guilds import post_to, server_of
-from cogs.languages import private_language
 from cogs.outbox import POST, Outbox, Route
 
 

@@ -26,10 +26,9 @@ from bot.render.refusal_text import joined_text, resign_question
 from bot.render.rules_text import rules_text
 from bot.render.spec import Act, ButtonSpec, ComponentId, MessageSpec
 from bot.tables.model import Table
-from cogs.components import send_private
+from cogs.components import learn_language, private_language, send_private, server_language
 from cogs.errors import answer, refused
 from cogs.hands import HandScreens
-from cogs.languages import learn_language, private_language, server_language
 from cogs.outbox import POST, Route
 from cogs.presenter import TablePresenter
 from cogs.server_rules import announce_table, opening_options

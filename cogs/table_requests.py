@@ -11,14 +11,13 @@ import discord
 from bot.app import SpadesApp
 from bot.i18n import tr
 from bot.refusals import InvalidButton
-from bot.render.names import seat_name
 from bot.render.seat_request import ACCEPT, DECLINE, answer_notice
-from bot.render.spec import ComponentId
+from bot.render.spec import ComponentId, seat_name
 from bot.render.table import ACCEPT as ACCEPT_REST
 from bot.render.table import REFUSE
 from bot.tables.model import Table
+from cogs.components import private_language
 from cogs.errors import say
-from cogs.languages import private_language
 from cogs.notices import TurnNotices
 
 

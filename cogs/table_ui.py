@@ -18,15 +18,15 @@ import discord
 from bot.app import Origin, SpadesApp
 from bot.i18n import tr
 from bot.refusals import IllegalAction, InvalidButton, StaleAction
-from bot.render.pass_step import read_pass_arg, still_choosing
+from bot.render.hand import read_pass_arg, still_choosing
 from bot.render.refusal_text import joined_text
 from bot.render.spec import Act, BadComponentId, ComponentId, parse
 from bot.tables.model import Table
 from cogs.coach import CoachDesk
+from cogs.components import learn_language, private_language
 from cogs.errors import InteractionRefused, explain, report, say
 from cogs.hands import HandScreens
 from cogs.house_ui import HouseRulesDesk
-from cogs.languages import learn_language, private_language
 from cogs.presenter import TablePresenter
 from cogs.table_requests import RestClaimButtons, SeatRequestButtons
 

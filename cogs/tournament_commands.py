@@ -12,9 +12,8 @@ from bot.i18n import N_
 from bot.render import tournament_text as text
 from bot.tournament.events import Cancel, Decide, TournamentRefusal
 from bot.tournament.model import Settings, Tournament
-from cogs.components import to_embed
+from cogs.components import private_language, server_language, to_embed
 from cogs.errors import answer
-from cogs.languages import private_language, server_language
 from cogs.server_rules import opening_options
 from cogs.spades import NEW_TABLE_NUMBERS
 from cogs.tournament_desk import TournamentDesk, _manages

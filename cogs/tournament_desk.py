@@ -27,10 +27,9 @@ from bot.tournament.match_tables import Found
 from bot.tournament.model import Match, Tournament
 from bot.tournament.service import TournamentService
 from bot.tournament.state import apply
-from cogs.components import SpadesComponent, handle_components, message_fields
+from cogs.components import SpadesComponent, handle_components, message_fields, private_language
 from cogs.errors import report
 from cogs.guilds import GuildGate, post_to
-from cogs.languages import private_language
 from cogs.outbox import EDIT, POST, Key, Outbox, Route, Spawn
 
 log = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """SQL of the turn clock's per-table state (table ``table_clock``).
 
-The deadlines themselves are the main store's (:mod:`db.deadlines`); this module
+The deadlines themselves are the main store's (:class:`db.sql.DeadlineSQL`); this module
 keeps the stand-in option of a table and the seats a computer plays for a late
 player, so both survive a restart. It writes through the main store's
 transactions and knows no rules.

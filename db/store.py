@@ -6,7 +6,6 @@ from pathlib import Path
 
 import aiosqlite
 
-from db.deadlines import Deadline
 from db.errors import (
     ChannelTaken,
     DatabaseAway,
@@ -20,7 +19,7 @@ from db.prefs import PrefsSQL, TurnMention
 from db.rest_budget import RestBudgetSQL
 from db.schema import MIGRATIONS_DIR, find_migrations
 from db.server_settings import ServerSettingsSQL
-from db.sql import Database
+from db.sql import Database, Deadline
 from db.sqlite import READ_ONLY, SQLiteDatabase, split_statements
 from db.table_records import (
     Change,

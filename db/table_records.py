@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from db.deadlines import Deadline
+from db.sql import Deadline
 
 
 @dataclass(frozen=True, slots=True)

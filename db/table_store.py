@@ -8,9 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from db.deadlines import DeadlineSQL, deadline_rows
 from db.errors import ChannelTaken, IntegrityFailure, StoreError, VersionConflict
-from db.sql import Statements, to_json
+from db.sql import DeadlineSQL, Statements, deadline_rows, to_json
 from db.table_reads import TableReads
 from db.table_records import Change, Committed, GameEnd, GameStart, LogEntry, SeatRow
 

@@ -9,9 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from db.deadlines import Deadline, DeadlineSQL, deadline_rows
 from db.errors import VersionConflict
-from db.sql import Statements, to_json
+from db.sql import Deadline, DeadlineSQL, Statements, deadline_rows, to_json
 from db.store import Store
 
 

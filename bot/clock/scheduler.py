@@ -36,8 +36,8 @@ from typing import Any, Protocol
 
 # The one import of the deadline's definition (the store's own type): the
 # rest of the bot takes it from this package.
-from db.deadlines import Deadline as Deadline
-from db.deadlines import DeadlineKey
+from db.sql import Deadline as Deadline
+from db.sql import DeadlineKey
 
 log = logging.getLogger(__name__)
 

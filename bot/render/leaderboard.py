@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from bot.game.types import EndReason
 from bot.i18n import ENGLISH, N_, ntr, tr
 from bot.render.decks import Style
-from bot.render.names import computer_label
 from bot.render.spec import (
     EMBED_DESCRIPTION,
     EMBED_TITLE,
@@ -23,6 +22,7 @@ from bot.render.spec import (
     Field,
     MessageSpec,
     clip,
+    computer_label,
     fit_embed,
     fit_lines,
 )

@@ -8,8 +8,7 @@ from collections.abc import Sequence
 
 from bot.game.types import Phase
 from bot.i18n import ENGLISH, N_, tr
-from bot.render.names import computer_label
-from bot.render.spec import CONTENT, fit_lines
+from bot.render.spec import CONTENT, computer_label, fit_lines
 from bot.tables.model import Table, TableStatus
 
 PHASES = {

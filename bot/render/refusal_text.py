@@ -19,8 +19,7 @@ from bot.refusals import IllegalAction, Refusal, SeveralTables
 from bot.render.clock_text import duration_text
 from bot.render.decks import card_text
 from bot.render.house_rules import localized_values
-from bot.render.names import seat_name
-from bot.render.spec import CONTENT, fit_lines
+from bot.render.spec import CONTENT, fit_lines, seat_name
 from bot.tables.model import Table
 
 #: Wording for a click, where the service's or the engine's is too terse or

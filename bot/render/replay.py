@@ -21,9 +21,8 @@ from bot.i18n import ENGLISH, N_, ntr, tr
 from bot.render.decks import Style, card_text
 from bot.render.hand import bid_text
 from bot.render.house_rules import rules_line
-from bot.render.names import seat_name, side_name
 from bot.render.replay_picture import Scene
-from bot.render.spec import ButtonSpec, MessageSpec, SelectOption, SelectSpec
+from bot.render.spec import ButtonSpec, MessageSpec, SelectOption, SelectSpec, seat_name, side_name
 from bot.replay.frames import Frame, Replay
 from bot.replay.review import BidMark, GameReview, Mark
 

@@ -14,16 +14,18 @@ from bot.game.types import EndReason, GameResult
 from bot.i18n import ENGLISH, N_, ntr, tr
 from bot.render.hand import bid_text
 from bot.render.house_rules import rules_line
-from bot.render.names import (
+from bot.render.spec import (
+    CONTENT,
     SEAT_NAMES,
+    clip,
     computer_label,
     computer_name,
+    fit_lines,
     seat_labels,
     seat_names,
     side_name,
     team_name,
 )
-from bot.render.spec import CONTENT, clip, fit_lines
 from bot.stats.counting import RecordOutcome
 from bot.stats.records import FinishedGame, SeatPlayer
 from bot.tables.model import Table

@@ -10,7 +10,6 @@ from bot.game.types import Phase
 from bot.i18n import N_, tr
 from bot.render.clock_text import ClockMessage
 from bot.render.decks import Style
-from bot.render.names import computer_name
 from bot.render.spec import (
     OPTION_LABEL,
     Act,
@@ -21,6 +20,7 @@ from bot.render.spec import (
     SelectOption,
     SelectSpec,
     clip,
+    computer_name,
 )
 from bot.tables.model import SeatRequest, Table, TableStatus
 

@@ -1,5 +1,6 @@
 """Plain descriptions of messages, free of discord.py: their parts, the ids
-their buttons and menus carry, and Discord's limits on their sizes.
+their buttons and menus carry, Discord's limits on their sizes, and the
+names of seats, teams and players in them.
 
 Every button and menu has the custom_id ``spades:<action>:<table>:<version>[:<arg>]``.
 The id carries everything a click needs, so a button works on any message,
@@ -20,7 +21,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from bot.game.rules import RuleSet
+from bot.game.sides import solo
+from bot.i18n import ENGLISH, N_, tr
 from bot.render.decks import Style
+from bot.tables.model import Table
 
 # -- the ids of buttons and menus ----------------------------------------------
 
@@ -53,7 +58,7 @@ class Act(StrEnum):
     ANSWER_REST = "rest_answer"  # an opponent's answer to it; arg: accept | refuse
     SEAT_ASK = "seat_ask"  # between hands, ask for a computer's seat; the value is the seat
     SEAT_ANSWER = "seat_answer"  # the host's answer to it; arg: accept | decline
-    # The Nil pass (bot.render.pass_step); arg: a selection of cards and the hand.
+    # The Nil pass (bot.render.hand); arg: a selection of cards and the hand.
     PASS_PICK = "pass_pick"  # a card toggled: the selection the click makes
     PASS = "pass"  # pass the selection
 
@@ -252,3 +257,70 @@ def fit_embed(embed: EmbedSpec) -> EmbedSpec:
     while embed_size(fitted) > EMBED_TOTAL and fitted.fields:
         fitted = replace(fitted, fields=fitted.fields[:-1])
     return fitted
+
+
+# -- how seats, teams and players are named in what people read ---------------
+# A seat is named by its compass point, a team by its two; in public text a
+# seat's occupant is a mention, or the seat's computer player. A table can hold
+# up to three computer players, so each needs a name of its own. The name comes
+# from the seat alone (each starts with its seat's letter), so it is the same in
+# every message, menu, summary and picture of the game, after any restart, and
+# needs nothing stored.
+
+#: By seat: South, West, North, East.
+SEAT_NAMES = (N_("South"), N_("West"), N_("North"), N_("East"))
+TEAM_NAMES = (N_("South & North"), N_("West & East"))
+COMPUTER_NAMES = ("Sol", "Wren", "Nell", "Ezra")
+ROBOT = "🤖"
+#: The built-in levels in words; a level added later shows its own name.
+LEVEL_WORDS = {"random": N_("random"), "heuristic": N_("heuristic"), "search": N_("search")}
+
+
+def computer_name(seat: int, level: str | None, lang: str = ENGLISH) -> str:
+    """The plain name of the computer player in ``seat``: ``Wren (random)``
+    (plain text, for pictures and anywhere an emoji may not draw)."""
+    name = COMPUTER_NAMES[seat & 3]
+    if not level:
+        return name
+    word = tr(lang, LEVEL_WORDS[level]) if level in LEVEL_WORDS else level
+    return f"{name} ({word})"
+
+
+def computer_label(seat: int, level: str | None, lang: str = ENGLISH) -> str:
+    """The name in Discord text: ``🤖 Wren (random)``."""
+    return f"{ROBOT} {computer_name(seat, level, lang)}"
+
+
+def seat_name(seat: int, lang: str = ENGLISH) -> str:
+    """``South``, ``West``, ``North``, ``East`` in ``lang``."""
+    return tr(lang, SEAT_NAMES[seat])
+
+
+def seat_names(lang: str = ENGLISH) -> list[str]:
+    return [seat_name(seat, lang) for seat in range(4)]
+
+
+def team_name(team: int, lang: str = ENGLISH) -> str:
+    """``South & North`` (team 0) or ``West & East`` (team 1) in ``lang``."""
+    return tr(lang, TEAM_NAMES[team])
+
+
+def side_name(rules: RuleSet, side: int, lang: str = ENGLISH) -> str:
+    """A side by its seats: a team's two compass points, or in solo the
+    player's one (bot.game.sides)."""
+    return seat_name(side, lang) if solo(rules) else team_name(side, lang)
+
+
+def seat_label(table: Table, seat: int, lang: str = ENGLISH) -> str:
+    """How the seat is named in public text: ``<@id>`` or the seat's computer
+    player, like ``🤖 Wren (random)``."""
+    occupant = table.seats[seat]
+    if occupant.user_id is not None:
+        return f"<@{occupant.user_id}>"
+    if occupant.computer_level is not None:
+        return computer_label(seat, occupant.computer_level, lang)
+    return tr(lang, "(empty)")
+
+
+def seat_labels(table: Table, lang: str = ENGLISH) -> list[str]:
+    return [seat_label(table, s, lang) for s in range(4)]

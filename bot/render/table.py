@@ -24,7 +24,6 @@ from bot.render.clock_text import duration_text
 from bot.render.decks import Style, cards_text
 from bot.render.hand import bid_text, trick_line, tricks_over_bid
 from bot.render.house_rules import rules_line
-from bot.render.names import seat_label, seat_labels, seat_name, seat_names, team_name
 from bot.render.results import hand_summary, result_text
 from bot.render.seat_request import seat_request_field, seat_request_rows
 from bot.render.spec import (
@@ -43,6 +42,11 @@ from bot.render.spec import (
     clip,
     fit_embed,
     fit_lines,
+    seat_label,
+    seat_labels,
+    seat_name,
+    seat_names,
+    team_name,
 )
 from bot.tables.model import Table, TableOptions, TableStatus
 

@@ -25,7 +25,7 @@ from bot.tables.kinds import ENGINE_KINDS, UNSEEN_KINDS
 from bot.tables.model import EMPTY_SEAT, OpenTable, Seat, Table, TableOptions, TableStatus
 from bot.tables.seat_requests import pending_in
 from bot.tables.step import Act, Step, closing_note, is_int, step
-from db.deadlines import Deadline
+from db.sql import Deadline
 from db.store import (
     ChannelTaken,
     DatabaseAway,

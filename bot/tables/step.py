@@ -29,7 +29,7 @@ from bot.game.state import Game
 from bot.game.types import Action, ActionKind
 from bot.tables.kinds import CANCEL, SEAT_ASK, UNSEEN_KINDS
 from bot.tables.model import Seat, SeatRequest, Table, TableOptions, TableStatus
-from db.deadlines import Deadline
+from db.sql import Deadline
 from db.store import Change, GameEnd, LogEntry, SeatOutcome
 
 

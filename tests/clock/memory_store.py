@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.clock import Deadline
-from db.deadlines import DeadlineKey
+from db.sql import DeadlineKey
 
 
 class MemoryDeadlineStore:

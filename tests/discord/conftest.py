@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import DatabaseSettings, Settings, TableSettings
-from cogs.table_tokens import TableTokens
+from cogs.notices import TableTokens
 from tests.discord.harness import UNPACED
 
 

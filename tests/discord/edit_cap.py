@@ -10,7 +10,7 @@ update), and answers an edit beyond the cap with that refusal. A refused
 edit does not count towards the cap.
 
 SimCord's stand-in replaces discord.py's request loop, so the model plays
-its part for the 429: within :func:`cogs.fail_fast.refusing_fast` the 429 is
+its part for the 429: within :func:`cogs.outbox.refusing_fast` the 429 is
 raised at once (that discord.py with the bot's trace really does so is
 tested against an HTTP server in tests/discord/test_fail_fast.py); anywhere
 else it is waited out and the same request sent again, up to five tries,
@@ -40,8 +40,8 @@ from simcord.http import FakeHTTPClient, FakeWebhookAdapter
 
 from bot.game.types import Phase
 from bot.tables.model import Table
-from cogs import fail_fast
-from cogs.fail_fast import TooManyRequests
+from cogs import outbox
+from cogs.outbox import TooManyRequests
 from tests.discord.harness import World, components_of, labels_of
 
 OLD_MESSAGE_CAP = 30046
@@ -134,7 +134,7 @@ class EditCap:
                         self.check(route)
                     except TooManyRequests as refusal:
                         # What discord.py's request loop does with a 429.
-                        if fail_fast._refusing_fast.get() or refusal.retry_after is None:
+                        if outbox._refusing_fast.get() or refusal.retry_after is None:
                             raise
                         self.waited_out += 1
                         await asyncio.sleep(refusal.retry_after)

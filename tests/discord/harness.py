@@ -19,7 +19,7 @@ from bot.config import DiscordSettings
 from bot.discord_app import SpadesBot
 from bot.game.cards import parse_card
 from bot.game.types import Phase
-from bot.render.pass_step import CHOSEN_MARK
+from bot.render.hand import CHOSEN_MARK
 from bot.tables.model import Table, TableStatus
 
 TABLE_TITLE = "Spades · table"
@@ -30,7 +30,7 @@ TABLE_TITLE = "Spades · table"
 UNPACED = DiscordSettings(table_edits_per_channel_s=0, rest_per_s=0, old_message_edits=0)
 
 Message = discord.Message | simcord.ResponseMessage
-#: The custom_id starts of the Nil pass's buttons (bot.render.pass_step).
+#: The custom_id starts of the Nil pass's buttons (bot.render.hand).
 PASS_PICK, PASS_DONE = "spades:pass_pick:", "spades:pass:"
 
 

@@ -31,7 +31,7 @@ PUBLIC = 0
 
 _TEXT_CARD = re.compile(r"(10|[2-9JQKA])([♣♦♥♠])")
 _ID_CARD = re.compile(r"spades:play:\d+:\d+:([2-9TJQKA][CDHS])")
-#: The Nil pass's buttons carry a selection of cards as a hex mask (bot.render.pass_step).
+#: The Nil pass's buttons carry a selection of cards as a hex mask (bot.render.hand).
 _ID_PASS = re.compile(r"spades:pass(?:_pick)?:\d+:\d+:([0-9a-f]+)-\d+")
 _LOG_CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][CDHS])(?![A-Za-z0-9])|(10|[2-9JQKA])[♣♦♥♠]")
 

@@ -19,8 +19,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 from discord.http import HTTPClient, Route
 
-from cogs import fail_fast
-from cogs.fail_fast import TooManyRequests, refusing_fast
+from cogs.outbox import TooManyRequests, install_fail_fast, refusing_fast
 
 EDIT = "/channels/{channel_id}/messages/{message_id}"
 #: The refusal's wait, longer than the test would ever take without it.
@@ -86,7 +85,7 @@ async def discord_at(
     await server.start_server()
     monkeypatch.setattr(Route, "BASE", str(server.make_url("/api/v10")))
     trace = aiohttp.TraceConfig()
-    fail_fast.install(trace, fake.pauses.append)
+    install_fail_fast(trace, fake.pauses.append)
     http = HTTPClient(asyncio.get_running_loop(), http_trace=trace)
     await http.static_login("token")
     try:

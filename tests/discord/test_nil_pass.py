@@ -15,7 +15,7 @@ from bot.game.scoring import BLIND_NIL
 from bot.game.types import Phase
 from bot.game.view import view_of
 from bot.render.decks import card_text
-from bot.render.pass_step import CHOSEN_MARK, pass_arg
+from bot.render.hand import CHOSEN_MARK, pass_arg
 from bot.tables.model import Table
 from tests.discord.harness import (
     PASS_DONE,

@@ -13,8 +13,8 @@ from bot.game.types import EndReason, GameResult, Phase
 from bot.game.view import view_of
 from bot.render.decks import DECKS, DeckName
 from bot.render.hand import hand_message
-from bot.render.names import seat_labels
 from bot.render.results import end_of_game_text, hand_summary, result_text, team_names
+from bot.render.spec import seat_labels
 from bot.render.table import table_message
 from bot.stats.counting import RecordOutcome
 from bot.stats.records import FinishedGame

@@ -12,9 +12,8 @@ from bot.game.types import Action, ActionKind
 from bot.game.view import view_of
 from bot.i18n import ENGLISH, TRANSLATED, tr
 from bot.render.decks import DECKS, Deck, DeckName, card_text
-from bot.render.hand import hand_message, with_hint_button
+from bot.render.hand import CHOSEN_MARK, hand_message, pass_arg, read_pass_arg, with_hint_button
 from bot.render.my_games import my_game_line
-from bot.render.pass_step import CHOSEN_MARK, pass_arg, read_pass_arg
 from bot.render.spec import MessageSpec, parse
 from bot.render.table import table_message
 from bot.tables.model import Seat, Table, TableOptions, TableStatus

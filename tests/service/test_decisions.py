@@ -12,7 +12,7 @@ from bot import refusals
 from bot.game.view import view_of
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService
-from db.deadlines import Deadline
+from db.sql import Deadline
 from db.store import Change, Store
 from tests.service.conftest import dump
 from tests.service.driver import (

@@ -14,7 +14,7 @@ from bot.game.types import Action, ActionKind
 from bot.tables.model import Table, TableStatus
 from bot.tables.service import TableService
 from bot.tables.step import Write, engine_write, step
-from db.deadlines import Deadline
+from db.sql import Deadline
 from tests.service.driver import HOST, Chooser, seated_table
 
 

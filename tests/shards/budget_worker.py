@@ -5,7 +5,7 @@ It opens the store at LOCATION and, with an outbox sharing the token's budget
 (PER_S requests a second) through it, posts ITEMS messages with discord.py's
 HTTP client to the Discord at BASE (an ``/api/v10`` URL), each saying
 ``NAME number``. Discord's global 429s reach the outbox through the bot's
-trace (:mod:`cogs.fail_fast`). It writes ``ready`` once the store is open
+trace (:mod:`cogs.outbox`). It writes ``ready`` once the store is open
 and ``done`` once every message went out.
 """
 
@@ -20,8 +20,7 @@ from typing import Any
 import aiohttp
 from discord.http import HTTPClient, Route
 
-from cogs import fail_fast
-from cogs.outbox import POST, Budget, Outbox
+from cogs.outbox import POST, Budget, Outbox, install_fail_fast
 from cogs.shared_budget import SharedBudget
 from db.store import Store
 
@@ -46,7 +45,7 @@ async def main(location: str, base: str, name: str, items: int, per_s: float) ->
     shared = SharedBudget.of(store)
     outbox = Outbox(time.time, Budget(per_s=per_s, per_channel_s=0), spawn=spawn, shared=shared)
     trace = aiohttp.TraceConfig()
-    fail_fast.install(trace, outbox.pause)
+    install_fail_fast(trace, outbox.pause)
     Route.BASE = base
     http = HTTPClient(asyncio.get_running_loop(), http_trace=trace)
     await http.static_login("token")

@@ -23,7 +23,7 @@ from db.stats_records import (
     SortKey,
     StoredGame,
 )
-from db.store import Store
+from db.store import StoreSection
 
 __all__ = [
     "GameWrite",
@@ -66,12 +66,8 @@ _ORDER = {
 }
 
 
-class StatsStore:
+class StatsStore(StoreSection):
     """The ``stats_*`` tables, written through the main store's transactions."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.db = store.db
 
     # -- settings ---------------------------------------------------------------
 
@@ -113,22 +109,11 @@ class StatsStore:
         wanted = sorted(set(keys), key=repr)
         people = [k for k in wanted if isinstance(k[1], int)]
         levels = [k for k in wanted if isinstance(k[1], str)]
-        found: dict[tuple[int, int | str], tuple[float, float]] = {}
-        # The casts type the listed values (PostgreSQL would take them for text).
-        for table, column, kind, group in (
-            ("stats_players", "user_id", "BIGINT", people),
-            ("stats_computer_ratings", "level", "TEXT", levels),
-        ):
-            for chunk in chunks(group, 400):
-                pairs = ",".join([f"(CAST(? AS BIGINT), CAST(? AS {kind}))"] * len(chunk))
-                args = [v for key in chunk for v in key]
-                for row in await self.db.fetchall(
-                    f"WITH wanted (g, k) AS (VALUES {pairs}) "
-                    f"SELECT s.guild_id, s.{column}, s.mu, s.sigma FROM wanted "
-                    f"JOIN {table} AS s ON s.guild_id = wanted.g AND s.{column} = wanted.k",
-                    args,
-                ):
-                    found[(row[0], row[1])] = (row[2], row[3])
+        guild = ("guild_id", "BIGINT")
+        found = await skills_of(self.db, "stats_players", (guild, ("user_id", "BIGINT")), people)
+        found |= await skills_of(
+            self.db, "stats_computer_ratings", (guild, ("level", "TEXT")), levels
+        )
         return found
 
     # -- counting games ---------------------------------------------------------
@@ -137,7 +122,7 @@ class StatsStore:
         """Count finished games in order, all or nothing; a game counted before fails the batch."""
         if not games:
             return
-        async with self.store.transaction() as db:
+        async with self.transaction() as db:
             await self._write_games(db, games)
 
     async def _write_games(self, db: Statements, games: Sequence[GameWrite]) -> None:
@@ -397,6 +382,26 @@ async def rows_in(db: Database, sql: str, ids: Iterable[Any]) -> list[Row]:
     for chunk in chunks(list(ids)):
         rows += await db.fetchall(sql.format(ids=",".join("?" * len(chunk))), chunk)
     return rows
+
+
+async def skills_of(
+    db: Database, table: str, key: tuple[tuple[str, str], ...], keys: Sequence[tuple[Any, ...]]
+) -> dict[tuple[Any, ...], tuple[float, float]]:
+    """The stored (mu, sigma) of ``table``'s rows by ``keys``, values of its ``key`` columns
+    (name, SQL type): the casts type the listed values (PostgreSQL would take them for text)."""
+    names = ", ".join(f"k{i}" for i in range(len(key)))
+    one = "(" + ", ".join(f"CAST(? AS {kind})" for _, kind in key) + ")"
+    on = " AND ".join(f"s.{column} = wanted.k{i}" for i, (column, _) in enumerate(key))
+    columns = ", ".join(f"s.{column}" for column, _ in key)
+    found: dict[tuple[Any, ...], tuple[float, float]] = {}
+    for chunk in chunks(list(keys), 900 // len(key)):
+        for row in await db.fetchall(
+            f"WITH wanted ({names}) AS (VALUES {','.join([one] * len(chunk))}) "
+            f"SELECT {columns}, s.mu, s.sigma FROM wanted JOIN {table} AS s ON {on}",
+            [v for k in chunk for v in k],
+        ):
+            found[tuple(row[: len(key)])] = (row[-2], row[-1])
+    return found
 
 
 def _result(

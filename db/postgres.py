@@ -281,10 +281,7 @@ class PostgresDatabase:
                     )
 
     async def schema_version(self) -> int:
-        async def read(connection: asyncpg.Connection) -> int:
-            return await _version(connection)
-
-        return await self._call(read)
+        return await self._call(_version)
 
     async def _migrate(self, migrations: list[Migration], upto: int | None) -> None:
         known, target = migration_target(migrations, upto)

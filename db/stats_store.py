@@ -131,14 +131,7 @@ class StatsStore(StoreSection):
             "INSERT INTO stats_games (game_id, guild_id, finished_at, rated, challenger_seat, "
             "season_no) VALUES (?, ?, ?, ?, ?, ?)",
             [
-                (
-                    g.game_id,
-                    g.guild_id,
-                    g.finished_at,
-                    int(g.rated),
-                    g.challenger_seat,
-                    g.season_no,
-                )
+                (g.game_id, g.guild_id, g.finished_at, int(g.rated), g.challenger_seat, g.season_no)
                 for g in games
             ],
         )
@@ -160,40 +153,29 @@ class StatsStore(StoreSection):
                 for seat in g.seats
             ],
         )
-        players = []
-        season_players = []
-        for g in games:
-            for seat in g.seats:
-                if seat.user_id is None:
-                    continue
-                mu, sigma, rating = seat.new_skill or seat.start_skill
-                season_mu, season_sigma, season_rating = seat.season_skill or seat.start_skill
-                season_players.append(
-                    {
-                        "guild_id": g.guild_id,
-                        "season_no": g.season_no,
-                        "user_id": seat.user_id,
-                        "mu": season_mu,
-                        "sigma": season_sigma,
-                        "rating": season_rating,
-                        "rated": int(seat.season_skill is not None),
-                        **{c: seat.tally[c] for c in SEASON_COLUMNS},
-                    }
+        people = [(g, seat) for g in games for seat in g.seats if seat.user_id is not None]
+        await db.executemany(
+            _PLAYER_UPSERT,
+            [
+                _rating_row(
+                    seat, seat.new_skill, TALLY_COLUMNS, guild_id=g.guild_id, at=g.finished_at
                 )
-                players.append(
-                    {
-                        "guild_id": g.guild_id,
-                        "user_id": seat.user_id,
-                        "mu": mu,
-                        "sigma": sigma,
-                        "rating": rating,
-                        "rated": int(seat.new_skill is not None),
-                        "at": g.finished_at,
-                        **{c: seat.tally[c] for c in TALLY_COLUMNS},
-                    }
+                for g, seat in people
+            ],
+        )
+        await db.executemany(
+            _SEASON_PLAYER_UPSERT,
+            [
+                _rating_row(
+                    seat,
+                    seat.season_skill,
+                    SEASON_COLUMNS,
+                    guild_id=g.guild_id,
+                    season_no=g.season_no,
                 )
-        await db.executemany(_PLAYER_UPSERT, players)
-        await db.executemany(_SEASON_PLAYER_UPSERT, season_players)
+                for g, seat in people
+            ],
+        )
         await db.executemany(
             "INSERT INTO stats_partners (guild_id, user_id, partner_id, games, wins, draws) "
             "VALUES (?, ?, ?, 1, ?, ?) ON CONFLICT (guild_id, user_id, partner_id) DO UPDATE "
@@ -419,6 +401,26 @@ def _board_scope(guild_id: int, season: int | None) -> tuple[str, str, tuple[int
     if season is None:
         return "stats_players", "guild_id = ?", (guild_id,)
     return "stats_season_players", "guild_id = ? AND season_no = ?", (guild_id, season)
+
+
+def _rating_row(
+    seat: SeatWrite,
+    skill: tuple[float, float, int] | None,
+    columns: tuple[str, ...],
+    **keys: Any,
+) -> dict[str, Any]:
+    """The arguments of :func:`_rating_upsert`'s statement for one player's game; unrated
+    (``skill`` None), the newcomer's skill, which an existing row keeps its own over."""
+    mu, sigma, rating = skill or seat.start_skill
+    return {
+        **keys,
+        "user_id": seat.user_id,
+        "mu": mu,
+        "sigma": sigma,
+        "rating": rating,
+        "rated": int(skill is not None),
+        **{c: seat.tally[c] for c in columns},
+    }
 
 
 def _rating_upsert(

@@ -25,19 +25,6 @@ from db.stats_records import (
 )
 from db.store import StoreSection
 
-__all__ = [
-    "GameWrite",
-    "HistoryRow",
-    "LeaderboardRow",
-    "LoggedAction",
-    "PartnerRow",
-    "PlayerRow",
-    "SeatWrite",
-    "SortKey",
-    "StatsStore",
-    "StoredGame",
-]
-
 TALLY_COLUMNS = (
     "games",
     "wins",

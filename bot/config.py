@@ -241,8 +241,6 @@ def load_settings(path: Path | None = None, **overrides: Any) -> Settings:
     if explicit and not file.is_file():
         raise ConfigError(f"config file {file} not found")
     toml_file = file if file.is_file() else None
-    if toml_file is not None:
-        _check_toml_syntax(toml_file)
 
     class _FileSettings(Settings):
         @classmethod
@@ -264,18 +262,11 @@ def load_settings(path: Path | None = None, **overrides: Any) -> Settings:
             return tuple(sources)
 
     try:
-        loaded = _FileSettings(**overrides)
+        return _FileSettings(**overrides)
     except ValidationError as exc:
         # Without a file the value came from the environment or the command line.
         source = file if toml_file is not None else "settings"
         raise ConfigError(f"{source}: {_first_problem(exc)}") from None
-    return loaded
-
-
-def _check_toml_syntax(file: Path) -> None:
-    try:
-        with file.open("rb") as handle:
-            tomllib.load(handle)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{file} is not valid TOML: {exc}") from None
     except OSError as exc:

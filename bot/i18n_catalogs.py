@@ -70,8 +70,15 @@ def template() -> Catalog:
 
 
 def write_template(path: Path = TEMPLATE) -> None:
+    _write(path, template())
+
+
+def _write(path: Path, catalog: Catalog) -> None:
+    """``catalog`` as a sorted ``.po`` without line numbers (or obsolete messages)."""
     with path.open("wb") as out:
-        write_po(out, template(), sort_output=True, width=100, include_lineno=False)
+        write_po(
+            out, catalog, sort_output=True, width=100, ignore_obsolete=True, include_lineno=False
+        )
 
 
 def read_catalog(lang: str) -> Catalog:
@@ -89,15 +96,7 @@ def update_catalogs() -> None:
             path.write_text(HEADER.format(lang=lang, plural_forms=PLURAL_FORMS[lang]))
         catalog = read_catalog(lang)
         catalog.update(new, update_header_comment=False)
-        with path.open("wb") as out:
-            write_po(
-                out,
-                catalog,
-                sort_output=True,
-                width=100,
-                ignore_obsolete=True,
-                include_lineno=False,
-            )
+        _write(path, catalog)
 
 
 def placeholders(text: str) -> set[str]:

@@ -20,6 +20,7 @@ worded by their presenter.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from bot.game.durations import format_duration
 from bot.game.house import HouseRuleError
@@ -43,26 +44,17 @@ class Refusal(Exception):
         super().__init__(self.message)
 
 
-class UnknownTable(Refusal):
-    code = "unknown_table"
-    default_message = N_("there is no such table")
+def refusal(name: str, code: str, message: str, base: type[Refusal] = Refusal) -> type[Refusal]:
+    """A refusal of its own kind: its ``code`` and the English ``message`` it says by default."""
+    attributes = {"code": code, "default_message": message, "__module__": __name__}
+    return cast("type[Refusal]", type(name, (base,), attributes))
 
 
-class NotSeated(Refusal):
-    code = "not_seated"
-    default_message = N_("you are not seated at this table")
-
-
-class Spectator(NotSeated):
-    """A spectator tried to act. A subclass of :class:`NotSeated`."""
-
-    code = "spectator"
-    default_message = N_("you are watching this table")
-
-
-class HostOnly(Refusal):
-    code = "host_only"
-    default_message = N_("only the host can do that")
+UnknownTable = refusal("UnknownTable", "unknown_table", N_("there is no such table"))
+NotSeated = refusal("NotSeated", "not_seated", N_("you are not seated at this table"))
+#: A spectator tried to act: a kind of :data:`NotSeated`.
+Spectator = refusal("Spectator", "spectator", N_("you are watching this table"), NotSeated)
+HostOnly = refusal("HostOnly", "host_only", N_("only the host can do that"))
 
 
 class BadHouseRule(Refusal):
@@ -74,171 +66,110 @@ class BadHouseRule(Refusal):
     line = ""
 
 
-class WrongPhase(Refusal):
-    code = "wrong_phase"
-    default_message = N_("that cannot be done at this point of the game")
-
-
-class NotStarted(WrongPhase):
-    code = "not_started"
-    default_message = N_("the game has not started yet")
-
-
-class AlreadyStarted(WrongPhase):
-    code = "already_started"
-    default_message = N_("the game has already started")
-
-
-class TableClosed(WrongPhase):
-    code = "table_closed"
-    default_message = N_("this table is closed")
-
-
-class NotOver(WrongPhase):
-    code = "not_over"
-    default_message = N_("the game is not over yet")
-
-
-class ClosedToWatchers(Refusal):
-    """The host opened the table without watchers and its seats are taken."""
-
-    code = "closed_to_watchers"
-    default_message = N_("this table is closed to watchers")
-
-
-class TableFull(Refusal):
-    code = "table_full"
-    default_message = N_("every seat is already taken")
-
-
-class NotEnoughPlayers(Refusal):
-    code = "not_enough_players"
-    default_message = N_("four players must be seated")
-
-
-class AlreadyJoined(Refusal):
-    code = "already_joined"
-    default_message = N_("you are already at this table")
-
-
-class AlreadySeated(AlreadyJoined):
-    code = "already_seated"
-    default_message = N_("you already have a seat at this table")
-
-
-class NotBetweenHands(WrongPhase):
-    code = "not_between_hands"
-    default_message = N_("a seat changes hands only between two hands of a game")
-
-
-class SeatRequestPending(Refusal):
-    code = "seat_request_pending"
-    default_message = N_("a request for a seat is already waiting for the host's answer")
-
-
-class NoSeatRequest(Refusal):
-    """The request was answered already, or dropped when the next hand was dealt."""
-
-    code = "no_seat_request"
-    default_message = N_("there is no request for a seat to answer any more")
-
-
-class HostCannotLeave(Refusal):
-    code = "host_cannot_leave"
-    default_message = N_("the host cannot leave: cancel the table instead")
-
-
-class BadPartner(Refusal):
-    code = "bad_partner"
-    default_message = N_("pick one of the three other seated players as your partner")
-
-
-class NoTeams(Refusal):
-    """A partner chosen, or teams swapped, at a solo table (``teams=solo``)."""
-
-    code = "no_teams"
-    default_message = N_("everyone plays on their own at this table: there are no partners")
-
-
-class ChannelBusy(Refusal):
-    code = "channel_busy"
-    default_message = N_("a table is already open in this channel")
-
-
-class StaleAction(Refusal):
-    code = "stale"
-    default_message = N_("this was made on an outdated view of the table")
-
-
-class NotAComputer(Refusal):
-    code = "not_a_computer"
-    default_message = N_("that seat is not played by the computer")
-
-
-class Malformed(Refusal):
-    code = "malformed"
-    default_message = N_("that request is malformed")
-
-
-class RematchStarted(AlreadyStarted):
-    """A rematch click lost the race: the next game began since it was drawn."""
-
-    code = "rematch_started"
-    default_message = N_("the rematch has already started")
-
-
-class NoRematch(Refusal):
-    """The table's options allow no next game (a tournament's match)."""
-
-    code = "no_rematch"
-    default_message = N_("a tournament match has no rematch: the bracket goes on")
-
-
-class NoClaimAtStandIn(Refusal):
-    """The caller said a computer takes late players' turns at this table."""
-
-    code = "no_claim_at_stand_in"
-    default_message = N_(
-        "at this table a computer plays for late players: there is no win to claim"
-    )
-
-
-class OtherShard(Refusal):
-    """The table's server is served by another process of the bot (another
-    shard). Discord should never send it here; if it does, nothing is done."""
-
-    code = "other_shard"
-    default_message = N_("this table is run by another instance of the bot: try again in a moment")
+WrongPhase = refusal(
+    "WrongPhase", "wrong_phase", N_("that cannot be done at this point of the game")
+)
+NotStarted = refusal("NotStarted", "not_started", N_("the game has not started yet"), WrongPhase)
+AlreadyStarted = refusal(
+    "AlreadyStarted", "already_started", N_("the game has already started"), WrongPhase
+)
+TableClosed = refusal("TableClosed", "table_closed", N_("this table is closed"), WrongPhase)
+NotOver = refusal("NotOver", "not_over", N_("the game is not over yet"), WrongPhase)
+#: The host opened the table without watchers and its seats are taken.
+ClosedToWatchers = refusal(
+    "ClosedToWatchers", "closed_to_watchers", N_("this table is closed to watchers")
+)
+TableFull = refusal("TableFull", "table_full", N_("every seat is already taken"))
+NotEnoughPlayers = refusal(
+    "NotEnoughPlayers", "not_enough_players", N_("four players must be seated")
+)
+AlreadyJoined = refusal("AlreadyJoined", "already_joined", N_("you are already at this table"))
+AlreadySeated = refusal(
+    "AlreadySeated",
+    "already_seated",
+    N_("you already have a seat at this table"),
+    AlreadyJoined,
+)
+NotBetweenHands = refusal(
+    "NotBetweenHands",
+    "not_between_hands",
+    N_("a seat changes hands only between two hands of a game"),
+    WrongPhase,
+)
+SeatRequestPending = refusal(
+    "SeatRequestPending",
+    "seat_request_pending",
+    N_("a request for a seat is already waiting for the host's answer"),
+)
+#: The request was answered already, or dropped when the next hand was dealt.
+NoSeatRequest = refusal(
+    "NoSeatRequest", "no_seat_request", N_("there is no request for a seat to answer any more")
+)
+HostCannotLeave = refusal(
+    "HostCannotLeave", "host_cannot_leave", N_("the host cannot leave: cancel the table instead")
+)
+BadPartner = refusal(
+    "BadPartner", "bad_partner", N_("pick one of the three other seated players as your partner")
+)
+#: A partner chosen, or teams swapped, at a solo table (``teams=solo``).
+NoTeams = refusal(
+    "NoTeams",
+    "no_teams",
+    N_("everyone plays on their own at this table: there are no partners"),
+)
+ChannelBusy = refusal("ChannelBusy", "channel_busy", N_("a table is already open in this channel"))
+StaleAction = refusal("StaleAction", "stale", N_("this was made on an outdated view of the table"))
+NotAComputer = refusal(
+    "NotAComputer", "not_a_computer", N_("that seat is not played by the computer")
+)
+Malformed = refusal("Malformed", "malformed", N_("that request is malformed"))
+#: A rematch click lost the race: the next game began since it was drawn.
+RematchStarted = refusal(
+    "RematchStarted", "rematch_started", N_("the rematch has already started"), AlreadyStarted
+)
+#: The table's options allow no next game (a tournament's match).
+NoRematch = refusal(
+    "NoRematch", "no_rematch", N_("a tournament match has no rematch: the bracket goes on")
+)
+#: The caller said a computer takes late players' turns at this table.
+NoClaimAtStandIn = refusal(
+    "NoClaimAtStandIn",
+    "no_claim_at_stand_in",
+    N_("at this table a computer plays for late players: there is no win to claim"),
+)
+#: The table's server is served by another process of the bot (another
+#: shard). Discord should never send it here; if it does, nothing is done.
+OtherShard = refusal(
+    "OtherShard",
+    "other_shard",
+    N_("this table is run by another instance of the bot: try again in a moment"),
+)
 
 
 def house_refusal(error: HouseRuleError) -> BadHouseRule:
     """The refusal of a house rule's one line: a conflict in its own words,
     which the catalogs translate; any other line quoted as it is."""
     if error.params:
-        refusal = BadHouseRule(error.template, **error.params)
+        answer = BadHouseRule(error.template, **error.params)
     else:
-        refusal = BadHouseRule(N_("that house rule cannot be played: {line}"), line=str(error))
-    refusal.line = str(error)
-    return refusal
+        answer = BadHouseRule(N_("that house rule cannot be played: {line}"), line=str(error))
+    answer.line = str(error)
+    return answer
 
 
 # -- the coach ----------------------------------------------------------------------
 
-
-class HintsOff(Refusal):
-    code = "hints_off"
-    default_message = N_(
-        "Hints are off at this table: the host chooses them when opening it with /spades new."
-    )
-
-
-class NoHintNow(Refusal):
-    """Not the asker's turn, or nothing to decide (between hands, game over)."""
-
-    code = "no_hint_now"
-    default_message = N_(
-        "There is nothing to hint now: a hint is for your own bid or card on your turn."
-    )
+HintsOff = refusal(
+    "HintsOff",
+    "hints_off",
+    N_("Hints are off at this table: the host chooses them when opening it with /spades new."),
+)
+#: Not the asker's turn, or nothing to decide (between hands, game over).
+NoHintNow = refusal(
+    "NoHintNow",
+    "no_hint_now",
+    N_("There is nothing to hint now: a hint is for your own bid or card on your turn."),
+)
 
 
 class CoachBusy(Refusal):
@@ -255,60 +186,40 @@ class CoachBusy(Refusal):
 
 # -- seasons and replays ------------------------------------------------------------
 
-
-class SeasonNameEmpty(Refusal):
-    code = "season_name_empty"
-    default_message = N_("give the new season a name")
-
-
-class SeasonNameTooLong(Refusal):
-    code = "season_name_long"
-    default_message = N_("a season's name has at most {limit} characters")
-
-
-class SeasonNameTaken(Refusal):
-    code = "season_name_taken"
-    default_message = N_("this server already had a season called {name}")
-
-
-class UnknownSeason(Refusal):
-    code = "unknown_season"
-    default_message = N_("this server has no season called {name}")
-
-
-class NoFinishedGame(Refusal):
-    code = "no_finished_game"
-    default_message = N_("There is no finished game {game} on this server.")
-
-
-class GameNotOver(Refusal):
-    code = "game_not_over"
-    default_message = N_("Game {game} is still being played: its replay opens once it is over.")
-
-
-class ShareRefused(Refusal):
-    code = "replay_share_refused"
-    default_message = N_("Only the players of game {game} may share its replay on this server.")
-
+SeasonNameEmpty = refusal("SeasonNameEmpty", "season_name_empty", N_("give the new season a name"))
+SeasonNameTooLong = refusal(
+    "SeasonNameTooLong", "season_name_long", N_("a season's name has at most {limit} characters")
+)
+SeasonNameTaken = refusal(
+    "SeasonNameTaken", "season_name_taken", N_("this server already had a season called {name}")
+)
+UnknownSeason = refusal(
+    "UnknownSeason", "unknown_season", N_("this server has no season called {name}")
+)
+NoFinishedGame = refusal(
+    "NoFinishedGame", "no_finished_game", N_("There is no finished game {game} on this server.")
+)
+GameNotOver = refusal(
+    "GameNotOver",
+    "game_not_over",
+    N_("Game {game} is still being played: its replay opens once it is over."),
+)
+ShareRefused = refusal(
+    "ShareRefused",
+    "replay_share_refused",
+    N_("Only the players of game {game} may share its replay on this server."),
+)
 
 # -- the core above the services --------------------------------------------------
 
-
-class InvalidButton(Refusal):
-    """A component the bot never sent: forged, mistyped or from another bot."""
-
-    code = "malformed"
-    default_message = N_("that button is not valid")
-
-
-class NoTableHere(Refusal):
-    code = "no_table_here"
-    default_message = N_("there is no open table in this channel: start one with /spades new")
-
-
-class NotPlaying(Refusal):
-    code = "not_playing"
-    default_message = N_("you are not playing at any table")
+#: A component the bot never sent: forged, mistyped or from another bot.
+InvalidButton = refusal("InvalidButton", "malformed", N_("that button is not valid"))
+NoTableHere = refusal(
+    "NoTableHere",
+    "no_table_here",
+    N_("there is no open table in this channel: start one with /spades new"),
+)
+NotPlaying = refusal("NotPlaying", "not_playing", N_("you are not playing at any table"))
 
 
 class SeveralTables(Refusal):
@@ -322,28 +233,21 @@ class SeveralTables(Refusal):
         self.channel_ids = tuple(channel_ids)
 
 
-class ServerNotKnown(Refusal):
-    """The bot has just started and the server's channels and roles, which
-    the answer depends on, have not reached it yet: nothing was done."""
-
-    code = "server_not_known"
-    default_message = N_("the bot is restarting: try again in a moment")
-
-
-class TryAgainSoon(Refusal):
-    """The database is away for a moment (a restart, a network cut) and the
-    store is reconnecting: nothing was done, the same click later will work."""
-
-    code = "try_again"
-    default_message = N_("the bot cannot reach its database right now: try again in a moment")
-
-
-class Stopping(Refusal):
-    """The bot is stopping (to restart, usually): it takes no new interaction,
-    so that what is under way can finish before it goes."""
-
-    code = "stopping"
-    default_message = N_("the bot is restarting: try again in a moment")
+#: The bot has just started and the server's channels and roles, which
+#: the answer depends on, have not reached it yet: nothing was done.
+ServerNotKnown = refusal(
+    "ServerNotKnown", "server_not_known", N_("the bot is restarting: try again in a moment")
+)
+#: The database is away for a moment (a restart, a network cut) and the
+#: store is reconnecting: nothing was done, the same click later will work.
+TryAgainSoon = refusal(
+    "TryAgainSoon",
+    "try_again",
+    N_("the bot cannot reach its database right now: try again in a moment"),
+)
+#: The bot is stopping (to restart, usually): it takes no new interaction,
+#: so that what is under way can finish before it goes.
+Stopping = refusal("Stopping", "stopping", N_("the bot is restarting: try again in a moment"))
 
 
 def as_refusal(error: BaseException) -> BaseException:

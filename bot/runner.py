@@ -78,6 +78,7 @@ def _settings(path: Path | None, overrides: dict[str, Any] | None = None) -> Set
 def _add_shard_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--shards",
+        dest="shard_ids",
         default=None,
         metavar="IDS",
         help="connect only these shards, e.g. 0-3 or 0,2 (overrides [discord] shard_ids)",
@@ -93,11 +94,8 @@ def _add_shard_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _shard_overrides(args: argparse.Namespace) -> dict[str, Any]:
     """``--shards`` and ``--shard-count`` as settings, checked with the others."""
-    discord: dict[str, Any] = {}
-    if args.shards is not None:
-        discord["shard_ids"] = args.shards
-    if args.shard_count is not None:
-        discord["shard_count"] = args.shard_count
+    given = {key: getattr(args, key) for key in ("shard_ids", "shard_count")}
+    discord = {key: value for key, value in given.items() if value is not None}
     return {"discord": discord} if discord else {}
 
 

@@ -6,6 +6,7 @@ the last guard should two processes ever hold a table. Pure."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 
@@ -71,13 +72,8 @@ def parse_shard_ids(text: str) -> frozenset[int]:
 def format_shard_ids(ids: frozenset[int]) -> str:
     """The shard numbers the way :func:`parse_shard_ids` reads them: ``0-3,6``."""
     ranges: list[str] = []
-    ordered = sorted(ids)
-    start = previous = ordered[0]
-    for shard in [*ordered[1:], None]:
-        if shard is not None and shard == previous + 1:
-            previous = shard
-            continue
-        ranges.append(str(start) if start == previous else f"{start}-{previous}")
-        if shard is not None:
-            start = previous = shard
+    # Consecutive numbers keep the same difference from their place in the sorted list.
+    for _, run in itertools.groupby(enumerate(sorted(ids)), key=lambda pair: pair[1] - pair[0]):
+        shards = [shard for _, shard in run]
+        ranges.append(str(shards[0]) if len(shards) == 1 else f"{shards[0]}-{shards[-1]}")
     return ",".join(ranges)

@@ -2,30 +2,27 @@
 
 from __future__ import annotations
 
-from db.store import Store
+from db.store import StoreSection
 
 
-class AnnouncementStore:
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
+class AnnouncementStore(StoreSection):
     async def unannounced(self) -> list[tuple[int, int]]:
         """``(table_id, game_id)`` of every finished game not announced yet."""
-        rows = await self.store.db.fetchall(
+        rows = await self.db.fetchall(
             "SELECT table_id, id FROM games"
             " WHERE ended_at IS NOT NULL AND announced_at IS NULL ORDER BY id"
         )
         return [(int(row[0]), int(row[1])) for row in rows]
 
     async def is_unannounced(self, game_id: int) -> bool:
-        row = await self.store.db.fetchone(
+        row = await self.db.fetchone(
             "SELECT 1 FROM games WHERE id = ? AND ended_at IS NOT NULL AND announced_at IS NULL",
             (game_id,),
         )
         return row is not None
 
     async def mark_announced(self, game_id: int, at: float) -> None:
-        await self.store.db.execute(
+        await self.db.execute(
             "UPDATE games SET announced_at = ? WHERE id = ? AND announced_at IS NULL",
             (at, game_id),
         )

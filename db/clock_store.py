@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from db.store import Store
+from db.store import StoreSection
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,12 +21,9 @@ class TableClockState:
     taken_back: dict[int, float] = field(default_factory=dict)
 
 
-class ClockStore:
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
+class ClockStore(StoreSection):
     async def load_all(self) -> dict[int, TableClockState]:
-        rows = await self.store.db.fetchall(
+        rows = await self.db.fetchall(
             "SELECT table_id, stand_in, away_seats, taken_back FROM table_clock"
         )
         return {row[0]: _state(row[1], row[2], row[3]) for row in rows}
@@ -34,7 +31,7 @@ class ClockStore:
     async def save(self, table_id: int, state: TableClockState) -> None:
         away = sum(1 << seat for seat in state.away_seats)
         taken = json.dumps({str(seat): at for seat, at in sorted(state.taken_back.items())})
-        await self.store.db.execute(
+        await self.db.execute(
             "INSERT INTO table_clock (table_id, stand_in, away_seats, taken_back)"
             " VALUES (?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE"
             " SET stand_in = excluded.stand_in, away_seats = excluded.away_seats,"

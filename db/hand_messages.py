@@ -10,7 +10,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from db.sql import Statements
-from db.store import Store
+from db.store import StoreSection
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,27 +25,24 @@ class HandMessageRow:
     message_id: int | None = None
 
 
-class HandMessageStore:
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
+class HandMessageStore(StoreSection):
     async def load(self, now: float) -> list[HandMessageRow]:
         """The hands still editable at ``now``; the expired ones are deleted."""
         rows = [
             HandMessageRow(*row)
-            for row in await self.store.db.fetchall(
+            for row in await self.db.fetchall(
                 "SELECT table_id, user_id, application_id, token, expires_at, version, message_id"
                 " FROM live_hands ORDER BY table_id, user_id"
             )
         ]
         if any(row.expires_at <= now for row in rows):
-            async with self.store.transaction() as db:
+            async with self.transaction() as db:
                 await _delete_expired(db, now)
         return [row for row in rows if row.expires_at > now]
 
     async def save(self, row: HandMessageRow, now: float) -> None:
         """Keep ``row`` unless a longer-lived hand of the player is kept; drop expired rows."""
-        async with self.store.transaction() as db:
+        async with self.transaction() as db:
             await _delete_expired(db, now)
             await db.execute(
                 "INSERT INTO live_hands"
@@ -60,7 +57,7 @@ class HandMessageStore:
 
     async def drop(self, table_id: int, user_id: int, token: str) -> None:
         """Forget the hand of this token; a newer hand of the same player stays."""
-        await self.store.db.execute(
+        await self.db.execute(
             "DELETE FROM live_hands WHERE table_id = ? AND user_id = ? AND token = ?",
             (table_id, user_id, token),
         )

@@ -186,33 +186,24 @@ class PostgresDatabase:
     @asynccontextmanager
     async def _reaching(self) -> AsyncIterator[None]:
         """Refuse at once while backing off; a lost server backs off longer, an answer ends it."""
-        self._check_reachable()
+        if self._backoff and time.monotonic() < self._retry_at:
+            raise DatabaseAway(AWAY)
         try:
             yield
         except BaseException as exc:
-            if _is_gone(exc):
-                raise self._away(exc) from exc
-            raise
-        self._answered()
-
-    async def _call(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
-        async with self._reaching(), self.pool.acquire() as connection:
-            return await work(connection)
-
-    def _check_reachable(self) -> None:
-        if self._backoff and time.monotonic() < self._retry_at:
-            raise DatabaseAway(AWAY)
-
-    def _answered(self) -> None:
+            if not _is_gone(exc):
+                raise
+            self.failures += 1
+            self._backoff = min(max(self._backoff * 2, FIRST_BACKOFF_S), MAX_BACKOFF_S)
+            self._retry_at = time.monotonic() + self._backoff
+            raise DatabaseAway(f"{AWAY}: {type(exc).__name__}") from exc
         if self._backoff:
             self.reconnects += 1
         self._backoff = 0.0
 
-    def _away(self, exc: BaseException) -> DatabaseAway:
-        self.failures += 1
-        self._backoff = min(max(self._backoff * 2, FIRST_BACKOFF_S), MAX_BACKOFF_S)
-        self._retry_at = time.monotonic() + self._backoff
-        return DatabaseAway(f"{AWAY}: {type(exc).__name__}")
+    async def _call(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+        async with self._reaching(), self.pool.acquire() as connection:
+            return await work(connection)
 
     async def execute(self, sql: str, args: Args = ()) -> int:
         return await self._call(lambda c: PostgresStatements(c).execute(sql, args))
@@ -281,10 +272,7 @@ class PostgresDatabase:
                     )
 
     async def schema_version(self) -> int:
-        async def read(connection: asyncpg.Connection) -> int:
-            return await _version(connection)
-
-        return await self._call(read)
+        return await self._call(_version)
 
     async def _migrate(self, migrations: list[Migration], upto: int | None) -> None:
         known, target = migration_target(migrations, upto)

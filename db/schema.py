@@ -6,6 +6,7 @@ a number used twice is an error."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,36 +28,26 @@ def find_migrations(folder: Path = MIGRATIONS_DIR, dialect: str = "sqlite") -> l
     """The steps for ``dialect`` by number; a bad name, duplicate or missing step is an error."""
     if dialect not in DIALECTS:
         raise ValueError(f"unknown SQL dialect {dialect!r}")
-    shared: dict[int, Path] = {}
-    own: dict[str, dict[int, Path]] = {d: {} for d in DIALECTS}
+    # Each number's files by dialect: one shared file (None), or one of each dialect's own.
+    steps: dict[int, dict[str | None, Path]] = {}
     for path in sorted(folder.glob("*.sql")):
         match = _MIGRATION_NAME.match(path.name)
         if match is None:
             raise StoreError(f"migration file {path.name!r} is not named NNN_name.sql")
-        number = int(match.group(1))
+        number, own = int(match.group(1)), match.group(2)
         if number <= 0:
             raise StoreError(f"migration {path.name!r}: numbers start at 1")
-        found = own[match.group(2)] if match.group(2) else shared
-        earlier = found.get(number) or (
-            shared.get(number) if match.group(2) else _any_own(own, number)
-        )
+        files = steps.setdefault(number, {})
+        clashes = (own, None) if own else (None, *DIALECTS)
+        earlier = next((files[kind] for kind in clashes if kind in files), None)
         if earlier is not None:
             raise StoreError(f"migrations {earlier.name!r} and {path.name!r} share number {number}")
-        found[number] = path
-    for name in DIALECTS:
-        for other in DIALECTS:
-            missing = sorted(set(own[name]) - set(own[other]))
-            if missing:
-                raise StoreError(f"migration {missing[0]} has a {name} file and no {other} one")
-    steps = {**shared, **own[dialect]}
-    return [Migration(n, steps[n]) for n in sorted(steps)]
-
-
-def _any_own(own: dict[str, dict[int, Path]], number: int) -> Path | None:
-    for files in own.values():
-        if number in files:
-            return files[number]
-    return None
+        files[own] = path
+    for name, other in itertools.permutations(DIALECTS):
+        missing = sorted(n for n, files in steps.items() if name in files and other not in files)
+        if missing:
+            raise StoreError(f"migration {missing[0]} has a {name} file and no {other} one")
+    return [Migration(n, files.get(None) or files[dialect]) for n, files in sorted(steps.items())]
 
 
 def migration_target(migrations: list[Migration], upto: int | None) -> tuple[int, int]:

@@ -5,18 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from db.stats_records import SeasonPlayerRow, SeasonRow
-from db.stats_store import chunks, rows_in
-from db.store import Store
+from db.stats_store import rows_in, skills_of
+from db.store import StoreSection
 
 _SEASON_COLUMNS = "guild_id, season_no, name, started_at, closed_at, posted_at"
 
 
-class SeasonStore:
+class SeasonStore(StoreSection):
     """The ``seasons`` table and the seasons' ratings, on the main store's connection."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.db = store.db
 
     async def running_seasons(self, guild_ids: Iterable[int]) -> dict[int, int]:
         """The number of each server's running season (1 if it never started one)."""
@@ -47,7 +43,7 @@ class SeasonStore:
     ) -> SeasonRow | None:
         """Close the running season and start ``name`` in one transaction; returns the closed one.
         None, with nothing written, if the server already has a season with that ``name_key``."""
-        async with self.store.transaction() as db:
+        async with self.transaction() as db:
             taken = await db.fetchone(
                 "SELECT 1 FROM seasons WHERE guild_id = ? AND name_key = ?", (guild_id, name_key)
             )
@@ -111,22 +107,8 @@ class SeasonStore:
         self, keys: Iterable[tuple[int, int, int]]
     ) -> dict[tuple[int, int, int], tuple[float, float]]:
         """The stored (mu, sigma) of season players by (guild, season, user id)."""
-        wanted = sorted(set(keys))
-        found: dict[tuple[int, int, int], tuple[float, float]] = {}
-        for chunk in chunks(wanted, 300):
-            triples = ",".join(
-                ["(CAST(? AS BIGINT), CAST(? AS INTEGER), CAST(? AS BIGINT))"] * len(chunk)
-            )
-            args = [v for key in chunk for v in key]
-            for row in await self.db.fetchall(
-                f"WITH wanted (g, n, u) AS (VALUES {triples}) "
-                "SELECT s.guild_id, s.season_no, s.user_id, s.mu, s.sigma FROM wanted "
-                "JOIN stats_season_players AS s "
-                "ON s.guild_id = wanted.g AND s.season_no = wanted.n AND s.user_id = wanted.u",
-                args,
-            ):
-                found[(row[0], row[1], row[2])] = (row[3], row[4])
-        return found
+        key = (("guild_id", "BIGINT"), ("season_no", "INTEGER"), ("user_id", "BIGINT"))
+        return await skills_of(self.db, "stats_season_players", key, sorted(set(keys)))
 
     async def season_player(
         self, guild_id: int, season: int, user_id: int

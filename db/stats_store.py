@@ -23,20 +23,7 @@ from db.stats_records import (
     SortKey,
     StoredGame,
 )
-from db.store import Store
-
-__all__ = [
-    "GameWrite",
-    "HistoryRow",
-    "LeaderboardRow",
-    "LoggedAction",
-    "PartnerRow",
-    "PlayerRow",
-    "SeatWrite",
-    "SortKey",
-    "StatsStore",
-    "StoredGame",
-]
+from db.store import StoreSection
 
 TALLY_COLUMNS = (
     "games",
@@ -66,12 +53,8 @@ _ORDER = {
 }
 
 
-class StatsStore:
+class StatsStore(StoreSection):
     """The ``stats_*`` tables, written through the main store's transactions."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.db = store.db
 
     # -- settings ---------------------------------------------------------------
 
@@ -113,22 +96,11 @@ class StatsStore:
         wanted = sorted(set(keys), key=repr)
         people = [k for k in wanted if isinstance(k[1], int)]
         levels = [k for k in wanted if isinstance(k[1], str)]
-        found: dict[tuple[int, int | str], tuple[float, float]] = {}
-        # The casts type the listed values (PostgreSQL would take them for text).
-        for table, column, kind, group in (
-            ("stats_players", "user_id", "BIGINT", people),
-            ("stats_computer_ratings", "level", "TEXT", levels),
-        ):
-            for chunk in chunks(group, 400):
-                pairs = ",".join([f"(CAST(? AS BIGINT), CAST(? AS {kind}))"] * len(chunk))
-                args = [v for key in chunk for v in key]
-                for row in await self.db.fetchall(
-                    f"WITH wanted (g, k) AS (VALUES {pairs}) "
-                    f"SELECT s.guild_id, s.{column}, s.mu, s.sigma FROM wanted "
-                    f"JOIN {table} AS s ON s.guild_id = wanted.g AND s.{column} = wanted.k",
-                    args,
-                ):
-                    found[(row[0], row[1])] = (row[2], row[3])
+        guild = ("guild_id", "BIGINT")
+        found = await skills_of(self.db, "stats_players", (guild, ("user_id", "BIGINT")), people)
+        found |= await skills_of(
+            self.db, "stats_computer_ratings", (guild, ("level", "TEXT")), levels
+        )
         return found
 
     # -- counting games ---------------------------------------------------------
@@ -137,7 +109,7 @@ class StatsStore:
         """Count finished games in order, all or nothing; a game counted before fails the batch."""
         if not games:
             return
-        async with self.store.transaction() as db:
+        async with self.transaction() as db:
             await self._write_games(db, games)
 
     async def _write_games(self, db: Statements, games: Sequence[GameWrite]) -> None:
@@ -146,14 +118,7 @@ class StatsStore:
             "INSERT INTO stats_games (game_id, guild_id, finished_at, rated, challenger_seat, "
             "season_no) VALUES (?, ?, ?, ?, ?, ?)",
             [
-                (
-                    g.game_id,
-                    g.guild_id,
-                    g.finished_at,
-                    int(g.rated),
-                    g.challenger_seat,
-                    g.season_no,
-                )
+                (g.game_id, g.guild_id, g.finished_at, int(g.rated), g.challenger_seat, g.season_no)
                 for g in games
             ],
         )
@@ -175,40 +140,29 @@ class StatsStore:
                 for seat in g.seats
             ],
         )
-        players = []
-        season_players = []
-        for g in games:
-            for seat in g.seats:
-                if seat.user_id is None:
-                    continue
-                mu, sigma, rating = seat.new_skill or seat.start_skill
-                season_mu, season_sigma, season_rating = seat.season_skill or seat.start_skill
-                season_players.append(
-                    {
-                        "guild_id": g.guild_id,
-                        "season_no": g.season_no,
-                        "user_id": seat.user_id,
-                        "mu": season_mu,
-                        "sigma": season_sigma,
-                        "rating": season_rating,
-                        "rated": int(seat.season_skill is not None),
-                        **{c: seat.tally[c] for c in SEASON_COLUMNS},
-                    }
+        people = [(g, seat) for g in games for seat in g.seats if seat.user_id is not None]
+        await db.executemany(
+            _PLAYER_UPSERT,
+            [
+                _rating_row(
+                    seat, seat.new_skill, TALLY_COLUMNS, guild_id=g.guild_id, at=g.finished_at
                 )
-                players.append(
-                    {
-                        "guild_id": g.guild_id,
-                        "user_id": seat.user_id,
-                        "mu": mu,
-                        "sigma": sigma,
-                        "rating": rating,
-                        "rated": int(seat.new_skill is not None),
-                        "at": g.finished_at,
-                        **{c: seat.tally[c] for c in TALLY_COLUMNS},
-                    }
+                for g, seat in people
+            ],
+        )
+        await db.executemany(
+            _SEASON_PLAYER_UPSERT,
+            [
+                _rating_row(
+                    seat,
+                    seat.season_skill,
+                    SEASON_COLUMNS,
+                    guild_id=g.guild_id,
+                    season_no=g.season_no,
                 )
-        await db.executemany(_PLAYER_UPSERT, players)
-        await db.executemany(_SEASON_PLAYER_UPSERT, season_players)
+                for g, seat in people
+            ],
+        )
         await db.executemany(
             "INSERT INTO stats_partners (guild_id, user_id, partner_id, games, wins, draws) "
             "VALUES (?, ?, ?, 1, ?, ?) ON CONFLICT (guild_id, user_id, partner_id) DO UPDATE "
@@ -399,6 +353,26 @@ async def rows_in(db: Database, sql: str, ids: Iterable[Any]) -> list[Row]:
     return rows
 
 
+async def skills_of(
+    db: Database, table: str, key: tuple[tuple[str, str], ...], keys: Sequence[tuple[Any, ...]]
+) -> dict[tuple[Any, ...], tuple[float, float]]:
+    """The stored (mu, sigma) of ``table``'s rows by ``keys``, values of its ``key`` columns
+    (name, SQL type): the casts type the listed values (PostgreSQL would take them for text)."""
+    names = ", ".join(f"k{i}" for i in range(len(key)))
+    one = "(" + ", ".join(f"CAST(? AS {kind})" for _, kind in key) + ")"
+    on = " AND ".join(f"s.{column} = wanted.k{i}" for i, (column, _) in enumerate(key))
+    columns = ", ".join(f"s.{column}" for column, _ in key)
+    found: dict[tuple[Any, ...], tuple[float, float]] = {}
+    for chunk in chunks(list(keys), 900 // len(key)):
+        for row in await db.fetchall(
+            f"WITH wanted ({names}) AS (VALUES {','.join([one] * len(chunk))}) "
+            f"SELECT {columns}, s.mu, s.sigma FROM wanted JOIN {table} AS s ON {on}",
+            [v for k in chunk for v in k],
+        ):
+            found[tuple(row[: len(key)])] = (row[-2], row[-1])
+    return found
+
+
 def _result(
     winner: int | None, teams: tuple[int, int], winner_seat: int | None, seat_scores: str | None
 ) -> tuple[int | None, tuple[int, ...]]:
@@ -414,6 +388,26 @@ def _board_scope(guild_id: int, season: int | None) -> tuple[str, str, tuple[int
     if season is None:
         return "stats_players", "guild_id = ?", (guild_id,)
     return "stats_season_players", "guild_id = ? AND season_no = ?", (guild_id, season)
+
+
+def _rating_row(
+    seat: SeatWrite,
+    skill: tuple[float, float, int] | None,
+    columns: tuple[str, ...],
+    **keys: Any,
+) -> dict[str, Any]:
+    """The arguments of :func:`_rating_upsert`'s statement for one player's game; unrated
+    (``skill`` None), the newcomer's skill, which an existing row keeps its own over."""
+    mu, sigma, rating = skill or seat.start_skill
+    return {
+        **keys,
+        "user_id": seat.user_id,
+        "mu": mu,
+        "sigma": sigma,
+        "rating": rating,
+        "rated": int(skill is not None),
+        **{c: seat.tally[c] for c in columns},
+    }
 
 
 def _rating_upsert(

@@ -19,7 +19,7 @@ from db.prefs import PrefsSQL, TurnMention
 from db.rest_budget import RestBudgetSQL
 from db.schema import MIGRATIONS_DIR, find_migrations
 from db.server_settings import ServerSettingsSQL
-from db.sql import Database, Deadline
+from db.sql import Database, Deadline, StorePart
 from db.sqlite import READ_ONLY, SQLiteDatabase, split_statements
 from db.table_records import (
     Change,
@@ -53,6 +53,7 @@ __all__ = [
     "SeatRow",
     "Store",
     "StoreError",
+    "StoreSection",
     "TableRecord",
     "TurnMention",
     "VersionConflict",
@@ -117,3 +118,11 @@ class Store(TableSQL, PrefsSQL, ServerSettingsSQL, GameReviewSQL, RestBudgetSQL)
         if not isinstance(self.db, SQLiteDatabase):
             raise StoreError(f"the store is not an SQLite file but {self.db.describe()}")
         return self.db
+
+
+class StoreSection(StorePart):
+    """A part of the store kept out of :class:`Store`, its SQL on the store's database."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.db = store.db

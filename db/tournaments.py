@@ -11,7 +11,8 @@ from typing import Any
 
 from db.errors import VersionConflict
 from db.sql import Deadline, DeadlineSQL, Statements, deadline_rows, to_json
-from db.store import Store
+from db.stats_store import rows_in
+from db.store import StoreSection
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,15 +63,11 @@ _COLUMNS = (
 )
 
 
-class TournamentStore(DeadlineSQL):
+class TournamentStore(StoreSection, DeadlineSQL):
     """Tournaments' SQL; its deadline rows are the scheduler's store, keyed by tournament."""
 
     deadline_table = "tournament_deadlines"
     owner_column = "tournament_id"
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.db = store.db
 
     # -- tournaments --------------------------------------------------------------
 
@@ -85,7 +82,7 @@ class TournamentStore(DeadlineSQL):
         first: TournamentEvent,
     ) -> int:
         """Insert a tournament at version 1 with its first event; returns its id."""
-        async with self.store.transaction() as db:
+        async with self.transaction() as db:
             tournament_id = await db.insert(
                 "INSERT INTO tournaments (guild_id, channel_id, organizer_id, name, settings,"
                 " status, version, created_at, updated_at)"
@@ -109,7 +106,7 @@ class TournamentStore(DeadlineSQL):
         Raises :class:`VersionConflict`, writing nothing, if the stored version differs."""
         rows = None if deadlines is None else deadline_rows(tournament_id, deadlines)
         new_version = version + 1
-        async with self.store.transaction() as db:
+        async with self.transaction() as db:
             changed = await db.execute(
                 "UPDATE tournaments SET version = ?, updated_at = ?,"
                 " status = coalesce(?, status) WHERE id = ? AND version = ?",
@@ -126,14 +123,12 @@ class TournamentStore(DeadlineSQL):
 
     async def set_message(self, tournament_id: int, message_id: int | None) -> None:
         """Remember the tournament's public message (not a step: the version stays)."""
-        await self.store.db.execute(
+        await self.db.execute(
             "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
         )
 
     async def _select(self, where: str, args: Sequence[Any] = ()) -> list[TournamentRow]:
-        rows = await self.store.db.fetchall(
-            f"SELECT {_COLUMNS} FROM tournaments WHERE {where}", args
-        )
+        rows = await self.db.fetchall(f"SELECT {_COLUMNS} FROM tournaments WHERE {where}", args)
         return [_tournament(row) for row in rows]
 
     async def get(self, tournament_id: int) -> TournamentRow | None:
@@ -161,7 +156,7 @@ class TournamentStore(DeadlineSQL):
 
     async def shown(self, tournament_id: int, version: int) -> None:
         """The tournament's message shows it at ``version`` (or later)."""
-        await self.store.db.execute(
+        await self.db.execute(
             "UPDATE tournaments SET shown_version = ? WHERE id = ? AND shown_version < ?",
             (version, tournament_id, version),
         )
@@ -171,7 +166,7 @@ class TournamentStore(DeadlineSQL):
         return await self._select("status = 'over' AND standings_posted_at IS NULL ORDER BY id")
 
     async def owes_standings(self, tournament_id: int) -> bool:
-        row = await self.store.db.fetchone(
+        row = await self.db.fetchone(
             "SELECT 1 FROM tournaments"
             " WHERE id = ? AND status = 'over' AND standings_posted_at IS NULL",
             (tournament_id,),
@@ -179,7 +174,7 @@ class TournamentStore(DeadlineSQL):
         return row is not None
 
     async def standings_posted(self, tournament_id: int, at: float) -> None:
-        await self.store.db.execute(
+        await self.db.execute(
             "UPDATE tournaments SET standings_posted_at = ?"
             " WHERE id = ? AND standings_posted_at IS NULL",
             (at, tournament_id),
@@ -196,7 +191,7 @@ class TournamentStore(DeadlineSQL):
 
     async def events(self, tournament_id: int) -> list[TournamentEvent]:
         """The tournament's log, in order."""
-        rows = await self.store.db.fetchall(
+        rows = await self.db.fetchall(
             "SELECT kind, actor, payload, at FROM tournament_events"
             " WHERE tournament_id = ? ORDER BY seq",
             (tournament_id,),
@@ -207,20 +202,20 @@ class TournamentStore(DeadlineSQL):
 
     async def set_channel(self, tournament_id: int, match_no: int, channel_id: int) -> None:
         """Where the match's table is to open; kept if one was written before."""
-        await self.store.db.execute(
+        await self.db.execute(
             "INSERT INTO tournament_tables (tournament_id, match_no, place_id)"
             " VALUES (?, ?, ?) ON CONFLICT (tournament_id, match_no) DO NOTHING",
             (tournament_id, match_no, channel_id),
         )
 
     async def set_table(self, tournament_id: int, match_no: int, table_id: int) -> None:
-        await self.store.db.execute(
+        await self.db.execute(
             "UPDATE tournament_tables SET table_id = ? WHERE tournament_id = ? AND match_no = ?",
             (table_id, tournament_id, match_no),
         )
 
     async def match_tables(self, tournament_id: int) -> list[MatchTable]:
-        rows = await self.store.db.fetchall(
+        rows = await self.db.fetchall(
             "SELECT tournament_id, match_no, place_id, table_id FROM tournament_tables"
             " WHERE tournament_id = ? ORDER BY match_no",
             (tournament_id,),
@@ -229,15 +224,13 @@ class TournamentStore(DeadlineSQL):
 
     async def matches_of_games(self, game_ids: Sequence[int]) -> dict[int, GameMatch]:
         """The tournament match of each of ``game_ids`` played for one, by game id."""
-        if not game_ids:
-            return {}
-        marks = ", ".join("?" * len(game_ids))
-        rows = await self.store.db.fetchall(
+        rows = await rows_in(
+            self.db,
             "SELECT g.id, t.name, m.match_no FROM games AS g"
             " JOIN tournament_tables AS m ON m.table_id = g.table_id"
             " JOIN tournaments AS t ON t.id = m.tournament_id"
-            f" WHERE g.id IN ({marks})",
-            tuple(game_ids),
+            " WHERE g.id IN ({ids})",
+            game_ids,
         )
         return {r[0]: GameMatch(r[1], r[2]) for r in rows}
 

@@ -29,7 +29,7 @@ from bot.render.spec import (
 from bot.stats.leaderboard import LeaderboardPage, LeaderboardRow, SortKey
 from bot.stats.seasons import Season
 from bot.stats.summary import PlayerStats, SeasonStanding
-from db.stats_store import HistoryRow
+from db.stats_records import HistoryRow
 from db.tournaments import GameMatch
 
 COLOUR = 0x2B6CB0

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from bot.stats.ratings import Skill, is_rated, rate_ranking, rate_teams
 from bot.stats.records import FinishedGame, SeatPlayer
 from bot.stats.tally import Tally, game_tallies
-from db.stats_store import GameWrite, SeatWrite
+from db.stats_records import GameWrite, SeatWrite
 
 NEWCOMER = Skill()
 

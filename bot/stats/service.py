@@ -24,7 +24,8 @@ from bot.stats.summary import PartnerRecord, PlayerStats, SeasonStanding
 from bot.stats.tally import Tally
 from bot.tables.model import Table, TableStatus
 from db.seasons import SeasonStore
-from db.stats_store import HistoryRow, StatsStore, StoredGame
+from db.stats_records import HistoryRow, StoredGame
+from db.stats_store import StatsStore
 
 log = logging.getLogger(__name__)
 

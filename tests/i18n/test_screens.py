@@ -68,7 +68,7 @@ from bot.stats.records import FinishedGame
 from bot.stats.summary import PartnerRecord, PlayerStats
 from bot.stats.tally import Tally
 from bot.tables.model import Seat, Table, TableOptions, TableStatus
-from db.stats_store import HistoryRow
+from db.stats_records import HistoryRow
 from tests.discord.test_render import table_of
 from tests.game.helpers import bid_round, lowest_legal, play_out_lowest
 from tests.render.fits import embed_problems, problems

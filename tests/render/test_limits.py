@@ -32,7 +32,7 @@ from bot.stats.records import FinishedGame
 from bot.stats.summary import PartnerRecord, PlayerStats
 from bot.stats.tally import Tally
 from bot.tables.model import Seat, TableStatus
-from db.stats_store import HistoryRow
+from db.stats_records import HistoryRow
 from tests.stats.games import human
 
 from .fits import embed_problems, problems

@@ -19,7 +19,8 @@ from cogs.leaderboard import LeaderboardCog
 from cogs.outbox import Budget, Outbox
 from cogs.threads import TableThreads
 from db.sql import Statements
-from db.stats_store import GameWrite, StatsStore
+from db.stats_records import GameWrite
+from db.stats_store import StatsStore
 from db.store import Store
 from tests.backends import Backend
 from tests.shards.cores import RecordingNotifier

@@ -1,9 +1,12 @@
 """Databases written by earlier versions of the bot open with today's code and
 every table carries on exactly where it was: one of commit a9e2bba (schema
-17, engine states written whole, tests/fixtures/make_upgrade_db.py) and one
+17, engine states written whole, tests/fixtures/make_upgrade_db.py), one
 of commit d157f3f (schema 27, actions written by the view action_commits,
 engine states stored at each trick's end,
-tests/fixtures/make_upgrade_db_d157f3f.py)."""
+tests/fixtures/make_upgrade_db_d157f3f.py) and one of commit 32ebf0a (schema
+34, the last version that stored a game in other forms than its log: house
+rules, a claim of the rest waiting, server settings;
+tests/fixtures/make_upgrade_db_32ebf0a.py)."""
 
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from bot.game.house import apply
 from bot.game.rules import preset
 from bot.game.state import Game
 from bot.game.types import Phase
+from bot.servers import ServerSettings, ServerSettingsService
 from bot.stats.service import StatsService
 from bot.tables.model import Table
 from bot.tables.service import TableService
@@ -40,6 +44,10 @@ class Written:
     commit: str
     #: Table options added since the fixture was written: its tables read them as these.
     new_options: tuple[tuple[str, Any], ...] = ()
+    #: Rules added since: its games read them as these, which play as before.
+    new_rules: tuple[tuple[str, Any], ...] = ()
+    #: Whether its games could hold a claim of the rest.
+    had_rest_claims: bool = False
 
     @property
     def database(self) -> Path:
@@ -55,10 +63,7 @@ class Written:
 #: Tables opened before there were watchers and threads to choose: watchers
 #: welcome, and no thread (they keep playing in their channel).
 SINCE_BOTH = (("watchers", True), ("thread", False))
-A9E2BBA = Written("a9e2bba", new_options=(("hints", False), *SINCE_BOTH))
-D157F3F = Written("d157f3f", new_options=SINCE_BOTH)
-#: Rules added since both fixtures were written (the house rules): their
-#: games read them as these, which play as before.
+#: Rules added since a9e2bba and d157f3f were written (the house rules).
 NEW_RULES = (
     ("deck", "standard"),
     ("bidding", "open"),
@@ -70,6 +75,13 @@ NEW_RULES = (
     ("blind_nil_pass", None),
     ("teams", "partners"),
 )
+
+
+#: Rules added since 32ebf0a: the Nil pass and solo.
+PASS_AND_SOLO = (("nil_pass", None), ("blind_nil_pass", None), ("teams", "partners"))
+A9E2BBA = Written("a9e2bba", new_options=(("hints", False), *SINCE_BOTH), new_rules=NEW_RULES)
+D157F3F = Written("d157f3f", new_options=SINCE_BOTH, new_rules=NEW_RULES)
+W32EBF0A = Written("32ebf0a", new_rules=PASS_AND_SOLO, had_rest_claims=True)
 
 
 def as_json(value: Any) -> Any:
@@ -84,12 +96,13 @@ def resumed(table: Table, written: Written) -> dict[str, Any]:
         assert options.pop(name) == default
     stored = None if game is None else game.to_json()
     if stored is not None:
-        for name, default in NEW_RULES:
+        for name, default in written.new_rules:
             assert stored["rules"].pop(name) == default
     observed = None if game is None else game.observable()
-    if observed is not None:  # no claim of the rest could wait when the fixtures were written
-        assert observed.pop("rest") == [-1, 0, 0]
-        assert observed.pop("choosing") == []  # nor a Nil pass
+    if observed is not None:
+        if not written.had_rest_claims:
+            assert observed.pop("rest") == [-1, 0, 0]
+        assert observed.pop("choosing") == []  # no version written had a Nil pass
     assert table.thread_id is None  # no earlier version started threads
     shown: dict[str, Any] = as_json(
         {
@@ -117,7 +130,7 @@ def resumed(table: Table, written: Written) -> dict[str, Any]:
 Upgraded = tuple[Store, TableService, Written]
 
 
-@pytest.fixture(params=[A9E2BBA, D157F3F], ids=lambda w: w.commit)
+@pytest.fixture(params=[A9E2BBA, D157F3F, W32EBF0A], ids=lambda w: w.commit)
 def written(request: pytest.FixtureRequest) -> Written:
     param: Written = request.param
     return param
@@ -177,6 +190,37 @@ def test_the_d157f3f_fixture_holds_what_its_script_promises() -> None:
     assert expected["uncounted_games"] == []
     assert {kind for _, kind, _, _ in expected["deadlines"]} == {"lobby", "turn", "computer"}
     assert expected["languages"]["1021"] == "fr" and expected["coach"]["1031"] is True
+
+
+def test_the_32ebf0a_fixture_holds_what_its_script_promises() -> None:
+    expected = W32EBF0A.expected
+    assert expected["schema_version"] == 34
+    names = expected["tables"]
+    tables = {t["id"]: t for t in expected["open_tables"]}
+    assert set(tables) == {
+        names[n]
+        for n in (
+            "lobby",
+            "bidding",
+            "trick",
+            "second_hand",
+            "hand_over",
+            "rematch",
+            "computers",
+            "house_rules",
+            "claim",
+        )
+    }
+    house = tables[names["house_rules"]]
+    assert house["options"]["house"] == "deck=jokers,nil=50,spades_lead=any"
+    assert house["game"]["rules"]["deck"] == "jokers"
+    assert house["game_snapshot"]["phase"] == "playing"
+    assert len(house["game_snapshot"]["trick"]) == 2
+    claimer, accepted, _ = tables[names["claim"]]["game_snapshot"]["rest"]
+    assert claimer >= 0 and bin(accepted).count("1") == 1  # one answer of two
+    assert [len(expected["game_results"][str(names[n])]) for n in ("finished", "rematch")] == [1, 1]
+    assert expected["uncounted_games"] == []
+    assert expected["server_settings"]["channels"] == [101, 102, 103]
 
 
 async def test_every_open_table_resumes_as_it_was(upgraded: Upgraded) -> None:
@@ -245,6 +289,8 @@ async def test_the_resumed_games_go_on(upgraded: Upgraded) -> None:
             continue  # a computer's turn: its deadline moves it
         if seat is None:
             after = await service.next_hand(table.id, user, table.version)
+        elif game.rest.waiting:
+            after = await service.answer_rest(table.id, user, table.version, accept=False)
         elif game.phase is Phase.BIDDING:
             bid = min(b for b in game.legal_bids(seat) if b >= 0)
             after = await service.bid(table.id, user, bid, table.version)
@@ -294,3 +340,50 @@ async def test_an_upgraded_database_stores_and_counts_a_solo_game(upgraded: Upgr
     assert found is not None and found[0].final_scores == tuple(game.scores)
     after = {key: await game_results(store, int(key)) for key in expected["game_results"]}
     assert after == before
+
+
+@pytest.fixture
+async def upgraded_32ebf0a(tmp_path: Path) -> AsyncIterator[tuple[Store, TableService]]:
+    path = tmp_path / "spades.db"
+    shutil.copyfile(W32EBF0A.database, path)
+    store = await Store.open(path)
+    try:
+        yield store, await TableService.open(store)
+    finally:
+        await store.close()
+
+
+async def test_a_claim_of_the_rest_written_by_32ebf0a_is_accepted_after_the_upgrade(
+    upgraded_32ebf0a: tuple[Store, TableService],
+) -> None:
+    """The second opponent accepts the claim the old code left waiting: the
+    hand ends there, the claimer's side taking every trick left."""
+    _, service = upgraded_32ebf0a
+    table = await service.get(W32EBF0A.expected["tables"]["claim"])
+    game = table.game
+    assert game is not None and game.rest.waiting
+    claimer, answering = game.rest.claimer, game.rest.waiting_on()
+    assert answering is not None
+    user = table.seats[answering].user_id
+    assert user is not None
+    after = await service.answer_rest(table.id, user, table.version, accept=True)
+    assert after.game is not None and after.game.phase is Phase.HAND_OVER
+    record = after.game.hand_records[-1]
+    assert record.claim is not None and record.claim[0] == claimer
+    assert sum(record.tricks_won[s] for s in (claimer, claimer ^ 2)) >= record.claim[1]
+
+
+async def test_the_server_settings_written_by_32ebf0a_are_read(
+    upgraded_32ebf0a: tuple[Store, TableService],
+) -> None:
+    store, _ = upgraded_32ebf0a
+    settings = await ServerSettingsService(store, lambda: 0.0).of(77)
+    assert settings == ServerSettings(
+        channels=(101, 102, 103),
+        host_role=7001,
+        results_channel=7002,
+        defaults={"target": 250, "house": "spades_lead=any"},
+        computer_level="heuristic",
+    )
+    options = settings.table_options()
+    assert options.target == 250 and options.house.text == "spades_lead=any"

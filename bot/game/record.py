@@ -76,7 +76,7 @@ class HandRecord:
             list(scores),
             list(bags),
             [result.points for result in results],
-            [score + result.points for score, result in zip(scores, results, strict=True)],
+            [scores[side] + result.points for side, result in enumerate(results)],
             [result.bags_after for result in results],
             results,
         )

@@ -61,7 +61,8 @@ def score_team(
     nil_tricks = 0
     nil_points = 0
     nils_made = nils_failed = 0
-    for bid, took in zip(bids, tricks, strict=True):
+    for seat in range(len(bids)):  # (indexed: the engine's compiled loop)
+        bid, took = bids[seat], tricks[seat]
         if bid > 0:
             contract += bid
             counted += took

@@ -125,9 +125,9 @@ class Game:
         started_at: float = 0.0,
         fixed_deals: list[list[int]] | None = None,
     ) -> Game:
-        game = cls(rules, seed, started_at, [list(d) for d in fixed_deals or []])
-        game.scores = [0] * len(sides(rules))
-        game.bags = [0] * len(sides(rules))
+        count = len(sides(rules))  # a score and bags per side
+        fixed = [list(d) for d in fixed_deals or []]
+        game = cls(rules, seed, started_at, fixed, scores=[0] * count, bags=[0] * count)
         game.dealer = first_dealer(rules, seed)
         game.waiting_since = started_at
         game._deal_hand()

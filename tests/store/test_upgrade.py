@@ -275,8 +275,9 @@ async def test_deadlines_preferences_mentions_and_stats_are_kept(upgraded: Upgra
 
 async def test_the_resumed_games_go_on(upgraded: Upgraded) -> None:
     """Every resumed game that waits on a person takes that person's next
-    move (the lowest legal bid or card, or the next hand), written after the
-    last action the old code logged."""
+    move (the lowest legal bid or card, the next hand, or a refusal of the
+    claim of the rest they are asked to answer), written after the last
+    action the old code logged."""
     store, service, _ = upgraded
     moved = 0
     for table in await service.unfinished():
@@ -369,8 +370,10 @@ async def test_a_claim_of_the_rest_written_by_32ebf0a_is_accepted_after_the_upgr
     after = await service.answer_rest(table.id, user, table.version, accept=True)
     assert after.game is not None and after.game.phase is Phase.HAND_OVER
     record = after.game.hand_records[-1]
-    assert record.claim is not None and record.claim[0] == claimer
-    assert sum(record.tricks_won[s] for s in (claimer, claimer ^ 2)) >= record.claim[1]
+    # Claimed after nine tricks: the four left are the claimer's.
+    assert len(record.tricks) == 9 and record.claim == (claimer, 4)
+    taken = [sum(1 for trick in record.tricks if trick.winner == s) for s in range(4)]
+    assert record.tricks_won == [n + 4 * (s == claimer) for s, n in enumerate(taken)]
 
 
 async def test_the_server_settings_written_by_32ebf0a_are_read(

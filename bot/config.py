@@ -16,6 +16,7 @@ from pydantic import (
     Field,
     SecretStr,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -23,6 +24,7 @@ from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
+    SettingsError,
     TomlConfigSettingsSource,
 )
 
@@ -57,12 +59,15 @@ class DiscordSettings(Section):
 
     @field_validator("shard_ids", mode="before")
     @classmethod
-    def _shard_list(cls, ids: Any) -> Any:
+    def _shard_list(cls, ids: Any, info: ValidationInfo) -> Any:
         """One number, a text like "0-3" or "0,2", or a list: a sorted tuple."""
         if isinstance(ids, int) and not isinstance(ids, bool):
             ids = [ids]
         elif isinstance(ids, str):
-            ids = parse_shard_ids(ids)
+            count = info.data.get("shard_count")
+            if count is None:  # missing or refused: that is the problem to report
+                return ids
+            ids = parse_shard_ids(ids, count)
         if isinstance(ids, list | tuple | set | frozenset):
             if not ids:
                 raise ValueError("shard_ids lists no shard")
@@ -127,13 +132,9 @@ class TableSettings(Section):
     @field_validator("computer_level")
     @classmethod
     def _known_level(cls, level: str) -> str:
-        from bot.ai.base import current_level, player_levels
+        from bot.ai.base import known_level
 
-        levels = player_levels()
-        level = current_level(level)  # a file written for a retired level still loads
-        if level not in levels:
-            raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(levels)}")
-        return level
+        return known_level(level)  # a file written for a retired level still loads
 
 
 class LoggingSettings(Section):
@@ -269,6 +270,14 @@ def load_settings(path: Path | None = None, **overrides: Any) -> Settings:
         raise ConfigError(f"{source}: {_first_problem(exc)}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{file} is not valid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{file} is not valid TOML: it is not saved as UTF-8 text") from None
+    except SettingsError as exc:
+        # A list or a section given in an environment variable is read as JSON.
+        raise ConfigError(
+            f"{exc}: a list or section in a SPADES_ variable is written in JSON,"
+            ' like [0.5, 0.75] or {"shard_count": 2}'
+        ) from None
     except OSError as exc:
         raise ConfigError(f"cannot read {file}: {exc.strerror}") from None
 

@@ -55,18 +55,26 @@ class Shards:
 ALL_SHARDS = Shards()
 
 
-def parse_shard_ids(text: str) -> frozenset[int]:
-    """``"0-3"``, ``"5"`` or ``"0,2,4-6"`` as a set of shards; ValueError otherwise."""
+def parse_shard_ids(text: str, count: int | None = None) -> frozenset[int]:
+    """``"0-3"``, ``"5"`` or ``"0,2,4-6"`` as a set of shards; ValueError otherwise,
+    and for a shard past ``count`` when it is given."""
     ids: set[int] = set()
     for part in text.replace(" ", "").split(","):
         first, dash, last = part.partition("-")
-        if not first.isdigit() or (dash and not last.isdigit()):
+        if not _digits(first) or (dash and not _digits(last)):
             raise ValueError(f"{text!r} is not a list of shards like 0-3 or 0,2,5")
         low, high = int(first), int(last) if dash else int(first)
         if high < low:
             raise ValueError(f"the range {part} ends before it starts")
+        if count is not None:
+            # Checked before the range is built: a typo like 0-10000000000 is refused at once.
+            Shards(count, frozenset({low, high}))
         ids.update(range(low, high + 1))
     return frozenset(ids)
+
+
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()
 
 
 def format_shard_ids(ids: frozenset[int]) -> str:

@@ -34,6 +34,13 @@ def check_target(target: str) -> str:
     """``target`` if it names a database this store can open, else ValueError."""
     if not is_postgres(target):
         sqlite_path(target)
+        return target
+    try:
+        urlsplit(target).port  # noqa: B018 - raises ValueError for a port that is no number
+    except ValueError:
+        raise ValueError(
+            f"the port in {safe_url(target)} is not a number from 0 to 65535"
+        ) from None
     return target
 
 
@@ -45,6 +52,6 @@ def safe_url(target: str | Path) -> str:
     parts = urlsplit(text)
     if parts.password is None:
         return text
-    host = parts.hostname or ""
-    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+    # The host and port as written: a URL with a bad port must still make a message.
+    where = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{where}"))

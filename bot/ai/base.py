@@ -67,6 +67,16 @@ def current_level(level: str) -> str:
     return RETIRED_LEVELS.get(level, level)
 
 
+def known_level(level: str) -> str:
+    """The level that plays for ``level`` (a retired level's successor);
+    ValueError naming the choices when there is none, so a setting is refused at start-up."""
+    level = current_level(level)
+    levels = player_levels()
+    if level not in levels:
+        raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(levels)}")
+    return level
+
+
 def make_player(level: str, seed: int | None = None, time_budget: float | None = None) -> Player:
     """A player of ``level`` (a retired level's successor for a retired
     name). ``time_budget`` (seconds per decision) applies to the levels

@@ -53,6 +53,14 @@ class ClockSettings(BaseModel):
     #: takes more than 1% of the table's turn limit).
     expert_time_budget_s: float = Field(0.6, gt=0, le=10)
 
+    @field_validator("stand_in_level")
+    @classmethod
+    def _known_level(cls, level: str) -> str:
+        # Refused at start-up, not when a late player's turn first needs a stand-in.
+        from bot.ai.base import known_level
+
+        return known_level(level)
+
     @field_validator("notice_at_fractions")
     @classmethod
     def _fractions(cls, values: tuple[float, ...]) -> tuple[float, ...]:

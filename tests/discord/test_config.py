@@ -119,6 +119,8 @@ def test_earlier_turn_notice_names_come_from_the_environment_too(
         ("[tables\n", "is not valid TOML"),
         ('[tables]\ncomputer_level = "genius"\n', "unknown computer level 'genius'"),
         ('[logging]\nlevel = "LOUD"\n', "logging.level: Input should be"),
+        ('[clock]\nstand_in_level = "heurstic"\n', "unknown computer level 'heurstic'"),
+        ('[database]\nurl = "postgresql://u:secret@db:port/s"\n', "port in postgresql://u:***@db"),
     ],
 )
 def test_bad_settings_are_one_clear_line(tmp_path: Path, text: str, expected: str) -> None:
@@ -147,6 +149,31 @@ def test_one_bad_value_is_one_problem(
     message = str(caught.value)
     assert problems in message, message
     assert "more problem" not in message, message
+
+
+def test_a_file_not_saved_as_utf8_is_one_clear_line(tmp_path: Path) -> None:
+    path = tmp_path / "bot.toml"
+    path.write_bytes(b"[tables]\ncomputer_level = '\xe9lite'\n")  # Latin-1, as old editors save
+    with pytest.raises(ConfigError, match=r"bot\.toml is not valid TOML: it is not saved as UTF-8"):
+        load_settings(path)
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [("SPADES_CLOCK__NOTICE_AT_FRACTIONS", "0.5,0.75"), ("SPADES_DISCORD", "shard_count=2")],
+)
+def test_an_environment_list_that_is_not_json_is_one_clear_line(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ConfigError, match="is written in JSON") as caught:
+        load_settings()
+    assert "\n" not in str(caught.value)
+
+
+def test_a_retired_stand_in_level_still_loads(tmp_path: Path) -> None:
+    settings = load_settings(write(tmp_path, '[clock]\nstand_in_level = "heuristic-v1"\n'))
+    assert settings.clock.stand_in_level == "heuristic"
 
 
 def test_two_bad_values_are_two_problems(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -238,17 +265,30 @@ async def test_publishing_builds_every_command_without_the_real_database(tmp_pat
     assert not (tmp_path / "never.db").exists()
 
 
-def test_the_real_command_never_prints_a_traceback(tmp_path: Path) -> None:
-    bad = write(tmp_path, "[tables]\ncomputer_delay_s = 'soon'\n")
+@pytest.mark.parametrize(
+    ("file", "environment"),
+    [
+        (b"[tables]\ncomputer_delay_s = 'soon'\n", {}),
+        (b"[tables]\ncomputer_level = '\xe9lite'\n", {}),
+        (b"", {"SPADES_DATABASE__URL": "postgresql://u:p@db:port/spades"}),
+        (b"", {"SPADES_CLOCK__NOTICE_AT_FRACTIONS": "0.5,0.75"}),
+    ],
+    ids=["bad value", "not UTF-8", "bad port", "not JSON"],
+)
+def test_the_real_command_never_prints_a_traceback(
+    tmp_path: Path, file: bytes, environment: dict[str, str]
+) -> None:
+    bad = tmp_path / "bot.toml"
+    bad.write_bytes(file)
     done = subprocess.run(
         [sys.executable, "-m", "bot", "--config", str(bad)],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=60,
-        env={"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": "x"},
+        env={"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": "x", **environment},
     )
-    assert done.returncode == 2
+    assert done.returncode == 2, done.stderr
     assert done.stderr.startswith("spades-bot: ") and done.stderr.count("\n") == 1
     assert "Traceback" not in done.stderr
 

@@ -40,9 +40,12 @@ def test_shard_lists_read_and_write_alike() -> None:
     assert parse_shard_ids("0-3") == {0, 1, 2, 3}
     assert parse_shard_ids("0, 2,5-6") == {0, 2, 5, 6}
     assert format_shard_ids(frozenset({0, 1, 2, 3, 6, 8, 9})) == "0-3,6,8-9"
-    for bad in ("", "a", "3-1", "1-", "-1"):
+    for bad in ("", "a", "3-1", "1-", "-1", "\u0661", "1_0"):
         with pytest.raises(ValueError):
             parse_shard_ids(bad)
+    # Against the count before the range is built: a typo's billions of shards are never made.
+    with pytest.raises(ValueError, match="shard 10000000000 does not exist with shard_count = 8"):
+        parse_shard_ids("0-10000000000", 8)
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -79,6 +82,8 @@ def test_settings_files_without_shards_load_as_before(tmp_path: Path) -> None:
         ("shard_count = 0", "discord.shard_count: Input should be greater than or equal to 1"),
         ("shard_count = 4\nshard_ids = []", "discord.shard_ids: shard_ids lists no shard"),
         ('shard_count = 4\nshard_ids = "two"', "discord.shard_ids: 'two' is not a list of shards"),
+        ('shard_count = 8\nshard_ids = "0-10000000000"', "shard 10000000000 does not exist"),
+        ('shard_ids = "0-10000000000"', "discord: shard_ids needs shard_count"),
     ],
 )
 def test_a_bad_shard_setting_is_one_clear_line(tmp_path: Path, text: str, problem: str) -> None:
@@ -119,9 +124,11 @@ def test_the_shard_flags_reach_the_settings_and_bad_ones_say_why(tmp_path: Path)
     bad = run_bot("--shards", "9", "--shard-count", "8", cwd=tmp_path)
     assert bad.returncode == 2
     assert bad.stderr.strip().splitlines() == [
-        "spades-bot: settings: discord: shard 9 does not exist with shard_count = 8"
+        "spades-bot: settings: discord.shard_ids: shard 9 does not exist with shard_count = 8"
         " (shards are numbered 0 to 7)"
     ]
+    typo = run_bot("--shards", "0-10000000000", "--shard-count", "8", cwd=tmp_path)
+    assert typo.returncode == 2 and "shard 10000000000 does not exist" in typo.stderr
     no_count = run_bot("--shards", "0", cwd=tmp_path)
     assert no_count.returncode == 2
     assert "shard_ids needs shard_count" in no_count.stderr

@@ -103,13 +103,34 @@ _SOLO_REMINDERS = {
 }
 
 
+#: An opponent who owes an answer to a claim of the rest: a computer
+#: answers for them, or the claim's side may claim the win.
+_CLAIM_ANSWER_REMINDERS = {
+    "stand_in": N_(
+        "<@{user}>, table {table} is waiting for your answer to a claim of the rest: "
+        "{left} left before a computer answers for you."
+    ),
+    "team": N_(
+        "<@{user}>, table {table} is waiting for your answer to a claim of the rest: "
+        "{left} left before the other team can claim the win."
+    ),
+    "solo": N_(
+        "<@{user}>, table {table} is waiting for your answer to a claim of the rest: "
+        "{left} left before another player can claim the win."
+    ),
+}
+
+
 def reminder(table: Table, seat: int, left_s: float, *, stand_in: bool) -> ClockMessage | None:
     user = table.seats[seat].user_id
     game = table.game
     if user is None or game is None:
         return None
     lang = table.language
-    if solo(game.rules) and not stand_in:  # solo has no Nil pass
+    if game.rest.waiting:  # the seat owes an answer, not a card
+        key = "stand_in" if stand_in else "solo" if solo(game.rules) else "team"
+        template = _CLAIM_ANSWER_REMINDERS[key]
+    elif solo(game.rules) and not stand_in:  # solo has no Nil pass
         template = _SOLO_REMINDERS.get(game.phase) or _SOLO_REMINDERS[Phase.PLAYING]
     else:
         template = _REMINDERS.get((stand_in, game.phase)) or _REMINDERS[(stand_in, Phase.PLAYING)]

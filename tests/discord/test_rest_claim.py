@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from functools import partial
 
+import pytest
+
 from bot.ai.rest_claim import claim_holds
 from bot.game.cards import parse_card, rank_of
 from bot.game.rest_claim import tricks_left
@@ -60,6 +62,23 @@ async def test_two_people_accept_a_claim_and_the_hand_is_scored(world: World) ->
     assert record.tricks_won[0] == sum(t.winner == 0 for t in record.tricks) + left
     assert "claim" in record.to_json("1", game.rules)
     assert watch.violations() == []  # only alice's claimed cards were shown
+
+
+@pytest.mark.simcord(settle_timeout=0.5)  # the turn clock's sleeps wait for advance_time
+async def test_an_opponent_late_to_answer_a_claim_is_reminded_of_the_answer(world: World) -> None:
+    alice, bob, carol, dave = (world.user(n) for n in ("alice", "bob", "carol", "dave"))
+    await world.seat_four(alice, bob, carol, dave, turn_limit=5)  # minutes: a reminder at half
+    await world.click(alice, "Start")
+    await world.play_until(lambda t: alice_to_play(t, 9))
+    await world.click(alice, "Claim the rest")
+    await world.click(bob, "Accept the claim")
+    for _ in range(160):
+        await world.env.advance_time(1)
+    reminders = [m.content for m in world.talk().history() if "is waiting for" in m.content]
+    assert reminders == [
+        f"<@{dave.id}>, table 1 is waiting for your answer to a claim of the rest:"
+        " 2 minutes left before the other team can claim the win."
+    ]
 
 
 async def test_a_refused_claim_lets_play_go_on_with_the_cards_shown(world: World) -> None:

@@ -10,6 +10,7 @@ import pytest
 from bot.game.cards import cards_of
 from bot.game.house import apply
 from bot.game.refusals import IllegalAction
+from bot.game.rest_claim import RestClaim
 from bot.game.rules import PRESETS
 from bot.game.scoring import BLIND_NIL
 from bot.game.sides import places
@@ -333,6 +334,20 @@ def test_the_turn_clock_lets_every_other_player_claim_in_solo() -> None:
     assert text.endswith(
         f"<@{100 + late}> kept the table waiting past the turn limit, so they lose."
     )
+
+
+def test_an_answer_owed_to_a_claim_of_the_rest_is_what_the_reminder_asks_for() -> None:
+    game = _played(2, 4)
+    claimer = game.to_act
+    game.rest = RestClaim(claimer=claimer, solo=True)
+    table = _table(game, TableStatus.PLAYING, (Seat(100), Seat(101), Seat(102), Seat(103)))
+    late = game.waited_on()
+    assert late is not None and late != claimer
+    asked = "is waiting for your answer to a claim of the rest: 1 minute left before "
+    nudge = reminder(table, late, 60, stand_in=False)
+    assert nudge is not None and asked + "another player can claim the win." in nudge.text
+    nudge = reminder(table, late, 60, stand_in=True)
+    assert nudge is not None and asked + "a computer answers for you." in nudge.text
 
 
 def test_a_solo_game_a_moderator_ends_ranks_the_four_by_score() -> None:

@@ -47,7 +47,7 @@ from cogs.components import (
     to_view,
 )
 from cogs.errors import InteractionRefused, refused, report
-from cogs.guilds import post_to
+from cogs.guilds import post_to, server_of
 from cogs.outbox import POST, Outbox, Route
 from cogs.threads import TableThreads
 
@@ -65,10 +65,11 @@ def board_fields(page: LeaderboardPage, guild_name: str, lang: str) -> dict[str,
 
 
 def guild_of(interaction: discord.Interaction[Any]) -> discord.Guild:
-    if interaction.guild is None:
+    guild = server_of(interaction)  # before the server arrives it has no name to show
+    if guild is None:
         text = N_("The leaderboard belongs to a server: use it in a server channel.")
         raise refused(interaction, text)
-    return interaction.guild
+    return guild
 
 
 def _no_games(interaction: discord.Interaction[Any], who: discord.abc.User) -> InteractionRefused:

@@ -173,6 +173,10 @@ async def test_a_server_not_known_yet_limits_nobody_by_accident(world: World) ->
     added = await mod.slash(world.channel, "spades-admin channels add", channel=lounge)
     assert answer(added) == "The bot is restarting: try again in a moment."
     assert (await settings(world)).channels == ()
+    posts = len(world.channel.history())
+    board = await alice.slash(world.channel, "spades leaderboard", share=True)
+    assert answer(board) == "The bot is restarting: try again in a moment."
+    assert len(world.channel.history()) == posts  # no board without the server's name
     assert_error(world.env, ServerNotKnown)
     assert_error(world.env, app_commands.TransformerError)
 

@@ -275,10 +275,13 @@ def seasons_text(seasons: Sequence[Season], lang: str = ENGLISH) -> str:
     lines = []
     for season in reversed(seasons):
         start = f"<t:{int(season.started_at)}:d>" if season.started_at else "–"
-        if season.closed_at is None:
+        end = None if season.closed_at is None else f"<t:{int(season.closed_at)}:d>"
+        if end is None:
             when = tr(lang, "since {start} (running)", start=start)
+        elif not season.started_at:  # a first season closed before any game: no start
+            when = tr(lang, "until {end}", end=end)
         else:
-            when = f"{start} – <t:{int(season.closed_at)}:d>"
+            when = f"{start} – {end}"
         lines.append(f"**{season_label(season, lang)}** · {when}")
     title = tr(lang, "**Seasons of this server**")
     return (

@@ -149,6 +149,13 @@ async def test_season_show_lists_the_seasons_with_their_dates(world: World) -> N
     assert lines[3].startswith("**Season 1** · <t:")
 
 
+async def test_a_first_season_closed_before_any_game_shows_its_end(world: World) -> None:
+    mod = moderator(world)
+    await mod.slash(world.channel, "spades-admin season start", name="Autumn")
+    lines = private(await mod.slash(world.channel, "spades-admin season show")).content.split("\n")
+    assert lines[2].startswith("**Season 1** · until <t:") and lines[2].endswith(":d>")
+
+
 async def test_the_season_option_offers_the_seasons_by_name(world: World) -> None:
     mod = moderator(world)
     await mod.slash(world.channel, "spades-admin season start", name="Spring Cup")

@@ -32,6 +32,8 @@ def sqlite_path(target: str | Path) -> Path:
 
 def check_target(target: str) -> str:
     """``target`` if it names a database this store can open, else ValueError."""
+    if not target.strip():
+        raise ValueError("names no database: write sqlite:///path/to/spades.db or postgresql://...")
     if not is_postgres(target):
         sqlite_path(target)
         return target

@@ -121,6 +121,7 @@ def test_earlier_turn_notice_names_come_from_the_environment_too(
         ('[logging]\nlevel = "LOUD"\n', "logging.level: Input should be"),
         ('[clock]\nstand_in_level = "heurstic"\n', "unknown computer level 'heurstic'"),
         ('[database]\nurl = "postgresql://u:secret@db:port/s"\n', "port in postgresql://u:***@db"),
+        ('[database]\nurl = ""\n', "database.url: names no database"),
     ],
 )
 def test_bad_settings_are_one_clear_line(tmp_path: Path, text: str, expected: str) -> None:

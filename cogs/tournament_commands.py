@@ -15,7 +15,7 @@ from bot.tournament.model import Settings, Tournament
 from cogs.components import private_language, server_language, to_embed
 from cogs.errors import answer
 from cogs.server_rules import opening_options
-from cogs.spades import NEW_TABLE_NUMBERS
+from cogs.spades import HOUSE_LENGTH, NEW_TABLE_NUMBERS
 from cogs.tournament_desk import TournamentDesk, _manages
 
 
@@ -63,7 +63,7 @@ class TournamentGroup(
         name: app_commands.Range[str, 1, 60],
         format: str = "single",
         target: int = 500,
-        house: str = "",
+        house: app_commands.Range[str, 1, HOUSE_LENGTH] | None = None,
         turn_limit: int | None = None,
         teams: str = "pairs",
         ready_minutes: app_commands.Range[int, 1, 1440] = 15,

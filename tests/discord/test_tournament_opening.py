@@ -1,7 +1,10 @@
-"""Opening a tournament: what ``/spades tournament new`` refuses, briefly and
-privately in the organizer's language, leaving nothing behind."""
+"""Opening a tournament: what ``/spades tournament new`` refuses (long house
+rules, a channel the bot cannot post in, a channel with a tournament open),
+briefly and privately in the organizer's language, leaving nothing behind."""
 
 from __future__ import annotations
+
+import asyncio
 
 import discord
 import pytest
@@ -10,9 +13,12 @@ from simcord import assert_error
 
 from bot.refusals import BadHouseRule
 from bot.render.spec import CONTENT
+from bot.tournament.events import TournamentRefusal
+from bot.tournament.model import Settings
 from cogs.errors import InteractionRefused
 from tests.discord.harness import World
 from tests.discord.test_languages import locales  # noqa: F401 (a fixture)
+from tests.discord.tournament_harness import Cup
 
 pytestmark = pytest.mark.simcord(settle_timeout=5.0)
 
@@ -101,3 +107,55 @@ async def test_in_a_thread_the_bot_needs_to_send_messages_in_threads(world: Worl
     assert "I need the Send Messages in Threads permission here" in refused.response.content
     assert_error(world.env, InteractionRefused)
     assert world.bot.tournaments.in_channel(side.id) is None
+
+
+async def test_a_channel_runs_one_tournament_at_a_time(world: World) -> None:
+    """/spades tournament cancel, decide and show act on the channel's
+    tournament: a second one open there would take them from the first."""
+    alice, bob = world.user("alice"), world.user("bob")
+    first = Cup(world, alice)
+    await first.open(name="First")
+    refused = await bob.slash(world.channel, "spades tournament new", name="Second")
+    assert refused.ephemeral and refused.response is not None
+    assert refused.response.content == (
+        "A tournament is already open in this channel: open yours once it is over, or in "
+        "another channel."
+    )
+    assert_error(world.env, TournamentRefusal)
+    assert [t.id for t in world.bot.tournaments.loaded()] == [first.id]
+    # The first one's organizer still reaches it; once it is over, another may open.
+    cancelled = await alice.slash(world.channel, "spades tournament cancel")
+    assert cancelled.response is not None
+    assert cancelled.response.content == "The tournament is cancelled."
+    assert first.state().phase == "cancelled"
+    opened = await bob.slash(world.channel, "spades tournament new", name="Second")
+    assert opened.response is not None and opened.response.content.startswith("Tournament 2")
+
+
+async def test_a_second_tournament_is_refused_in_the_organizer_s_language(
+    world: World,
+    locales: dict[int, str],  # noqa: F811 (the fixture)
+) -> None:
+    await Cup(world, world.user("alice")).open()
+    hans = world.user("hans")
+    locales[hans.id] = "de"
+    refused = await hans.slash(world.channel, "spades tournament new", name="Pokal")
+    assert refused.response is not None
+    assert refused.response.content == (
+        "In diesem Kanal ist schon ein Turnier offen: Eröffne deins, wenn es vorbei ist, oder "
+        "in einem anderen Kanal."
+    )
+    assert_error(world.env, TournamentRefusal)
+
+
+async def test_two_tournaments_opened_at_once_in_a_channel_make_one(world: World) -> None:
+    service = world.bot.tournaments
+    here = (world.guild.id, world.channel.id)
+    opened = await asyncio.gather(
+        service.create(*here, world.user("alice").id, Settings(name="First")),
+        service.create(*here, world.user("bob").id, Settings(name="Second")),
+        return_exceptions=True,
+    )
+    refusals = [r for r in opened if isinstance(r, TournamentRefusal)]
+    assert [r.code for r in refusals] == ["channel_busy"]
+    assert len(await service.store.open_ones()) == 1

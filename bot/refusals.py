@@ -146,13 +146,17 @@ OtherShard = refusal(
 )
 
 
+#: The template of a house rule's line that is not a conflict: quoted as it is.
+QUOTED_HOUSE_RULE = N_("that house rule cannot be played: {line}")
+
+
 def house_refusal(error: HouseRuleError) -> BadHouseRule:
     """The refusal of a house rule's one line: a conflict in its own words,
     which the catalogs translate; any other line quoted as it is."""
     if error.params:
         answer = BadHouseRule(error.template, **error.params)
     else:
-        answer = BadHouseRule(N_("that house rule cannot be played: {line}"), line=str(error))
+        answer = BadHouseRule(QUOTED_HOUSE_RULE, line=str(error))
     answer.line = str(error)
     return answer
 

@@ -20,6 +20,7 @@ from bot import refusals
 from bot.app import COMPUTER_LEVELS, Origin, SpadesApp
 from bot.i18n import ENGLISH, N_, resolve, tr
 from bot.render import leaderboard as screens
+from bot.render.refusal_text import house_rule_line
 from bot.servers import ServerSettings
 from bot.stats.leaderboard import SortKey
 from bot.stats.seasons import Season
@@ -279,7 +280,10 @@ class AdminGroup(
         try:
             TableOptions.chosen(**defaults)
         except (refusals.Malformed, refusals.BadHouseRule) as exc:
-            why = exc.line if isinstance(exc, refusals.BadHouseRule) else str(exc)
+            why = str(exc)
+            if isinstance(exc, refusals.BadHouseRule):
+                # A conflict in the moderator's words, as /spades new says it.
+                why = house_rule_line(exc, private_language(interaction))
             raise refused(
                 interaction, N_("Those defaults do not fit together: {why}"), why=why
             ) from None

@@ -14,6 +14,7 @@ from discord import app_commands
 from bot.i18n import ENGLISH, N_, tr
 from bot.refusals import ServerNotKnown, as_refusal
 from bot.render.refusal_text import refusal_text
+from bot.render.spec import CONTENT, clip
 from bot.render.tournament_text import refusal as tournament_refusal
 from bot.tournament.events import TournamentRefusal
 from cogs.components import private_language
@@ -60,6 +61,9 @@ def unwrap(error: BaseException) -> BaseException:
 
 async def say(interaction: discord.Interaction[Any], text: str) -> None:
     """A private answer, whether or not the interaction was answered already."""
+    # A refusal may quote what the person typed: Discord refuses an answer over
+    # its limit, and the person would be left with no answer at all.
+    text = clip(text, CONTENT)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:

@@ -46,7 +46,7 @@ from enum import Enum
 import discord
 
 from bot.app import REDRAW, Snapshot, SpadesApp
-from bot.i18n import ntr
+from bot.i18n import ntr, resolve
 from bot.render.spec import MessageSpec, computer_label, seat_name
 from bot.render.table import table_message
 from bot.tables.model import Table, TableStatus
@@ -97,7 +97,8 @@ class _Screen:
     failures: int = 0  # tries in a row answered with a rate limit or an error of Discord's
     retry_in: float = 0.0  # seconds to wait before the next try, after such an answer
     retired: int | None = None  # a message past the edit cap, deleted once the new one is up
-    problem: str | None = None  # why the message cannot be shown, for the host
+    #: The permissions the message lacks, told to the host in their own language.
+    problem: tuple[str, ...] | None = None
 
 
 class _TokenRefused(Exception):
@@ -133,6 +134,7 @@ class TablePresenter:
         self._screens: dict[int, _Screen] = {}
         self._by_message: dict[int, int] = {}  # table message id -> table id
         self.names: dict[int, str] = {}  # user id -> display name, seen in interactions
+        self.languages: dict[int, str] = {}  # host's user id -> language, seen at /spades new
 
     # -- scheduling ----------------------------------------------------------------
 
@@ -191,12 +193,20 @@ class TablePresenter:
         """Wait until the table's message shows everything committed so far."""
         await self.outbox.wait_sent(_key(table_id))
 
-    def problem(self, table_id: int) -> str | None:
+    def problem(self, table_id: int, lang: str) -> str | None:
+        """Why the table's message cannot be shown, in ``lang``; None if it can."""
         screen = self._screens.get(table_id)
-        return screen.problem if screen else None
+        if screen is None or screen.problem is None:
+            return None
+        return _problem_text(table_id, screen.channel_id, screen.problem, lang)
 
     def remember_name(self, user: discord.abc.User) -> None:
         self.names[user.id] = user.display_name
+
+    def remember_language(self, user_id: int, lang: str) -> None:
+        """The language ``user_id`` reads their private answers in, as an
+        interaction just told: a direct message sent outside it uses it."""
+        self.languages[user_id] = lang
 
     async def permissions_changed(self, guild_id: int, channel_id: int | None = None) -> None:
         """Permissions changed in a server (or one channel of it): table
@@ -379,30 +389,27 @@ class TablePresenter:
         self.outbox.put(("retired", message_id), delete)
 
     async def _tell_host(self, table: Table, screen: _Screen, exc: discord.Forbidden) -> None:
-        missing = self._missing_permissions(table.channel_id)
-        # Discord's own names of the permissions, as its settings show them.
-        names = ", ".join(missing)
-        screen.problem = ntr(
-            table.language,
-            "I cannot show table {table} in {channel}: I need the {permissions} permission "
-            "there. Ask a server admin to allow it; the game itself is safe and goes on as "
-            "soon as I can post.",
-            "I cannot show table {table} in {channel}: I need the {permissions} permissions "
-            "there. Ask a server admin to allow it; the game itself is safe and goes on as "
-            "soon as I can post.",
-            len(missing),
-            table=table.id,
-            channel="<#" + str(table.channel_id) + ">",
-            permissions=names,
-        )
+        screen.problem = tuple(self._missing_permissions(table.channel_id))
         log.warning("table %d: missing permission in channel %d", table.id, table.channel_id)
+        lang = await self._host_language(table)
+        text = _problem_text(table.id, table.channel_id, screen.problem, lang)
         try:
             host = self.client.get_user(table.host_id) or await self.client.fetch_user(
                 table.host_id
             )
-            await host.send(screen.problem)
+            await host.send(text)
         except discord.HTTPException:
             pass  # direct messages closed: the answer to /spades new says it too
+
+    async def _host_language(self, table: Table) -> str:
+        """The language of a direct message to the host, sent outside any
+        interaction of theirs: the one they chose, else their Discord app's
+        as an interaction told (/spades new, their hand), else the table's."""
+        chosen = await self.app.language_of(table.host_id)
+        if chosen:
+            return resolve(chosen)
+        told = self.hands.language(table.id, table.host_id) or self.languages.get(table.host_id)
+        return told or table.language
 
     def _missing_permissions(self, channel_id: int) -> list[str]:
         """The permissions to ask for, as Discord's settings name them: the
@@ -445,3 +452,20 @@ class TablePresenter:
             return None
         self.names[user_id] = name
         return name
+
+
+def _problem_text(table_id: int, channel_id: int, missing: tuple[str, ...], lang: str) -> str:
+    # Discord's own names of the permissions, as its settings show them.
+    return ntr(
+        lang,
+        "I cannot show table {table} in {channel}: I need the {permissions} permission "
+        "there. Ask a server admin to allow it; the game itself is safe and goes on as "
+        "soon as I can post.",
+        "I cannot show table {table} in {channel}: I need the {permissions} permissions "
+        "there. Ask a server admin to allow it; the game itself is safe and goes on as "
+        "soon as I can post.",
+        len(missing),
+        table=table_id,
+        channel="<#" + str(channel_id) + ">",
+        permissions=", ".join(missing),
+    )

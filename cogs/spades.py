@@ -132,6 +132,9 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
         await interaction.response.defer(ephemeral=True, thinking=True)
         presenter = self.cog.presenter
         presenter.remember_name(interaction.user)
+        lang = private_language(interaction)
+        # A missing permission is also told by direct message, outside this interaction.
+        presenter.remember_language(interaction.user.id, lang)
         # Left out: the server's default (/spades-admin defaults), else the form's.
         options = await opening_options(
             interaction,
@@ -154,11 +157,10 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
         table = snapshot.table
         await presenter.wait_shown(table.id)
         await announce_table(self.app, presenter.outbox, interaction.client, table)
-        problem = presenter.problem(table.id)
+        problem = presenter.problem(table.id, lang)
         if problem is not None:
             await interaction.followup.send(problem, ephemeral=True)
             return
-        lang = private_language(interaction)
         opened = tr(
             lang,
             "Table {table} is open: you sit South. Others press Join on the table message.",
@@ -167,7 +169,7 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
         if table.options.hints:
             opened += " " + hints_table_text(lang)
         if table.options.thread:
-            no_thread = await presenter.threads.start(table)
+            no_thread = await presenter.threads.start(table, lang)
             if no_thread is not None:
                 opened += "\n" + no_thread
         await interaction.followup.send(opened, ephemeral=True)

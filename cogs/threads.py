@@ -45,18 +45,18 @@ class TableThreads:
 
     # -- starting ----------------------------------------------------------------------
 
-    async def start(self, table: Table) -> str | None:
-        """Start the table's thread; None once it exists, else the host's line saying why not."""
+    async def start(self, table: Table, lang: str) -> str | None:
+        """Start the table's thread; None once it exists, else the host's line
+        saying why not, in ``lang`` (the host's: it is their private answer)."""
         key = ("thread", table.id)
         # Asked once the server is known, not guessed on a just-started bot's empty cache.
         await self.guilds.wait(table.guild_id)
-        self.outbox.put(key, lambda: self._start(table.id))
+        self.outbox.put(key, lambda: self._start(table.id, lang))
         await self.outbox.wait_sent(key)
         return self._problems.pop(table.id, None)
 
-    async def _start(self, table_id: int) -> Route:
+    async def _start(self, table_id: int, lang: str) -> Route:
         table = await self.app.tables.get(table_id)  # with its message, posted since
-        lang = table.language
         try:
             channel = await self.guilds.channel(table.guild_id, table.channel_id)
         except discord.HTTPException as exc:
@@ -72,7 +72,8 @@ class TableThreads:
         if missing:
             self._problems[table.id] = _permission_line(lang, missing)
             return None
-        name = tr(lang, "Spades table {table}", table=table.id)
+        # The thread's name is public: in the table's language, as its message.
+        name = tr(table.language, "Spades table {table}", table=table.id)
         try:
             thread = await channel.get_partial_message(table.message_id).create_thread(
                 name=name, auto_archive_duration=AUTO_ARCHIVE_MINUTES

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 
 from bot.game.cards import CardError, parse_card
 from bot.i18n import ENGLISH, N_, tr
-from bot.refusals import IllegalAction, Refusal, SeveralTables
+from bot.refusals import QUOTED_HOUSE_RULE, BadHouseRule, IllegalAction, Refusal, SeveralTables
 from bot.render.clock_text import duration_text
 from bot.render.decks import card_text
 from bot.render.house_rules import localized_values
@@ -58,6 +58,15 @@ def refusal_text(error: BaseException, lang: str = ENGLISH) -> str | None:
     if error.code == "bad_house_rule":  # a conflict names the other rule's value
         params = localized_values(params, lang)
     return sentence(tr(lang, template, **params) if params else tr(lang, template))
+
+
+def house_rule_line(error: BadHouseRule, lang: str = ENGLISH) -> str:
+    """A refused house rule's own line in ``lang``, to follow words of the
+    caller's: a conflict translated, any other line as the rule set wrote it."""
+    if error.template == QUOTED_HOUSE_RULE:
+        return error.line
+    params = localized_values(_localized(error.params, lang), lang)
+    return tr(lang, error.template, **params)
 
 
 def sentence(text: str) -> str:

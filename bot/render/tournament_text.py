@@ -84,6 +84,10 @@ REFUSALS = {
     "unknown_tournament": N_("That tournament is no longer running."),
     "try_again": N_("The tournament changed meanwhile: please try again."),
     "no_tournament_here": N_("There is no tournament in this channel."),
+    "channel_busy": N_(
+        "A tournament is already open in this channel: open yours once it is over, or in "
+        "another channel."
+    ),
     "no_match_to_ready": N_("Your team has no match waiting for its ready check."),
     "partners_only": N_("Tournaments are played by partners: leave out teams=solo."),
 }

@@ -61,6 +61,8 @@ class TournamentService:
         self._rows: dict[int, TournamentRow] = {}
         self._locks: dict[int, asyncio.Lock] = {}  # one step at a time
         self._following: dict[int, asyncio.Lock] = {}  # one follow-up at a time
+        # One tournament opened at a time, so two can never both find a channel free.
+        self._opening = asyncio.Lock()
         self._listeners: list[Listener] = []
         app.subscribe(self._on_table, Change.FINISHED)
 
@@ -150,21 +152,30 @@ class TournamentService:
         settings: Settings,
         language: str = "en",
     ) -> Tournament:
-        """Open a tournament for registration; its tables talk in ``language``."""
+        """Open a tournament for registration; its tables talk in ``language``.
+
+        TournamentRefusal ``channel_busy`` while another is open in the channel:
+        its commands (cancel, decide, show) name no tournament, they act on the
+        channel's, so a channel runs one at a time."""
         check_partnership(settings)
         data = {**dataclasses.asdict(settings), "language": language}
-        at = self.app.now()
-        tournament_id = await self.store.create(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            organizer_id=organizer_id,
-            name=settings.name,
-            settings=data,
-            first=TournamentEvent(NEW, organizer_id, data, at),
-        )
-        row = await self.store.get(tournament_id)
-        assert row is not None
-        tournament = await self._load(row)
+        async with self._opening:
+            # Every open tournament of this process's servers is loaded (start).
+            here = self.in_channel(channel_id)
+            if here is not None and here.phase in ("registering", "running"):
+                raise TournamentRefusal("channel_busy")
+            at = self.app.now()
+            tournament_id = await self.store.create(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                organizer_id=organizer_id,
+                name=settings.name,
+                settings=data,
+                first=TournamentEvent(NEW, organizer_id, data, at),
+            )
+            row = await self.store.get(tournament_id)
+            assert row is not None
+            tournament = await self._load(row)
         self._publish(tournament)
         return tournament
 

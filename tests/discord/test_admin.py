@@ -19,6 +19,7 @@ from bot.servers import ServerSettings
 from cogs import admin
 from cogs.errors import InteractionRefused
 from tests.discord.harness import World, embed_text, labels_of
+from tests.discord.test_languages import locales  # noqa: F401 (a fixture)
 
 NOT_A_MODERATOR = "Only members who may manage this server change its settings."
 
@@ -217,6 +218,21 @@ async def test_house_rules_by_default_read_as_the_simulators(world: World) -> No
     table = await world.new_table(world.user("alice"))
     assert table.options.house.text == "bidding=whiz"
     await mod.slash(world.channel, "spades-admin defaults", house="-")
+    assert await settings(world) == ServerSettings()
+
+
+async def test_house_rules_that_conflict_are_refused_in_the_moderator_s_language(
+    world: World,
+    locales: dict[int, str],  # noqa: F811 (the fixture)
+) -> None:
+    mod = moderator(world)
+    locales[mod.id] = "fr"
+    house = "teams=solo,bidding=suicide"
+    refused = await mod.slash(world.channel, "spades-admin defaults", house=house)
+    assert refusal(world, refused) == (
+        "Ces réglages par défaut ne vont pas ensemble : les enchères suicide demandent des "
+        "partenaires : elles ne se jouent pas en solo"
+    )
     assert await settings(world) == ServerSettings()
 
 

@@ -12,7 +12,10 @@ from discord import app_commands
 from simcord import assert_error
 
 from bot.refusals import SeveralTables
+from bot.render import tournament_text
+from bot.render.spec import CONTENT
 from bot.tables.model import DEFAULT_TURN_LIMIT_S, TableStatus
+from bot.tournament.events import TournamentRefusal
 from cogs.presenter import TablePresenter
 from tests.discord.harness import World, embed_text, labels_of
 from tests.discord.test_access import forged, started
@@ -156,6 +159,21 @@ async def test_a_refusal_listing_many_tables_still_fits_in_one_message(world: Wo
     assert text.startswith("You play at several tables") and len(text) <= 2000
     assert "more" in text  # what did not fit is counted, not dropped silently
     assert_error(world.env, SeveralTables)  # answered through the command error path
+
+
+async def test_a_refusal_too_long_for_discord_is_cut_rather_than_lost(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refusal that quotes what someone typed may be longer than Discord
+    takes: it is cut to fit, and the person still gets an answer."""
+    long = "There is no tournament here: " + "x" * 3000
+    monkeypatch.setitem(tournament_text.REFUSALS, "no_tournament_here", long)
+    answer = await world.user("alice").slash(world.channel, "spades tournament show")
+    assert answer.ephemeral and answer.response is not None
+    text = answer.response.content
+    assert text.startswith("There is no tournament here: xxx") and text.endswith("…")
+    assert len(text) == CONTENT
+    assert_error(world.env, TournamentRefusal)  # answered through the command error path
 
 
 async def test_the_turn_limit_reads_the_same_where_it_is_offered_and_shown(world: World) -> None:

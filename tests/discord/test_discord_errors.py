@@ -6,6 +6,7 @@ import discord
 import pytest
 
 from tests.discord.harness import World, embed_text
+from tests.discord.test_languages import locales  # noqa: F401 (a fixture)
 
 
 async def test_a_deleted_table_message_is_posted_again(world: World) -> None:
@@ -59,6 +60,57 @@ async def test_missing_permissions_are_told_to_the_host(world: World) -> None:
     table = await world.bot.app.tables.in_channel(locked.id)
     assert table is not None and table.message_id is None
     assert locked.history() == []
+
+
+@pytest.mark.usefixtures("no_fresh_tokens")  # the bot's own route is refused
+@pytest.mark.parametrize("missing", ["send_messages", "view_channel"])
+async def test_the_host_hears_of_missing_permissions_in_their_own_language(
+    world: World,
+    locales: dict[int, str],  # noqa: F811 (the fixture)
+    missing: str,
+) -> None:
+    """A Spanish app on an English server: the answer and the direct message
+    are in Spanish, though the table speaks English."""
+    lucia = world.user("lucia")
+    locales[lucia.id] = "es-ES"
+    me = world.guild.me
+    assert me is not None
+    locked = world.guild.create_text_channel(
+        "locked", overwrites={me: discord.PermissionOverwrite(**{missing: False})}
+    )
+    result = await lucia.slash(locked, "spades new")
+    assert result.ephemeral and result.response is not None
+    name = {"send_messages": "Send Messages", "view_channel": "View Channel"}[missing]
+    told = (
+        f"No puedo mostrar la mesa 1 en <#{locked.id}>: necesito allí el permiso {name}. "
+        "Pide a un admin del servidor que lo conceda; la partida está a salvo y sigue en "
+        "cuanto pueda publicar."
+    )
+    assert result.response.content == told
+    [direct] = lucia.user.dm_channel.history()
+    assert direct.content == told
+    table = await world.bot.app.tables.in_channel(locked.id)
+    assert table is not None and table.language == "en"
+
+
+@pytest.mark.usefixtures("no_fresh_tokens")  # the bot's own route is refused
+async def test_a_permission_lost_later_is_told_in_the_host_s_chosen_language(
+    world: World,
+) -> None:
+    """The host chose Portuguese with /spades language: the direct message
+    sent when the table message can no longer be edited, outside any
+    interaction of theirs, is in Portuguese, though the table speaks English."""
+    alice = world.user("alice")
+    await alice.slash(world.channel, "spades language", language="pt_BR")
+    await world.new_table(alice)
+    me = world.guild.me
+    channel = world.bot.get_channel(world.channel.id)
+    assert me is not None and isinstance(channel, discord.TextChannel)
+    await channel.set_permissions(me, view_channel=False)
+    await world.click(world.user("bob"), "Join")
+    await world.env.settle()
+    [direct] = alice.user.dm_channel.history()
+    assert direct.content.startswith("Não consigo mostrar a mesa 1 em"), direct.content
 
 
 @pytest.mark.usefixtures("no_fresh_tokens")  # the bot's own route is refused

@@ -9,6 +9,7 @@ import pytest
 
 from bot.tables.model import Table
 from tests.discord.harness import World, embed_text, finished
+from tests.discord.test_languages import locales  # noqa: F401 (a fixture)
 
 # A generous wall-clock bound: a loaded 2-core machine needs more than half
 # a second for the busiest step (a thread started while a game is dealt).
@@ -127,6 +128,48 @@ async def test_without_the_thread_permission_the_table_plays_in_the_channel(
     assert channel.threads == []
     await world.click(bob, "Join", world.table_message(channel))
     assert (await world.bot.app.tables.get(table.id)).seat_of(bob.id) == 1
+
+
+async def test_the_host_hears_why_there_is_no_thread_in_their_own_language(
+    world: World,
+    locales: dict[int, str],  # noqa: F811 (the fixture)
+) -> None:
+    """A French app on an English server: the table speaks English, the
+    host's private answer French, its line about the thread included."""
+    amelie = world.user("amelie")
+    locales[amelie.id] = "fr"
+    me = world.guild.me
+    assert me is not None
+    channel = world.guild.create_text_channel(
+        "no-threads", overwrites={me: discord.PermissionOverwrite(create_public_threads=False)}
+    )
+    result = await amelie.slash(channel, "spades new")
+    assert result.ephemeral and result.response is not None
+    opened, no_thread = result.response.content.splitlines()
+    assert opened.startswith("La table 1 est ouverte")
+    assert no_thread == (
+        "La table se joue dans ce salon : donne-moi la permission Create Public Threads pour "
+        "avoir un fil par table."
+    )
+    table = await world.bot.app.tables.in_channel(channel.id)
+    assert table is not None and table.language == "en"
+
+
+async def test_a_table_opened_in_a_thread_tells_the_host_in_their_own_language(
+    world: World,
+    locales: dict[int, str],  # noqa: F811 (the fixture)
+) -> None:
+    hans = world.user("hans")
+    locales[hans.id] = "de"
+    parent = world.bot.get_channel(world.channel.id)
+    assert isinstance(parent, discord.TextChannel)
+    await parent.create_thread(name="side", type=discord.ChannelType.public_thread)
+    [side] = world.channel.threads
+    result = await hans.slash(side, "spades new")
+    assert result.ephemeral and result.response is not None
+    assert result.response.content.splitlines()[-1] == (
+        "In diesem Kanal sind keine Threads möglich: Der Tisch spielt hier."
+    )
 
 
 async def test_a_table_opened_without_a_thread_talks_in_its_channel(world: World) -> None:

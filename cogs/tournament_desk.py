@@ -278,7 +278,11 @@ class TournamentDesk:
             await self.service.act(tid, ReadyPress(number, user))
             answer = tr(lang, "Your team is ready for match {match}.", match=number)
         elif action == text.PARTNER:
-            partner = values[0] if values else 0
+            # Only the partner menu chooses a partner: a button, or a menu of
+            # anything but one user, chose nobody.
+            if len(values) != 1:
+                raise TournamentRefusal("no_partner")
+            partner = values[0]
             await self.service.act(tid, Register(user, partner))
             asked = text.partner_asked(tournament, user, partner, self._lang(tid))
             self._post(("partner", tid, partner), tournament, MessageSpec(content=asked))

@@ -61,6 +61,7 @@ REFUSALS = {
     "already_registered": N_("You are already registered in this tournament."),
     "partner_registered": N_("That partner is already registered or asked by someone else."),
     "partner_is_self": N_("Choose someone else as your partner."),
+    "no_partner": N_("Choose a partner."),
     "partners_are_drawn": N_("Partners are drawn at the start here: press Register alone."),
     "full": N_("The tournament is full."),
     "no_partner_request": N_("Nobody has asked you to be their partner."),

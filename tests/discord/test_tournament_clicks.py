@@ -1,4 +1,5 @@
-"""Clicks on a tournament's components that the bot never drew."""
+"""Clicks on a tournament's components that the bot never drew, and the language
+the desk answers in."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import discord
 import pytest
 
 from tests.discord.harness import World
+from tests.discord.test_languages import locales, person  # noqa: F401 (a fixture)
 from tests.discord.tournament_harness import Cup
 
 pytestmark = pytest.mark.simcord(settle_timeout=5.0)
@@ -65,3 +67,33 @@ async def test_a_partner_menu_of_texts_chooses_nobody_and_is_refused(world: Worl
     assert result.response.content == "Choose a partner."
     assert cup.state().registrations == before.registrations
     assert contents(world) == posts
+
+
+async def test_the_desk_answers_in_the_language_chosen_with_spades_language(
+    world: World,
+    locales: dict[int, str],  # noqa: F811 (the fixture)
+) -> None:
+    """Bob's Discord app is English but he chose French: the desk's answers,
+    its refusals included, are French like every other private answer."""
+    alice = world.user("alice")
+    bob = person(world, locales, "bob", "en-US")
+    await bob.slash(world.channel, "spades language", language="fr")
+    cup = Cup(world, alice)
+    await cup.open()
+    texts = []
+    for label in ("Register alone", "Register alone", "Register"):
+        result = await cup.click(bob, label)
+        assert result.ephemeral and result.response is not None
+        texts.append(result.response.content)
+    button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
+        label="forged", custom_id="tourney:"
+    )
+    bogus = await bob.click(await crafted(world, button), label="forged")
+    assert bogus.response is not None
+    texts.append(bogus.response.content)
+    assert texts == [
+        "Vous êtes inscrit seul.",
+        "Vous êtes déjà inscrit à ce tournoi.",
+        "Vous êtes déjà inscrit à ce tournoi.",  # the partner menu is not opened
+        "Ce tournoi n’est plus en cours.",
+    ]

@@ -28,6 +28,7 @@ from bot.render.replay import (
 )
 from bot.render.replay_picture import render_frame
 from bot.render.results import seat_name
+from bot.render.spec import read_number
 from bot.replay.frames import Replay
 from cogs.components import learn_language, private_language, to_view
 from cogs.errors import answer, report
@@ -192,9 +193,10 @@ def _frame_index(replay: Replay, wanted: ReplayId, values: list[str]) -> int:
     """The frame a click asks for: the id's, or the menu's choice."""
     index = wanted.frame
     if wanted.step is Step.HAND:
-        if len(values) != 1 or not values[0].isdigit():
+        chosen = read_number(values[0]) if len(values) == 1 else None
+        if chosen is None:
             raise InvalidButton()
-        index = int(values[0])
+        index = chosen
     if not 0 <= index < len(replay.frames):
         raise InvalidButton()
     return index

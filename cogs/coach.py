@@ -23,7 +23,7 @@ from bot.coach.service import EndedHand
 from bot.i18n import resolve
 from bot.refusals import InvalidButton
 from bot.render.coach_text import hint_text, review_text
-from bot.render.spec import ComponentId, seat_labels
+from bot.render.spec import ComponentId, read_number, seat_labels
 from bot.tables.model import Table
 from cogs.components import private_language
 from cogs.hands import HandScreens
@@ -89,6 +89,7 @@ def _stamp(cid: ComponentId) -> int | None:
     """The decision a Hint button was drawn for (absent: the version decides)."""
     if cid.arg is None:
         return None
-    if not cid.arg.isdigit():
+    stamp = read_number(cid.arg)
+    if stamp is None:
         raise InvalidButton()
-    return int(cid.arg)
+    return stamp

@@ -10,7 +10,7 @@ from bot.app import SpadesApp
 from bot.i18n import tr
 from bot.refusals import InvalidButton, Refusal, StaleAction
 from bot.render.house_rules import PAGES, house_panel, page_of
-from bot.render.spec import ComponentId, MessageSpec
+from bot.render.spec import ComponentId, MessageSpec, read_number
 from bot.tables.model import Table
 from cogs.components import message_fields, private_language, send_private
 from cogs.errors import explain
@@ -70,9 +70,10 @@ class HouseRulesDesk:
 def _page(cid: ComponentId) -> int:
     if cid.arg is None:
         return 0
-    if not cid.arg.isdigit() or int(cid.arg) >= len(PAGES):
+    page = read_number(cid.arg)
+    if page is None or page >= len(PAGES):
         raise InvalidButton()
-    return int(cid.arg)
+    return page
 
 
 def _on_private_message(interaction: discord.Interaction[Any]) -> bool:

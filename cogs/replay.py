@@ -28,6 +28,7 @@ from bot.render.replay import (
 )
 from bot.render.replay_picture import render_frame
 from bot.render.results import seat_name
+from bot.render.spec import read_number
 from bot.replay.frames import Replay
 from cogs.components import learn_language, private_language, to_view
 from cogs.errors import answer, report
@@ -40,6 +41,10 @@ log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
 #: Display names kept between clicks (four per game viewed).
 KEPT_NAMES = 2000
+#: The moments last shared (one per person, channel and game) kept in mind.
+KEPT_SHARES = 2000
+#: Who shared, where, which game: the last moment of it they shared there.
+Sharer = tuple[int, int, int]
 
 
 class ReplayDesk:
@@ -52,6 +57,9 @@ class ReplayDesk:
         self.outbox = outbox
         self.known_name = known_name
         self._names: dict[int, str] = {}
+        #: A repeated Share of the moment last shared (a double click) posts
+        #: nothing more; a share that could not be posted is forgotten.
+        self._shared: dict[Sharer, int] = {}
 
     def command(self) -> app_commands.Command[Any, ..., None]:
         """``/spades replay``, made per desk so that each bot has its own."""
@@ -130,8 +138,18 @@ class ReplayDesk:
         lang = private_language(interaction)
         channel_id, guild_id = interaction.channel_id, interaction.guild_id
         assert channel_id is not None
-        # Public: the frame in the sharer's deck design and language, as they saw it.
-        coach, _, png = await self._drawn(interaction, replay, index, lang)
+        sharer = (interaction.user.id, channel_id, replay.game_id)
+        if self._shared.get(sharer) == index:
+            said = N_("This moment of game {game} is already shared in the channel.")
+            await answer(interaction, said, game=replay.game_id)
+            return
+        self._remember_share(sharer, index)  # before any wait: a second click sees it
+        try:
+            # Public: the frame in the sharer's deck design and language, as they saw it.
+            coach, _, png = await self._drawn(interaction, replay, index, lang)
+        except BaseException:
+            self._forget_share(sharer, index)
+            raise
         text = shared_text(replay, index, interaction.user.id, coach, lang)
         name = _filename(replay, index)
 
@@ -139,13 +157,24 @@ class ReplayDesk:
             file = discord.File(io.BytesIO(png), name)
             what = f"a moment of game {replay.game_id}"
             fields = {"content": text, "file": file, "allowed_mentions": NO_MENTIONS}
-            await post_to(self.client, channel_id, guild_id, what, **fields)
+            if not await post_to(self.client, channel_id, guild_id, what, **fields):
+                self._forget_share(sharer, index)
             return POST
 
         # One share per person and game waits at a time: a newer one replaces it.
         self.outbox.put((f"replay-share-{interaction.user.id}", replay.game_id), post)
         shared = N_("This moment of game {game} is shared in the channel.")
         await answer(interaction, shared, game=replay.game_id)
+
+    def _remember_share(self, sharer: Sharer, index: int) -> None:
+        self._shared.pop(sharer, None)
+        self._shared[sharer] = index  # the newest last
+        if len(self._shared) > KEPT_SHARES:
+            del self._shared[next(iter(self._shared))]
+
+    def _forget_share(self, sharer: Sharer, index: int) -> None:
+        if self._shared.get(sharer) == index:
+            del self._shared[sharer]
 
     async def _seat_names(self, replay: Replay, lang: str) -> list[str]:
         if len(self._names) > KEPT_NAMES:
@@ -164,9 +193,10 @@ def _frame_index(replay: Replay, wanted: ReplayId, values: list[str]) -> int:
     """The frame a click asks for: the id's, or the menu's choice."""
     index = wanted.frame
     if wanted.step is Step.HAND:
-        if len(values) != 1 or not values[0].isdigit():
+        chosen = read_number(values[0]) if len(values) == 1 else None
+        if chosen is None:
             raise InvalidButton()
-        index = int(values[0])
+        index = chosen
     if not 0 <= index < len(replay.frames):
         raise InvalidButton()
     return index

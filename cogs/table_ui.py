@@ -20,7 +20,7 @@ from bot.i18n import tr
 from bot.refusals import IllegalAction, InvalidButton, StaleAction
 from bot.render.hand import read_pass_arg, still_choosing
 from bot.render.refusal_text import joined_text
-from bot.render.spec import Act, BadComponentId, ComponentId, parse
+from bot.render.spec import Act, BadComponentId, ComponentId, parse, read_number
 from bot.tables.model import Table
 from cogs.coach import CoachDesk
 from cogs.components import learn_language, private_language
@@ -256,7 +256,8 @@ def _pass_arg(cid: ComponentId) -> tuple[int, int]:
 
 
 def _int_arg(cid: ComponentId) -> int:
-    try:
-        return int(cid.arg or "")
-    except ValueError:
-        raise InvalidButton() from None
+    """A bid as the bot writes it (``-1`` Blind Nil), nothing int() also reads."""
+    number = read_number(cid.arg, negative=True)
+    if number is None:
+        raise InvalidButton()
+    return number

@@ -27,7 +27,13 @@ from bot.tournament.match_tables import Found
 from bot.tournament.model import Match, Tournament
 from bot.tournament.service import TournamentService
 from bot.tournament.state import apply
-from cogs.components import SpadesComponent, handle_components, message_fields, private_language
+from cogs.components import (
+    SpadesComponent,
+    handle_components,
+    learn_language,
+    message_fields,
+    private_language,
+)
 from cogs.errors import report
 from cogs.guilds import GuildGate, post_to
 from cogs.outbox import EDIT, POST, Key, Outbox, Route, Spawn
@@ -253,6 +259,7 @@ class TournamentDesk:
         for person in (interaction.user, *chosen):
             self.remember(person)
         try:
+            await learn_language(interaction, self.service.app)
             await self._click(interaction, rest, [person.id for person in chosen])
         except Exception as exc:
             await report(interaction, exc)
@@ -278,7 +285,11 @@ class TournamentDesk:
             await self.service.act(tid, ReadyPress(number, user))
             answer = tr(lang, "Your team is ready for match {match}.", match=number)
         elif action == text.PARTNER:
-            partner = values[0] if values else 0
+            # Only the partner menu chooses a partner: a button, or a menu of
+            # anything but one user, chose nobody.
+            if len(values) != 1:
+                raise TournamentRefusal("no_partner")
+            partner = values[0]
             await self.service.act(tid, Register(user, partner))
             asked = text.partner_asked(tournament, user, partner, self._lang(tid))
             self._post(("partner", tid, partner), tournament, MessageSpec(content=asked))

@@ -33,6 +33,7 @@ from bot.render.spec import (
     chunk,
     clip,
     grouped_rows,
+    read_number,
     seat_labels,
 )
 from bot.tables.model import Table
@@ -362,9 +363,11 @@ def read_pass_arg(arg: str | None) -> tuple[int, int]:
     """The (selection, hand) of a pass button's argument; ValueError for
     one the bot never draws."""
     mask, _, hand = (arg or "").partition("-")
-    if not mask or not set(mask) <= _HEX or not hand.isdigit():
+    number = read_number(hand)
+    written = set(mask) <= _HEX and not (mask.startswith("0") and mask != "0")  # as :x writes
+    if not mask or not written or number is None:
         raise ValueError(f"not a pass selection: {arg!r}")
-    return int(mask, 16), int(hand)
+    return int(mask, 16), number
 
 
 def choosing(view: PlayerView) -> bool:

@@ -25,6 +25,7 @@ from bot.render.spec import (
     computer_label,
     fit_embed,
     fit_lines,
+    number_pattern,
 )
 from bot.stats.leaderboard import LeaderboardPage, LeaderboardRow, SortKey
 from bot.stats.seasons import Season
@@ -40,7 +41,8 @@ BOARD_PREFIX = "spades-board"
 # The sort, the page the button leads to, and which button (ids must differ);
 # on a server with seasons, which board (a season's number, 0 for all time).
 _BOARD_SHAPE = re.compile(
-    r"(?P<sort>rating|wins):(?P<page>\d{1,6}):(?P<slot>prev|next|sort)(?::(?P<season>\d{1,6}))?"
+    rf"(?P<sort>rating|wins):(?P<page>{number_pattern(6)}):(?P<slot>prev|next|sort)"
+    rf"(?::(?P<season>{number_pattern(6)}))?"
 )
 MAX_PAGE = 999_999
 

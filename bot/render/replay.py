@@ -22,12 +22,22 @@ from bot.render.decks import Style, card_text
 from bot.render.hand import bid_text
 from bot.render.house_rules import rules_line
 from bot.render.replay_picture import Scene
-from bot.render.spec import ButtonSpec, MessageSpec, SelectOption, SelectSpec, seat_name, side_name
+from bot.render.spec import (
+    ButtonSpec,
+    MessageSpec,
+    SelectOption,
+    SelectSpec,
+    number_pattern,
+    seat_name,
+    side_name,
+)
 from bot.replay.frames import Frame, Replay
 from bot.replay.review import BidMark, GameReview, Mark
 
 PREFIX = "spades-replay"
-_SHAPE = re.compile(r"(?P<step>[a-z]+):(?P<game>\d{1,18}):(?P<frame>\d{1,5})")
+_SHAPE = re.compile(
+    rf"(?P<step>[a-z]+):(?P<game>{number_pattern(18)}):(?P<frame>{number_pattern(5)})"
+)
 #: A select menu lists at most 25 options: the hands around the one shown.
 MENU_HANDS = 25
 

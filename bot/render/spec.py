@@ -30,8 +30,31 @@ from bot.tables.model import Table
 # -- the ids of buttons and menus ----------------------------------------------
 
 PREFIX = "spades"
+
+
+def number_pattern(digits: int) -> str:
+    """A regex of a number of at most ``digits`` digits as the bot writes it
+    in an id (``str(n)``, n >= 0): ASCII digits, no leading zero, no sign.
+    (``\\d`` takes any script's digits, and int() reads them.)"""
+    return f"(?:0|[1-9][0-9]{{0,{digits - 1}}})"
+
+
+def read_number(text: str | None, *, negative: bool = False) -> int | None:
+    """``text`` as the bot writes a number (``str(n)``; below zero only where
+    ``negative``), else None: int() would also read ``1_0``, ``-0``, ``+3``,
+    `` 3`` and other scripts' digits."""
+    if text is None:
+        return None
+    digits = text[1:] if negative and text.startswith("-") else text
+    if digits != text and digits == "0":
+        return None
+    return int(text) if _NUMBER.fullmatch(digits) else None
+
+
+_NUMBER = re.compile(number_pattern(20))
 _SHAPE = re.compile(
-    r"(?P<action>[a-z_]+):(?P<table>\d{1,18}):(?P<version>\d{1,18})(?::(?P<arg>[A-Za-z0-9_-]{1,20}))?"
+    rf"(?P<action>[a-z_]+):(?P<table>{number_pattern(18)}):(?P<version>{number_pattern(18)})"
+    r"(?::(?P<arg>[A-Za-z0-9_-]{1,20}))?"
 )
 
 

@@ -14,13 +14,15 @@ from bot.i18n import N_, tr
 from bot.render.bracket import BracketLabels
 from bot.render.decks import Style
 from bot.render.house_rules import rules_line
-from bot.render.spec import ButtonSpec, EmbedSpec, Field, MessageSpec
+from bot.render.spec import ButtonSpec, EmbedSpec, Field, MessageSpec, number_pattern
 from bot.tables.model import TableOptions
 from bot.tournament.model import Match, Team, Tournament
 from bot.tournament.results import Placing
 
 PREFIX = "tourney"
-_SHAPE = re.compile(r"(?P<action>[a-z_]+):(?P<tournament>\d{1,18})(?::(?P<arg>\d{1,18}))?")
+_SHAPE = re.compile(
+    rf"(?P<action>[a-z_]+):(?P<tournament>{number_pattern(18)})(?::(?P<arg>{number_pattern(18)}))?"
+)
 TITLE = "Spades · tournament"
 #: Embed fields hold at most 1024 characters; longer lists are cut.
 FIELD_LIMIT = 1000
@@ -61,6 +63,7 @@ REFUSALS = {
     "already_registered": N_("You are already registered in this tournament."),
     "partner_registered": N_("That partner is already registered or asked by someone else."),
     "partner_is_self": N_("Choose someone else as your partner."),
+    "no_partner": N_("Choose a partner."),
     "partners_are_drawn": N_("Partners are drawn at the start here: press Register alone."),
     "full": N_("The tournament is full."),
     "no_partner_request": N_("Nobody has asked you to be their partner."),

@@ -279,6 +279,9 @@ class Table:
     #: spectator coming or going); None after a resume until a click needs
     #: it, when it is read from the log (see ``TableRegistry.run``).
     visible_version: int | None = None
+    #: The version whose action made the current game's last claim of the
+    #: rest (None: no claim yet): its opponents' answers hold from there on.
+    claim_version: int | None = None
 
     @cached_property
     def rules(self) -> RuleSet:

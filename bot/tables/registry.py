@@ -24,7 +24,7 @@ from bot.game.types import Action, ActionKind
 from bot.tables.kinds import ENGINE_KINDS, UNSEEN_KINDS
 from bot.tables.model import EMPTY_SEAT, OpenTable, Seat, Table, TableOptions, TableStatus
 from bot.tables.seat_requests import pending_in
-from bot.tables.step import Act, Step, closing_note, is_int, step
+from bot.tables.step import Act, Step, closing_note, is_int, last_claim, step
 from db.sql import Deadline
 from db.store import (
     ChannelTaken,
@@ -272,6 +272,7 @@ class TableRegistry:
             closing_note=note,
             game_version=record.game_seq,
             visible_version=None,  # read from the log if a click needs it
+            claim_version=last_claim(record.game_log),
         )
         held = self.tables[record.id] = Held(table)
         if table.is_open:

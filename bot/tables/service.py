@@ -431,7 +431,8 @@ class TableService:
         return await self._engine_act(table_id, user_id, version, ActionKind.CLAIM_REST, 0)
 
     async def answer_rest(self, table_id: int, user_id: int, version: int, accept: bool) -> Table:
-        """An opponent's answer to a claim of the rest of the tricks."""
+        """An opponent's answer to a claim of the rest of the tricks; made against
+        an older version of the same waiting claim, it holds (``check_this_claim``)."""
         kind = ActionKind.ACCEPT_REST if accept else ActionKind.REFUSE_REST
         return await self._engine_act(table_id, user_id, version, kind, 0)
 

@@ -19,7 +19,7 @@ of its state (``IllegalAction`` leaves the table's game as it was).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot import refusals
@@ -32,6 +32,10 @@ from bot.tables.model import Seat, SeatRequest, Table, TableOptions, TableStatus
 from db.sql import Deadline
 from db.store import Change, GameEnd, LogEntry, SeatOutcome
 
+CLAIM_REST = ActionKind.CLAIM_REST.value
+#: The answers to a claim of the rest (see :func:`check_this_claim`).
+REST_ANSWERS = frozenset({ActionKind.ACCEPT_REST, ActionKind.REFUSE_REST})
+
 
 def pending_after(pending: SeatRequest | None, entry: LogEntry) -> SeatRequest | None:
     """The request for a seat waiting once ``entry`` is logged (see
@@ -41,6 +45,12 @@ def pending_after(pending: SeatRequest | None, entry: LogEntry) -> SeatRequest |
     if entry.kind == SEAT_ASK and entry.actor is not None:
         return SeatRequest(entry.actor, int(entry.payload["seat"]))
     return pending if entry.kind in UNSEEN_KINDS else None
+
+
+def last_claim(entries: Sequence[LogEntry]) -> int | None:
+    """The version of the last claim of the rest in a game's log entries (a
+    resumed table's ``claim_version``)."""
+    return next((e.seq for e in reversed(entries) if e.kind == CLAIM_REST), None)
 
 
 def closing_note(entry: LogEntry) -> str | None:
@@ -114,6 +124,9 @@ def _next(table: Table, write: Write) -> Table:
         changed["game"] = write.game
     if write.new_game:
         changed.update(game_number=table.game_number + 1, game_id=None, game_version=version)
+        changed["claim_version"] = None  # a new game: no claim yet
+    if write.entry.kind == CLAIM_REST:
+        changed["claim_version"] = version
     if write.entry.kind not in UNSEEN_KINDS:
         changed["visible_version"] = version
     return dataclasses.replace(
@@ -175,6 +188,20 @@ def check_this_game(table: Table, version: object) -> None:
     assert isinstance(version, int)
     if version < table.game_version:
         raise refusals.StaleAction()
+
+
+def check_this_claim(table: Table, version: object) -> None:
+    """The check of an answer to a claim of the rest: each opponent decides on
+    their own, so another's answer, made meanwhile, changes nothing of it. Any
+    version since the claim holds while the claim waits; an answer to a claim
+    no longer waiting (refused, or followed by another) is stale as any click."""
+    claimed = table.claim_version
+    if table.game is not None and table.game.rest.waiting and claimed is not None:
+        check_not_ahead(table, version)
+        assert isinstance(version, int)
+        if version >= claimed:
+            return
+    check_version(table, version)
 
 
 def check_host(table: Table, user_id: int) -> None:
@@ -248,6 +275,8 @@ def engine_write(
         check_not_ahead(table, version)  # looking depends on nothing shown
     elif kind is ActionKind.PASS:
         check_this_game(table, version)  # the hand is checked with the cards
+    elif kind in REST_ANSWERS:
+        check_this_claim(table, version)
     else:
         check_version(table, version)
     if table.game is None:

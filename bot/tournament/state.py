@@ -68,6 +68,8 @@ def _register(
             return replace(regs, solo=(*regs.solo, user))
         if t.settings.teams == "draw":
             raise TournamentRefusal("partners_are_drawn")
+        if event.partner <= 0:  # no Discord user has such an id
+            raise TournamentRefusal("no_partner")
         if event.partner == user:
             raise TournamentRefusal("partner_is_self")
         if event.partner in taken:

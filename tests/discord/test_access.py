@@ -195,3 +195,26 @@ async def test_forged_custom_ids(world: World) -> None:
     assert texts[9].startswith("> ")  # bidding is not over: the rules refuse the card
     assert (await world.table()).version == version
     assert world.env.errors == []
+
+
+async def test_numbers_written_otherwise_than_the_bot_writes_them_are_not_valid(
+    world: World,
+) -> None:
+    """The player to bid presses bids the bot never draws: ``1_0`` and ``0_3``
+    (int() reads 10 and 3), ``-0`` (Nil) and ``03``, and a valid bid at the
+    table and version in Arabic-Indic digits: none is taken."""
+    table, people = await started(world)
+    game = table.game
+    assert game is not None and game.waited_on() is not None
+    player = people[game.waited_on() or 0]
+    arabic = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+    where = f"{str(table.id).translate(arabic)}:{str(table.version).translate(arabic)}"
+    ids = [f"spades:bid:{table.id}:{table.version}:{arg}" for arg in ("1_0", "0_3", "-0", "03")]
+    crafted = await forged(world, *ids, f"spades:bid:{where}:3")
+    for index in range(len(ids) + 1):
+        result = await player.click(crafted, label=f"forged {index}")
+        private = result.followups[0] if result.followups else result.response
+        assert private is not None and private.ephemeral, result
+        assert private.content == "That button is not valid.", index
+    assert (await world.table()).version == table.version
+    assert world.env.errors == []

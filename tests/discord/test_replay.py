@@ -16,9 +16,11 @@ from bot.game.types import Phase
 from bot.refusals import GameNotOver, NoFinishedGame
 from bot.render.replay_picture import HEIGHT, WIDTH
 from bot.tables.model import Table, TableStatus
+from tests.discord.at_once import together
 from tests.discord.harness import World, buttons_of, components_of, finished
 from tests.discord.privacy import PrivacyWatch
 from tests.discord.test_admin import moderator
+from tests.discord.test_languages import locales  # noqa: F401 (a fixture)
 
 # A finished game's replay has the coach review it in a worker thread, which
 # the bot must finish before it settles; a loaded machine needs more than 5 s.
@@ -181,3 +183,42 @@ async def test_history_has_a_replay_button_per_game(world: World) -> None:
     assert button.label == f"Replay {table.game_id}"
     viewer = await alice.click(listing.response, custom_id=button.custom_id)
     assert viewer.ephemeral and (await picture_of(viewer)).format == "PNG"
+
+
+def answer_of(result: simcord.InteractionResult) -> str:
+    message = result.followups[-1] if result.followups else result.response
+    assert message is not None and message.ephemeral
+    return message.content
+
+
+async def test_a_double_click_on_share_posts_the_moment_once(
+    world: World,
+    locales: dict[int, str],  # noqa: F811 (the fixture)
+) -> None:
+    """Two clicks on Share reaching the bot together, then a third: one post;
+    the others are told, in the sharer's language, that it is shared already.
+    Another moment is still shared."""
+    locales[world.user("alice").id] = "fr"
+    table = await finish(world)
+    alice = world.user("alice")
+    viewer = await alice.slash(world.channel, "spades replay", game=table.game_id)
+    assert viewer.response is not None
+    share = next(b.custom_id for b in buttons_of(viewer.response) if ":share:" in b.custom_id)
+    posts = len(world.channel.history())
+    clicks = await together(world, [(alice, viewer.response, share)] * 2)
+    clicks.append(await alice.click(viewer.response, custom_id=share))
+    await world.env.settle()
+    assert len(world.channel.history()) == posts + 1
+    said = sorted(answer_of(r) for r in clicks)
+    game = table.game_id
+    assert said == [
+        f"Ce moment de la partie {game} est déjà partagé dans le salon.",
+        f"Ce moment de la partie {game} est déjà partagé dans le salon.",
+        f"Ce moment de la partie {game} est partagé dans le salon.",
+    ]
+    step = await alice.click(viewer.response, custom_id=buttons_of(viewer.response)[1].custom_id)
+    assert step.response is not None
+    later = next(b.custom_id for b in buttons_of(step.response) if ":share:" in b.custom_id)
+    await alice.click(step.response, custom_id=later)
+    await world.env.settle()
+    assert len(world.channel.history()) == posts + 2

@@ -14,6 +14,7 @@ from bot.game.rest_claim import tricks_left
 from bot.game.state import Game
 from bot.game.types import ActionKind, Phase
 from bot.tables.model import Table
+from tests.discord.at_once import custom_id, together
 from tests.discord.harness import Button, World, embed_text, finished, labels_of
 from tests.discord.privacy import PrivacyWatch
 
@@ -151,3 +152,20 @@ def lowest(game: Game, buttons: list[Button]) -> Button:
     legal = game.legal_play_mask(0)
     cards = {parse_card(b.custom_id[-2:]): b for b in buttons}
     return cards[min((c for c in cards if legal >> c & 1), key=rank_of)]
+
+
+async def test_both_opponents_accepting_at_once_score_the_hand(world: World) -> None:
+    """Bob's and dave's accepts reach the bot before either is answered, both
+    made on the claim as first shown: each holds, and the hand is scored."""
+    alice, bob, _carol, dave = people = [world.user(n) for n in ("alice", "bob", "carol", "dave")]
+    await world.seat_four(*people)
+    await world.click(alice, "Start")
+    await world.play_until(lambda t: alice_to_play(t, 9))
+    await world.click(alice, "Claim the rest")
+    message = world.table_message()
+    accept = custom_id(message, "Accept the claim")
+    results = await together(world, [(bob, message, accept), (dave, message, accept)])
+    assert [r.followups for r in results] == [[], []]  # neither refused
+    game = (await world.table()).game
+    assert game is not None and game.phase is Phase.HAND_OVER
+    assert game.hand_records[-1].claim is not None

@@ -74,6 +74,13 @@ def test_registration_refusals() -> None:
     refused(run(fresh("draw"), []), Register(40, 41), "partners_are_drawn")
 
 
+def test_a_partner_who_is_no_user_is_refused() -> None:
+    """Discord user ids are positive: 0 or less names nobody, and is never asked."""
+    t = run(fresh(), [Register(10)])
+    for nobody in (0, -1):
+        refused(t, Register(40, nobody), "no_partner")
+
+
 def test_a_tournament_is_full_at_sixty_four_teams() -> None:
     t = fresh()
     for k in range(1, MAX_TEAMS + 1):

@@ -16,30 +16,7 @@ from cogs.components import private_language, server_language, to_embed
 from cogs.errors import answer, refused
 from cogs.server_rules import opening_options
 from cogs.spades import HOUSE_LENGTH, NEW_TABLE_NUMBERS
-from cogs.tournament_desk import TournamentDesk, _manages
-
-#: What a tournament's message needs here, with the names Discord's settings
-#: show, in the order that counts (without View Channel nothing else does).
-#: Registration is only through its buttons, and the bracket is a picture.
-NEEDED = (
-    ("view_channel", "View Channel"),
-    ("send_messages", "Send Messages"),
-    ("embed_links", "Embed Links"),
-    ("attach_files", "Attach Files"),
-)
-
-
-def _cannot_post(interaction: discord.Interaction[Any]) -> str | None:
-    """The first permission the tournament's message would lack here, as
-    Discord's settings name it; None when the bot may post it."""
-    have = interaction.app_permissions
-    in_thread = isinstance(interaction.channel, discord.Thread)
-    for flag, name in NEEDED:
-        if flag == "send_messages" and in_thread:
-            flag, name = "send_messages_in_threads", "Send Messages in Threads"
-        if not getattr(have, flag):
-            return name
-    return None
+from cogs.tournament_desk import TournamentDesk, _manages, cannot_post
 
 
 class TournamentGroup(
@@ -99,7 +76,7 @@ class TournamentGroup(
             house=house or None,
             turn_limit_s=None if turn_limit is None else turn_limit * 60,
         )
-        missing = _cannot_post(interaction)
+        missing = cannot_post(interaction)
         if missing is not None:
             # Refused before anything is written: a tournament whose message
             # cannot be posted could never be registered for.

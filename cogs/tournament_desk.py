@@ -34,7 +34,7 @@ from cogs.components import (
     message_fields,
     private_language,
 )
-from cogs.errors import report
+from cogs.errors import refused, report
 from cogs.guilds import GuildGate, post_to
 from cogs.outbox import EDIT, POST, Key, Outbox, Route, Spawn
 
@@ -108,6 +108,30 @@ class MatchThreads:
             log.info("tournament %d match %d: no thread: %s", tournament.id, match.number, exc)
             return tournament.channel_id, THREAD
         return thread.id, THREAD
+
+
+#: What a tournament's message needs here, with the names Discord's settings
+#: show, in the order that counts (without View Channel nothing else does).
+#: Registration is only through its buttons, and the bracket is a picture.
+NEEDED = (
+    ("view_channel", "View Channel"),
+    ("send_messages", "Send Messages"),
+    ("embed_links", "Embed Links"),
+    ("attach_files", "Attach Files"),
+)
+
+
+def cannot_post(interaction: discord.Interaction[Any]) -> str | None:
+    """The first permission the tournament's messages would lack here, as
+    Discord's settings name it; None when the bot may post them."""
+    have = interaction.app_permissions
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    for flag, name in NEEDED:
+        if flag == "send_messages" and in_thread:
+            flag, name = "send_messages_in_threads", "Send Messages in Threads"
+        if not getattr(have, flag):
+            return name
+    return None
 
 
 class TournamentDesk:
@@ -278,6 +302,17 @@ class TournamentDesk:
             await self._partner_menu(interaction, tournament, lang)
             return
         if action == text.START:
+            missing = cannot_post(interaction)
+            if missing is not None and (user == tournament.organizer_id or _manages(interaction)):
+                # The ready checks are posted here: unseen, every team would lose by no-show.
+                raise refused(
+                    interaction,
+                    N_(
+                        "I cannot post the ready checks in this channel: I need the {permission}"
+                        " permission here. Ask a server admin to allow it, then press Start again."
+                    ),
+                    permission=missing,
+                )
             await self.service.start_bracket(tid, user, _manages(interaction))
             answer = tr(lang, "The bracket is drawn: the first ready checks are open.")
         elif action == text.READY:

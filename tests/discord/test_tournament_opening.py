@@ -159,3 +159,39 @@ async def test_two_tournaments_opened_at_once_in_a_channel_make_one(world: World
     refusals = [r for r in opened if isinstance(r, TournamentRefusal)]
     assert [r.code for r in refusals] == ["channel_busy"]
     assert len(await service.store.open_ones()) == 1
+
+
+async def _withdraw(world: World, **permissions: bool) -> None:
+    """Take permissions from the bot in the channel, after the tournament's message is up."""
+    channel = world.bot.get_channel(world.channel.id)
+    me = world.guild.me
+    assert isinstance(channel, discord.TextChannel) and me is not None
+    await channel.set_permissions(me, overwrite=discord.PermissionOverwrite(**permissions))
+    await world.env.settle()
+
+
+@pytest.mark.parametrize("lost", ["send_messages", "view_channel"])
+async def test_start_is_refused_while_the_bot_cannot_post_the_ready_checks(
+    world: World,
+    locales: dict[int, str],  # noqa: F811 (the fixture)
+    lost: str,
+) -> None:
+    """Unseen ready checks would lose every team its match by no-show: Start
+    waits, and says why in the organizer's language, until the bot may post."""
+    olga = world.user("olga")
+    locales[olga.id] = "fr"
+    cup = Cup(world, olga)
+    await cup.open(target=250, ready_minutes=10)
+    await cup.pair(world.user("alice"), world.user("bob"))
+    await cup.pair(world.user("carol"), world.user("dave"))
+    await _withdraw(world, **{lost: False})
+    refused = await cup.click(olga, "Start")
+    assert refused.ephemeral and refused.response is not None
+    assert refused.response.content.startswith("Je ne peux pas publier les appels")
+    assert cup.state().phase == "registering"
+    if lost == "view_channel":
+        return  # the bot cannot give itself back what it cannot see
+    await _withdraw(world)  # given back
+    started = await cup.click(olga, "Start")
+    assert started.response is not None and "tableau est tiré" in started.response.content
+    assert cup.state().phase == "running"

@@ -22,7 +22,7 @@ from bot.render.clock_text import duration_text
 from bot.render.coach_text import coach_set_text, coach_status_text, hints_table_text
 from bot.render.decks import DECKS, DeckName, Style
 from bot.render.my_games import my_games_text
-from bot.render.refusal_text import joined_text, resign_question
+from bot.render.refusal_text import NO_GAME_TO_RESIGN, joined_text, resign_question
 from bot.render.rules_text import rules_text
 from bot.render.spec import Act, ButtonSpec, ComponentId, MessageSpec
 from bot.tables.model import Table
@@ -215,7 +215,7 @@ class SpadesGroup(app_commands.Group, name="spades", description=N_("Partnership
         lang = private_language(interaction)
         table = await self.app.my_table(interaction.user.id, interaction.channel_id)
         if table.game is None or table.game.over:
-            raise refused(interaction, N_("There is no game in progress to resign from."))
+            raise refused(interaction, NO_GAME_TO_RESIGN)
         confirm = ButtonSpec(
             str(ComponentId(Act.RESIGN, table.id, table.version)),
             tr(lang, "Yes, resign"),

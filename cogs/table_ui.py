@@ -19,7 +19,7 @@ from bot.app import Origin, SpadesApp
 from bot.i18n import tr
 from bot.refusals import IllegalAction, InvalidButton, StaleAction
 from bot.render.hand import read_pass_arg, still_choosing
-from bot.render.refusal_text import joined_text
+from bot.render.refusal_text import NO_GAME_TO_RESIGN, joined_text
 from bot.render.spec import Act, BadComponentId, ComponentId, parse, read_number
 from bot.tables.model import Table
 from cogs.coach import CoachDesk
@@ -234,6 +234,8 @@ class TableUI:
     async def _resign(
         self, interaction: discord.Interaction[Any], table: Table, cid: ComponentId, _: list[str]
     ) -> None:
+        if table.game is None or table.game.over:  # a confirmation pressed after the end
+            raise InteractionRefused(tr(private_language(interaction), NO_GAME_TO_RESIGN))
         await interaction.response.defer()
         await self.app.resign(table, interaction.user.id, cid.version)
         await interaction.edit_original_response(

@@ -109,6 +109,10 @@ def several_tables_text(channel_ids: Sequence[int], lang: str = ENGLISH) -> str:
     )
 
 
+#: The answer to resigning (the command, or its confirmation pressed later) with no game going on.
+NO_GAME_TO_RESIGN = N_("There is no game in progress to resign from.")
+
+
 def resign_question(table: Table, lang: str = ENGLISH) -> str:
     """The question before resigning: the player's team loses, or in solo the player."""
     if table.solo:

@@ -89,6 +89,8 @@ async def test_resignation_ends_the_game(world: World) -> None:
     asked = await bob.slash(world.channel, "spades resign")
     assert asked.ephemeral and asked.response is not None
     assert labels_of(asked.response) == ["Yes, resign"]
+    also = await carol.slash(world.channel, "spades resign")
+    assert also.response is not None
     done = await bob.click(asked.response, label="Yes, resign")
     assert done.response is not None and "You resigned" in done.response.content
     table = await world.table_any()
@@ -96,6 +98,10 @@ async def test_resignation_ends_the_game(world: World) -> None:
     assert table.result is not None and table.result.reason is EndReason.RESIGNATION
     assert table.result.winner == 0  # bob sits West: South & North win
     assert f"<@{bob.id}> resigned" in embed_text(world.table_message())
+    late = await carol.click(also.response, label="Yes, resign")  # pressed after the end
+    assert late.ephemeral and late.response is not None
+    assert late.response.content == "There is no game in progress to resign from."
+    assert (await world.table_any()).version == table.version
 
 
 async def test_rematch_with_swapped_teams(world: World) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import N_, tr
+from bot.i18n import N_, resolve, tr
 from bot.render import tournament_text as text
 from bot.render.bracket import bracket_png
 from bot.render.spec import MessageSpec
@@ -238,7 +238,7 @@ class TournamentDesk:
     async def _send(
         self, key: Key, tournament: Tournament, spec: MessageSpec, channel_id: int | None
     ) -> None:
-        await post_to(
+        posted = await post_to(
             self.client,
             channel_id or tournament.channel_id,
             tournament.guild_id,
@@ -246,6 +246,32 @@ class TournamentDesk:
             **message_fields(spec),
             allowed_mentions=discord.AllowedMentions(users=True),
         )
+        if not posted and key[0] == "ready" and len(key) == 3:
+            # Unseen, the ready check loses both teams the match by no-show.
+            await self._tell_organizer(tournament, key[2])
+
+    async def _tell_organizer(self, tournament: Tournament, match: int) -> None:
+        """A direct message to the organizer: a ready check could not be posted."""
+        chosen = await self.service.app.language_of(tournament.organizer_id)
+        lang = resolve(chosen) if chosen else self._lang(tournament.id)
+        said = tr(
+            lang,
+            "I could not post the ready check of match {match} of {name} in {channel}: I am"
+            " not allowed to post there. A team not ready in time loses the match: ask a"
+            " server admin to let me post there, or decide the match with /spades tournament"
+            " decide.",
+            match=match,
+            name=tournament.settings.name,
+            channel="<#" + str(tournament.channel_id) + ">",
+        )
+        organizer = tournament.organizer_id
+        try:
+            user = self.client.get_user(organizer) or await self.client.fetch_user(organizer)
+            await user.send(said, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.warning(
+                "tournament %d: organizer not told of match %d: %s", tournament.id, match, exc
+            )
 
     async def post_owed_standings(self) -> None:
         """Post the final standings a stop left unposted (after a restart)."""

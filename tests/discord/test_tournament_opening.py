@@ -1,6 +1,7 @@
 """Opening a tournament: what ``/spades tournament new`` refuses (long house
 rules, a channel the bot cannot post in, a channel with a tournament open),
-briefly and privately in the organizer's language, leaving nothing behind."""
+briefly and privately in the organizer's language, leaving nothing behind;
+and Start and the ready checks where the bot can no longer post."""
 
 from __future__ import annotations
 
@@ -195,3 +196,28 @@ async def test_start_is_refused_while_the_bot_cannot_post_the_ready_checks(
     started = await cup.click(olga, "Start")
     assert started.response is not None and "tableau est tiré" in started.response.content
     assert cup.state().phase == "running"
+
+
+async def test_the_organizer_hears_of_a_ready_check_the_bot_could_not_post(
+    world: World,
+    locales: dict[int, str],  # noqa: F811 (the fixture)
+) -> None:
+    """A permission lost once the tournament runs: the next ready check cannot
+    be posted, so the organizer is told by direct message, in their language."""
+    olga = world.user("olga")
+    locales[olga.id] = "fr"
+    await olga.slash(world.channel, "spades language", language="fr")
+    cup = Cup(world, olga)
+    await cup.open(target=250)
+    for pair in (("alice", "bob"), ("carol", "dave"), ("erin", "frank")):
+        await cup.pair(world.user(pair[0]), world.user(pair[1]))
+    await cup.click(olga, "Start")
+    [first] = cup.matches("ready_check")
+    await _withdraw(world, send_messages=False)
+    decided = await olga.slash(
+        world.channel, "spades tournament decide", match=first.number, winner=first.a, reason="x"
+    )
+    assert decided.response is not None
+    [final] = cup.matches("ready_check")
+    [told] = olga.user.dm_channel.history()
+    assert told.content.startswith(f"Je n’ai pas pu publier l’appel du match {final.number} de Cup")

@@ -7,6 +7,7 @@ the :class:`GuildGate` and waits; after :data:`WAIT_S` it goes on over REST, or 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -79,6 +80,12 @@ async def post_to(
         log.warning("%s not posted in %d: %s", what, channel_id, exc)
         return False
     return True
+
+
+def first_missing(have: discord.Permissions, needed: Sequence[tuple[str, str]]) -> str | None:
+    """The first of ``needed`` (a flag, and its name as Discord's settings show it)
+    that ``have`` lacks: the later ones may only look missing because of it."""
+    return next((name for flag, name in needed if not getattr(have, flag)), None)
 
 
 def server_of(interaction: discord.Interaction[Any]) -> discord.Guild | None:

@@ -51,6 +51,7 @@ from bot.render.spec import MessageSpec, computer_label, seat_name
 from bot.render.table import table_message
 from bot.tables.model import Table, TableStatus
 from cogs.components import message_fields
+from cogs.guilds import first_missing
 from cogs.hands import HandScreens, edit_answer
 from cogs.notices import WEBHOOK_EDIT, TableToken, TableTokens, TurnNotices
 from cogs.outbox import DELETE, EDIT, POST, Key, Outbox, Route, TooManyRequests, refusing_fast
@@ -417,10 +418,9 @@ class TablePresenter:
         missing because of it); all of them when the channel is unknown."""
         channel = self.client.get_channel(channel_id)
         if isinstance(channel, discord.abc.GuildChannel):
-            have = channel.permissions_for(channel.guild.me)
-            for flag, name in NEEDED:
-                if not getattr(have, flag):
-                    return [name]
+            missing = first_missing(channel.permissions_for(channel.guild.me), NEEDED)
+            if missing is not None:
+                return [missing]
         return [name for _flag, name in NEEDED]
 
     async def _partner_names(self, table: Table) -> list[str] | None:

@@ -20,6 +20,7 @@ from bot.tournament.events import (
     Event,
     ReadyPress,
     Register,
+    Start,
     TournamentRefusal,
     Withdraw,
 )
@@ -35,7 +36,7 @@ from cogs.components import (
     private_language,
 )
 from cogs.errors import refused, report
-from cogs.guilds import GuildGate, post_to
+from cogs.guilds import GuildGate, first_missing, post_to
 from cogs.outbox import EDIT, POST, Key, Outbox, Route, Spawn
 
 log = logging.getLogger(__name__)
@@ -119,19 +120,19 @@ NEEDED = (
     ("embed_links", "Embed Links"),
     ("attach_files", "Attach Files"),
 )
+#: In a thread, its own right to send stands for Send Messages.
+NEEDED_IN_THREAD = (
+    NEEDED[0],
+    ("send_messages_in_threads", "Send Messages in Threads"),
+    *NEEDED[2:],
+)
 
 
 def cannot_post(interaction: discord.Interaction[Any]) -> str | None:
     """The first permission the tournament's messages would lack here, as
     Discord's settings name it; None when the bot may post them."""
-    have = interaction.app_permissions
     in_thread = isinstance(interaction.channel, discord.Thread)
-    for flag, name in NEEDED:
-        if flag == "send_messages" and in_thread:
-            flag, name = "send_messages_in_threads", "Send Messages in Threads"
-        if not getattr(have, flag):
-            return name
-    return None
+    return first_missing(interaction.app_permissions, NEEDED_IN_THREAD if in_thread else NEEDED)
 
 
 class TournamentDesk:
@@ -247,10 +248,13 @@ class TournamentDesk:
             allowed_mentions=discord.AllowedMentions(users=True),
         )
         if not posted and key[0] == "ready" and len(key) == 3:
-            # Unseen, the ready check loses both teams the match by no-show.
-            await self._tell_organizer(tournament, key[2])
+            # Unseen, the ready check loses both teams the match by no-show. The direct
+            # message is a request of its own: it waits its turn in the outbox.
+            match = key[2]
+            told = ("ready-unseen", tournament.id, match)
+            self.outbox.put(told, lambda: self._tell_organizer(tournament, match))
 
-    async def _tell_organizer(self, tournament: Tournament, match: int) -> None:
+    async def _tell_organizer(self, tournament: Tournament, match: int) -> Route:
         """A direct message to the organizer: a ready check could not be posted."""
         chosen = await self.service.app.language_of(tournament.organizer_id)
         lang = resolve(chosen) if chosen else self._lang(tournament.id)
@@ -272,6 +276,7 @@ class TournamentDesk:
             log.warning(
                 "tournament %d: organizer not told of match %d: %s", tournament.id, match, exc
             )
+        return POST
 
     async def post_owed_standings(self) -> None:
         """Post the final standings a stop left unposted (after a restart)."""
@@ -329,8 +334,10 @@ class TournamentDesk:
             return
         if action == text.START:
             missing = cannot_post(interaction)
-            if missing is not None and (user == tournament.organizer_id or _manages(interaction)):
-                # The ready checks are posted here: unseen, every team would lose by no-show.
+            if missing is not None:
+                # The core's refusals come first (who may start, enough teams); then
+                # the ready checks, posted here: unseen, every team would lose by no-show.
+                apply(tournament, Start(user, 0, {}, _manages(interaction)), self.service.app.now())
                 raise refused(
                     interaction,
                     N_(
